@@ -1,0 +1,14 @@
+# The README's two commands, plus the jobs run on request.
+.PHONY: test demo bench fuzz
+
+# Every test, as CI runs it (.ci/run): static checks, then go test.
+test:
+	bash scripts/test.sh
+
+# The main job on its embedded default: no cloud account, no emulator.
+demo:
+	go run ./cmd/gamectl rng --algo sfc32 --seed demo --draw int:1:6 --count 10
+
+# Benchmarks, on request only (never in CI).
+bench:
+	go test -run '^$$' -bench . -benchmem ./...
