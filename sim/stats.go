@@ -233,3 +233,26 @@ func betaCF(x, a, b float64) float64 {
 	}
 	return h
 }
+
+// DiffWelch compares the means of two independent samples (B - A) by
+// Welch's t-test with the Welch-Satterthwaite degrees of freedom.
+func DiffWelch(a, b Moments) Diff {
+	d := b.Mean() - a.Mean()
+	if a.N < 2 || b.N < 2 {
+		return Diff{Delta: d, CI: Interval{d, d}, P: 1}
+	}
+	va, vb := a.Var()/float64(a.N), b.Var()/float64(b.N)
+	se := math.Sqrt(va + vb)
+	if se == 0 {
+		p := 1.0
+		if d != 0 {
+			p = 0
+		}
+		return Diff{Delta: d, CI: Interval{d, d}, P: p, Significant: p < 0.05}
+	}
+	df := (va + vb) * (va + vb) / (va*va/float64(a.N-1) + vb*vb/float64(b.N-1))
+	dfi := int64(math.Max(1, math.Floor(df)))
+	half := tQuantile975(dfi) * se
+	p := 2 * tSF(math.Abs(d)/se, dfi)
+	return Diff{Delta: d, CI: Interval{d - half, d + half}, P: p, Significant: p < 0.05}
+}
