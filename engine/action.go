@@ -1,0 +1,80 @@
+package engine
+
+// ActionKind names an action. The set is closed; unknown kinds are rejected
+// with [CodeInvalidAction].
+type ActionKind string
+
+// The actions of the game. Who may send each, and in which step:
+const (
+	// ActCreate (anyone, game not created): GameID, Mode, Seed, Audit.
+	// The actor becomes the room owner.
+	ActCreate ActionKind = "create"
+	// ActJoin (lobby): take Seat with Class; KeepSmokeBomb sets the
+	// standing preference.
+	ActJoin ActionKind = "join"
+	// ActStart (lobby, owner only): shuffle decks, roll turn order, begin.
+	ActStart ActionKind = "start"
+	// ActUseItem (current player, manage): use the potion CardID.
+	ActUseItem ActionKind = "useItem"
+	// ActDropItem (current player, manage): drop CardID to its discard pile.
+	ActDropItem ActionKind = "dropItem"
+	// ActEndManage (current player, manage): end the manage step.
+	ActEndManage ActionKind = "endManage"
+	// ActOfferDuel (current player, preDuel): challenge Target on the tile.
+	ActOfferDuel ActionKind = "offerDuel"
+	// ActSkipDuel (current player, preDuel): challenge no one.
+	ActSkipDuel ActionKind = "skipDuel"
+	// ActMove (current player, moveOrSleep): roll d4 and move.
+	ActMove ActionKind = "move"
+	// ActSleep (current player, moveOrSleep): heal instead of moving.
+	ActSleep ActionKind = "sleep"
+	// ActCombatRound (current player, combat): fight one round.
+	ActCombatRound ActionKind = "resolveCombatRound"
+	// ActDuelRound (current player, duel): fight one duel round.
+	ActDuelRound ActionKind = "resolveDuelRound"
+	// ActReroll (the duelist the game awaits, duel or bracket): re-roll
+	// the defense die of the round just rolled.
+	ActReroll ActionKind = "reroll"
+	// ActDeclineReroll (the duelist the game awaits): keep the die.
+	ActDeclineReroll ActionKind = "declineReroll"
+	// ActDiscard (current player, capacity): discard CardID.
+	ActDiscard ActionKind = "discard"
+)
+
+// ActionKinds lists every action kind.
+var ActionKinds = []ActionKind{
+	ActCreate, ActJoin, ActStart, ActUseItem, ActDropItem, ActEndManage,
+	ActOfferDuel, ActSkipDuel, ActMove, ActSleep, ActCombatRound,
+	ActDuelRound, ActReroll, ActDeclineReroll, ActDiscard,
+}
+
+// Action is one request to change a game. Actor is the uid of whoever sends
+// it (authenticated by the caller). ID, if set, de-duplicates: an action
+// whose ID equals the last applied action's is rejected with
+// [CodeDuplicateAction]. Version, if not 0, must equal Public.Version or the
+// action is rejected with [CodeStaleVersion]. At is the caller's time (unix
+// milliseconds); the engine records it and never reads a clock.
+type Action struct {
+	Kind    ActionKind `json:"kind"`
+	Actor   string     `json:"actor"`
+	ID      string     `json:"actionId,omitempty"`
+	Version uint64     `json:"version,omitempty"`
+	At      int64      `json:"at,omitempty"`
+
+	// create
+	GameID string `json:"gameId,omitempty"`
+	Mode   string `json:"mode,omitempty"` // "seeded" or "crypto"
+	Seed   string `json:"seed,omitempty"` // seeded mode only
+	Audit  bool   `json:"audit,omitempty"`
+
+	// join
+	Seat          int   `json:"seat,omitempty"`
+	Class         Class `json:"class,omitempty"`
+	KeepSmokeBomb bool  `json:"keepSmokeBomb,omitempty"`
+
+	// offerDuel
+	Target string `json:"target,omitempty"`
+
+	// useItem, dropItem, discard
+	CardID string `json:"cardId,omitempty"`
+}

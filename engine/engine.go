@@ -1,0 +1,109 @@
+package engine
+
+import "github.com/fairboard/fairboard/rng"
+
+// Handler applies one kind of action. It must validate everything first
+// and return an *Error (via [Reject]) before changing anything, so that a
+// rejected action leaves the game exactly as it was; once it starts
+// changing the game it must not fail. It draws randomness only from c.RNG
+// and emits events only through [Ctx.Emit].
+type Handler func(c *Ctx, a *Action) error
+
+// Table maps each action kind to its handler; the caller builds it (the
+// reducers package's Table) and hands it to [New].
+type Table map[ActionKind]Handler
+
+// Ctx is what a handler works with during one Dispatch: the game (mutated
+// in place), the ruleset, the injected stream and the event buffer. It is
+// valid only during the call.
+type Ctx struct {
+	G      *Game
+	P      *Public // &G.Public
+	Rules  *Ruleset
+	RNG    *rng.Stream
+	Action *Action
+	Events []Event
+}
+
+// Emit gives e the game's next log seq and appends it to the events.
+func (c *Ctx) Emit(e Event) {
+	c.P.LogSeq++
+	e.Seq = c.P.LogSeq
+	c.Events = append(c.Events, e)
+}
+
+// Engine dispatches actions to a handler table under one ruleset. It holds
+// no game state and is safe for concurrent use by many games.
+type Engine struct {
+	rules *Ruleset
+	table Table
+}
+
+// New returns an engine for the ruleset (must be loaded or validated) and
+// handler table.
+func New(rules *Ruleset, table Table) *Engine {
+	if rules == nil || rules.c.hash == "" {
+		panic("engine.New: ruleset is not loaded or validated")
+	}
+	return &Engine{rules: rules, table: table}
+}
+
+// Rules returns the engine's ruleset.
+func (e *Engine) Rules() *Ruleset { return e.rules }
+
+// Dispatch applies the action a to the game g, which it updates in place,
+// drawing randomness from s and appending the events to out; it returns the
+// extended buffer (the caller may reuse it: pass out[:0]).
+//
+// s must be the stream for g's next action ([StreamFor]), with s.Seq()
+// equal to g.Public.RNG.Seq and the game's mode; it may be nil only for
+// create. After a successful Dispatch, Public.Version has grown by one,
+// Public.RNG.Seq equals s.Seq(), and Public.LastActionID is a.ID; call
+// [Game.SaveStream] before persisting to record the generator's state.
+//
+// On rejection it returns out unchanged and an [*Error], and g is exactly as
+// it was. The checks, in order: not_created (any kind but create on a zero
+// game), rules_mismatch, stale_version, duplicate_action, game_over,
+// invalid_action (unknown kind), bad_stream; then the handler's own.
+func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
+	p := &g.Public
+	if a.Kind != ActCreate {
+		if p.Phase == PhaseNone {
+			return out, Reject(CodeNotCreated, "the game has not been created")
+		}
+		if p.RulesHash != e.rules.c.hash {
+			return out, Reject(CodeRulesMismatch, "the game was created under ruleset "+p.RulesHash)
+		}
+	}
+	if a.Version != 0 && a.Version != p.Version {
+		return out, Reject(CodeStaleVersion, "the action was made against another version of the game")
+	}
+	if a.ID != "" && a.ID == p.LastActionID {
+		return out, Reject(CodeDuplicateAction, "action "+a.ID+" was already applied")
+	}
+	if p.Phase == PhaseFinished {
+		return out, Reject(CodeGameOver, "the game has finished")
+	}
+	h := e.table[a.Kind]
+	if h == nil {
+		return out, Reject(CodeInvalidAction, "unknown action kind "+string(a.Kind))
+	}
+	if a.Kind != ActCreate {
+		if s == nil {
+			return out, Reject(CodeBadStream, "no stream given")
+		}
+		if s.Seq() != p.RNG.Seq || s.Mode() != p.RNG.Mode {
+			return out, Reject(CodeBadStream, "the stream does not continue the game's rng (mode or seq differ)")
+		}
+	}
+	c := Ctx{G: g, P: p, Rules: e.rules, RNG: s, Action: a, Events: out}
+	if err := h(&c, a); err != nil {
+		return out, err
+	}
+	p.Version++
+	p.LastActionID = a.ID
+	if s != nil {
+		p.RNG.Seq = s.Seq()
+	}
+	return c.Events, nil
+}

@@ -1,0 +1,152 @@
+package engine
+
+import "github.com/fairboard/fairboard/rng"
+
+// EventType names a public log event.
+type EventType uint8
+
+// The public log events: the spec's RNG outcomes (DiceRolled, DeckShuffled,
+// EnemyCompositionChosen, LootRoll, TieBreakResolved, TurnOrderRolled,
+// TieBreakRerolled) and the game's own. Each type's JSON fields are listed
+// in eventFields (event_json.go).
+const (
+	EvNone EventType = iota
+	EvGameCreated
+	EvPlayerJoined
+	EvDeckShuffled
+	EvTurnOrderRolled
+	EvTieBreakRerolled
+	EvGameStarted
+	EvTurnStarted
+	EvDiceRolled
+	EvMoved
+	EvSlept
+	EvHealed
+	EvCardDrawn
+	EvChanceResolved
+	EvItemUsed
+	EvItemDropped
+	EvEnemyCompositionChosen
+	EvEnemySpawned
+	EvDamageDealt
+	EvEnemyDefeated
+	EvLootRoll
+	EvKnockedOut
+	EvCombatEnded
+	EvDuelOffered
+	EvDuelCancelled
+	EvRerollDeclined
+	EvDuelEnded
+	EvItemTaken
+	EvDiscarded
+	EvTieBreakResolved
+	EvRoundEnded
+	EvBracketStarted
+	EvGameFinished
+	numEventTypes
+)
+
+var eventNames = [numEventTypes]string{
+	"", "GameCreated", "PlayerJoined", "DeckShuffled", "TurnOrderRolled",
+	"TieBreakRerolled", "GameStarted", "TurnStarted", "DiceRolled", "Moved",
+	"Slept", "Healed", "CardDrawn", "ChanceResolved", "ItemUsed",
+	"ItemDropped", "EnemyCompositionChosen", "EnemySpawned", "DamageDealt",
+	"EnemyDefeated", "LootRoll", "KnockedOut", "CombatEnded", "DuelOffered",
+	"DuelCancelled", "RerollDeclined", "DuelEnded", "ItemTaken", "Discarded",
+	"TieBreakResolved", "RoundEnded", "BracketStarted", "GameFinished",
+}
+
+// String returns the event's name as the log spells it ("DiceRolled").
+func (t EventType) String() string {
+	if t < numEventTypes {
+		return eventNames[t]
+	}
+	return "Unknown"
+}
+
+// ParseEventType returns the type named s, or EvNone.
+func ParseEventType(s string) EventType {
+	for i := EventType(1); i < numEventTypes; i++ {
+		if eventNames[i] == s {
+			return i
+		}
+	}
+	return EvNone
+}
+
+// Event is one entry of the public log: a type and the typed fields that
+// type uses (the rest are zero and not serialized). Events are plain values
+// with fixed-size arrays for the short lists, so emitting one allocates
+// nothing; only Candidates and Order (rare events) are slices.
+//
+// Fields by type (JSON names in quotes):
+//
+//	GameCreated            "uid" (owner), "gameId"
+//	PlayerJoined           "uid", "seat", "class"
+//	DeckShuffled           "deckId", "size", "headPreview", "tag"
+//	TurnOrderRolled        "uid", "value"
+//	TieBreakRerolled       "uid", "value"
+//	GameStarted            "order"
+//	TurnStarted            "uid", "round", "turn"
+//	DiceRolled             "who", "tag", "sides", "value", "modifiers"?, "total"?
+//	Moved                  "uid", "from", "to", "cause"
+//	Slept, Healed          "uid", "amount", "hp"
+//	CardDrawn              "uid", "deckId", "cardId"
+//	ChanceResolved         "uid", "cardId", "effect"
+//	ItemUsed               "uid", "cardId", "amount", "hp"
+//	ItemDropped, Discarded "uid", "cardId"
+//	EnemyCompositionChosen "tileId", "tier", "choice"
+//	EnemySpawned           "combatId", "cardId", "tier", "hp"
+//	DamageDealt            "who", "target", "amount", "hp"
+//	EnemyDefeated          "combatId", "cardId"
+//	LootRoll               "enemyTier", "outcome"
+//	KnockedOut             "uid", "from", "to", "hp"
+//	CombatEnded            "combatId", "uid", "outcome"
+//	DuelOffered            "duelId", "uid", "target"
+//	DuelCancelled          "duelId", "uid", "reason"
+//	RerollDeclined         "duelId", "uid"
+//	DuelEnded              "duelId", "winner", "outcome"
+//	ItemTaken              "uid", "target", "cardId"
+//	TieBreakResolved       "reason", "candidates", "chosenUid"
+//	RoundEnded             "round"
+//	BracketStarted         "candidates"
+//	GameFinished           "winner", "round", "outcome"
+type Event struct {
+	Seq  uint64
+	Type EventType
+
+	UID, Who, Target string
+	Tag              rng.Tag
+	Sides, Value     int
+	Mods             [4]int // DiceRolled modifiers; NMods of them are used
+	NMods            uint8
+	Total            int
+
+	DeckID      string
+	Size        int
+	HeadPreview [3]string // NHead of them are used
+	NHead       uint8
+
+	TileID, Tier, EnemyTier int
+	Choice, Outcome         string
+	CardID                  string
+	From, To                int
+	Cause                   string
+	Amount, HP              int
+	Effect, Reason          string
+	ChosenUID               string
+	Candidates              []string
+	Order                   []string
+	CombatID, DuelID        string
+	Winner                  string
+	Seat                    int
+	Class                   Class
+	Round, Turn             int
+	GameID                  string
+}
+
+// Modifiers returns the used modifiers (a view of Mods).
+func (e *Event) Modifiers() []int { return e.Mods[:e.NMods] }
+
+// Preview returns the used head preview (a view of HeadPreview).
+func (e *Event) Preview() []string { return e.HeadPreview[:e.NHead] }

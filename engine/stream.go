@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/fairboard/fairboard/rng"
+)
+
+// StreamFor returns the stream for g's next action: in seeded mode the
+// generator restored from Secret.RNGState (or seeded from Secret.Seed if no
+// state was saved yet), in crypto mode a crypto stream; either way with the
+// sequence number continuing Public.RNG.Seq, and opts (e.g.
+// rng.WithAuditor) applied. Applying actions one by one, each with a fresh
+// StreamFor and a SaveStream after, gives the same game as applying them all
+// with one stream. It fails if the game is not created or the saved state
+// is corrupt.
+func StreamFor(g *Game, opts ...rng.Option) (*rng.Stream, error) {
+	p, sec := &g.Public, &g.Secret
+	opts = append([]rng.Option{rng.WithSeq(p.RNG.Seq)}, opts...)
+	switch p.RNG.Mode {
+	case rng.ModeSeeded:
+		if sec.RNGState == "" {
+			return rng.NewSeeded(sec.Seed, opts...)
+		}
+		return rng.Restore(sec.RNGState, sec.Seed, opts...)
+	case rng.ModeCrypto:
+		return rng.NewCrypto(opts...), nil
+	}
+	return nil, fmt.Errorf("engine: game has rng mode %q; want seeded or crypto", p.RNG.Mode)
+}
+
+// SaveStream records s's state in g after a Dispatch: Secret.RNGState (in
+// seeded mode) and Public.RNG.Seq. It fails only if a seeded stream cannot
+// save its state.
+func (g *Game) SaveStream(s *rng.Stream) error {
+	g.Public.RNG.Seq = s.Seq()
+	if g.Public.RNG.Mode != rng.ModeSeeded {
+		return nil
+	}
+	st, err := s.State()
+	if err != nil {
+		return err
+	}
+	g.Secret.RNGState = st
+	return nil
+}
+
+// CanonicalJSON returns the game as JSON with a fixed field order
+// (encoding/json of Game: public then secret, fields in declaration order).
+// Two games are the same game exactly when their canonical JSON is equal.
+func (g *Game) CanonicalJSON() ([]byte, error) { return json.Marshal(g) }
+
+// Hash returns the hex SHA-256 of the canonical JSON.
+func (g *Game) Hash() (string, error) {
+	b, err := g.CanonicalJSON()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// Clone returns a deep copy of g.
+func (g *Game) Clone() *Game {
+	c := *g
+	p := &c.Public
+	p.Players = append([]Player(nil), g.Public.Players...)
+	for i := range p.Players {
+		p.Players[i].Items = cloneStrings(p.Players[i].Items)
+	}
+	p.Order = cloneStrings(p.Order)
+	p.Decks = append([]DeckInfo(nil), g.Public.Decks...)
+	for i := range p.Decks {
+		p.Decks[i].Discard = cloneStrings(p.Decks[i].Discard)
+	}
+	if g.Public.Combat != nil {
+		cb := *g.Public.Combat
+		cb.Enemies = append([]Enemy(nil), cb.Enemies...)
+		p.Combat = &cb
+	}
+	if g.Public.Duel != nil {
+		d := *g.Public.Duel
+		p.Duel = &d
+	}
+	if g.Public.Bracket != nil {
+		b := *g.Public.Bracket
+		b.Finalists = cloneStrings(b.Finalists)
+		p.Bracket = &b
+	}
+	c.Secret.Decks = append([]SecretDeck(nil), g.Secret.Decks...)
+	for i := range c.Secret.Decks {
+		c.Secret.Decks[i].Cards = cloneStrings(c.Secret.Decks[i].Cards)
+	}
+	return &c
+}
+
+func cloneStrings(s []string) []string {
+	if s == nil {
+		return nil
+	}
+	return append(make([]string, 0, len(s)), s...)
+}
