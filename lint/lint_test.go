@@ -1,0 +1,60 @@
+package lint_test
+
+import (
+	"testing"
+
+	"github.com/fairboard/fairboard/lint"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// setFlags sets the analyzer's flags for one test and restores them after.
+func setFlags(t *testing.T, flags map[string]string) {
+	t.Helper()
+	for name, value := range flags {
+		f := lint.Analyzer.Flags.Lookup(name)
+		if f == nil {
+			t.Fatalf("no flag -%s", name)
+		}
+		old := f.Value.String()
+		if err := lint.Analyzer.Flags.Set(name, value); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { lint.Analyzer.Flags.Set(name, old) })
+	}
+}
+
+// TestDefaults runs the analyzer with its default flags over the fake
+// repository under testdata/src: every banned form is reported where a
+// "// want" comment says, and nothing else is.
+func TestDefaults(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), lint.Analyzer,
+		"github.com/fairboard/fairboard/rng/...",
+		"github.com/fairboard/fairboard/reducers",
+		"github.com/fairboard/fairboard/engine",
+		"github.com/fairboard/fairboard/functions/...",
+		"github.com/fairboard/fairboard/store",
+		"example.com/banned",
+		"example.com/devrandom",
+		"example.com/game",
+		"example.com/gen",
+	)
+}
+
+// TestClockSeedInAllowedPackage checks that the clock rule holds inside the
+// allow-list: example.com/seed uses math/rand freely but may not seed it
+// from the clock.
+func TestClockSeedInAllowedPackage(t *testing.T) {
+	setFlags(t, map[string]string{"allow": "github.com/fairboard/fairboard/rng/...,example.com/seed"})
+	analysistest.Run(t, analysistest.TestData(), lint.Analyzer, "example.com/seed")
+}
+
+// TestOtherRepository points every flag at another repository's packages.
+func TestOtherRepository(t *testing.T) {
+	setFlags(t, map[string]string{
+		"rng":       "example.com/myrng",
+		"allow":     "example.com/myrng/...",
+		"reducers":  "example.com/mygame/rules",
+		"transport": "example.com/mygame/...",
+	})
+	analysistest.Run(t, analysistest.TestData(), lint.Analyzer, "example.com/myrng", "example.com/mygame/rules")
+}

@@ -1,0 +1,40 @@
+package lint
+
+import "strings"
+
+// patterns is a comma-separated list of import-path patterns, usable as a
+// flag. A pattern ending in "/..." matches that path and every path below it;
+// any other pattern matches exactly that path.
+type patterns []string
+
+// String returns the patterns joined by commas, as Set accepts them.
+func (p *patterns) String() string { return strings.Join(*p, ",") }
+
+// Set replaces the patterns with the comma-separated list s. Empty items are
+// ignored, so "" clears the list. It never fails.
+func (p *patterns) Set(s string) error {
+	*p = nil
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			*p = append(*p, item)
+		}
+	}
+	return nil
+}
+
+// match reports whether the import path matches any pattern. The path of an
+// external test package ("p_test") is matched as its package ("p"), so a
+// package's pattern covers its tests.
+func (p patterns) match(path string) bool {
+	path = strings.TrimSuffix(path, "_test")
+	for _, pat := range p {
+		if root, ok := strings.CutSuffix(pat, "/..."); ok {
+			if path == root || strings.HasPrefix(path, root+"/") {
+				return true
+			}
+		} else if path == pat {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,31 @@
+package lint
+
+import "testing"
+
+func TestPatterns(t *testing.T) {
+	var p patterns
+	if err := p.Set(" a.com/rng/... , b.com/seed,,"); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.String(); got != "a.com/rng/...,b.com/seed" {
+		t.Fatalf("String() = %q", got)
+	}
+	for path, want := range map[string]bool{
+		"a.com/rng":          true,  // the root of a subtree
+		"a.com/rng/chacha":   true,  // below it
+		"a.com/rng_test":     true,  // its external tests
+		"a.com/rngx":         false, // a sibling sharing a prefix
+		"a.com":              false,
+		"b.com/seed":         true,
+		"b.com/seed_test":    true,
+		"b.com/seed/sub":     false, // exact pattern: no subtree
+		"c.com/anything/...": false,
+	} {
+		if got := p.match(path); got != want {
+			t.Errorf("match(%q) = %v, want %v", path, got, want)
+		}
+	}
+	if err := p.Set(""); err != nil || len(p) != 0 || p.match("a.com/rng") {
+		t.Errorf(`Set("") left %v`, p)
+	}
+}

@@ -1,0 +1,3 @@
+package banned
+
+import _ "crypto/rand" // want `import of crypto/rand`
