@@ -23,15 +23,18 @@ func (s *Stream) uniform(n uint64) uint64 {
 		lim, m := smallLimit[n], smallMagic[n]
 		for {
 			u := s.next()
-			if u < lim {
+			if uint64(u) < lim {
 				return fastMod(u, m, n)
 			}
 		}
 	}
-	if n == MaxSpan {
-		return uint64(s.next())
+	if n&(n-1) == 0 {
+		// A power of two divides 2^32: the limit is 2^32 itself, so every
+		// word is accepted, and u % n is u & (n-1). (This also covers
+		// n = 2^32, whose modulus does not fit a word.)
+		return uint64(s.next()) & (n - 1)
 	}
-	limit := uint32((1 << 32) / n * n)
+	limit := uint32((1 << 32) / n * n) // < 2^32 because n does not divide 2^32
 	for {
 		u := s.next()
 		if u < limit {
@@ -44,17 +47,18 @@ func (s *Stream) uniform(n uint64) uint64 {
 const smallSpan = 256
 
 // smallLimit[n] is the spec's floor(2^32/n)*n and smallMagic[n] the fastMod
-// multiplier, for n in [2, smallSpan] (n = 1, whose limit 2^32 does not fit
-// a word, is handled before the tables).
+// multiplier, for n in [2, smallSpan] (n = 1 is handled before the tables).
+// The limit is kept in 64 bits because for a power of two n it is 2^32
+// itself: every word is accepted.
 var (
-	smallLimit [smallSpan + 1]uint32
+	smallLimit [smallSpan + 1]uint64
 	smallMagic [smallSpan + 1]uint64
 )
 
 func init() {
 	for n := uint64(2); n <= smallSpan; n++ {
 		smallMagic[n] = ^uint64(0)/n + 1
-		smallLimit[n] = uint32((1 << 32) / n * n)
+		smallLimit[n] = (1 << 32) / n * n
 	}
 }
 
