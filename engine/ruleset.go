@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/fairboard/fairboard/rng"
+
 // Ruleset is every number and list of the game a designer may change
 // (GAME_RULES.md "What a designer can change"), as data. Load one with
 // [LoadRules] or take [DefaultRules]; both validate it and compile the
@@ -209,8 +211,13 @@ type Card struct {
 	Effect    Effect
 }
 
+// MaxEnemies is the most enemies one composition option may spawn.
+const MaxEnemies = 8
+
 // compiled holds the lookups built by validation.
 type compiled struct {
+	compW    [4][]rng.Weighted[int] // composition weights by tier, item = option index
+	lootW    [4][]rng.Weighted[int] // loot weights by tier, item = outcome index
 	hash     string
 	cards    []Card
 	index    map[string]int32
@@ -274,3 +281,11 @@ func (r *Ruleset) LootFor(tier int) *LootTable {
 	}
 	return nil
 }
+
+// CompositionWeights returns tier's composition options as weighted items
+// (item = option index) for rng.WeightedPick; shared, do not modify.
+func (r *Ruleset) CompositionWeights(tier int) []rng.Weighted[int] { return r.c.compW[tier] }
+
+// LootWeights returns tier's loot outcomes as weighted items (item =
+// outcome index) for rng.WeightedPick; shared, do not modify.
+func (r *Ruleset) LootWeights(tier int) []rng.Weighted[int] { return r.c.lootW[tier] }

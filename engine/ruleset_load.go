@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fairboard/fairboard/rng"
 )
 
 //go:embed rules/default.json
@@ -81,6 +83,16 @@ func (r *Ruleset) compile() error {
 	canon, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("engine: encoding ruleset: %w", err)
+	}
+	for _, t := range r.Composition {
+		for i, o := range t.Options {
+			r.c.compW[t.Tier] = append(r.c.compW[t.Tier], rng.Weighted[int]{Item: i, Weight: o.Weight})
+		}
+	}
+	for _, t := range r.Loot {
+		for i, o := range t.Outcomes {
+			r.c.lootW[t.Tier] = append(r.c.lootW[t.Tier], rng.Weighted[int]{Item: i, Weight: o.Weight})
+		}
 	}
 	sum := sha256.Sum256(canon)
 	r.c.hash = hex.EncodeToString(sum[:])
@@ -321,8 +333,8 @@ func (r *Ruleset) checkTables(p *problems) {
 		for j, o := range t.Options {
 			ow := where + ".options[" + strconv.Itoa(j) + "]"
 			checkWeight(p, ow, o.Weight)
-			if len(o.Enemies) == 0 {
-				p.add("%s spawns no enemies", ow)
+			if len(o.Enemies) == 0 || len(o.Enemies) > MaxEnemies {
+				p.add("%s spawns %d enemies; options spawn 1..%d", ow, len(o.Enemies), MaxEnemies)
 			}
 			var need [4]int
 			for _, et := range o.Enemies {

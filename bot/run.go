@@ -1,0 +1,127 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// Seat is one player of a bot game: its class and policy. Players are uids
+// p1..pN seated 0..N-1; p1 is the owner.
+type Seat struct {
+	Class  engine.Class
+	Policy Policy
+}
+
+// Runner plays whole games through one engine, reusing its buffers between
+// games. Not safe for concurrent use: give each goroutine its own Runner.
+type Runner struct {
+	eng     *engine.Engine
+	events  []engine.Event
+	actions []engine.Action
+	uids    []string
+
+	// Record keeps every action dispatched (for fixtures); off by default.
+	Record bool
+	// MaxActions bounds a game, as a guard against a policy loop; 0 means
+	// 100000.
+	MaxActions int
+}
+
+// NewRunner returns a runner for the engine.
+func NewRunner(eng *engine.Engine) *Runner { return &Runner{eng: eng} }
+
+// UID returns the uid of seat i: "p1" for seat 0.
+func UID(i int) string { return "p" + strconv.Itoa(i+1) }
+
+// Play plays one seeded game from create to its winner and returns the
+// final game and the whole public log. The log and the recorded actions
+// (Actions) are the runner's buffers, valid until the next Play. aud, if
+// not nil, receives every RNG audit entry.
+func (r *Runner) Play(seed string, seats []Seat, aud rng.Auditor) (*engine.Game, []engine.Event, error) {
+	g := &engine.Game{}
+	s, err := rng.NewSeeded(seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if aud != nil {
+		s.SetAuditor(aud)
+	}
+	return g, r.events, r.PlayGame(g, s, seed, seats)
+}
+
+// PlayGame is Play on a caller's game and stream (the stream must be the
+// seeded stream of seed, unused). The log is r.Events().
+func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Seat) error {
+	r.events, r.actions = r.events[:0], r.actions[:0]
+	for len(r.uids) < len(seats) {
+		r.uids = append(r.uids, UID(len(r.uids)))
+	}
+	if err := r.do(g, engine.Action{Kind: engine.ActCreate, Actor: r.uids[0], GameID: "bot-" + seed,
+		Mode: string(rng.ModeSeeded), Seed: seed}, s); err != nil {
+		return err
+	}
+	for i, st := range seats {
+		if err := r.do(g, engine.Action{Kind: engine.ActJoin, Actor: r.uids[i], Seat: i, Class: st.Class}, s); err != nil {
+			return err
+		}
+	}
+	if err := r.do(g, engine.Action{Kind: engine.ActStart, Actor: r.uids[0]}, s); err != nil {
+		return err
+	}
+	limit := r.MaxActions
+	if limit == 0 {
+		limit = 100000
+	}
+	rules := r.eng.Rules()
+	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
+		if n == limit {
+			return errors.New("bot: game did not finish within the action limit")
+		}
+		uid := g.Public.Awaiting
+		seat := -1
+		for i := range seats {
+			if r.uids[i] == uid {
+				seat = i
+			}
+		}
+		if seat < 0 {
+			return fmt.Errorf("bot: the game awaits %q, who has no seat", uid)
+		}
+		if err := r.do(g, seats[seat].Policy.Choose(&g.Public, rules, uid), s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Runner) do(g *engine.Game, a engine.Action, s *rng.Stream) error {
+	ev, err := r.eng.Dispatch(g, &a, s, r.events)
+	if err != nil {
+		return fmt.Errorf("bot: %s by %s rejected: %w", a.Kind, a.Actor, err)
+	}
+	r.events = ev
+	if r.Record {
+		r.actions = append(r.actions, a)
+	}
+	return nil
+}
+
+// Events returns the log of the last game (the runner's buffer).
+func (r *Runner) Events() []engine.Event { return r.events }
+
+// Actions returns the actions of the last game if Record is set.
+func (r *Runner) Actions() []engine.Action { return r.actions }
+
+// DefaultClasses returns the default class rotation for n players: seat i
+// gets engine.Classes[i%4] (warrior, monk, duelist, scout).
+func DefaultClasses(n int) []engine.Class {
+	out := make([]engine.Class, n)
+	for i := range out {
+		out[i] = engine.Classes[i%len(engine.Classes)]
+	}
+	return out
+}

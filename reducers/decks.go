@@ -1,0 +1,96 @@
+package reducers
+
+import (
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/rng"
+)
+
+var initTags = [engine.NumDecks]rng.Tag{
+	rng.TagInitShuffleTreasureT1, rng.TagInitShuffleTreasureT2, rng.TagInitShuffleTreasureT3,
+	rng.TagInitShuffleChance, rng.TagInitShuffleEnemyT1, rng.TagInitShuffleEnemyT2, rng.TagInitShuffleEnemyT3,
+}
+
+var reshuffleTags = [engine.NumDecks]rng.Tag{
+	rng.TagReshuffleTreasureT1, rng.TagReshuffleTreasureT2, rng.TagReshuffleTreasureT3,
+	rng.TagReshuffleChance, rng.TagReshuffleEnemyT1, rng.TagReshuffleEnemyT2, rng.TagReshuffleEnemyT3,
+}
+
+// shuffleDeck shuffles deck d's draw pile in place with one rng.Shuffle and
+// logs DeckShuffled.
+func shuffleDeck(c *engine.Ctx, d int, tag rng.Tag) {
+	cards := c.G.Secret.Decks[d].Cards
+	rng.Shuffle(c.RNG, cards, tag, &rng.Ctx{DeckID: engine.DeckIDs[d]})
+	e := engine.Event{Type: engine.EvDeckShuffled, DeckID: engine.DeckIDs[d], Size: len(cards), Tag: tag}
+	e.NHead = uint8(copy(e.HeadPreview[:], cards))
+	c.Emit(e)
+}
+
+// ReshuffleDeckIfEmpty shuffles deck d's discard pile into it when its draw
+// pile is empty and the discard pile is not (tag deck.reshuffle.<deckId>,
+// one shuffle); it reports whether it did.
+func ReshuffleDeckIfEmpty(c *engine.Ctx, d int) bool {
+	sec, pub := &c.G.Secret.Decks[d], &c.P.Decks[d]
+	if len(sec.Cards) > 0 || len(pub.Discard) == 0 {
+		return false
+	}
+	sec.Cards, pub.Discard = pub.Discard, sec.Cards[:0]
+	if len(pub.Discard) == 0 && cap(pub.Discard) == 0 {
+		pub.Discard = nil
+	}
+	pub.Size = len(sec.Cards)
+	shuffleDeck(c, d, reshuffleTags[d])
+	return true
+}
+
+// draw takes the top card of deck d: if the draw pile is empty its discard
+// pile is shuffled in first; if both are empty nothing is drawn ("", false).
+// When the draw empties the pile, the discard pile is shuffled in at once.
+// Draws never call the RNG themselves.
+func draw(c *engine.Ctx, d int) (string, bool) {
+	ReshuffleDeckIfEmpty(c, d)
+	sec := &c.G.Secret.Decks[d]
+	if len(sec.Cards) == 0 {
+		return "", false
+	}
+	id := sec.Cards[0]
+	copy(sec.Cards, sec.Cards[1:])
+	sec.Cards = sec.Cards[:len(sec.Cards)-1]
+	c.P.Decks[d].Size = len(sec.Cards)
+	if len(sec.Cards) == 0 {
+		ReshuffleDeckIfEmpty(c, d)
+	}
+	return id, true
+}
+
+// drawTo draws the top card of deck d into the player's inventory and logs
+// CardDrawn; it reports whether a card was drawn.
+func drawTo(c *engine.Ctx, pl *engine.Player, d int) bool {
+	id, ok := draw(c, d)
+	if !ok {
+		return false
+	}
+	giveItem(c, pl, id)
+	c.Emit(engine.Event{Type: engine.EvCardDrawn, UID: pl.UID, DeckID: engine.DeckIDs[d], CardID: id})
+	return true
+}
+
+// toDiscard puts a card on its deck's discard pile.
+func toDiscard(c *engine.Ctx, id string) {
+	d := c.Rules.Card(id).Deck
+	c.P.Decks[d].Discard = append(c.P.Decks[d].Discard, id)
+}
+
+// ProcessLootDrop rolls the loot of a dead enemy of the tier (tag
+// loot.drop.roll.t<tier>, ctx.enemyTier, the ruleset's weights) and draws
+// the treasure it names into the player's inventory.
+func ProcessLootDrop(c *engine.Ctx, pl *engine.Player, tier int) {
+	pick, err := rng.WeightedPick(c.RNG, c.Rules.LootWeights(tier), rng.LootTag(tier), &rng.Ctx{EnemyTier: tier})
+	if err != nil {
+		panic("reducers: " + err.Error())
+	}
+	out := c.Rules.LootFor(tier).Outcomes[pick.Item]
+	c.Emit(engine.Event{Type: engine.EvLootRoll, EnemyTier: tier, Outcome: out.Outcome})
+	if out.Tier > 0 {
+		drawTo(c, pl, engine.TreasureDeck(out.Tier))
+	}
+}

@@ -1,0 +1,132 @@
+package reducers
+
+import (
+	"strconv"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/rng"
+)
+
+func reject(code engine.Code, msg string) error { return engine.Reject(code, msg) }
+
+// current returns the current player (nil outside a turn).
+func current(c *engine.Ctx) *engine.Player {
+	p, _ := c.P.Player(c.P.Current)
+	return p
+}
+
+// requireTurn checks the common preconditions of a current player's action
+// in one step.
+func requireTurn(c *engine.Ctx, a *engine.Action, step engine.Step) (*engine.Player, error) {
+	p := c.P
+	if p.Phase == engine.PhaseLobby {
+		return nil, reject(engine.CodeNotStarted, "the game has not started")
+	}
+	pl, _ := p.Player(a.Actor)
+	if pl == nil {
+		return nil, reject(engine.CodeUnknownPlayer, "no player "+strconv.Quote(a.Actor)+" in this game")
+	}
+	if p.Awaiting != a.Actor {
+		return nil, reject(engine.CodeNotYourTurn, "the game waits for "+p.Awaiting)
+	}
+	if p.Step != step {
+		return nil, reject(engine.CodeWrongStep, "the game is in step "+string(p.Step)+", not "+string(step))
+	}
+	return pl, nil
+}
+
+// roll rolls a die; the ruleset guarantees sides >= 1, so an error is a
+// programming mistake.
+func roll(c *engine.Ctx, sides int, tag rng.Tag, ctx *rng.Ctx) int {
+	d, err := c.RNG.Dice(sides, tag, ctx)
+	if err != nil {
+		panic("reducers: " + err.Error())
+	}
+	return d.Value
+}
+
+// emitDice logs a die without modifiers.
+func emitDice(c *engine.Ctx, who string, tag rng.Tag, sides, value int) {
+	c.Emit(engine.Event{Type: engine.EvDiceRolled, Who: who, Tag: tag, Sides: sides, Value: value})
+}
+
+// heal raises HP by n up to the maximum and returns the HP gained.
+func heal(c *engine.Ctx, pl *engine.Player, n int) int {
+	before := pl.HP
+	pl.HP = min(c.Rules.MaxHP, pl.HP+n)
+	return pl.HP - before
+}
+
+// recompute derives a player's bonuses from its inventory: best weapon
+// (relic counts), best armor (relic counts), best boots.
+func recompute(c *engine.Ctx, pl *engine.Player) {
+	atk, def, mv := 0, 0, 0
+	for _, id := range pl.Items {
+		k := c.Rules.Card(id)
+		switch k.Kind {
+		case engine.CardWeapon, engine.CardArmor, engine.CardRelic:
+			atk, def = max(atk, k.Atk), max(def, k.Def)
+		case engine.CardBoots:
+			mv = max(mv, k.Move)
+		}
+	}
+	pl.AtkBonus, pl.DefBonus, pl.MoveBonus = atk, def, mv
+}
+
+// holds returns the index of card id in the player's inventory, or -1.
+func holds(pl *engine.Player, id string) int {
+	for i, it := range pl.Items {
+		if it == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// removeItem removes inventory slot i, keeping the order.
+func removeItem(c *engine.Ctx, pl *engine.Player, i int) string {
+	id := pl.Items[i]
+	copy(pl.Items[i:], pl.Items[i+1:])
+	pl.Items = pl.Items[:len(pl.Items)-1]
+	recompute(c, pl)
+	return id
+}
+
+// giveItem adds a card to a player's inventory.
+func giveItem(c *engine.Ctx, pl *engine.Player, id string) {
+	pl.Items = append(pl.Items, id)
+	recompute(c, pl)
+}
+
+// attackBonus is a player's attack bonus in combat and duels: best weapon
+// plus the warrior's perk.
+func attackBonus(c *engine.Ctx, pl *engine.Player) int {
+	if pl.Class == engine.ClassWarrior {
+		return pl.AtkBonus + c.Rules.Classes.WarriorAttack
+	}
+	return pl.AtkBonus
+}
+
+// nextID returns a fresh id with the prefix ("c1", "d2").
+func nextID(c *engine.Ctx, prefix string) string {
+	c.P.NextID++
+	return prefix + strconv.Itoa(c.P.NextID)
+}
+
+// knockOut applies GAME_RULES.md's knock-out: back to the first tile of the
+// current zone, HP set to the ruleset's knock-out HP, items kept. Ending the
+// turn, if it is the current player's, is the caller's.
+func knockOut(c *engine.Ctx, pl *engine.Player) {
+	from := pl.Pos
+	pl.Pos = c.Rules.ZoneStart(from)
+	pl.HP = c.Rules.KnockoutHP
+	c.Emit(engine.Event{Type: engine.EvKnockedOut, UID: pl.UID, From: from, To: pl.Pos, HP: pl.HP})
+}
+
+// damage lowers HP by n, never below 0, and logs it; it reports whether the
+// player is now at 0.
+func damage(c *engine.Ctx, who string, pl *engine.Player, n int) bool {
+	pl.HP = max(0, pl.HP-n)
+	c.Emit(engine.Event{Type: engine.EvDamageDealt, Who: who, Target: pl.UID, Amount: n, HP: pl.HP})
+	return pl.HP == 0
+}
