@@ -1,0 +1,229 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store"
+)
+
+var eng = engine.New(engine.DefaultRules(), reducers.Table())
+
+func seats(n int) []bot.Seat {
+	out := make([]bot.Seat, n)
+	for i, c := range bot.DefaultClasses(n) {
+		out[i] = bot.Seat{Class: c, Policy: bot.Cautious{}}
+		if i%2 == 1 {
+			out[i].Policy = bot.Aggressive{}
+		}
+	}
+	return out
+}
+
+func newService(st store.Store, mod func(*service.Config)) *service.Service {
+	cfg := service.Config{Store: st, Engine: eng, AllowSeeded: true,
+		Now:    func() time.Time { return time.UnixMilli(1_700_000_000_000) },
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if mod != nil {
+		mod(&cfg)
+	}
+	return service.New(cfg)
+}
+
+// play drives a whole game through the service with the bots, one Do per
+// action, and returns the game's log read back from the store.
+func play(t *testing.T, svc *service.Service, seed string, n int, audit bool) []engine.Event {
+	t.Helper()
+	ctx := context.Background()
+	id := "bot-" + seed
+	ss := seats(n)
+	do := func(a engine.Action) {
+		t.Helper()
+		if _, err := svc.Do(ctx, id, a); err != nil {
+			t.Fatalf("%s by %s: %v", a.Kind, a.Actor, err)
+		}
+	}
+	do(engine.Action{Kind: engine.ActCreate, Actor: bot.UID(0), ID: "create", Mode: "seeded", Seed: seed, Audit: audit})
+	for i, s := range ss {
+		do(engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), ID: "join-" + bot.UID(i), Seat: i, Class: s.Class})
+	}
+	do(engine.Action{Kind: engine.ActStart, Actor: bot.UID(0), ID: "start"})
+	for k := 0; ; k++ {
+		v, err := svc.View(ctx, id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Public.Phase != engine.PhasePlaying {
+			return v.Events
+		}
+		uid := v.Public.Awaiting
+		seat := int(uid[1] - '1')
+		a := ss[seat].Policy.Choose(v.Public, svc.Rules(), uid)
+		a.ID = "a" + itoa(k)
+		do(a)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func logJSON(ev []engine.Event) string {
+	b, _ := json.Marshal(ev)
+	return string(b)
+}
+
+// TestWholeGameMatchesBotDriver: one transaction per action through the
+// store gives the same log as the bot driver playing in one process.
+func TestWholeGameMatchesBotDriver(t *testing.T) {
+	for _, tc := range []struct {
+		seed string
+		n    int
+	}{{"svc-1", 2}, {"svc-2", 4}} {
+		_, want, err := bot.NewRunner(eng).Play(tc.seed, seats(tc.n), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := newService(store.NewMemory(), nil)
+		got := play(t, svc, tc.seed, tc.n, false)
+		if logJSON(got) != logJSON(want) {
+			t.Errorf("seed %s: service log (%d events) differs from the bot driver's (%d)", tc.seed, len(got), len(want))
+		}
+	}
+}
+
+// twice wraps a store so that every Apply runs the mutator twice: first on
+// a throwaway copy (an attempt that lost), then for real.
+type twice struct{ store.Store }
+
+func (w twice) Apply(ctx context.Context, r store.Request, m store.Mutator) (*store.Record, error) {
+	return w.Store.Apply(ctx, r, func(g *engine.Game) ([]engine.Event, error) {
+		b, _ := json.Marshal(g)
+		var lost engine.Game
+		json.Unmarshal(b, &lost)
+		m(&lost)
+		return m(g)
+	})
+}
+
+// TestRetriedAttempts: a transaction function run twice per action gives
+// the same game and audit as once, and the audit holds only the
+// committed attempts' entries.
+func TestRetriedAttempts(t *testing.T) {
+	var all []rng.Entry
+	_, want, err := bot.NewRunner(eng).Play("svc-retry", seats(3), rng.AuditorFunc(func(e rng.Entry) { all = append(all, e) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := store.NewMemory()
+	svc := newService(twice{mem}, nil)
+	got := play(t, svc, "svc-retry", 3, true)
+	if logJSON(got) != logJSON(want) {
+		t.Fatalf("log with retried attempts differs from the bot driver's")
+	}
+	if st := svc.Stats(); st.Reduces < 2*int64(len(want)/10) || st.AuditFailures != 0 {
+		t.Errorf("stats %+v", st)
+	}
+	ring, err := mem.Audit(context.Background(), "bot-svc-retry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRing := store.LastAudit(all)
+	if len(ring) != len(wantRing) {
+		t.Fatalf("audit ring has %d entries; want %d", len(ring), len(wantRing))
+	}
+	for i := range ring {
+		a, _ := json.Marshal(ring[i])
+		b, _ := json.Marshal(wantRing[i])
+		if string(a) != string(b) {
+			t.Fatalf("ring[%d] = %s, want %s", i, a, b)
+		}
+	}
+}
+
+type failingAudit struct{ calls int }
+
+func (f *failingAudit) WriteAudit(context.Context, string, []rng.Entry) error {
+	f.calls++
+	return errors.New("injected audit failure")
+}
+
+func TestAuditFailureLeavesMoveCommitted(t *testing.T) {
+	mem := store.NewMemory()
+	fa := &failingAudit{}
+	svc := newService(mem, func(c *service.Config) { c.Audit = fa })
+	ctx := context.Background()
+	for _, a := range []engine.Action{
+		{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "seeded", Seed: "audit-fail", Audit: true},
+		{Kind: engine.ActJoin, Actor: "p1", ID: "j1", Seat: 0, Class: engine.ClassWarrior},
+		{Kind: engine.ActJoin, Actor: "p2", ID: "j2", Seat: 1, Class: engine.ClassMonk},
+		{Kind: engine.ActStart, Actor: "p1", ID: "s"},
+	} {
+		if _, err := svc.Do(ctx, "g", a); err != nil {
+			t.Fatalf("%s: %v", a.Kind, err)
+		}
+	}
+	p, err := mem.Game(ctx, "g")
+	if err != nil || p.Phase != engine.PhasePlaying || p.Version != 4 {
+		t.Fatalf("game after a failed audit write: %+v, %v", p, err)
+	}
+	if st := svc.Stats(); st.AuditFailures != 1 || st.AuditWrites != 1 || fa.calls != 1 {
+		t.Errorf("stats %+v, calls %d; want one failed audit write (start draws)", st, fa.calls)
+	}
+}
+
+func TestSeededRefused(t *testing.T) {
+	mem := store.NewMemory()
+	svc := newService(mem, func(c *service.Config) { c.AllowSeeded = false })
+	_, err := svc.Do(context.Background(), "g", engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "seeded", Seed: "x"})
+	if !errors.Is(err, service.ErrSeededRefused) {
+		t.Fatalf("seeded create = %v, want ErrSeededRefused", err)
+	}
+	if _, err := mem.Game(context.Background(), "g"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("refused create wrote the game: %v", err)
+	}
+	if _, err := svc.Do(context.Background(), "g", engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "crypto"}); err != nil {
+		t.Errorf("crypto create: %v", err)
+	}
+}
+
+func TestIdempotentAndRejections(t *testing.T) {
+	svc := newService(store.NewMemory(), nil)
+	ctx := context.Background()
+	r1, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "seeded", Seed: "idem"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "seeded", Seed: "idem"})
+	if err != nil || !r2.Replayed || r2.Version != r1.Version || logJSON(r2.Events) != logJSON(r1.Events) {
+		t.Errorf("retried create = %+v, %v; want the first result replayed", r2, err)
+	}
+	_, err = svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p2", ID: "s"})
+	if !errors.Is(err, engine.CodeNotOwner) {
+		t.Fatalf("non-owner start = %v, want not_owner", err)
+	}
+	_, err = svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p2", ID: "s"})
+	if !errors.Is(err, engine.CodeNotOwner) {
+		t.Errorf("retried rejection = %v, want the same not_owner", err)
+	}
+	_, err = svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p1", ID: "s"})
+	if !errors.Is(err, store.ErrActionIDReused) {
+		t.Errorf("another player's action id = %v, want ErrActionIDReused", err)
+	}
+	for _, bad := range []struct{ game, id string }{{"", "x"}, {"a/b", "x"}, {"g", "bad id"}} {
+		if _, err := svc.Do(ctx, bad.game, engine.Action{Kind: engine.ActJoin, Actor: "p1", ID: bad.id}); !errors.Is(err, service.ErrInvalid) {
+			t.Errorf("Do(%q, %q) = %v, want ErrInvalid", bad.game, bad.id, err)
+		}
+	}
+	if _, err := svc.View(ctx, "nope", 0); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("View(unknown) = %v, want ErrNotFound", err)
+	}
+}

@@ -1,0 +1,48 @@
+package service
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fairboard/fairboard/engine"
+)
+
+// MaxLogPage is the most log events one View returns.
+const MaxLogPage = 1000
+
+// View is what a player sees: the public state and the log after a seq.
+// The game has no hidden information of a player's own (deck order and the
+// generator are hidden from everyone), so every viewer sees the same.
+type View struct {
+	Public *engine.Public `json:"state"`
+	Events []engine.Event `json:"events"`
+	// More is true when more events follow the last one returned.
+	More bool `json:"more"`
+}
+
+// View returns the game's public state and up to MaxLogPage events with
+// seq > after. Errors: store.ErrNotFound, ErrInvalid, ErrUnavailable.
+func (s *Service) View(ctx context.Context, gameID string, after uint64) (*View, error) {
+	if gameID == "" {
+		return nil, fmt.Errorf("%w: game id", ErrInvalid)
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	p, err := s.cfg.Store.Game(cctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := s.cfg.Store.Log(cctx, gameID, after, MaxLogPage+1)
+	if err != nil {
+		return nil, err
+	}
+	// The log may have grown after the state was read: keep them in step.
+	for len(ev) > 0 && ev[len(ev)-1].Seq > p.LogSeq {
+		ev = ev[:len(ev)-1]
+	}
+	v := &View{Public: p, Events: ev}
+	if len(ev) > MaxLogPage {
+		v.Events, v.More = ev[:MaxLogPage], true
+	}
+	return v, nil
+}
