@@ -10,6 +10,7 @@ const (
 	KindRate  Kind = "rate"
 	KindMean  Kind = "mean"
 	KindCount Kind = "count"
+	KindValue Kind = "value" // a derived number such as a percentile
 )
 
 // Measure is one number of the results, with everything needed to read it
@@ -58,6 +59,11 @@ type Comparison struct {
 	A     Measure `json:"a"`
 	B     Measure `json:"b"`
 	Diff  Diff    `json:"diff"`
+}
+
+// Value returns a plain derived number (a percentile, say).
+func Value(id, group, label string, v float64, n int64) Measure {
+	return Measure{ID: id, Group: group, Label: label, Kind: KindValue, Value: v, N: n}
 }
 
 // Compare pairs the measures of A and B by ID (in A's order) and computes

@@ -136,6 +136,8 @@ func formatValue(m Measure) string {
 			return fmt.Sprintf("%.2f [%.2f, %.2f]", m.Value, m.CI.Lo, m.CI.Hi)
 		}
 		return fmt.Sprintf("%.2f", m.Value)
+	case KindValue:
+		return fmt.Sprintf("%g", m.Value)
 	default:
 		return fmt.Sprintf("%d", m.N)
 	}

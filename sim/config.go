@@ -1,0 +1,107 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
+)
+
+// Ruleset is a ruleset with where it came from, for the results' record.
+type Ruleset struct {
+	Rules  *engine.Ruleset
+	Source string // a file name, or "embedded default"
+}
+
+// Config is one simulation run.
+type Config struct {
+	Games   int64  // games in the whole run (all shards): > 0
+	Seed    string // game i plays seed GameSeed(Seed, i)
+	Players int    // within the ruleset's MinPlayers..MaxPlayers
+	// Classes gives seat i the class Classes[i] (len == Players); nil means
+	// "mixed": in game i, seat j plays engine.Classes[(i+j) % 4], so each
+	// class plays each seat equally often.
+	Classes []engine.Class
+	// Bots are the policies; in game i, seat j plays Bots[(i+j) % len(Bots)].
+	Bots    []string
+	Workers int // goroutines; results do not depend on it
+
+	Shard, Shards int // this run plays slice Shard (0-based) of Shards
+
+	A Ruleset  // the ruleset
+	B *Ruleset // a second ruleset played on the same seeds, or nil
+}
+
+// GameSeed returns the seed of game i of a run seeded with seed: "seed#i".
+// `gamectl play --seed 'seed#i'` replays that game.
+func GameSeed(seed string, i int64) string { return seed + "#" + strconv.FormatInt(i, 10) }
+
+// Range returns the game indices [lo, hi) of the configured shard: shard I
+// of N plays the I-th of N contiguous slices of 0..Games-1.
+func (c *Config) Range() (lo, hi int64) {
+	n := int64(max(c.Shards, 1))
+	i := int64(c.Shard)
+	return c.Games * i / n, c.Games * (i + 1) / n
+}
+
+// Validate checks the configuration and returns an error naming the first
+// problem.
+func (c *Config) Validate() error {
+	switch {
+	case c.Games <= 0:
+		return fmt.Errorf("--games must be at least 1, not %d", c.Games)
+	case c.A.Rules == nil:
+		return fmt.Errorf("no ruleset")
+	case c.Players < c.A.Rules.MinPlayers || c.Players > c.A.Rules.MaxPlayers:
+		return fmt.Errorf("--players %d is outside the ruleset's %d..%d", c.Players, c.A.Rules.MinPlayers, c.A.Rules.MaxPlayers)
+	case c.Players > MaxSeats:
+		return fmt.Errorf("--players %d is more than the %d seats a simulation tracks", c.Players, MaxSeats)
+	case c.B != nil && (c.Players < c.B.Rules.MinPlayers || c.Players > c.B.Rules.MaxPlayers):
+		return fmt.Errorf("--players %d is outside the compared ruleset's %d..%d", c.Players, c.B.Rules.MinPlayers, c.B.Rules.MaxPlayers)
+	case c.Classes != nil && len(c.Classes) != c.Players:
+		return fmt.Errorf("--classes names %d classes for %d players", len(c.Classes), c.Players)
+	case len(c.Bots) == 0:
+		return fmt.Errorf("--bots names no policy")
+	case c.Workers < 1:
+		return fmt.Errorf("--workers must be at least 1, not %d", c.Workers)
+	case c.Shards < 1 || c.Shard < 0 || c.Shard >= c.Shards:
+		return fmt.Errorf("shard %d/%d: want 0 <= I < N", c.Shard, c.Shards)
+	}
+	for _, cl := range c.Classes {
+		if !knownClass(cl) {
+			return fmt.Errorf("unknown class %q (want one of warrior, monk, duelist, scout)", cl)
+		}
+	}
+	for _, b := range c.Bots {
+		if _, err := bot.ByName(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func knownClass(c engine.Class) bool {
+	for _, k := range engine.Classes {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
+// seating returns the seats and the policy names of game i.
+func (c *Config) seating(i int64, seats []bot.Seat, names []string) ([]bot.Seat, []string) {
+	seats, names = seats[:0], names[:0]
+	for j := 0; j < c.Players; j++ {
+		cl := engine.Classes[(i+int64(j))%int64(len(engine.Classes))]
+		if c.Classes != nil {
+			cl = c.Classes[j]
+		}
+		name := c.Bots[(i+int64(j))%int64(len(c.Bots))]
+		p, _ := bot.ByName(name) // validated
+		seats = append(seats, bot.Seat{Class: cl, Policy: p})
+		names = append(names, name)
+	}
+	return seats, names
+}

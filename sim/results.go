@@ -1,0 +1,215 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+)
+
+// Format names the layout of results.json; a change that old readers cannot
+// read bumps it.
+const Format = "fairboard-sim/1"
+
+// RulesRecord identifies a ruleset: where it came from and its content hash.
+type RulesRecord struct {
+	Source string `json:"source"`
+	Hash   string `json:"hash"`
+}
+
+// ConfigRecord is the reproducible part of a run's configuration.
+type ConfigRecord struct {
+	Games      int64    `json:"games"`
+	Seed       string   `json:"seed"`
+	SeedScheme string   `json:"seedScheme"`
+	Players    int      `json:"players"`
+	Classes    []string `json:"classes"` // ["mixed"] for the rotation
+	Bots       []string `json:"bots"`
+	Workers    int      `json:"workers"` // informational: results do not depend on it
+	Shard      int      `json:"shard"`
+	Shards     int      `json:"shards"`
+}
+
+// Results is everything a run produced, as written to results.json: enough
+// to read it without the data (measures with intervals), to reproduce it
+// (command, version, configuration, ruleset hashes) and to merge shards
+// exactly (the integer tallies).
+type Results struct {
+	Format      string              `json:"format"`
+	Version     string              `json:"version"`
+	Command     []string            `json:"command"`
+	Config      ConfigRecord        `json:"config"`
+	Rules       RulesRecord         `json:"rules"`
+	CompareWith *RulesRecord        `json:"compareWith,omitempty"`
+	Range       [2]int64            `json:"range"` // game indices [lo, hi) of this shard
+	Done        int64               `json:"done"`  // games played: [lo, lo+done)
+	Partial     bool                `json:"partial"`
+	FailedGames int64               `json:"failedGames"`
+	Failures    []Failure           `json:"failures,omitempty"`
+	Shortest    *Replay             `json:"shortest,omitempty"`
+	Longest     *Replay             `json:"longest,omitempty"`
+	Measures    []Measure           `json:"measures"`
+	MeasuresB   []Measure           `json:"measuresB,omitempty"`
+	Comparisons []Comparison        `json:"comparisons,omitempty"`
+	Tally       *Tally              `json:"tally"`
+	TallyB      *Tally              `json:"tallyB,omitempty"`
+	Paired      map[string]*Moments `json:"paired,omitempty"`
+}
+
+// Replay is a notable game with the command that replays it.
+type Replay struct {
+	Notable
+	Command string `json:"command"`
+}
+
+// NewResults assembles the results of a run.
+func NewResults(cfg *Config, o *Outcome, command []string) *Results {
+	lo, hi := cfg.Range()
+	r := &Results{
+		Format:  Format,
+		Version: version(),
+		Command: command,
+		Config:  configRecord(cfg),
+		Rules:   RulesRecord{Source: cfg.A.Source, Hash: cfg.A.Rules.Hash()},
+		Range:   [2]int64{lo, hi},
+		Done:    o.Done, Partial: o.Partial,
+		FailedGames: o.FailedGames, Failures: o.Failures,
+		Tally: o.A, TallyB: o.B, Paired: o.Paired,
+	}
+	if cfg.B != nil {
+		r.CompareWith = &RulesRecord{Source: cfg.B.Source, Hash: cfg.B.Rules.Hash()}
+	}
+	r.Shortest = replayOf(cfg, o.Shortest)
+	r.Longest = replayOf(cfg, o.Longest)
+	r.derive()
+	return r
+}
+
+// derive computes the measures and comparisons from the tallies.
+func (r *Results) derive() {
+	r.Measures = r.Tally.Measures(r.Config.Players)
+	r.MeasuresB, r.Comparisons = nil, nil
+	if r.TallyB != nil {
+		r.MeasuresB = r.TallyB.Measures(r.Config.Players)
+		paired := map[string]Moments{}
+		for id, m := range r.Paired {
+			paired[id] = *m
+		}
+		r.Comparisons = Compare(r.Measures, r.MeasuresB, paired, unpairedMeans(r.Tally, r.TallyB))
+	}
+}
+
+func configRecord(cfg *Config) ConfigRecord {
+	c := ConfigRecord{Games: cfg.Games, Seed: cfg.Seed, SeedScheme: cfg.Seed + "#<game index>",
+		Players: cfg.Players, Bots: cfg.Bots, Workers: cfg.Workers, Shard: cfg.Shard, Shards: max(cfg.Shards, 1)}
+	if cfg.Classes == nil {
+		c.Classes = []string{"mixed"}
+	}
+	for _, cl := range cfg.Classes {
+		c.Classes = append(c.Classes, string(cl))
+	}
+	return c
+}
+
+// replayOf returns the notable game with its `gamectl play` command.
+func replayOf(cfg *Config, n *Notable) *Replay {
+	if n == nil {
+		return nil
+	}
+	seats, names := cfg.seating(n.Index, nil, nil)
+	classes := make([]string, len(seats))
+	for i, s := range seats {
+		classes[i] = string(s.Class)
+	}
+	cmd := fmt.Sprintf("gamectl play --seed %s --players %d --classes %s --bots %s",
+		shellQuote(n.Seed), cfg.Players, strings.Join(classes, ","), strings.Join(names, ","))
+	if cfg.A.Source != DefaultSource {
+		cmd += " --rules " + shellQuote(cfg.A.Source)
+	}
+	return &Replay{Notable: *n, Command: cmd}
+}
+
+// DefaultSource is the Source of the embedded default ruleset.
+const DefaultSource = "embedded default"
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:=+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// version returns the program's module version and VCS revision, if the
+// build recorded them.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			v += " " + s.Value
+		}
+	}
+	return v
+}
+
+// ReadResults reads a results.json written by [Results.Write].
+func ReadResults(path string) (*Results, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Results
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r.Format != Format {
+		return nil, fmt.Errorf("%s: format %q, want %q", path, r.Format, Format)
+	}
+	if r.Tally == nil {
+		return nil, fmt.Errorf("%s: no tally", path)
+	}
+	return &r, nil
+}
+
+// Write writes results.json, the CSVs and report.html into dir (created if
+// needed).
+func (r *Results) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{
+		"results.json": append(b, '\n'),
+		"measures.csv": r.measuresCSV(),
+		"rounds.csv":   r.roundsCSV(),
+		"report.html":  r.reportHTML(),
+	}
+	if r.Comparisons != nil {
+		files["comparison.csv"] = r.comparisonCSV()
+	}
+	for _, name := range sortedKeys(files) {
+		if err := writeFileAtomic(filepath.Join(dir, name), files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so an
+// interrupted run never leaves a half-written file behind.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

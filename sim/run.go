@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/reducers"
+)
+
+// maxFailures is how many failed games a run lists (it counts them all).
+const maxFailures = 20
+
+// Failure is a game that could not be played to its end (a policy that
+// loops, a rejected bot action: a bug to report with its seed).
+type Failure struct {
+	Index int64  `json:"index"`
+	Seed  string `json:"seed"`
+	Error string `json:"error"`
+}
+
+// Notable is a game worth replaying, with its seed.
+type Notable struct {
+	Index  int64  `json:"index"`
+	Seed   string `json:"seed"`
+	Rounds int64  `json:"rounds"`
+}
+
+// Outcome is what a run produced: tallies of the games finished (a prefix
+// of the shard's range if the run was stopped early), failures, notable
+// games and, when comparing, the paired per-game differences B - A.
+type Outcome struct {
+	Lo, Done    int64 // the games [Lo, Lo+Done) were played
+	Partial     bool  // stopped before the end of its range
+	A, B        *Tally
+	Paired      map[string]*Moments `json:"paired,omitempty"`
+	Failures    []Failure
+	FailedGames int64
+	Shortest    *Notable
+	Longest     *Notable
+}
+
+// Run plays the configured shard's games on cfg.Workers goroutines and
+// returns the aggregate. Results do not depend on the number of workers.
+// If ctx is cancelled, workers finish the game they are playing and stop;
+// the games played are then exactly a prefix of the range and the outcome
+// is marked Partial. progress may be nil.
+func Run(ctx context.Context, cfg *Config, progress *Progress) (*Outcome, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	lo, hi := cfg.Range()
+	var next atomic.Int64
+	next.Store(lo)
+	parts := make([]*Outcome, cfg.Workers)
+	var wg sync.WaitGroup
+	for w := range parts {
+		parts[w] = newOutcome(cfg)
+		wg.Add(1)
+		go func(o *Outcome) {
+			defer wg.Done()
+			newWorker(cfg).loop(ctx, o, &next, hi, progress)
+		}(parts[w])
+	}
+	wg.Wait()
+	total := newOutcome(cfg)
+	total.Lo = lo
+	for _, p := range parts {
+		total.merge(p)
+	}
+	total.Partial = lo+total.Done < hi
+	return total, nil
+}
+
+func newOutcome(cfg *Config) *Outcome {
+	o := &Outcome{A: NewTally()}
+	if cfg.B != nil {
+		o.B = NewTally()
+		o.Paired = map[string]*Moments{}
+		for id := range pairedIDs {
+			o.Paired[id] = &Moments{}
+		}
+	}
+	return o
+}
+
+// worker owns one runner per ruleset and reusable buffers.
+type worker struct {
+	cfg    *Config
+	ra, rb *bot.Runner
+	scan   *gameScan
+	seats  []bot.Seat
+	names  []string
+}
+
+func newWorker(cfg *Config) *worker {
+	w := &worker{cfg: cfg, scan: newScan()}
+	w.ra = bot.NewRunner(engine.New(cfg.A.Rules, reducers.Table()))
+	if cfg.B != nil {
+		w.rb = bot.NewRunner(engine.New(cfg.B.Rules, reducers.Table()))
+	}
+	return w
+}
+
+// loop claims game indices in order until the range is done or ctx is
+// cancelled; a claimed game is always finished, so the games played form a
+// prefix of the range.
+func (w *worker) loop(ctx context.Context, o *Outcome, next *atomic.Int64, hi int64, progress *Progress) {
+	const batch = 64
+	pending := int64(0)
+	defer func() { progress.Add(pending) }()
+	for ctx.Err() == nil {
+		i := next.Add(1) - 1
+		if i >= hi {
+			return
+		}
+		w.play(i, o)
+		o.Done++
+		if pending++; pending == batch {
+			progress.Add(pending)
+			pending = 0
+		}
+	}
+}
+
+// play plays game i under A (and B) and folds it into o.
+func (w *worker) play(i int64, o *Outcome) {
+	seed := GameSeed(w.cfg.Seed, i)
+	w.seats, w.names = w.cfg.seating(i, w.seats, w.names)
+	_, evA, err := w.ra.Play(seed, w.seats, nil)
+	if err != nil {
+		o.fail(i, seed, err)
+		return
+	}
+	gsA := o.A.AddGame(evA, w.names, w.scan)
+	o.note(i, seed, gsA.Rounds)
+	if w.rb == nil {
+		return
+	}
+	_, evB, err := w.rb.Play(seed, w.seats, nil)
+	if err != nil {
+		o.fail(i, seed, err)
+		return
+	}
+	gsB := o.B.AddGame(evB, w.names, w.scan)
+	for id, f := range pairedIDs {
+		o.Paired[id].Add(f(gsB) - f(gsA))
+	}
+}
+
+func (o *Outcome) fail(i int64, seed string, err error) {
+	o.FailedGames++
+	if len(o.Failures) < maxFailures {
+		o.Failures = append(o.Failures, Failure{Index: i, Seed: seed, Error: err.Error()})
+	}
+}
+
+// note keeps the shortest and longest games (ties: the lowest index), so
+// that the choice does not depend on which worker played what.
+func (o *Outcome) note(i int64, seed string, rounds int64) {
+	n := Notable{Index: i, Seed: seed, Rounds: rounds}
+	if o.Shortest == nil || better(n, *o.Shortest, true) {
+		o.Shortest = &n
+	}
+	if o.Longest == nil || better(n, *o.Longest, false) {
+		m := n
+		o.Longest = &m
+	}
+}
+
+func better(n, cur Notable, shorter bool) bool {
+	if n.Rounds != cur.Rounds {
+		return (n.Rounds < cur.Rounds) == shorter
+	}
+	return n.Index < cur.Index
+}
+
+// merge adds another outcome (of disjoint games) to o.
+func (o *Outcome) merge(p *Outcome) {
+	o.Done += p.Done
+	o.A.Merge(p.A)
+	if o.B != nil && p.B != nil {
+		o.B.Merge(p.B)
+		for id, m := range p.Paired {
+			o.Paired[id].Merge(*m)
+		}
+	}
+	o.FailedGames += p.FailedGames
+	o.Failures = append(o.Failures, p.Failures...)
+	sort.Slice(o.Failures, func(a, b int) bool { return o.Failures[a].Index < o.Failures[b].Index })
+	if len(o.Failures) > maxFailures {
+		o.Failures = o.Failures[:maxFailures]
+	}
+	if p.Shortest != nil {
+		o.note(p.Shortest.Index, p.Shortest.Seed, p.Shortest.Rounds)
+	}
+	if p.Longest != nil {
+		l := *p.Longest
+		if o.Longest == nil || better(l, *o.Longest, false) {
+			o.Longest = &l
+		}
+	}
+}
