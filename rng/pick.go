@@ -111,7 +111,20 @@ func Shuffle[T any](s *Stream, arr []T, tag Tag, ctx *Ctx) {
 	if uint64(len(arr)) > MaxSpan {
 		panic("rng: Shuffle of more than 2^32 items")
 	}
-	for i := len(arr) - 1; i > 0; i-- {
+	i := len(arr) - 1
+	if g := s.sfc; g != nil {
+		// uniform's own path for sfc32, inlined: no call per swap once the
+		// span is within the table.
+		for ; i >= smallSpan; i-- {
+			j := s.uniform(uint64(i) + 1)
+			arr[i], arr[j] = arr[j], arr[i]
+		}
+		for ; i > 0; i-- {
+			j := drawSmall(g, uint64(i)+1)
+			arr[i], arr[j] = arr[j], arr[i]
+		}
+	}
+	for ; i > 0; i-- {
 		j := s.uniform(uint64(i) + 1)
 		arr[i], arr[j] = arr[j], arr[i]
 	}

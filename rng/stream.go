@@ -198,10 +198,15 @@ type DiceRoll struct {
 // Dice rolls a die with the given number of sides (1..2^31-1): uniformInt(1,
 // sides). It returns an error wrapping [ErrRange] if sides < 1.
 func (s *Stream) Dice(sides int, tag Tag, ctx *Ctx) (DiceRoll, error) {
-	if sides < 1 || int64(sides) > MaxSpan {
-		return DiceRoll{}, fmt.Errorf("%w: a die needs 1 to 2^32 sides, not %d", ErrRange, sides)
+	var v int
+	if g := s.sfc; g != nil && sides >= 2 && sides <= smallSpan {
+		v = 1 + int(drawSmall(g, uint64(sides))) // uniform's own path, inlined
+	} else {
+		if sides < 1 || int64(sides) > MaxSpan {
+			return DiceRoll{}, fmt.Errorf("%w: a die needs 1 to 2^32 sides, not %d", ErrRange, sides)
+		}
+		v = 1 + int(s.uniform(uint64(sides)))
 	}
-	v := 1 + int(s.uniform(uint64(sides)))
 	s.seq++
 	if s.aud != nil {
 		s.record(tag, ctx, KindDice, Data{Sides: sides, Value: int64(v)})

@@ -12,53 +12,77 @@ import "math/bits"
 // The spec's arithmetic is the contract (other clients replay it), so this is
 // that arithmetic made faster, not another method such as Lemire's: for the
 // small spans of dice and decks (n <= smallSpan) the limit and the modulus
-// come from tables computed once, so a draw does no division. uniformRef in
-// the tests is the plain transcription it is checked against.
+// come from a table computed once, so a draw does no division; when n
+// divides 2^32 (1, powers of two, 2^32) every word is accepted and u % n is
+// a mask. uniformRef in the tests is the plain transcription it is checked
+// against.
+//
+// The word source is read inline (sfc32's Uint32 is inlined; the interface
+// call is the fallback for other sources) rather than through Stream.next,
+// which is too big to inline.
 func (s *Stream) uniform(n uint64) uint64 {
-	if n <= 1 {
-		s.next() // limit is 2^32: every word is accepted, and u % 1 is 0
-		return 0
-	}
-	if n <= smallSpan {
-		lim, m := smallLimit[n], smallMagic[n]
+	g, src := s.sfc, s.src
+	var u uint32
+	switch {
+	case n&(n-1) == 0:
+		// n divides 2^32: the limit is 2^32 itself.
+		if g != nil {
+			u = g.Uint32()
+		} else {
+			u = src.Uint32()
+		}
+		return uint64(u) & (n - 1)
+	case n <= smallSpan:
+		if g != nil {
+			return drawSmall(g, n)
+		}
+		t := &smallTab[n]
 		for {
-			u := s.next()
-			if uint64(u) < lim {
-				return fastMod(u, m, n)
+			if u := uint64(src.Uint32()); u < t.limit {
+				return fastMod(uint32(u), t.magic, n)
 			}
 		}
-	}
-	if n&(n-1) == 0 {
-		// A power of two divides 2^32: the limit is 2^32 itself, so every
-		// word is accepted, and u % n is u & (n-1). (This also covers
-		// n = 2^32, whose modulus does not fit a word.)
-		return uint64(s.next()) & (n - 1)
-	}
-	limit := uint32((1 << 32) / n * n) // < 2^32 because n does not divide 2^32
-	for {
-		u := s.next()
-		if u < limit {
-			return uint64(u % uint32(n))
+	default:
+		limit := uint32((1 << 32) / n * n) // < 2^32 because n does not divide 2^32
+		for {
+			if g != nil {
+				u = g.Uint32()
+			} else {
+				u = src.Uint32()
+			}
+			if u < limit {
+				return uint64(u % uint32(n))
+			}
 		}
 	}
 }
 
-// smallSpan is the largest span served from the tables.
+// drawSmall is uniform for an sfc32 source and 2 <= n <= smallSpan, written
+// to fit Go's inlining budget (cost 80 of 80) so that Dice and Shuffle, the
+// hottest callers, make no call per draw. Keep it that small:
+// `go build -gcflags=-m ./rng` must report "can inline drawSmall".
+func drawSmall(g *SFC32, n uint64) uint64 {
+	t := &smallTab[n]
+	for {
+		if u := uint64(g.Uint32()); u < t.limit {
+			hi, _ := bits.Mul64(t.magic*u, n)
+			return hi
+		}
+	}
+}
+
+// smallSpan is the largest span served from the table.
 const smallSpan = 256
 
-// smallLimit[n] is the spec's floor(2^32/n)*n and smallMagic[n] the fastMod
-// multiplier, for n in [2, smallSpan] (n = 1 is handled before the tables).
-// The limit is kept in 64 bits because for a power of two n it is 2^32
-// itself: every word is accepted.
-var (
-	smallLimit [smallSpan + 1]uint64
-	smallMagic [smallSpan + 1]uint64
-)
+// smallTab[n] holds, for n in [2, smallSpan], the spec's limit
+// floor(2^32/n)*n and the fastMod multiplier. The limit is kept in 64 bits
+// because for a power of two it is 2^32 itself (every word is accepted).
+var smallTab [smallSpan + 1]struct{ limit, magic uint64 }
 
 func init() {
 	for n := uint64(2); n <= smallSpan; n++ {
-		smallMagic[n] = ^uint64(0)/n + 1
-		smallLimit[n] = (1 << 32) / n * n
+		smallTab[n].limit = (1 << 32) / n * n
+		smallTab[n].magic = ^uint64(0)/n + 1
 	}
 }
 

@@ -149,7 +149,7 @@ func TestUniformOneConsumesOneWord(t *testing.T) {
 // span over a stride of words that hits both ends of the range.
 func TestFastMod(t *testing.T) {
 	for n := uint64(2); n <= smallSpan; n++ {
-		m := smallMagic[n]
+		m := smallTab[n].magic
 		check := func(u uint32) {
 			if got, want := fastMod(u, m, n), uint64(u)%n; got != want {
 				t.Fatalf("fastMod(%d, n=%d) = %d, want %d", u, n, got, want)
@@ -168,8 +168,34 @@ func TestFastMod(t *testing.T) {
 // TestSmallLimitTable checks the tables against the spec's formula.
 func TestSmallLimitTable(t *testing.T) {
 	for n := uint64(2); n <= smallSpan; n++ {
-		if want := (uint64(1) << 32) / n * n; smallLimit[n] != want {
-			t.Errorf("smallLimit[%d] = %d, want %d", n, smallLimit[n], want)
+		if want := (uint64(1) << 32) / n * n; smallTab[n].limit != want {
+			t.Errorf("smallTab[%d].limit = %d, want %d", n, smallTab[n].limit, want)
+		}
+	}
+}
+
+// TestUniformSFC32PathMatchesReference: a stream over sfc32 takes the
+// inlined paths (drawSmall, the inline word reads), which the scripted
+// source does not; they must equal uniformRef over a copy of the same
+// generator, value for value and word for word.
+func TestUniformSFC32PathMatchesReference(t *testing.T) {
+	var spans []uint64
+	for n := uint64(1); n <= 300; n++ {
+		spans = append(spans, n)
+	}
+	spans = append(spans, largeSpans...)
+	for _, n := range spans {
+		g := NewSFC32(0x9e3779b9, uint32(n), 0x7f4a7c15, 1)
+		ref := *g
+		s := New(g)
+		if s.sfc == nil {
+			t.Fatal("New(*SFC32) does not take the sfc32 path")
+		}
+		for call := range 200 {
+			want := uniformRef(&ref, n)
+			if got := s.uniform(n); got != want || *g != ref {
+				t.Fatalf("n=%d call %d: uniform = %d, reference %d (generators %v, %v)", n, call, got, want, *g, ref)
+			}
 		}
 	}
 }
