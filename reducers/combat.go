@@ -128,6 +128,10 @@ func ResolveCombatRound(c *engine.Ctx, pl *engine.Player) {
 	}
 }
 
+// PostCombat is step 7 (no RNG): the fight's enemy cards go to their
+// discard piles.
+func PostCombat(c *engine.Ctx) { cleanupCombat(c) }
+
 // cleanupCombat is postCombat: dead and left-over enemy cards go to their
 // discard piles, in queue order.
 func cleanupCombat(c *engine.Ctx) {
