@@ -195,8 +195,9 @@ type DiceRoll struct {
 	Value int `json:"value"`
 }
 
-// Dice rolls a die with the given number of sides (1..2^31-1): uniformInt(1,
-// sides). It returns an error wrapping [ErrRange] if sides < 1.
+// Dice rolls a die with 1 to 2^32 sides (to the largest int on 32-bit
+// platforms): uniformInt(1, sides), so Value is in [1, sides]. It returns an
+// error wrapping [ErrRange] if sides < 1 or sides > 2^32.
 func (s *Stream) Dice(sides int, tag Tag, ctx *Ctx) (DiceRoll, error) {
 	var v int
 	if g := s.sfc; g != nil && sides >= 2 && sides <= smallSpan {
