@@ -47,7 +47,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	compare := fs.String("compare", "", "a second ruleset to play on the same seeds and compare")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
 	shard := fs.String("shard", "", "I/N: play the I-th (0-based) of N slices of the games")
-	out := fs.String("out", "", "directory for results.json, CSVs and report.html")
+	out := fs.String("out", "", "directory for results.json, CSVs and report.html; {shard} becomes the shard index")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -55,6 +55,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	*out = strings.ReplaceAll(*out, "{shard}", strconv.Itoa(cfg.Shard))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	lo, hi := cfg.Range()

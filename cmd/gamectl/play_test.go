@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestPlayText(t *testing.T) {
+	code, out, errs := runCmd("play", "--seed", "cli-1", "--players", "3", "--bots", "aggressive")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], "#1 GameCreated uid=p1") {
+		t.Errorf("first line %q", lines[0])
+	}
+	if l := lines[len(lines)-1]; !strings.Contains(l, "GameFinished") || !strings.Contains(l, "winner=p") {
+		t.Errorf("last line %q", lines[len(lines)-1])
+	}
+}
+
+func TestPlayJSONAndAudit(t *testing.T) {
+	auditPath := filepath.Join(t.TempDir(), "audit.jsonl")
+	code, out, errs := runCmd("play", "--seed", "cli-2", "--players", "4", "--classes", "scout,scout,monk,duelist",
+		"--bots", "cautious,aggressive,cautious,aggressive", "--json", "--audit-out", auditPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var seq uint64
+	for i, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e struct {
+			Seq  uint64 `json:"seq"`
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("line %d %q: %v", i, l, err)
+		}
+		if e.Seq != seq+1 {
+			t.Fatalf("line %d seq %d after %d", i, e.Seq, seq)
+		}
+		seq = e.Seq
+	}
+	b, err := os.ReadFile(auditPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	al := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(al) < 20 {
+		t.Fatalf("only %d audit entries", len(al))
+	}
+	var prev uint64
+	for i, l := range al {
+		var e struct {
+			Seq  uint64 `json:"seq"`
+			Tag  string `json:"tag"`
+			Kind string `json:"kind"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Seq != prev+1 || e.Tag == "" || e.Kind == "" {
+			t.Fatalf("audit line %d = %s after seq %d", i, l, prev)
+		}
+		prev = e.Seq
+	}
+	if !strings.Contains(al[0], `"tag":"deck.initShuffle.treasure.t1"`) {
+		t.Errorf("first audit entry %s", al[0])
+	}
+}
+
+func TestPlayBadInput(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"name":"x","bogus":1}`), 0o644)
+	for _, args := range [][]string{
+		{"play"},
+		{"play", "--seed", "x", "--players", "1"},
+		{"play", "--seed", "x", "--players", "7"},
+		{"play", "--seed", "x", "--players", "2", "--classes", "warrior,wizard"},
+		{"play", "--seed", "x", "--players", "3", "--classes", "warrior,monk"},
+		{"play", "--seed", "x", "--players", "2", "--bots", "reckless"},
+		{"play", "--seed", "x", "--rules", "/nonexistent/rules.json"},
+		{"play", "--seed", "x", "--rules", bad},
+		{"play", "--seed", "x", "--nope"},
+	} {
+		if code, _, errs := runCmd(args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errs)
+		}
+	}
+}
+
+func TestReplayFixtures(t *testing.T) {
+	files, _ := filepath.Glob("../../fixtures/testdata/*.json")
+	if len(files) < 5 {
+		t.Fatalf("found %d fixtures", len(files))
+	}
+	for _, f := range files {
+		code, out, errs := runCmd("replay", f)
+		if code != 0 || !strings.HasPrefix(out, "OK ") {
+			t.Errorf("%s: exit %d, %q %q", f, code, out, errs)
+		}
+	}
+}
+
+func TestReplayTampered(t *testing.T) {
+	b, err := os.ReadFile("../../fixtures/testdata/03-earthquake.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Change B's back-roll in the expected log.
+	old := `{"seq":23,"type":"DiceRolled","who":"B","tag":"chance.earthquake.backRoll","sides":4,"value":2}`
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatal("fixture 03 changed; update this test")
+	}
+	b = bytes.Replace(b, []byte(old), []byte(strings.Replace(old, `"value":2`, `"value":4`, 1)), 1)
+	path := filepath.Join(t.TempDir(), "t.json")
+	os.WriteFile(path, b, 0o644)
+	code, _, errs := runCmd("replay", path)
+	if code != 1 || !strings.Contains(errs, "step 0: event #4 differs") || !strings.Contains(errs, `"value":4`) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if code, _, _ := runCmd("replay"); code != 2 {
+		t.Errorf("replay without FILE: exit %d, want 2", code)
+	}
+	if code, _, _ := runCmd("replay", "/nonexistent.json"); code != 2 {
+		t.Errorf("replay of a missing file: exit %d, want 2", code)
+	}
+}
