@@ -1,0 +1,197 @@
+package functions_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store"
+)
+
+var eng = engine.New(engine.DefaultRules(), reducers.Table())
+
+func newServer(t *testing.T, allowSeeded bool) (*functest.Client, *store.Memory) {
+	t.Helper()
+	mem := store.NewMemory()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc := service.New(service.Config{Store: mem, Engine: eng, AllowSeeded: allowSeeded, Logger: quiet})
+	srv := httptest.NewServer(functions.New(svc, functions.InsecureDevVerifier{}, quiet).Mux())
+	t.Cleanup(srv.Close)
+	return &functest.Client{Base: srv.URL}, mem
+}
+
+func seats(n int) []functest.Player {
+	out := make([]functest.Player, n)
+	for i, c := range bot.DefaultClasses(n) {
+		var p bot.Policy = bot.Cautious{}
+		if i%2 == 1 {
+			p = bot.Aggressive{}
+		}
+		out[i] = functest.Player{UID: bot.UID(i), Token: "dev:" + bot.UID(i), Seat: bot.Seat{Class: c, Policy: p}}
+	}
+	return out
+}
+
+func TestWholeGameOverHTTP(t *testing.T) {
+	c, _ := newServer(t, true)
+	ps := seats(3)
+	got, _, err := functest.PlayBots(context.Background(), c, "bot-http-1", "http-1", ps, eng.Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := make([]bot.Seat, len(ps))
+	for i := range ps {
+		bs[i] = ps[i].Seat
+	}
+	_, want, err := bot.NewRunner(eng).Play("http-1", bs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(got)
+	b, _ := json.Marshal(want)
+	if string(a) != string(b) {
+		t.Errorf("log over HTTP (%d events) differs from the bot driver's (%d)", len(got), len(want))
+	}
+}
+
+// lobby creates game g owned by p1 with p1 and p2 seated.
+func lobby(t *testing.T, c *functest.Client, g string) {
+	t.Helper()
+	ctx := context.Background()
+	must := func(name, tok string, d map[string]any) {
+		t.Helper()
+		if err := c.Call(ctx, name, tok, d, nil); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	must("createGame", "dev:p1", map[string]any{"gameId": g, "actionId": "c", "mode": "seeded", "seed": "x"})
+	must("joinGame", "dev:p1", map[string]any{"gameId": g, "actionId": "j1", "seat": 0, "class": "warrior"})
+	must("joinGame", "dev:p2", map[string]any{"gameId": g, "actionId": "j2", "seat": 1, "class": "monk"})
+}
+
+func TestRefusals(t *testing.T) {
+	c, _ := newServer(t, true)
+	ctx := context.Background()
+	lobby(t, c, "g1")
+	cases := []struct {
+		name, fn, token string
+		data            any
+		status          string
+		http            int
+		code            string
+	}{
+		{"no token", "getView", "", map[string]any{"gameId": "g1"}, functions.StatusUnauthenticated, 401, ""},
+		{"bad token", "getView", "nope", map[string]any{"gameId": "g1"}, functions.StatusUnauthenticated, 401, ""},
+		{"non-owner start", "startGame", "dev:p2", map[string]any{"gameId": "g1", "actionId": "s2"}, functions.StatusPermissionDenied, 403, "not_owner"},
+		{"unknown game", "act", "dev:p1", map[string]any{"gameId": "nope", "actionId": "x", "kind": "move"}, functions.StatusNotFound, 404, "not_created"},
+		{"unknown view", "getView", "dev:p1", map[string]any{"gameId": "nope"}, functions.StatusNotFound, 404, "not_created"},
+		{"not started", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "m", "kind": "move"}, "", 0, ""},
+		{"seat taken", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j3", "seat": 0, "class": "scout"}, functions.StatusAlreadyExists, 409, "seat_taken"},
+		{"unknown field", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "u", "kind": "move", "uid": "p2"}, functions.StatusInvalidArgument, 400, ""},
+		{"wrong type", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "seat": "0", "class": "scout"}, functions.StatusInvalidArgument, 400, ""},
+		{"unknown kind", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "k", "kind": "teleport"}, functions.StatusInvalidArgument, 400, ""},
+		{"create via act", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "k2", "kind": "create"}, functions.StatusInvalidArgument, 400, ""},
+		{"no action id", "act", "dev:p1", map[string]any{"gameId": "g1", "kind": "move"}, functions.StatusInvalidArgument, 400, ""},
+		{"bad game id", "act", "dev:p1", map[string]any{"gameId": "a/b", "actionId": "k3", "kind": "move"}, functions.StatusInvalidArgument, 400, ""},
+		{"no data", "getView", "dev:p1", nil, functions.StatusInvalidArgument, 400, ""},
+		{"already created", "createGame", "dev:p2", map[string]any{"gameId": "g1", "actionId": "c2", "mode": "crypto"}, functions.StatusAlreadyExists, 409, "already_created"},
+		{"action id of another player", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j1", "seat": 2, "class": "scout"}, functions.StatusAlreadyExists, 409, "action_id_reused"},
+	}
+	for _, tc := range cases {
+		body, _ := json.Marshal(map[string]any{"data": tc.data})
+		a, err := c.Raw(ctx, tc.fn, tc.token, body)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if tc.name == "not started" {
+			if a.Error == nil || a.Error.Status != functions.StatusFailedPrecondition && a.Error.Status != functions.StatusPermissionDenied {
+				t.Errorf("%s: %+v", tc.name, a.Error)
+			}
+			continue
+		}
+		if a.Error == nil || a.Error.Status != tc.status || a.HTTP != tc.http {
+			t.Errorf("%s: HTTP %d error %+v; want %s (%d)", tc.name, a.HTTP, a.Error, tc.status, tc.http)
+			continue
+		}
+		if tc.code != "" && a.Error.Details["code"] != tc.code {
+			t.Errorf("%s: details %v; want code %s", tc.name, a.Error.Details, tc.code)
+		}
+	}
+	// Nothing refused changed the game.
+	var v functest.View
+	if err := c.Call(ctx, "getView", "dev:p3", map[string]any{"gameId": "g1"}, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.State.Version != 3 || v.State.Phase != engine.PhaseLobby || len(v.State.Players) != 2 {
+		t.Errorf("game after refusals: version %d phase %s players %d", v.State.Version, v.State.Phase, len(v.State.Players))
+	}
+}
+
+func TestOutOfTurnAndWrongPlayer(t *testing.T) {
+	c, _ := newServer(t, true)
+	ctx := context.Background()
+	lobby(t, c, "g2")
+	if err := c.Call(ctx, "startGame", "dev:p1", map[string]any{"gameId": "g2", "actionId": "s"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var v functest.View
+	if err := c.Call(ctx, "getView", "dev:p1", map[string]any{"gameId": "g2"}, &v); err != nil {
+		t.Fatal(err)
+	}
+	other := "p1"
+	if v.State.Awaiting == "p1" {
+		other = "p2"
+	}
+	err := c.Call(ctx, "act", "dev:"+other, map[string]any{"gameId": "g2", "actionId": "o1", "kind": "endManage"}, nil)
+	if functest.Status(err) != functions.StatusPermissionDenied {
+		t.Errorf("out of turn: %v; want PERMISSION_DENIED", err)
+	}
+	err = c.Call(ctx, "act", "dev:stranger", map[string]any{"gameId": "g2", "actionId": "o2", "kind": "endManage"}, nil)
+	if s := functest.Status(err); s != functions.StatusPermissionDenied && s != functions.StatusInvalidArgument {
+		t.Errorf("stranger: %v; want PERMISSION_DENIED or INVALID_ARGUMENT", err)
+	}
+	err = c.Call(ctx, "act", "dev:"+v.State.Awaiting, map[string]any{"gameId": "g2", "actionId": "o3", "kind": "endManage", "version": v.State.Version - 1}, nil)
+	if functest.Status(err) != functions.StatusFailedPrecondition {
+		t.Errorf("stale version: %v; want FAILED_PRECONDITION", err)
+	}
+}
+
+func TestSeededRefusedInProduction(t *testing.T) {
+	c, mem := newServer(t, false)
+	err := c.Call(context.Background(), "createGame", "dev:p1", map[string]any{"gameId": "g3", "mode": "seeded", "seed": "s"}, nil)
+	e, ok := err.(*functest.Error)
+	if !ok || e.Status != functions.StatusFailedPrecondition || !strings.Contains(e.Message, "seeded") {
+		t.Fatalf("seeded create in production: %v", err)
+	}
+	if _, err := mem.Game(context.Background(), "g3"); err == nil {
+		t.Error("refused create wrote the game")
+	}
+	var r functest.Result
+	if err := c.Call(context.Background(), "createGame", "dev:p1", map[string]any{"gameId": "g3"}, &r); err != nil || r.Version != 1 {
+		t.Errorf("crypto create: %+v, %v", r, err)
+	}
+}
+
+func TestProtocolShape(t *testing.T) {
+	c, _ := newServer(t, true)
+	ctx := context.Background()
+	for _, body := range []string{`{"data":{"gameId":"g"},"extra":1}`, `not json`, `{"data":{"gameId":"g"}} x`} {
+		a, err := c.Raw(ctx, "getView", "dev:p1", []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Error == nil || a.Error.Status != functions.StatusInvalidArgument {
+			t.Errorf("body %s: %+v", body, a.Error)
+		}
+	}
+}

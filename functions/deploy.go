@@ -1,0 +1,96 @@
+package functions
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store/fsstore"
+)
+
+// The deployment's environment variables.
+const (
+	// EnvAllowSeeded = "1" lets createGame make seeded games. Development
+	// deployments only: a seeded game is replayable by anyone who learns
+	// its seed.
+	EnvAllowSeeded = "FAIRBOARD_ALLOW_SEEDED"
+	// EnvAudit = "1" turns the RNG audit ring on for every new game
+	// (otherwise a create asks for it with "audit": true).
+	EnvAudit = "FAIRBOARD_AUDIT"
+)
+
+// Deployed returns the handler of the named function in a deployment:
+// it builds the API from the environment on first use ([FromEnv]) and
+// answers UNAVAILABLE while that fails.
+func Deployed(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		a, err := deployed()
+		if err != nil {
+			slog.Error("functions: not configured", "err", err)
+			(&API{log: slog.Default()}).fail(w, Failure{Status: StatusUnavailable, Message: "service not configured"})
+			return
+		}
+		a.Handler(name)(w, r)
+	}
+}
+
+// The deployed entry points, one per function, for a buildpack's
+// generated main or a root package that re-exports them.
+var (
+	CreateGame = Deployed("createGame")
+	JoinGame   = Deployed("joinGame")
+	StartGame  = Deployed("startGame")
+	Act        = Deployed("act")
+	GetView    = Deployed("getView")
+)
+
+var (
+	deployOnce sync.Once
+	deployAPI  *API
+	deployErr  error
+)
+
+// deployed builds the API of a deployment from the environment once:
+// Firestore and the Admin SDK for GOOGLE_CLOUD_PROJECT (emulators when
+// FIRESTORE_EMULATOR_HOST / FIREBASE_AUTH_EMULATOR_HOST are set).
+func deployed() (*API, error) {
+	deployOnce.Do(func() { deployAPI, deployErr = FromEnv(context.Background()) })
+	return deployAPI, deployErr
+}
+
+// FromEnv builds an API on Firestore and Firebase Auth for the project
+// in GOOGLE_CLOUD_PROJECT (or GCLOUD_PROJECT), with seeded mode and audit
+// from EnvAllowSeeded and EnvAudit.
+func FromEnv(ctx context.Context) (*API, error) {
+	project := os.Getenv("GOOGLE_CLOUD_PROJECT")
+	if project == "" {
+		project = os.Getenv("GCLOUD_PROJECT")
+	}
+	if project == "" {
+		return nil, errors.New("functions: GOOGLE_CLOUD_PROJECT is not set")
+	}
+	c, err := firestore.NewClient(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	v, err := NewAdminVerifier(ctx, project)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	svc := service.New(service.Config{
+		Store:       fsstore.New(c, fsstore.WithCloseClient()),
+		Engine:      engine.New(engine.DefaultRules(), reducers.Table()),
+		AllowSeeded: os.Getenv(EnvAllowSeeded) == "1",
+		ForceAudit:  os.Getenv(EnvAudit) == "1",
+	})
+	return New(svc, v, nil), nil
+}

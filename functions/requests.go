@@ -1,0 +1,73 @@
+package functions
+
+import (
+	"github.com/fairboard/fairboard/engine"
+)
+
+// The request data of each function (the callable body's "data"). Unknown
+// fields and wrong types are INVALID_ARGUMENT. gameId and actionId are
+// document ids: 1-128 characters of [A-Za-z0-9_-]. The uid always comes
+// from the ID token, never from the data.
+
+// CreateRequest is createGame's data. Mode is "crypto" (default) or
+// "seeded" (only where the deployment allows it; Seed required then).
+type CreateRequest struct {
+	GameID   string `json:"gameId"`
+	ActionID string `json:"actionId,omitempty"`
+	Mode     string `json:"mode,omitempty"`
+	Seed     string `json:"seed,omitempty"`
+	Audit    bool   `json:"audit,omitempty"`
+}
+
+// JoinRequest is joinGame's data.
+type JoinRequest struct {
+	GameID        string       `json:"gameId"`
+	ActionID      string       `json:"actionId,omitempty"`
+	Seat          int          `json:"seat"`
+	Class         engine.Class `json:"class"`
+	KeepSmokeBomb bool         `json:"keepSmokeBomb,omitempty"`
+}
+
+// StartRequest is startGame's data.
+type StartRequest struct {
+	GameID   string `json:"gameId"`
+	ActionID string `json:"actionId,omitempty"`
+}
+
+// ActRequest is act's data: one in-game action. Kind is one of the
+// in-game kinds (not create, join or start); Version, if not 0, pins the
+// game version the player saw (stale_version otherwise). ActionID is
+// required: a retry with the same id returns the first answer.
+type ActRequest struct {
+	GameID   string            `json:"gameId"`
+	ActionID string            `json:"actionId"`
+	Kind     engine.ActionKind `json:"kind"`
+	Version  uint64            `json:"version,omitempty"`
+	Target   string            `json:"target,omitempty"`
+	CardID   string            `json:"cardId,omitempty"`
+}
+
+// ViewRequest is getView's data: the game and the last log seq the
+// caller has (0 for the whole log).
+type ViewRequest struct {
+	GameID   string `json:"gameId"`
+	AfterSeq uint64 `json:"afterSeq,omitempty"`
+}
+
+// inGame lists the kinds act accepts.
+var inGame = map[engine.ActionKind]bool{}
+
+func init() {
+	for _, k := range engine.ActionKinds {
+		switch k {
+		case engine.ActCreate, engine.ActJoin, engine.ActStart:
+		default:
+			inGame[k] = true
+		}
+	}
+}
+
+// action converts the request to an engine action by uid.
+func (r *ActRequest) action(uid string) engine.Action {
+	return engine.Action{Kind: r.Kind, Actor: uid, ID: r.ActionID, Version: r.Version, Target: r.Target, CardID: r.CardID}
+}
