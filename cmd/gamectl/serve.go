@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/store/fsstore"
+)
+
+func init() {
+	commands["serve"] = command{"run the game's functions locally (in-memory store, or Firestore)", runServe}
+}
+
+// emulatorProject is the project used with the emulators when none is
+// given: a demo- project never reaches real services.
+const emulatorProject = "demo-fairboard"
+
+func runServe(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, stdout, stderr)
+}
+
+// serveConfig is what the flags and environment select.
+type serveConfig struct {
+	addr, project        string
+	allowSeeded, audit   bool
+	insecureDevAuth      bool
+	firestore, authEmu   bool
+	firestoreHost, authH string
+}
+
+// serve runs the functions at http://ADDR/NAME until ctx ends. It prints
+// "listening on http://HOST:PORT" on stdout once it accepts requests.
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", stderr)
+	var c serveConfig
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.StringVar(&c.project, "project", "", "Google Cloud project: store games in its Firestore (default $GOOGLE_CLOUD_PROJECT)")
+	fs.BoolVar(&c.allowSeeded, "allow-seeded", false, "allow creating seeded (replayable) games: development only")
+	fs.BoolVar(&c.audit, "audit", false, "turn the RNG audit ring on for every new game")
+	fs.BoolVar(&c.insecureDevAuth, "insecure-dev-auth", false,
+		"DEVELOPMENT ONLY, in-memory store only: accept \"Authorization: Bearer dev:<uid>\" as uid, with no proof")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if c.project == "" {
+		c.project = os.Getenv("GOOGLE_CLOUD_PROJECT")
+	}
+	c.firestoreHost, c.authH = os.Getenv("FIRESTORE_EMULATOR_HOST"), os.Getenv("FIREBASE_AUTH_EMULATOR_HOST")
+	c.firestore, c.authEmu = c.firestoreHost != "" || c.project != "", c.authH != ""
+	if c.project == "" && (c.firestore || c.authEmu) {
+		c.project = emulatorProject
+	}
+	if c.insecureDevAuth && c.firestore {
+		return usagef("--insecure-dev-auth is refused with Firestore: it is only for the in-memory development store")
+	}
+	if !c.insecureDevAuth && !c.firestore && !c.authEmu {
+		return usagef("no way to verify ID tokens: set FIREBASE_AUTH_EMULATOR_HOST, use --project, or pass --insecure-dev-auth for local development")
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	st, what, err := openStore(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var v functions.Verifier
+	switch {
+	case c.insecureDevAuth:
+		v = functions.InsecureDevVerifier{}
+		fmt.Fprintln(stderr, "WARNING: --insecure-dev-auth: any caller can act as any uid with \"Bearer dev:<uid>\". Never expose this server.")
+	default:
+		if v, err = functions.NewAdminVerifier(ctx, c.project); err != nil {
+			return err
+		}
+	}
+	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
+		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log})
+	api := functions.New(svc, v, log)
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{Handler: api.Mux(), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	auth := "Firebase Auth (project " + c.project + ")"
+	if c.authEmu {
+		auth = "the Auth emulator at " + c.authH
+	} else if c.insecureDevAuth {
+		auth = "INSECURE dev tokens"
+	}
+	fmt.Fprintf(stderr, "gamectl serve: %s on %s, tokens from %s, seeded games %s; functions: /%s\n",
+		what, ln.Addr(), auth, map[bool]string{true: "allowed", false: "refused"}[c.allowSeeded], strings.Join(functions.Names, ", /"))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// openStore opens the configured store and says which it is.
+func openStore(ctx context.Context, c *serveConfig) (store.Store, string, error) {
+	if !c.firestore {
+		return store.NewMemory(), "in-memory store (games vanish on exit)", nil
+	}
+	fc, err := firestore.NewClient(ctx, c.project)
+	if err != nil {
+		return nil, "", fmt.Errorf("firestore: %w", err)
+	}
+	what := "Firestore of project " + c.project
+	if c.firestoreHost != "" {
+		what = "the Firestore emulator at " + c.firestoreHost
+	}
+	return fsstore.New(fc, fsstore.WithCloseClient()), what, nil
+}
