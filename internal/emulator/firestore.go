@@ -21,8 +21,9 @@ import (
 const DefaultProjectID = "demo-fairboard"
 
 // DefaultStartTimeout bounds how long a Start function waits for its
-// emulator to answer.
-const DefaultStartTimeout = 90 * time.Second
+// emulator to answer. Unloaded, Firestore needs about 7 s and Auth about
+// 10 s; on two busy cores running several test packages, over a minute.
+const DefaultStartTimeout = 180 * time.Second
 
 // FirestoreOptions configures [StartFirestore]. The zero value is valid.
 type FirestoreOptions struct {

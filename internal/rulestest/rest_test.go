@@ -1,0 +1,94 @@
+package rulestest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+)
+
+// call is one end-user REST request to the Firestore emulator.
+type call struct {
+	method string
+	path   string // after ".../documents", e.g. "/games/g1" or ":runQuery"
+	body   any    // marshalled as JSON when not nil
+}
+
+// do sends c with the given ID token ("" sends no Authorization header) and
+// returns the HTTP status and the body.
+func do(t *testing.T, c call, idToken string) (int, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if c.body != nil {
+		b, err := json.Marshal(c.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), c.method, emu.Firestore().DocumentsURL()+c.path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if idToken != "" {
+		req.Header.Set("Authorization", "Bearer "+idToken)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, out
+}
+
+// fields builds a REST document body with string fields.
+func fields(kv ...string) map[string]any {
+	f := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		f[kv[i]] = map[string]any{"stringValue": kv[i+1]}
+	}
+	return map[string]any{"fields": f}
+}
+
+// query is a runQuery body over the collection (or, with
+// allDescendants, every collection of that id) filtered by
+// field array-contains value; an empty field means no filter.
+func query(collection string, allDescendants bool, field, value string) map[string]any {
+	q := map[string]any{"from": []any{map[string]any{"collectionId": collection, "allDescendants": allDescendants}}}
+	if field != "" {
+		q["where"] = map[string]any{"fieldFilter": map[string]any{
+			"field": map[string]any{"fieldPath": field},
+			"op":    "ARRAY_CONTAINS",
+			"value": map[string]any{"stringValue": value},
+		}}
+	}
+	return map[string]any{"structuredQuery": q}
+}
+
+// queryNames returns the document names a runQuery answer holds.
+func queryNames(t *testing.T, body []byte) []string {
+	t.Helper()
+	var rows []struct {
+		Document *struct {
+			Name string `json:"name"`
+		} `json:"document"`
+	}
+	if err := json.Unmarshal(body, &rows); err != nil {
+		t.Fatalf("runQuery answer %s: %v", body, err)
+	}
+	var names []string
+	for _, r := range rows {
+		if r.Document != nil {
+			names = append(names, r.Document.Name)
+		}
+	}
+	return names
+}
