@@ -1,0 +1,12 @@
+package functions
+
+import ff "github.com/GoogleCloudPlatform/functions-framework-go/functions"
+
+// init registers the functions with the Functions Framework under their
+// names, so a deployment's --entry-point=createGame (etc.) finds them and
+// funcframework.Start serves them.
+func init() {
+	for _, n := range Names {
+		ff.HTTP(n, Deployed(n))
+	}
+}
