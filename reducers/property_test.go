@@ -157,7 +157,7 @@ func TestEveryClassMixFinishes(t *testing.T) {
 	for a := range 4 {
 		for b := range 4 {
 			for c := range 4 {
-				seats := []bot.Seat{{engine.Classes[a], bot.Aggressive{}}, {engine.Classes[b], bot.Cautious{}}, {engine.Classes[c], bot.Aggressive{}}}
+				seats := []bot.Seat{{Class: engine.Classes[a], Policy: bot.Aggressive{}}, {Class: engine.Classes[b], Policy: bot.Cautious{}}, {Class: engine.Classes[c], Policy: bot.Aggressive{}}}
 				g, _, err := r.Play(fmt.Sprint("mix-", a, b, c), seats, nil)
 				if err != nil {
 					t.Fatal(err)
