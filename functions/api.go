@@ -143,15 +143,23 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 }
 
 // GetView returns the game's public state and its log after a seq: data
-// [ViewRequest], result [service.View]. Any signed-in user may view a
-// game: everything in it is public (deck order and the generator are
-// never in it).
+// [ViewRequest], result [service.View]. Seated players may view their
+// game (as the security rules let them read it); while the game is in its
+// lobby any signed-in user may, to see the free seats. Others get
+// PERMISSION_DENIED.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		var q ViewRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
 		}
-		return a.svc.View(ctx, q.GameID, q.AfterSeq)
+		v, err := a.svc.View(ctx, q.GameID, q.AfterSeq)
+		if err != nil {
+			return nil, err
+		}
+		if p, _ := v.Public.Player(uid); p == nil && v.Public.Phase != engine.PhaseLobby {
+			return nil, errNotSeated
+		}
+		return v, nil
 	})
 }

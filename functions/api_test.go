@@ -129,7 +129,7 @@ func TestRefusals(t *testing.T) {
 	}
 	// Nothing refused changed the game.
 	var v functest.View
-	if err := c.Call(ctx, "getView", "dev:p3", map[string]any{"gameId": "g1"}, &v); err != nil {
+	if err := c.Call(ctx, "getView", "dev:p3", map[string]any{"gameId": "g1"}, &v); err != nil { // lobby: anyone
 		t.Fatal(err)
 	}
 	if v.State.Version != 3 || v.State.Phase != engine.PhaseLobby || len(v.State.Players) != 2 {
@@ -159,6 +159,10 @@ func TestOutOfTurnAndWrongPlayer(t *testing.T) {
 	err = c.Call(ctx, "act", "dev:stranger", map[string]any{"gameId": "g2", "actionId": "o2", "kind": "endManage"}, nil)
 	if s := functest.Status(err); s != functions.StatusPermissionDenied && s != functions.StatusInvalidArgument {
 		t.Errorf("stranger: %v; want PERMISSION_DENIED or INVALID_ARGUMENT", err)
+	}
+	err = c.Call(ctx, "getView", "dev:stranger", map[string]any{"gameId": "g2"}, nil)
+	if functest.Status(err) != functions.StatusPermissionDenied {
+		t.Errorf("stranger's view of a started game: %v; want PERMISSION_DENIED", err)
 	}
 	err = c.Call(ctx, "act", "dev:"+v.State.Awaiting, map[string]any{"gameId": "g2", "actionId": "o3", "kind": "endManage", "version": v.State.Version - 1}, nil)
 	if functest.Status(err) != functions.StatusFailedPrecondition {

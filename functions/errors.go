@@ -46,6 +46,9 @@ var codeStatus = map[engine.Code]string{
 	engine.CodeBadStream:       StatusInternal,
 }
 
+// errNotSeated: getView of a started game by someone without a seat.
+var errNotSeated = errors.New("functions: not seated in this game")
+
 // Failure is an error answer: a callable status, a message safe to show
 // and optional details ({"code": engine code} for rejections).
 type Failure struct {
@@ -66,6 +69,8 @@ func classify(err error) (Failure, bool) {
 			return Failure{Status: StatusInternal, Message: "internal error"}, false
 		}
 		return Failure{Status: st, Message: rej.Msg, Details: map[string]any{"code": string(rej.Code)}}, true
+	case errors.Is(err, errNotSeated):
+		return Failure{Status: StatusPermissionDenied, Message: "only the game's players may view it once it has started"}, true
 	case errors.Is(err, service.ErrSeededRefused):
 		return Failure{Status: StatusFailedPrecondition, Message: "seeded mode is disabled in this deployment (seeded games are for development only); create the game in crypto mode",
 			Details: map[string]any{"code": "seeded_disabled"}}, true
