@@ -38,7 +38,7 @@ var codeStatus = map[engine.Code]string{
 	engine.CodeRulesMismatch:   StatusFailedPrecondition,
 	engine.CodeInvalidAction:   StatusInvalidArgument,
 	engine.CodeItemNotHeld:     StatusInvalidArgument,
-	engine.CodeUnknownPlayer:   StatusInvalidArgument,
+	engine.CodeUnknownPlayer:   StatusPermissionDenied, // mostly an unseated actor
 	engine.CodeSeatTaken:       StatusAlreadyExists,
 	engine.CodeAlreadyJoined:   StatusAlreadyExists,
 	engine.CodeAlreadyCreated:  StatusAlreadyExists,

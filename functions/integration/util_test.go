@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/store"
 )
 
 type rngEntry = rng.Entry
@@ -12,3 +13,5 @@ type rngEntry = rng.Entry
 var errInjected = errors.New("injected audit write failure")
 
 func osMkdirTemp() (string, error) { return os.MkdirTemp("", "fairboard-gamectl-") }
+
+func fromDoc(m map[string]any, v any) error { return store.FromDoc(m, v) }

@@ -86,8 +86,9 @@ func (s *Store) Action(ctx context.Context, gameID, actionID string) (*store.Rec
 	return &rec, nil
 }
 
-// WriteAudit implements store.Store with one batched write of the ring
-// slots (outside any action's transaction).
+// WriteAudit implements store.Store: the ring slots are written in one
+// write-only transaction (outside any action's transaction), so a failure
+// leaves the ring as it was.
 func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []rng.Entry) error {
 	if !store.ValidID(gameID) {
 		return fmt.Errorf("%w: game %q", store.ErrInvalid, gameID)
@@ -96,29 +97,24 @@ func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []rng.Ent
 	if len(entries) == 0 {
 		return nil
 	}
-	ring := s.game(gameID).Collection("rngAudit")
-	b := s.c.BulkWriter(ctx)
-	jobs := make([]*firestore.BulkWriterJob, 0, len(entries))
-	for _, e := range entries {
+	docs := make([]map[string]any, len(entries))
+	for i, e := range entries {
 		d, err := store.ToDoc(e)
 		if err != nil {
-			b.End()
 			return err
 		}
-		j, err := b.Set(ring.Doc(strconv.FormatUint(e.Seq%store.AuditRing, 10)), d)
-		if err != nil {
-			b.End()
-			return mapErr(err)
-		}
-		jobs = append(jobs, j)
+		docs[i] = d
 	}
-	b.End()
-	for _, j := range jobs {
-		if _, err := j.Results(); err != nil {
-			return mapErr(err)
+	ring := s.game(gameID).Collection("rngAudit")
+	err := s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		for i, e := range entries {
+			if err := tx.Set(ring.Doc(strconv.FormatUint(e.Seq%store.AuditRing, 10)), docs[i]); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		return nil
+	}, firestore.MaxAttempts(s.maxAttempts))
+	return mapErr(err)
 }
 
 // Audit implements store.Store.

@@ -1,0 +1,168 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store/fsstore"
+)
+
+// TestAuditRingAndInjectedFailure: an audit-enabled game writes its
+// entries to rngAudit; with the audit writer failing, the move is still
+// committed and the failure is counted.
+func TestAuditRingAndInjectedFailure(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	ps := players(t, 2)
+	started(t, e, "audited", "audited", ps, true)
+	ring, err := e.st.Audit(ctx, "audited")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := view(t, e, "audited", ps[0].Token)
+	if len(ring) == 0 || ring[len(ring)-1].Seq != v.State.RNG.Seq {
+		t.Fatalf("audit ring has %d entries; want up to rng seq %d", len(ring), v.State.RNG.Seq)
+	}
+
+	e.audit.mu.Lock()
+	e.audit.fail = true
+	e.audit.mu.Unlock()
+	before := e.svc.Stats().AuditFailures
+	// Play until an action draws (every turn soon does).
+	for i := 0; e.svc.Stats().AuditFailures == before && i < 40; i++ {
+		v = view(t, e, "audited", ps[0].Token)
+		p := ps[0]
+		if v.State.Awaiting == ps[1].UID {
+			p = ps[1]
+		}
+		a := p.Seat.Policy.Choose(&v.State, eng.Rules(), p.UID)
+		a.ID = "fail-" + itoa(i)
+		var r functest.Result
+		if err := e.c.Call(ctx, "act", p.Token, functest.ActData("audited", a), &r); err != nil {
+			t.Fatalf("act with a failing audit writer: %v (the move must stand)", err)
+		}
+		after := view(t, e, "audited", ps[0].Token)
+		if after.State.Version != v.State.Version+1 || r.Version != after.State.Version {
+			t.Fatalf("move not committed: version %d -> %d", v.State.Version, after.State.Version)
+		}
+	}
+	if e.svc.Stats().AuditFailures != before+1 {
+		t.Fatalf("audit failures %d; want %d", e.svc.Stats().AuditFailures, before+1)
+	}
+	after, err := e.st.Audit(ctx, "audited")
+	if err != nil || len(after) != len(ring) {
+		t.Errorf("the failed audit write wrote %d entries (%v)", len(after)-len(ring), err)
+	}
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// TestRefusalsWithRealTokens: unauthenticated, wrong player, out of turn,
+// non-owner start and a seeded game in production are refused with the
+// right statuses, and change nothing.
+func TestRefusalsWithRealTokens(t *testing.T) {
+	e := newEnv(t, nil)
+	prod := newEnv(t, func(c *service.Config) { c.AllowSeeded = false })
+	ctx := context.Background()
+	ps := players(t, 2)
+	stranger := token(t, "stranger")
+	g := "refusals"
+	if err := e.c.Call(ctx, "createGame", ps[0].Token, map[string]any{"gameId": g, "actionId": "create", "mode": "seeded", "seed": "r"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range ps {
+		if err := e.c.Call(ctx, "joinGame", p.Token, map[string]any{"gameId": g, "actionId": "join-" + p.UID, "seat": i, "class": p.Seat.Class}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(name string, err error, want string) {
+		t.Helper()
+		if functest.Status(err) != want {
+			t.Errorf("%s: %v; want %s", name, err, want)
+		}
+	}
+	check("no token", e.c.Call(ctx, "startGame", "", map[string]any{"gameId": g}, nil), functions.StatusUnauthenticated)
+	check("forged token", e.c.Call(ctx, "startGame", ps[0].Token[:len(ps[0].Token)/2]+"x", map[string]any{"gameId": g}, nil), functions.StatusUnauthenticated)
+	check("non-owner start", e.c.Call(ctx, "startGame", ps[1].Token, map[string]any{"gameId": g, "actionId": "s1"}, nil), functions.StatusPermissionDenied)
+	if err := e.c.Call(ctx, "startGame", ps[0].Token, map[string]any{"gameId": g, "actionId": "start"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	v := view(t, e, g, ps[0].Token)
+	waiting, other := ps[0], ps[1]
+	if v.State.Awaiting == ps[1].UID {
+		waiting, other = ps[1], ps[0]
+	}
+	a := waiting.Seat.Policy.Choose(&v.State, eng.Rules(), waiting.UID)
+	a.ID = "x1"
+	check("out of turn", e.c.Call(ctx, "act", other.Token, functest.ActData(g, a), nil), functions.StatusPermissionDenied)
+	a.ID = "x2"
+	check("wrong player (not seated)", e.c.Call(ctx, "act", stranger, functest.ActData(g, a), nil), functions.StatusPermissionDenied)
+	check("stranger's view", e.c.Call(ctx, "getView", stranger, map[string]any{"gameId": g}, nil), functions.StatusPermissionDenied)
+	check("seeded in production", prod.c.Call(ctx, "createGame", ps[0].Token, map[string]any{"gameId": "prod-seeded", "mode": "seeded", "seed": "s"}, nil), functions.StatusFailedPrecondition)
+	if _, err := prod.st.Game(ctx, "prod-seeded"); err == nil {
+		t.Error("the refused seeded game was written")
+	}
+	if after := view(t, e, g, ps[0].Token); after.State.Version != v.State.Version {
+		t.Errorf("refusals changed the game: version %d -> %d", v.State.Version, after.State.Version)
+	}
+}
+
+// TestEmulatorStoppedIsUnavailable runs a server on a dedicated Firestore
+// emulator, stops the emulator mid-game, and expects UNAVAILABLE (never a
+// result, never INTERNAL).
+func TestEmulatorStoppedIsUnavailable(t *testing.T) {
+	e := newEnv(t, nil) // for tokens and the shared Auth emulator
+	_ = e
+	ctx := context.Background()
+	fs, err := emulator.StartFirestore(ctx, emulator.FirestoreOptions{ProjectID: emu.ProjectID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Stop()
+	fc, err := fs.Client(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fc.Close()
+	st := fsstore.New(fc)
+	// Warm the fresh emulator up: its first requests are slow.
+	if err := st.WriteAudit(ctx, "warm-up", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Log(ctx, "warm-up", 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	d := newEnv(t, func(c *service.Config) { c.Store, c.Audit, c.Timeout = st, st, 4*time.Second })
+	ps := players(t, 2)
+	started(t, d, "stopped", "stopped", ps, false)
+	v := view(t, d, "stopped", ps[0].Token)
+	if v.State.Phase != engine.PhasePlaying {
+		t.Fatalf("phase %s", v.State.Phase)
+	}
+	if err := fs.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	p := ps[0]
+	if v.State.Awaiting == ps[1].UID {
+		p = ps[1]
+	}
+	a := p.Seat.Policy.Choose(&v.State, eng.Rules(), p.UID)
+	a.ID = "after-stop"
+	start := time.Now()
+	err = d.c.Call(ctx, "act", p.Token, functest.ActData("stopped", a), nil)
+	if functest.Status(err) != functions.StatusUnavailable {
+		t.Errorf("act with the emulator stopped: %v; want UNAVAILABLE", err)
+	}
+	err = d.c.Call(ctx, "getView", p.Token, map[string]any{"gameId": "stopped"}, nil)
+	if functest.Status(err) != functions.StatusUnavailable {
+		t.Errorf("getView with the emulator stopped: %v; want UNAVAILABLE", err)
+	}
+	t.Logf("UNAVAILABLE after %v", time.Since(start))
+}
