@@ -1,0 +1,77 @@
+package callable
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+
+	firebase "firebase.google.com/go/v4"
+
+	"github.com/fairboard/fairboard/internal/emulator"
+)
+
+var emu = emulator.NewSuite(emulator.Config{Auth: true})
+
+func TestMain(m *testing.M) { os.Exit(emu.Run(m)) }
+
+// A token from the real Auth emulator, checked by the Admin SDK's verifier,
+// reaches the function with its uid; a token the emulator did not issue is
+// UNAUTHENTICATED.
+func TestHandlerWithAuthEmulatorToken(t *testing.T) {
+	emu.Require(t)
+	emu.Reset(t)
+	ctx := t.Context()
+	uid, idToken, err := emu.Auth().SignUp(ctx, "player@example.com", "secret-9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: emu.ProjectID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier, err := app.Auth(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(Handler(verifier, echo))
+	defer srv.Close()
+
+	post := func(token string) (int, []byte) {
+		req, err := http.NewRequestWithContext(ctx, "POST", srv.URL, bytes.NewReader([]byte(`{"data":{"gameId":"g1"}}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var buf bytes.Buffer
+		buf.ReadFrom(resp.Body)
+		return resp.StatusCode, buf.Bytes()
+	}
+
+	code, body := post(idToken)
+	var got struct {
+		Result struct {
+			UID  string          `json:"uid"`
+			Data json.RawMessage `json:"data"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil || code != 200 {
+		t.Fatalf("valid token: %d %s (%v)", code, body, err)
+	}
+	if got.Result.UID != uid || string(got.Result.Data) != `{"gameId":"g1"}` {
+		t.Fatalf("result %s, want uid %s", body, uid)
+	}
+
+	code, body = post("eyJhbGciOiJub25lIn0.e30.")
+	if code != http.StatusUnauthorized || !bytes.Contains(body, []byte(`"UNAUTHENTICATED"`)) {
+		t.Fatalf("forged token: %d %s, want 401 UNAUTHENTICATED", code, body)
+	}
+}
