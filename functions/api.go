@@ -20,6 +20,7 @@ import (
 	"net/http"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 )
@@ -31,12 +32,14 @@ var Names = []string{"createGame", "joinGame", "startGame", "act", "getView"}
 // API serves the functions over one service and token verifier.
 type API struct {
 	svc    *service.Service
-	verify Verifier
+	verify callable.TokenVerifier
 	log    *slog.Logger
 }
 
-// New returns the API. log may be nil (slog.Default()).
-func New(svc *service.Service, v Verifier, log *slog.Logger) *API {
+// New returns the API with the token verifier (AdminVerifier's client,
+// or InsecureDevVerifier for local development). log may be nil
+// (slog.Default()).
+func New(svc *service.Service, v callable.TokenVerifier, log *slog.Logger) *API {
 	if log == nil {
 		log = slog.Default()
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
@@ -90,22 +91,22 @@ func TestRefusals(t *testing.T) {
 		http            int
 		code            string
 	}{
-		{"no token", "getView", "", map[string]any{"gameId": "g1"}, functions.StatusUnauthenticated, 401, ""},
-		{"bad token", "getView", "nope", map[string]any{"gameId": "g1"}, functions.StatusUnauthenticated, 401, ""},
-		{"non-owner start", "startGame", "dev:p2", map[string]any{"gameId": "g1", "actionId": "s2"}, functions.StatusPermissionDenied, 403, "not_owner"},
-		{"unknown game", "act", "dev:p1", map[string]any{"gameId": "nope", "actionId": "x", "kind": "move"}, functions.StatusNotFound, 404, "not_created"},
-		{"unknown view", "getView", "dev:p1", map[string]any{"gameId": "nope"}, functions.StatusNotFound, 404, "not_created"},
+		{"no token", "getView", "", map[string]any{"gameId": "g1"}, string(callable.StatusUnauthenticated), 401, ""},
+		{"bad token", "getView", "nope", map[string]any{"gameId": "g1"}, string(callable.StatusUnauthenticated), 401, ""},
+		{"non-owner start", "startGame", "dev:p2", map[string]any{"gameId": "g1", "actionId": "s2"}, string(callable.StatusPermissionDenied), 403, "not_owner"},
+		{"unknown game", "act", "dev:p1", map[string]any{"gameId": "nope", "actionId": "x", "kind": "move"}, string(callable.StatusNotFound), 404, "not_created"},
+		{"unknown view", "getView", "dev:p1", map[string]any{"gameId": "nope"}, string(callable.StatusNotFound), 404, "not_created"},
 		{"not started", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "m", "kind": "move"}, "", 0, ""},
-		{"seat taken", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j3", "seat": 0, "class": "scout"}, functions.StatusAlreadyExists, 409, "seat_taken"},
-		{"unknown field", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "u", "kind": "move", "uid": "p2"}, functions.StatusInvalidArgument, 400, ""},
-		{"wrong type", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "seat": "0", "class": "scout"}, functions.StatusInvalidArgument, 400, ""},
-		{"unknown kind", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "k", "kind": "teleport"}, functions.StatusInvalidArgument, 400, ""},
-		{"create via act", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "k2", "kind": "create"}, functions.StatusInvalidArgument, 400, ""},
-		{"no action id", "act", "dev:p1", map[string]any{"gameId": "g1", "kind": "move"}, functions.StatusInvalidArgument, 400, ""},
-		{"bad game id", "act", "dev:p1", map[string]any{"gameId": "a/b", "actionId": "k3", "kind": "move"}, functions.StatusInvalidArgument, 400, ""},
-		{"no data", "getView", "dev:p1", nil, functions.StatusInvalidArgument, 400, ""},
-		{"already created", "createGame", "dev:p2", map[string]any{"gameId": "g1", "actionId": "c2", "mode": "crypto"}, functions.StatusAlreadyExists, 409, "already_created"},
-		{"action id of another player", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j1", "seat": 2, "class": "scout"}, functions.StatusAlreadyExists, 409, "action_id_reused"},
+		{"seat taken", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j3", "seat": 0, "class": "scout"}, string(callable.StatusAlreadyExists), 409, "seat_taken"},
+		{"unknown field", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "u", "kind": "move", "uid": "p2"}, string(callable.StatusInvalidArgument), 400, ""},
+		{"wrong type", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "seat": "0", "class": "scout"}, string(callable.StatusInvalidArgument), 400, ""},
+		{"unknown kind", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "k", "kind": "teleport"}, string(callable.StatusInvalidArgument), 400, ""},
+		{"create via act", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "k2", "kind": "create"}, string(callable.StatusInvalidArgument), 400, ""},
+		{"no action id", "act", "dev:p1", map[string]any{"gameId": "g1", "kind": "move"}, string(callable.StatusInvalidArgument), 400, ""},
+		{"bad game id", "act", "dev:p1", map[string]any{"gameId": "a/b", "actionId": "k3", "kind": "move"}, string(callable.StatusInvalidArgument), 400, ""},
+		{"no data", "getView", "dev:p1", nil, string(callable.StatusInvalidArgument), 400, ""},
+		{"already created", "createGame", "dev:p2", map[string]any{"gameId": "g1", "actionId": "c2", "mode": "crypto"}, string(callable.StatusAlreadyExists), 409, "already_created"},
+		{"action id of another player", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j1", "seat": 2, "class": "scout"}, string(callable.StatusAlreadyExists), 409, "action_id_reused"},
 	}
 	for _, tc := range cases {
 		body, _ := json.Marshal(map[string]any{"data": tc.data})
@@ -114,7 +115,7 @@ func TestRefusals(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		if tc.name == "not started" {
-			if a.Error == nil || a.Error.Status != functions.StatusFailedPrecondition && a.Error.Status != functions.StatusPermissionDenied {
+			if a.Error == nil || a.Error.Status != string(callable.StatusFailedPrecondition) && a.Error.Status != string(callable.StatusPermissionDenied) {
 				t.Errorf("%s: %+v", tc.name, a.Error)
 			}
 			continue
@@ -153,19 +154,19 @@ func TestOutOfTurnAndWrongPlayer(t *testing.T) {
 		other = "p2"
 	}
 	err := c.Call(ctx, "act", "dev:"+other, map[string]any{"gameId": "g2", "actionId": "o1", "kind": "endManage"}, nil)
-	if functest.Status(err) != functions.StatusPermissionDenied {
+	if functest.Status(err) != string(callable.StatusPermissionDenied) {
 		t.Errorf("out of turn: %v; want PERMISSION_DENIED", err)
 	}
 	err = c.Call(ctx, "act", "dev:stranger", map[string]any{"gameId": "g2", "actionId": "o2", "kind": "endManage"}, nil)
-	if s := functest.Status(err); s != functions.StatusPermissionDenied && s != functions.StatusInvalidArgument {
+	if s := functest.Status(err); s != string(callable.StatusPermissionDenied) && s != string(callable.StatusInvalidArgument) {
 		t.Errorf("stranger: %v; want PERMISSION_DENIED or INVALID_ARGUMENT", err)
 	}
 	err = c.Call(ctx, "getView", "dev:stranger", map[string]any{"gameId": "g2"}, nil)
-	if functest.Status(err) != functions.StatusPermissionDenied {
+	if functest.Status(err) != string(callable.StatusPermissionDenied) {
 		t.Errorf("stranger's view of a started game: %v; want PERMISSION_DENIED", err)
 	}
 	err = c.Call(ctx, "act", "dev:"+v.State.Awaiting, map[string]any{"gameId": "g2", "actionId": "o3", "kind": "endManage", "version": v.State.Version - 1}, nil)
-	if functest.Status(err) != functions.StatusFailedPrecondition {
+	if functest.Status(err) != string(callable.StatusFailedPrecondition) {
 		t.Errorf("stale version: %v; want FAILED_PRECONDITION", err)
 	}
 }
@@ -174,7 +175,7 @@ func TestSeededRefusedInProduction(t *testing.T) {
 	c, mem := newServer(t, false)
 	err := c.Call(context.Background(), "createGame", "dev:p1", map[string]any{"gameId": "g3", "mode": "seeded", "seed": "s"}, nil)
 	e, ok := err.(*functest.Error)
-	if !ok || e.Status != functions.StatusFailedPrecondition || !strings.Contains(e.Message, "seeded") {
+	if !ok || e.Status != string(callable.StatusFailedPrecondition) || !strings.Contains(e.Message, "seeded") {
 		t.Fatalf("seeded create in production: %v", err)
 	}
 	if _, err := mem.Game(context.Background(), "g3"); err == nil {
@@ -194,7 +195,7 @@ func TestProtocolShape(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Error == nil || a.Error.Status != functions.StatusInvalidArgument {
+		if a.Error == nil || a.Error.Status != string(callable.StatusInvalidArgument) {
 			t.Errorf("body %s: %+v", body, a.Error)
 		}
 	}

@@ -35,7 +35,9 @@ func Deployed(name string) http.HandlerFunc {
 		a, err := deployed()
 		if err != nil {
 			slog.Error("functions: not configured", "err", err)
-			(&API{log: slog.Default()}).fail(w, Failure{Status: StatusUnavailable, Message: "service not configured"})
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"error":{"status":"UNAVAILABLE","message":"service not configured"}}`))
 			return
 		}
 		a.Handler(name)(w, r)
@@ -81,7 +83,7 @@ func FromEnv(ctx context.Context) (*API, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := NewAdminVerifier(ctx, project)
+	v, err := AdminVerifier(ctx, project)
 	if err != nil {
 		c.Close()
 		return nil, err

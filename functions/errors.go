@@ -5,88 +5,72 @@ import (
 	"errors"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
 
-// The callable protocol's status names used here.
-const (
-	StatusInvalidArgument    = "INVALID_ARGUMENT"
-	StatusFailedPrecondition = "FAILED_PRECONDITION"
-	StatusNotFound           = "NOT_FOUND"
-	StatusAlreadyExists      = "ALREADY_EXISTS"
-	StatusPermissionDenied   = "PERMISSION_DENIED"
-	StatusUnauthenticated    = "UNAUTHENTICATED"
-	StatusAborted            = "ABORTED"
-	StatusUnavailable        = "UNAVAILABLE"
-	StatusCancelled          = "CANCELLED"
-	StatusInternal           = "INTERNAL"
-)
-
-// codeStatus maps every engine rejection code to a callable status.
-var codeStatus = map[engine.Code]string{
-	engine.CodeNotYourTurn:     StatusPermissionDenied,
-	engine.CodeNotOwner:        StatusPermissionDenied,
-	engine.CodeNotCreated:      StatusNotFound,
-	engine.CodeStaleVersion:    StatusFailedPrecondition,
-	engine.CodeWrongStep:       StatusFailedPrecondition,
-	engine.CodeNotStarted:      StatusFailedPrecondition,
-	engine.CodeAlreadyStarted:  StatusFailedPrecondition,
-	engine.CodeGameOver:        StatusFailedPrecondition,
-	engine.CodeGameFull:        StatusFailedPrecondition,
-	engine.CodeTooFewPlayers:   StatusFailedPrecondition,
-	engine.CodeRulesMismatch:   StatusFailedPrecondition,
-	engine.CodeInvalidAction:   StatusInvalidArgument,
-	engine.CodeItemNotHeld:     StatusInvalidArgument,
-	engine.CodeUnknownPlayer:   StatusPermissionDenied, // mostly an unseated actor
-	engine.CodeSeatTaken:       StatusAlreadyExists,
-	engine.CodeAlreadyJoined:   StatusAlreadyExists,
-	engine.CodeAlreadyCreated:  StatusAlreadyExists,
-	engine.CodeDuplicateAction: StatusAlreadyExists,
-	engine.CodeBadStream:       StatusInternal,
+// CodeStatus maps every engine rejection code to the callable status the
+// client gets (docs/functions.md has the table and the reasons).
+var CodeStatus = map[engine.Code]callable.Status{
+	engine.CodeNotYourTurn:     callable.StatusPermissionDenied,
+	engine.CodeNotOwner:        callable.StatusPermissionDenied,
+	engine.CodeUnknownPlayer:   callable.StatusPermissionDenied, // mostly an unseated actor
+	engine.CodeNotCreated:      callable.StatusNotFound,
+	engine.CodeStaleVersion:    callable.StatusFailedPrecondition,
+	engine.CodeWrongStep:       callable.StatusFailedPrecondition,
+	engine.CodeNotStarted:      callable.StatusFailedPrecondition,
+	engine.CodeAlreadyStarted:  callable.StatusFailedPrecondition,
+	engine.CodeGameOver:        callable.StatusFailedPrecondition,
+	engine.CodeGameFull:        callable.StatusFailedPrecondition,
+	engine.CodeTooFewPlayers:   callable.StatusFailedPrecondition,
+	engine.CodeRulesMismatch:   callable.StatusFailedPrecondition,
+	engine.CodeInvalidAction:   callable.StatusInvalidArgument,
+	engine.CodeItemNotHeld:     callable.StatusInvalidArgument,
+	engine.CodeSeatTaken:       callable.StatusAlreadyExists,
+	engine.CodeAlreadyJoined:   callable.StatusAlreadyExists,
+	engine.CodeAlreadyCreated:  callable.StatusAlreadyExists,
+	engine.CodeDuplicateAction: callable.StatusAlreadyExists,
+	engine.CodeBadStream:       callable.StatusInternal,
 }
 
 // errNotSeated: getView of a started game by someone without a seat.
 var errNotSeated = errors.New("functions: not seated in this game")
 
-// Failure is an error answer: a callable status, a message safe to show
-// and optional details ({"code": engine code} for rejections).
-type Failure struct {
-	Status  string
-	Message string
-	Details map[string]any
+// details is the error.details of a rejection: a machine-readable code.
+type details struct {
+	Code string `json:"code"`
 }
 
-// classify maps an error of the service or store to the answer. The bool
-// is false for errors the caller must not see (INTERNAL: logged, and
-// answered with a generic message).
-func classify(err error) (Failure, bool) {
+// classify maps an error of the service or store to the client's answer.
+// The bool is false for errors the client must not see: they are logged
+// and answered INTERNAL "internal error" (never a stack or a seed).
+func classify(err error) (*callable.Error, bool) {
 	var rej *engine.Error
 	switch {
 	case errors.As(err, &rej):
-		st, ok := codeStatus[rej.Code]
-		if !ok || st == StatusInternal {
-			return Failure{Status: StatusInternal, Message: "internal error"}, false
+		st, ok := CodeStatus[rej.Code]
+		if !ok || st == callable.StatusInternal {
+			return &callable.Error{Status: callable.StatusInternal, Message: "internal error"}, false
 		}
-		return Failure{Status: st, Message: rej.Msg, Details: map[string]any{"code": string(rej.Code)}}, true
+		return &callable.Error{Status: st, Message: rej.Msg, Details: details{string(rej.Code)}}, true
 	case errors.Is(err, errNotSeated):
-		return Failure{Status: StatusPermissionDenied, Message: "only the game's players may view it once it has started"}, true
+		return callable.PermissionDenied("only the game's players may view it once it has started"), true
 	case errors.Is(err, service.ErrSeededRefused):
-		return Failure{Status: StatusFailedPrecondition, Message: "seeded mode is disabled in this deployment (seeded games are for development only); create the game in crypto mode",
-			Details: map[string]any{"code": "seeded_disabled"}}, true
+		return callable.FailedPrecondition("seeded mode is disabled in this deployment (seeded games are replayable, for development only); create the game in crypto mode").
+			WithDetails(details{"seeded_disabled"}), true
 	case errors.Is(err, service.ErrInvalid), errors.Is(err, store.ErrInvalid):
-		return Failure{Status: StatusInvalidArgument, Message: "invalid gameId, actionId or value"}, true
+		return callable.InvalidArgument("invalid gameId, actionId or value"), true
 	case errors.Is(err, store.ErrActionIDReused):
-		return Failure{Status: StatusAlreadyExists, Message: "actionId already used for a different action",
-			Details: map[string]any{"code": "action_id_reused"}}, true
+		return callable.AlreadyExists("actionId already used for a different action").WithDetails(details{"action_id_reused"}), true
 	case errors.Is(err, store.ErrNotFound):
-		return Failure{Status: StatusNotFound, Message: "no such game", Details: map[string]any{"code": string(engine.CodeNotCreated)}}, true
+		return callable.NotFound("no such game").WithDetails(details{string(engine.CodeNotCreated)}), true
 	case errors.Is(err, store.ErrContention):
-		return Failure{Status: StatusAborted, Message: "the game is busy; retry with the same actionId"}, true
+		return callable.Aborted("the game is busy; retry with the same actionId"), true
 	case errors.Is(err, store.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		return Failure{Status: StatusUnavailable, Message: "the game store is unavailable; retry with the same actionId"}, true
+		return callable.Errorf(callable.StatusUnavailable, "the game store is unavailable; retry with the same actionId"), true
 	case errors.Is(err, context.Canceled):
-		return Failure{Status: StatusCancelled, Message: "request cancelled"}, true
+		return callable.Errorf(callable.StatusCancelled, "request cancelled"), true
 	}
-	return Failure{Status: StatusInternal, Message: "internal error"}, false
+	return &callable.Error{Status: callable.StatusInternal, Message: "internal error"}, false
 }

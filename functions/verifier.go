@@ -9,17 +9,16 @@ import (
 	firebase "firebase.google.com/go/v4"
 	"firebase.google.com/go/v4/auth"
 
+	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/store"
 )
 
-// AdminVerifier verifies ID tokens with the Firebase Admin SDK: against
-// Google's keys for the project, or, when FIREBASE_AUTH_EMULATOR_HOST is
-// set, the Auth emulator's unsigned tokens (the SDK reads that variable).
-type AdminVerifier struct{ c *auth.Client }
-
-// NewAdminVerifier returns a verifier for the project's tokens. It fails
-// if the Admin SDK cannot be initialized.
-func NewAdminVerifier(ctx context.Context, projectID string) (*AdminVerifier, error) {
+// AdminVerifier returns the Firebase Admin SDK's auth client for the
+// project, which verifies ID tokens against Google's keys, or, when
+// FIREBASE_AUTH_EMULATOR_HOST is set, the Auth emulator's unsigned tokens
+// (the SDK reads that variable). It fails if the SDK cannot be
+// initialized.
+func AdminVerifier(ctx context.Context, projectID string) (*auth.Client, error) {
 	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: projectID})
 	if err != nil {
 		return nil, fmt.Errorf("functions: firebase app: %w", err)
@@ -28,16 +27,7 @@ func NewAdminVerifier(ctx context.Context, projectID string) (*AdminVerifier, er
 	if err != nil {
 		return nil, fmt.Errorf("functions: firebase auth: %w", err)
 	}
-	return &AdminVerifier{c: c}, nil
-}
-
-// Verify implements Verifier.
-func (v *AdminVerifier) Verify(ctx context.Context, idToken string) (string, error) {
-	t, err := v.c.VerifyIDToken(ctx, idToken)
-	if err != nil {
-		return "", err
-	}
-	return t.UID, nil
+	return c, nil
 }
 
 // InsecureDevVerifier accepts "dev:<uid>" as the ID token of uid, with no
@@ -46,12 +36,14 @@ func (v *AdminVerifier) Verify(ctx context.Context, idToken string) (string, err
 // must use AdminVerifier.
 type InsecureDevVerifier struct{}
 
-// Verify implements Verifier: "dev:alice" is uid "alice"; the uid must be
-// a valid id (1-128 of [A-Za-z0-9_-]).
-func (InsecureDevVerifier) Verify(_ context.Context, tok string) (string, error) {
+var _ callable.TokenVerifier = InsecureDevVerifier{}
+
+// VerifyIDToken implements callable.TokenVerifier: "dev:alice" is uid
+// "alice"; the uid must be 1-128 of [A-Za-z0-9_-].
+func (InsecureDevVerifier) VerifyIDToken(_ context.Context, tok string) (*auth.Token, error) {
 	uid, ok := strings.CutPrefix(tok, "dev:")
 	if !ok || !store.ValidID(uid) {
-		return "", errors.New("functions: dev token must be dev:<uid>")
+		return nil, errors.New("functions: dev token must be dev:<uid>")
 	}
-	return uid, nil
+	return &auth.Token{UID: uid, Subject: uid}, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -81,15 +82,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	var v functions.Verifier
-	switch {
-	case c.insecureDevAuth:
-		v = functions.InsecureDevVerifier{}
+	var v callable.TokenVerifier = functions.InsecureDevVerifier{}
+	if c.insecureDevAuth {
 		fmt.Fprintln(stderr, "WARNING: --insecure-dev-auth: any caller can act as any uid with \"Bearer dev:<uid>\". Never expose this server.")
-	default:
-		if v, err = functions.NewAdminVerifier(ctx, c.project); err != nil {
-			return err
-		}
+	} else if v, err = functions.AdminVerifier(ctx, c.project); err != nil {
+		return err
 	}
 	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
 		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log})

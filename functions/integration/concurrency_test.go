@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/rng"
 )
@@ -41,7 +41,7 @@ func TestFiftySubmissionsOfOneAction(t *testing.T) {
 	aborted, replayed := 0, 0
 	for i := range n {
 		if errs[i] != nil {
-			if functest.Status(errs[i]) != functions.StatusAborted {
+			if functest.Status(errs[i]) != string(callable.StatusAborted) {
 				t.Fatalf("submission %d: %v; want a result or ABORTED", i, errs[i])
 			}
 			aborted++
@@ -51,7 +51,7 @@ func TestFiftySubmissionsOfOneAction(t *testing.T) {
 				if err == nil {
 					break
 				}
-				if functest.Status(err) != functions.StatusAborted || k == 20 {
+				if functest.Status(err) != string(callable.StatusAborted) || k == 20 {
 					t.Fatalf("retry of submission %d: %v", i, err)
 				}
 			}
@@ -110,9 +110,9 @@ func TestConcurrentPlayersEqualReplay(t *testing.T) {
 						accepted[r.Version] = a
 						mu.Unlock()
 						return
-					case functions.StatusAborted:
+					case string(callable.StatusAborted):
 						continue
-					case functions.StatusPermissionDenied, functions.StatusFailedPrecondition, functions.StatusInvalidArgument:
+					case string(callable.StatusPermissionDenied), string(callable.StatusFailedPrecondition), string(callable.StatusInvalidArgument):
 						return // rejected: the state must not change
 					default:
 						t.Errorf("%s: %v", a.ID, err)

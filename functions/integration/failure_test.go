@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/service"
@@ -88,9 +88,9 @@ func TestRefusalsWithRealTokens(t *testing.T) {
 			t.Errorf("%s: %v; want %s", name, err, want)
 		}
 	}
-	check("no token", e.c.Call(ctx, "startGame", "", map[string]any{"gameId": g}, nil), functions.StatusUnauthenticated)
-	check("forged token", e.c.Call(ctx, "startGame", ps[0].Token[:len(ps[0].Token)/2]+"x", map[string]any{"gameId": g}, nil), functions.StatusUnauthenticated)
-	check("non-owner start", e.c.Call(ctx, "startGame", ps[1].Token, map[string]any{"gameId": g, "actionId": "s1"}, nil), functions.StatusPermissionDenied)
+	check("no token", e.c.Call(ctx, "startGame", "", map[string]any{"gameId": g}, nil), string(callable.StatusUnauthenticated))
+	check("forged token", e.c.Call(ctx, "startGame", ps[0].Token[:len(ps[0].Token)/2]+"x", map[string]any{"gameId": g}, nil), string(callable.StatusUnauthenticated))
+	check("non-owner start", e.c.Call(ctx, "startGame", ps[1].Token, map[string]any{"gameId": g, "actionId": "s1"}, nil), string(callable.StatusPermissionDenied))
 	if err := e.c.Call(ctx, "startGame", ps[0].Token, map[string]any{"gameId": g, "actionId": "start"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +101,11 @@ func TestRefusalsWithRealTokens(t *testing.T) {
 	}
 	a := waiting.Seat.Policy.Choose(&v.State, eng.Rules(), waiting.UID)
 	a.ID = "x1"
-	check("out of turn", e.c.Call(ctx, "act", other.Token, functest.ActData(g, a), nil), functions.StatusPermissionDenied)
+	check("out of turn", e.c.Call(ctx, "act", other.Token, functest.ActData(g, a), nil), string(callable.StatusPermissionDenied))
 	a.ID = "x2"
-	check("wrong player (not seated)", e.c.Call(ctx, "act", stranger, functest.ActData(g, a), nil), functions.StatusPermissionDenied)
-	check("stranger's view", e.c.Call(ctx, "getView", stranger, map[string]any{"gameId": g}, nil), functions.StatusPermissionDenied)
-	check("seeded in production", prod.c.Call(ctx, "createGame", ps[0].Token, map[string]any{"gameId": "prod-seeded", "mode": "seeded", "seed": "s"}, nil), functions.StatusFailedPrecondition)
+	check("wrong player (not seated)", e.c.Call(ctx, "act", stranger, functest.ActData(g, a), nil), string(callable.StatusPermissionDenied))
+	check("stranger's view", e.c.Call(ctx, "getView", stranger, map[string]any{"gameId": g}, nil), string(callable.StatusPermissionDenied))
+	check("seeded in production", prod.c.Call(ctx, "createGame", ps[0].Token, map[string]any{"gameId": "prod-seeded", "mode": "seeded", "seed": "s"}, nil), string(callable.StatusFailedPrecondition))
 	if _, err := prod.st.Game(ctx, "prod-seeded"); err == nil {
 		t.Error("the refused seeded game was written")
 	}
@@ -157,11 +157,11 @@ func TestEmulatorStoppedIsUnavailable(t *testing.T) {
 	a.ID = "after-stop"
 	start := time.Now()
 	err = d.c.Call(ctx, "act", p.Token, functest.ActData("stopped", a), nil)
-	if functest.Status(err) != functions.StatusUnavailable {
+	if functest.Status(err) != string(callable.StatusUnavailable) {
 		t.Errorf("act with the emulator stopped: %v; want UNAVAILABLE", err)
 	}
 	err = d.c.Call(ctx, "getView", p.Token, map[string]any{"gameId": "stopped"}, nil)
-	if functest.Status(err) != functions.StatusUnavailable {
+	if functest.Status(err) != string(callable.StatusUnavailable) {
 		t.Errorf("getView with the emulator stopped: %v; want UNAVAILABLE", err)
 	}
 	t.Logf("UNAVAILABLE after %v", time.Since(start))

@@ -61,7 +61,7 @@ func newEnv(t testing.TB, mod func(*service.Config)) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fc.Close() })
-	v, err := functions.NewAdminVerifier(ctx, emu.ProjectID())
+	v, err := functions.AdminVerifier(ctx, emu.ProjectID())
 	if err != nil {
 		t.Fatal(err)
 	}
