@@ -48,6 +48,46 @@ var ActionKinds = []ActionKind{
 	ActDuelRound, ActReroll, ActDeclineReroll, ActDiscard,
 }
 
+// numActionKinds is len(ActionKinds).
+const numActionKinds = 15
+
+// kindIndex returns k's index in ActionKinds, or -1 for any other string.
+func kindIndex(k ActionKind) int {
+	switch k {
+	case ActCreate:
+		return 0
+	case ActJoin:
+		return 1
+	case ActStart:
+		return 2
+	case ActUseItem:
+		return 3
+	case ActDropItem:
+		return 4
+	case ActEndManage:
+		return 5
+	case ActOfferDuel:
+		return 6
+	case ActSkipDuel:
+		return 7
+	case ActMove:
+		return 8
+	case ActSleep:
+		return 9
+	case ActCombatRound:
+		return 10
+	case ActDuelRound:
+		return 11
+	case ActReroll:
+		return 12
+	case ActDeclineReroll:
+		return 13
+	case ActDiscard:
+		return 14
+	}
+	return -1
+}
+
 // Action is one request to change a game. Actor is the uid of whoever sends
 // it (authenticated by the caller). ID, if set, de-duplicates: an action
 // whose ID equals the last applied action's is rejected with

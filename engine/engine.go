@@ -25,11 +25,25 @@ type Ctx struct {
 	Events []Event
 }
 
-// Emit gives e the game's next log seq and appends it to the events.
+// Emit gives e the game's next log seq and appends it to the events. It is
+// the simple reference of [Ctx.Add]: the same event, built as a value and
+// copied in.
 func (c *Ctx) Emit(e Event) {
 	c.P.LogSeq++
 	e.Seq = c.P.LogSeq
 	c.Events = append(c.Events, e)
+}
+
+// Add appends an event of type t with the game's next log seq and returns
+// it for the caller to fill in: every other field is zero. The event is
+// built in place in the buffer, so nothing is copied; the pointer is valid
+// only until the next Add or Emit (the buffer may move).
+func (c *Ctx) Add(t EventType) *Event {
+	c.P.LogSeq++
+	c.Events = append(c.Events, Event{})
+	e := &c.Events[len(c.Events)-1]
+	e.Seq, e.Type = c.P.LogSeq, t
+	return e
 }
 
 // Engine dispatches actions to a handler table under one ruleset. It holds
@@ -37,6 +51,9 @@ func (c *Ctx) Emit(e Event) {
 type Engine struct {
 	rules *Ruleset
 	table Table
+	// byKind is table indexed by kindIndex, for the kinds of ActionKinds:
+	// an array read instead of a map lookup per action.
+	byKind [numActionKinds]Handler
 }
 
 // New returns an engine for the ruleset (must be loaded or validated) and
@@ -45,7 +62,21 @@ func New(rules *Ruleset, table Table) *Engine {
 	if rules == nil || rules.c.hash == "" {
 		panic("engine.New: ruleset is not loaded or validated")
 	}
-	return &Engine{rules: rules, table: table}
+	e := &Engine{rules: rules, table: table}
+	for k, h := range table {
+		if i := kindIndex(k); i >= 0 {
+			e.byKind[i] = h
+		}
+	}
+	return e
+}
+
+// handler returns the table's handler for kind k, or nil.
+func (e *Engine) handler(k ActionKind) Handler {
+	if i := kindIndex(k); i >= 0 {
+		return e.byKind[i]
+	}
+	return e.table[k] // a kind outside ActionKinds: no handler in the reducers' table
 }
 
 // Rules returns the engine's ruleset.
@@ -66,6 +97,30 @@ func (e *Engine) Rules() *Ruleset { return e.rules }
 // game), rules_mismatch, stale_version, duplicate_action, game_over,
 // invalid_action (unknown kind), bad_stream; then the handler's own.
 func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
+	return e.dispatch(new(Ctx), g, a, s, out)
+}
+
+// Dispatcher is [Engine.Dispatch] with its working memory (the handlers'
+// [Ctx]) kept between calls, so that a loop dispatching many actions (a bot
+// game, a replay) allocates nothing per action for it. Not safe for
+// concurrent use: give each goroutine its own; the Engine is shared.
+type Dispatcher struct {
+	eng *Engine
+	c   Ctx
+}
+
+// NewDispatcher returns a dispatcher on the engine.
+func (e *Engine) NewDispatcher() *Dispatcher { return &Dispatcher{eng: e} }
+
+// Dispatch is [Engine.Dispatch]: same checks, same effects, same result.
+func (d *Dispatcher) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
+	ev, err := d.eng.dispatch(&d.c, g, a, s, out)
+	d.c = Ctx{} // hold no game, stream or buffer between calls
+	return ev, err
+}
+
+// dispatch is Dispatch with the Ctx to use (overwritten).
+func (e *Engine) dispatch(c *Ctx, g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
 	p := &g.Public
 	if a.Kind != ActCreate {
 		if p.Phase == PhaseNone {
@@ -84,7 +139,7 @@ func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Eve
 	if p.Phase == PhaseFinished {
 		return out, Reject(CodeGameOver, "the game has finished")
 	}
-	h := e.table[a.Kind]
+	h := e.handler(a.Kind)
 	if h == nil {
 		return out, Reject(CodeInvalidAction, "unknown action kind "+string(a.Kind))
 	}
@@ -96,8 +151,8 @@ func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Eve
 			return out, Reject(CodeBadStream, "the stream does not continue the game's rng (mode or seq differ)")
 		}
 	}
-	c := Ctx{G: g, P: p, Rules: e.rules, RNG: s, Action: a, Events: out}
-	if err := h(&c, a); err != nil {
+	*c = Ctx{G: g, P: p, Rules: e.rules, RNG: s, Action: a, Events: out}
+	if err := h(c, a); err != nil {
 		return out, err
 	}
 	p.Version++

@@ -63,6 +63,19 @@ func (g *Game) Hash() (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
+// Reset makes g the zero Game (a game not yet created) but keeps the
+// memory of its lists (players and their items, turn order, decks and their
+// piles) for the next game to reuse, as a bot runner playing game after game
+// does. Every read of g, its JSON included, is then the zero Game's; only
+// a shallow copy of g made before (sharing its lists) would see them reused.
+func (g *Game) Reset() {
+	players, order := g.Public.Players[:0], g.Public.Order[:0]
+	decks, secret := g.Public.Decks[:0], g.Secret.Decks[:0]
+	*g = Game{}
+	g.Public.Players, g.Public.Order = players, order
+	g.Public.Decks, g.Secret.Decks = decks, secret
+}
+
 // Clone returns a deep copy of g.
 func (g *Game) Clone() *Game {
 	c := *g
