@@ -20,6 +20,9 @@ type Seat struct {
 // games. Not safe for concurrent use: give each goroutine its own Runner.
 type Runner struct {
 	eng     *engine.Engine
+	disp    *engine.Dispatcher
+	game    engine.Game   // Play's game, reset and reused
+	act     engine.Action // the action being dispatched (kept here, not on the heap per action)
 	events  []engine.Event
 	actions []engine.Action
 	uids    []string
@@ -32,17 +35,19 @@ type Runner struct {
 }
 
 // NewRunner returns a runner for the engine.
-func NewRunner(eng *engine.Engine) *Runner { return &Runner{eng: eng} }
+func NewRunner(eng *engine.Engine) *Runner { return &Runner{eng: eng, disp: eng.NewDispatcher()} }
 
 // UID returns the uid of seat i: "p1" for seat 0.
 func UID(i int) string { return "p" + strconv.Itoa(i+1) }
 
 // Play plays one seeded game from create to its winner and returns the
-// final game and the whole public log. The log and the recorded actions
-// (Actions) are the runner's buffers, valid until the next Play. aud, if
-// not nil, receives every RNG audit entry.
+// final game and the whole public log. The game, the log and the recorded
+// actions (Actions) are the runner's, reused by the next Play: valid until
+// then (Clone the game to keep it). aud, if not nil, receives every RNG
+// audit entry.
 func (r *Runner) Play(seed string, seats []Seat, aud rng.Auditor) (*engine.Game, []engine.Event, error) {
-	g := &engine.Game{}
+	g := &r.game
+	g.Reset()
 	s, err := rng.NewSeeded(seed)
 	if err != nil {
 		return nil, nil, err
@@ -99,7 +104,8 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 }
 
 func (r *Runner) do(g *engine.Game, a engine.Action, s *rng.Stream) error {
-	ev, err := r.eng.Dispatch(g, &a, s, r.events)
+	r.act = a
+	ev, err := r.disp.Dispatch(g, &r.act, s, r.events)
 	if err != nil {
 		return fmt.Errorf("bot: %s by %s rejected: %w", a.Kind, a.Actor, err)
 	}

@@ -29,7 +29,8 @@ func SpawnEnemiesOnTile(c *engine.Ctx, pl *engine.Player, tile, tier int, cause 
 			}
 			i = pick.Item
 		}
-		c.Emit(engine.Event{Type: engine.EvEnemyCompositionChosen, TileID: tile, Tier: tier, Choice: opts[i].Choice})
+		ev := c.Add(engine.EvEnemyCompositionChosen)
+		ev.TileID, ev.Tier, ev.Choice = tile, tier, opts[i].Choice
 		tiers = opts[i].Enemies
 	}
 	var cb *engine.Combat
@@ -44,7 +45,8 @@ func SpawnEnemiesOnTile(c *engine.Ctx, pl *engine.Player, tile, tier int, cause 
 		}
 		k := c.Rules.Card(id)
 		cb.Enemies = append(cb.Enemies, engine.Enemy{CardID: id, Tier: et, HP: k.HP, Atk: k.Atk, Def: k.Def})
-		c.Emit(engine.Event{Type: engine.EvEnemySpawned, CombatID: cb.ID, CardID: id, Tier: et, HP: k.HP})
+		ev := c.Add(engine.EvEnemySpawned)
+		ev.CombatID, ev.CardID, ev.Tier, ev.HP = cb.ID, id, et, k.HP
 	}
 	c.P.Combat = cb
 }
@@ -98,14 +100,16 @@ func ResolveCombatRound(c *engine.Ctx, pl *engine.Player) {
 	te := &cb.Enemies[target]
 	dmg := max(0, pa+attackBonus(c, pl)-targetDef)
 	te.HP = max(0, te.HP-dmg)
-	c.Emit(engine.Event{Type: engine.EvDamageDealt, Who: pl.UID, Target: te.CardID, Amount: dmg, HP: te.HP})
+	ev := c.Add(engine.EvDamageDealt)
+	ev.Who, ev.Target, ev.Amount, ev.HP = pl.UID, te.CardID, dmg, te.HP
 	for i := range cb.Enemies {
 		if rolled[i] { // alive at the start of the round: blows are simultaneous
 			damage(c, cb.Enemies[i].CardID, pl, hits[i])
 		}
 	}
 	if te.HP == 0 {
-		c.Emit(engine.Event{Type: engine.EvEnemyDefeated, CombatID: cb.ID, CardID: te.CardID})
+		ev := c.Add(engine.EvEnemyDefeated)
+		ev.CombatID, ev.CardID = cb.ID, te.CardID
 		ProcessLootDrop(c, pl, te.Tier)
 	}
 	alive := false
@@ -114,15 +118,18 @@ func ResolveCombatRound(c *engine.Ctx, pl *engine.Player) {
 	}
 	switch {
 	case pl.HP == 0:
-		c.Emit(engine.Event{Type: engine.EvCombatEnded, CombatID: cb.ID, UID: pl.UID, Outcome: "knockedOut"})
+		ev := c.Add(engine.EvCombatEnded)
+		ev.CombatID, ev.UID, ev.Outcome = cb.ID, pl.UID, "knockedOut"
 		knockOut(c, pl)
 		cleanupCombat(c)
 		endTurn(c)
 	case !alive:
-		c.Emit(engine.Event{Type: engine.EvCombatEnded, CombatID: cb.ID, UID: pl.UID, Outcome: "won"})
+		ev := c.Add(engine.EvCombatEnded)
+		ev.CombatID, ev.UID, ev.Outcome = cb.ID, pl.UID, "won"
 		c.P.Step = engine.StepPostCombat
 	case cb.Round >= c.Rules.CombatRoundCap:
-		c.Emit(engine.Event{Type: engine.EvCombatEnded, CombatID: cb.ID, UID: pl.UID, Outcome: "retreated"})
+		ev := c.Add(engine.EvCombatEnded)
+		ev.CombatID, ev.UID, ev.Outcome = cb.ID, pl.UID, "retreated"
 		moveTo(c, pl, max(0, pl.Pos-c.Rules.RetreatTiles), "retreat")
 		c.P.Step = engine.StepPostCombat
 	}

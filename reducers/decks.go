@@ -20,9 +20,9 @@ var reshuffleTags = [engine.NumDecks]rng.Tag{
 func shuffleDeck(c *engine.Ctx, d int, tag rng.Tag) {
 	cards := c.G.Secret.Decks[d].Cards
 	rng.Shuffle(c.RNG, cards, tag, &rng.Ctx{DeckID: engine.DeckIDs[d]})
-	e := engine.Event{Type: engine.EvDeckShuffled, DeckID: engine.DeckIDs[d], Size: len(cards), Tag: tag}
+	e := c.Add(engine.EvDeckShuffled)
+	e.DeckID, e.Size, e.Tag = engine.DeckIDs[d], len(cards), tag
 	e.NHead = uint8(copy(e.HeadPreview[:], cards))
-	c.Emit(e)
 }
 
 // ReshuffleDeckIfEmpty shuffles deck d's discard pile into it when its draw
@@ -70,7 +70,8 @@ func drawTo(c *engine.Ctx, pl *engine.Player, d int) bool {
 		return false
 	}
 	giveItem(c, pl, id)
-	c.Emit(engine.Event{Type: engine.EvCardDrawn, UID: pl.UID, DeckID: engine.DeckIDs[d], CardID: id})
+	ev := c.Add(engine.EvCardDrawn)
+	ev.UID, ev.DeckID, ev.CardID = pl.UID, engine.DeckIDs[d], id
 	return true
 }
 
@@ -89,7 +90,8 @@ func ProcessLootDrop(c *engine.Ctx, pl *engine.Player, tier int) {
 		panic("reducers: " + err.Error())
 	}
 	out := c.Rules.LootFor(tier).Outcomes[pick.Item]
-	c.Emit(engine.Event{Type: engine.EvLootRoll, EnemyTier: tier, Outcome: out.Outcome})
+	ev := c.Add(engine.EvLootRoll)
+	ev.EnemyTier, ev.Outcome = tier, out.Outcome
 	if out.Tier > 0 {
 		drawTo(c, pl, engine.TreasureDeck(out.Tier))
 	}

@@ -27,7 +27,8 @@ func offerDuel(c *engine.Ctx, a *engine.Action) error {
 		return reject(engine.CodeInvalidAction, t.UID+" is not on tile of "+pl.UID)
 	}
 	d := &engine.Duel{ID: nextID(c, "d"), Challenger: pl.UID, Target: t.UID}
-	c.Emit(engine.Event{Type: engine.EvDuelOffered, DuelID: d.ID, UID: pl.UID, Target: t.UID})
+	ev := c.Add(engine.EvDuelOffered)
+	ev.DuelID, ev.UID, ev.Target = d.ID, pl.UID, t.UID
 	if duelCancelled(c, d, t) {
 		c.P.Step = engine.StepMoveOrSleep
 	} else {
@@ -52,8 +53,10 @@ func duelCancelled(c *engine.Ctx, d *engine.Duel, t *engine.Player) bool {
 		if best >= 0 {
 			id := removeItem(c, t, best)
 			toDiscard(c, id)
-			c.Emit(engine.Event{Type: engine.EvItemUsed, UID: t.UID, CardID: id, HP: t.HP})
-			c.Emit(engine.Event{Type: engine.EvDuelCancelled, DuelID: d.ID, UID: t.UID, Reason: "smokeBomb"})
+			ev := c.Add(engine.EvItemUsed)
+			ev.UID, ev.CardID, ev.HP = t.UID, id, t.HP
+			ev = c.Add(engine.EvDuelCancelled)
+			ev.DuelID, ev.UID, ev.Reason = d.ID, t.UID, "smokeBomb"
 			return true
 		}
 	}
@@ -63,7 +66,8 @@ func duelCancelled(c *engine.Ctx, d *engine.Duel, t *engine.Player) bool {
 		v := roll(c, sides, rng.TagMonkCancelRoll, &rng.Ctx{DuelID: d.ID, ActorUID: t.UID})
 		emitDice(c, t.UID, rng.TagMonkCancelRoll, sides, v)
 		if v >= c.Rules.Classes.MonkCancelMin {
-			c.Emit(engine.Event{Type: engine.EvDuelCancelled, DuelID: d.ID, UID: t.UID, Reason: "monk"})
+			ev := c.Add(engine.EvDuelCancelled)
+			ev.DuelID, ev.UID, ev.Reason = d.ID, t.UID, "monk"
 			return true
 		}
 	}
@@ -163,7 +167,8 @@ func rerollDecision(c *engine.Ctx, a *engine.Action, use bool) error {
 		ApplyDuelistReroll(c, pl)
 	} else {
 		markDecided(p.Duel, pl.UID)
-		c.Emit(engine.Event{Type: engine.EvRerollDeclined, DuelID: p.Duel.ID, UID: pl.UID})
+		ev := c.Add(engine.EvRerollDeclined)
+		ev.DuelID, ev.UID = p.Duel.ID, pl.UID
 	}
 	duelContinue(c)
 	advance(c)

@@ -26,16 +26,17 @@ func endDuel(c *engine.Ctx, cp, tp *engine.Player) {
 	default:
 		outcome = "draw"
 	}
-	e := engine.Event{Type: engine.EvDuelEnded, DuelID: d.ID, Outcome: outcome}
+	e := c.Add(engine.EvDuelEnded)
+	e.DuelID, e.Outcome = d.ID, outcome
 	if win != nil {
 		e.Winner = win.UID
 	}
-	c.Emit(e)
 	if win != nil {
 		if i := bestItem(c, lose); i >= 0 {
 			id := removeItem(c, lose, i)
 			giveItem(c, win, id)
-			c.Emit(engine.Event{Type: engine.EvItemTaken, UID: win.UID, Target: lose.UID, CardID: id})
+			ev := c.Add(engine.EvItemTaken)
+			ev.UID, ev.Target, ev.CardID = win.UID, lose.UID, id
 		}
 	}
 	c.P.Duel = nil
@@ -43,7 +44,8 @@ func endDuel(c *engine.Ctx, cp, tp *engine.Player) {
 		for _, pl := range [2]*engine.Player{cp, tp} {
 			if pl.HP == 0 { // the game is over: no one moves, HP is restored
 				pl.HP = c.Rules.KnockoutHP
-				c.Emit(engine.Event{Type: engine.EvKnockedOut, UID: pl.UID, From: pl.Pos, To: pl.Pos, HP: pl.HP})
+				ev := c.Add(engine.EvKnockedOut)
+				ev.UID, ev.From, ev.To, ev.HP = pl.UID, pl.Pos, pl.Pos, pl.HP
 			}
 		}
 		bracketMatchEnded(c, win)
@@ -100,7 +102,7 @@ func startEndgame(c *engine.Ctx) {
 		return
 	}
 	p.Bracket = &engine.Bracket{Finalists: fin, Champion: fin[0], Next: 1}
-	c.Emit(engine.Event{Type: engine.EvBracketStarted, Candidates: fin})
+	c.Add(engine.EvBracketStarted).Candidates = fin
 	startMatch(c)
 }
 
@@ -109,7 +111,8 @@ func startEndgame(c *engine.Ctx) {
 func startMatch(c *engine.Ctx) {
 	b := c.P.Bracket
 	d := &engine.Duel{ID: nextID(c, "d"), Challenger: b.Champion, Target: b.Finalists[b.Next], Bracket: true}
-	c.Emit(engine.Event{Type: engine.EvDuelOffered, DuelID: d.ID, UID: d.Challenger, Target: d.Target})
+	ev := c.Add(engine.EvDuelOffered)
+	ev.DuelID, ev.UID, ev.Target = d.ID, d.Challenger, d.Target
 	c.P.Duel = d
 }
 
@@ -153,5 +156,6 @@ func finish(c *engine.Ctx, winner string) {
 	}
 	p.Phase, p.Winner, p.Step, p.Current, p.Awaiting = engine.PhaseFinished, winner, "", "", ""
 	p.FinishedAt = c.Action.At
-	c.Emit(engine.Event{Type: engine.EvGameFinished, Winner: winner, Round: p.Round, Outcome: outcome})
+	ev := c.Add(engine.EvGameFinished)
+	ev.Winner, ev.Round, ev.Outcome = winner, p.Round, outcome
 }

@@ -32,7 +32,8 @@ func sleep(c *engine.Ctx, a *engine.Action) error {
 		n = c.Rules.Classes.MonkSleepHeal
 	}
 	got := heal(c, pl, n)
-	c.Emit(engine.Event{Type: engine.EvSlept, UID: pl.UID, Amount: got, HP: pl.HP})
+	ev := c.Add(engine.EvSlept)
+	ev.UID, ev.Amount, ev.HP = pl.UID, got, pl.HP
 	c.P.Step = engine.StepPostCombat
 	advance(c)
 	return nil
@@ -46,7 +47,8 @@ func sleep(c *engine.Ctx, a *engine.Action) error {
 func RollMovement(c *engine.Ctx, pl *engine.Player, cause string) {
 	sides := c.Rules.Dice.Move
 	v := roll(c, sides, rng.TagMoveRoll, &rng.Ctx{Turn: c.P.Turn, ActorUID: pl.UID})
-	e := engine.Event{Type: engine.EvDiceRolled, Who: pl.UID, Tag: rng.TagMoveRoll, Sides: sides, Value: v, Total: v}
+	e := c.Add(engine.EvDiceRolled)
+	e.Who, e.Tag, e.Sides, e.Value, e.Total = pl.UID, rng.TagMoveRoll, sides, v, v
 	if pl.MoveBonus > 0 {
 		e.Mods[e.NMods] = pl.MoveBonus
 		e.NMods++
@@ -57,8 +59,7 @@ func RollMovement(c *engine.Ctx, pl *engine.Player, cause string) {
 		e.NMods++
 		e.Total += c.Rules.Classes.ScoutMove
 	}
-	c.Emit(e)
-	moveTo(c, pl, min(c.Rules.FinalTile(), pl.Pos+e.Total), cause)
+	moveTo(c, pl, min(c.Rules.FinalTile(), pl.Pos+e.Total), cause) // e.Total read before moveTo adds
 }
 
 // moveTo puts a player on a tile and logs it; reaching the final tile
@@ -66,7 +67,8 @@ func RollMovement(c *engine.Ctx, pl *engine.Player, cause string) {
 func moveTo(c *engine.Ctx, pl *engine.Player, to int, cause string) {
 	from := pl.Pos
 	pl.Pos = to
-	c.Emit(engine.Event{Type: engine.EvMoved, UID: pl.UID, From: from, To: to, Cause: cause})
+	ev := c.Add(engine.EvMoved)
+	ev.UID, ev.From, ev.To, ev.Cause = pl.UID, from, to, cause
 	if to == c.Rules.FinalTile() {
 		c.P.EndTriggered = true
 	}

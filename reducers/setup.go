@@ -32,12 +32,13 @@ func create(c *engine.Ctx, a *engine.Action) error {
 	default:
 		return reject(engine.CodeInvalidAction, "unknown rng mode "+strconv.Quote(a.Mode))
 	}
-	*c.G = engine.Game{}
+	c.G.Reset() // the zero game, keeping a reused game's memory
 	p.GameID, p.Owner, p.RulesHash = a.GameID, a.Actor, c.Rules.Hash()
 	p.Phase, p.CreatedAt = engine.PhaseLobby, a.At
 	p.RNG = engine.RNGInfo{Mode: mode, AuditEnabled: a.Audit}
 	c.G.Secret.Seed = a.Seed
-	c.Emit(engine.Event{Type: engine.EvGameCreated, UID: a.Actor, GameID: a.GameID})
+	e := c.Add(engine.EvGameCreated)
+	e.UID, e.GameID = a.Actor, a.GameID
 	return nil
 }
 
@@ -72,9 +73,17 @@ func join(c *engine.Ctx, a *engine.Action) error {
 			at = i
 		}
 	}
+	// A reset game keeps its old players' item lists beyond len; the slot
+	// the insert fills last lends its list to the new player (the shift
+	// overwrites that slot, so no two players share a list).
+	var items []string
+	if n := len(p.Players); n < cap(p.Players) {
+		items = p.Players[:n+1][n].Items[:0]
+	}
 	p.Players = slices.Insert(p.Players, at, engine.Player{UID: a.Actor, Seat: a.Seat, Class: a.Class,
-		HP: c.Rules.StartHP, KeepSmokeBomb: a.KeepSmokeBomb})
-	c.Emit(engine.Event{Type: engine.EvPlayerJoined, UID: a.Actor, Seat: a.Seat, Class: a.Class})
+		HP: c.Rules.StartHP, KeepSmokeBomb: a.KeepSmokeBomb, Items: items})
+	e := c.Add(engine.EvPlayerJoined)
+	e.UID, e.Seat, e.Class = a.Actor, a.Seat, a.Class
 	return nil
 }
 
@@ -101,56 +110,64 @@ func start(c *engine.Ctx, a *engine.Action) error {
 // begins round 1 with the first player's turn.
 func StartGame(c *engine.Ctx) {
 	p, sec := c.P, &c.G.Secret
-	p.Decks = make([]engine.DeckInfo, engine.NumDecks)
-	sec.Decks = make([]engine.SecretDeck, engine.NumDecks)
+	// A reset game lends its old decks' piles (kept beyond len) to the new.
+	p.Decks = resize(p.Decks, engine.NumDecks)
+	sec.Decks = resize(sec.Decks, engine.NumDecks)
 	for d := range engine.NumDecks {
 		init := c.Rules.InitialDeck(d)
-		sec.Decks[d] = engine.SecretDeck{ID: engine.DeckIDs[d], Cards: append(make([]string, 0, len(init)), init...)}
-		p.Decks[d] = engine.DeckInfo{ID: engine.DeckIDs[d], Size: len(init)}
+		sec.Decks[d] = engine.SecretDeck{ID: engine.DeckIDs[d], Cards: append(sec.Decks[d].Cards[:0], init...)}
+		p.Decks[d] = engine.DeckInfo{ID: engine.DeckIDs[d], Size: len(init), Discard: p.Decks[d].Discard[:0]}
 		shuffleDeck(c, d, initTags[d])
 	}
-	p.Order = rollTurnOrder(c)
-	c.Emit(engine.Event{Type: engine.EvGameStarted, Order: p.Order})
+	p.Order = rollTurnOrder(c, p.Order[:0])
+	c.Add(engine.EvGameStarted).Order = p.Order
 	p.Phase, p.Round, p.TurnIndex = engine.PhasePlaying, 1, 0
 	beginTurn(c)
 }
+
+// resize returns s with length n, reusing its array (and the elements kept
+// beyond its length) if it has room, else a new zeroed slice.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// turnEntry is one player's place in the turn-order roll: g is the index
+// where its group of tied values begins.
+type turnEntry struct {
+	uid        string
+	seat, v, g int
+}
+
+// byValue orders turn entries by value, highest first, then by seat.
+func byValue(x, y turnEntry) int {
+	if x.v != y.v {
+		return y.v - x.v
+	}
+	return x.seat - y.seat
+}
+
+func bySeat(x, y turnEntry) int { return x.seat - y.seat }
 
 // rollTurnOrder rolls d6 per player in seat order (turnOrder.roll,
 // ctx.actorUid), orders by value, highest first, and breaks ties as
 // GAME_RULES.md says: tied groups re-roll (turnOrder.tieBreak.reroll) group
 // by group, highest group first, each group in seat order, and a group that
 // is still tied is settled before the next group, until no two players
-// share a place.
-func rollTurnOrder(c *engine.Ctx) []string {
-	type entry struct {
-		uid        string
-		seat, v, g int
-	}
+// share a place. The order (uids) is appended to dst.
+func rollTurnOrder(c *engine.Ctx, dst []string) []string {
 	sides := c.Rules.Dice.TurnOrder
-	es := make([]entry, len(c.P.Players))
-	for i, pl := range c.P.Players {
+	var buf [8]turnEntry // room for the usual table, without allocating
+	es := buf[:0]
+	for _, pl := range c.P.Players {
 		v := roll(c, sides, rng.TagTurnOrderRoll, &rng.Ctx{ActorUID: pl.UID})
-		es[i] = entry{uid: pl.UID, seat: pl.Seat, v: v}
-		c.Emit(engine.Event{Type: engine.EvTurnOrderRolled, UID: pl.UID, Value: v})
+		es = append(es, turnEntry{uid: pl.UID, seat: pl.Seat, v: v})
+		e := c.Add(engine.EvTurnOrderRolled)
+		e.UID, e.Value = pl.UID, v
 	}
-	byValue := func(x, y entry) int {
-		if x.v != y.v {
-			return y.v - x.v
-		}
-		return x.seat - y.seat
-	}
-	// group ids: tied entries share g, the index where their group begins.
-	regroup := func(lo, hi int) {
-		slices.SortStableFunc(es[lo:hi], byValue)
-		for i := lo; i < hi; i++ {
-			if i > lo && es[i].v == es[i-1].v {
-				es[i].g = es[i-1].g
-			} else {
-				es[i].g = i
-			}
-		}
-	}
-	regroup(0, len(es))
+	regroup(es, 0, len(es))
 	for i := 0; i < len(es); {
 		j := i + 1
 		for j < len(es) && es[j].g == es[i].g {
@@ -160,16 +177,29 @@ func rollTurnOrder(c *engine.Ctx) []string {
 			i++
 			continue
 		}
-		slices.SortStableFunc(es[i:j], func(x, y entry) int { return x.seat - y.seat })
+		slices.SortStableFunc(es[i:j], bySeat)
 		for k := i; k < j; k++ {
 			es[k].v = roll(c, sides, rng.TagTurnOrderTieBreak, &rng.Ctx{ActorUID: es[k].uid})
-			c.Emit(engine.Event{Type: engine.EvTieBreakRerolled, UID: es[k].uid, Value: es[k].v})
+			e := c.Add(engine.EvTieBreakRerolled)
+			e.UID, e.Value = es[k].uid, es[k].v
 		}
-		regroup(i, j)
+		regroup(es, i, j)
 	}
-	order := make([]string, len(es))
-	for i, e := range es {
-		order[i] = e.uid
+	for _, e := range es {
+		dst = append(dst, e.uid)
 	}
-	return order
+	return dst
+}
+
+// regroup sorts es[lo:hi] by value and gives tied entries the same group
+// id g, the index where their group begins.
+func regroup(es []turnEntry, lo, hi int) {
+	slices.SortStableFunc(es[lo:hi], byValue)
+	for i := lo; i < hi; i++ {
+		if i > lo && es[i].v == es[i-1].v {
+			es[i].g = es[i-1].g
+		} else {
+			es[i].g = i
+		}
+	}
 }

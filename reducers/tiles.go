@@ -42,7 +42,8 @@ func ResolveChanceCard(c *engine.Ctx, pl *engine.Player) {
 	if !ok {
 		return
 	}
-	c.Emit(engine.Event{Type: engine.EvCardDrawn, UID: pl.UID, DeckID: engine.DeckIDs[engine.DeckChance], CardID: id})
+	ev := c.Add(engine.EvCardDrawn)
+	ev.UID, ev.DeckID, ev.CardID = pl.UID, engine.DeckIDs[engine.DeckChance], id
 	applyChance(c, pl, id)
 	toDiscard(c, id)
 }
@@ -50,7 +51,8 @@ func ResolveChanceCard(c *engine.Ctx, pl *engine.Player) {
 // applyChance applies one chance card's effect.
 func applyChance(c *engine.Ctx, pl *engine.Player, id string) {
 	card := c.Rules.Card(id)
-	c.Emit(engine.Event{Type: engine.EvChanceResolved, UID: pl.UID, CardID: id, Effect: string(card.Effect)})
+	ev := c.Add(engine.EvChanceResolved)
+	ev.UID, ev.CardID, ev.Effect = pl.UID, id, string(card.Effect)
 	switch card.Effect {
 	case engine.EffEarthquake:
 		sides := c.Rules.Dice.Earthquake
@@ -75,7 +77,8 @@ func applyChance(c *engine.Ctx, pl *engine.Player, id string) {
 		}
 	case engine.EffHealingSpring:
 		got := heal(c, pl, c.Rules.SpringHeal)
-		c.Emit(engine.Event{Type: engine.EvHealed, UID: pl.UID, Amount: got, HP: pl.HP})
+		ev := c.Add(engine.EvHealed)
+		ev.UID, ev.Amount, ev.HP = pl.UID, got, pl.HP
 	case engine.EffWindfall:
 		drawTo(c, pl, engine.TreasureDeck(zoneTier(c, pl)))
 	case engine.EffAmbush:
@@ -121,7 +124,8 @@ func nearest(c *engine.Ctx, pl *engine.Player, reason string) *engine.Player {
 	if err != nil {
 		panic("reducers: " + err.Error())
 	}
-	c.Emit(engine.Event{Type: engine.EvTieBreakResolved, Reason: reason, Candidates: cands, ChosenUID: uid})
+	ev := c.Add(engine.EvTieBreakResolved)
+	ev.Reason, ev.Candidates, ev.ChosenUID = reason, cands, uid
 	o, _ := c.P.Player(uid)
 	return o
 }

@@ -10,7 +10,8 @@ func beginTurn(c *engine.Ctx) {
 	p.Current = p.Order[p.TurnIndex]
 	p.Turn++
 	p.Step = engine.StepStart
-	c.Emit(engine.Event{Type: engine.EvTurnStarted, UID: p.Current, Round: p.Round, Turn: p.Turn})
+	ev := c.Add(engine.EvTurnStarted)
+	ev.UID, ev.Round, ev.Turn = p.Current, p.Round, p.Turn
 }
 
 // endTurn passes to the next player; after the last one the round ends,
@@ -20,7 +21,7 @@ func endTurn(c *engine.Ctx) {
 	p := c.P
 	p.TurnIndex++
 	if p.TurnIndex == len(p.Order) {
-		c.Emit(engine.Event{Type: engine.EvRoundEnded, Round: p.Round})
+		c.Add(engine.EvRoundEnded).Round = p.Round
 		if p.EndTriggered || p.Round >= c.Rules.RoundLimit {
 			startEndgame(c)
 			return
@@ -112,7 +113,8 @@ func useItem(c *engine.Ctx, a *engine.Action) error {
 	}
 	got := heal(c, pl, n)
 	toDiscard(c, a.CardID)
-	c.Emit(engine.Event{Type: engine.EvItemUsed, UID: pl.UID, CardID: a.CardID, Amount: got, HP: pl.HP})
+	ev := c.Add(engine.EvItemUsed)
+	ev.UID, ev.CardID, ev.Amount, ev.HP = pl.UID, a.CardID, got, pl.HP
 	advance(c)
 	return nil
 }
@@ -129,7 +131,8 @@ func dropItem(c *engine.Ctx, a *engine.Action) error {
 	}
 	removeItem(c, pl, i)
 	toDiscard(c, a.CardID)
-	c.Emit(engine.Event{Type: engine.EvItemDropped, UID: pl.UID, CardID: a.CardID})
+	ev := c.Add(engine.EvItemDropped)
+	ev.UID, ev.CardID = pl.UID, a.CardID
 	advance(c)
 	return nil
 }
@@ -156,7 +159,8 @@ func discard(c *engine.Ctx, a *engine.Action) error {
 	}
 	removeItem(c, pl, i)
 	toDiscard(c, a.CardID)
-	c.Emit(engine.Event{Type: engine.EvDiscarded, UID: pl.UID, CardID: a.CardID})
+	ev := c.Add(engine.EvDiscarded)
+	ev.UID, ev.CardID = pl.UID, a.CardID
 	advance(c)
 	return nil
 }

@@ -47,7 +47,8 @@ func roll(c *engine.Ctx, sides int, tag rng.Tag, ctx *rng.Ctx) int {
 
 // emitDice logs a die without modifiers.
 func emitDice(c *engine.Ctx, who string, tag rng.Tag, sides, value int) {
-	c.Emit(engine.Event{Type: engine.EvDiceRolled, Who: who, Tag: tag, Sides: sides, Value: value})
+	ev := c.Add(engine.EvDiceRolled)
+	ev.Who, ev.Tag, ev.Sides, ev.Value = who, tag, sides, value
 }
 
 // heal raises HP by n up to the maximum and returns the HP gained.
@@ -107,10 +108,33 @@ func attackBonus(c *engine.Ctx, pl *engine.Player) int {
 	return pl.AtkBonus
 }
 
-// nextID returns a fresh id with the prefix ("c1", "d2").
+// nextID returns a fresh id with the prefix ("c1", "d2"): prefix +
+// strconv.Itoa(NextID), taken from a table built once for the usual
+// numbers, so that naming a fight allocates nothing.
 func nextID(c *engine.Ctx, prefix string) string {
 	c.P.NextID++
-	return prefix + strconv.Itoa(c.P.NextID)
+	n := c.P.NextID
+	switch {
+	case prefix == "c" && n < len(combatIDs):
+		return combatIDs[n]
+	case prefix == "d" && n < len(duelIDs):
+		return duelIDs[n]
+	}
+	return prefix + strconv.Itoa(n)
+}
+
+// combatIDs[n] and duelIDs[n] are "c<n>" and "d<n>" (index 0 unused). They
+// are read-only after init.
+var combatIDs, duelIDs = idTable("c"), idTable("d")
+
+// idTable returns prefix + n for n in [0, 512): a whole game names a few
+// dozen fights; the counter grows past the table only in very long games.
+func idTable(prefix string) []string {
+	t := make([]string, 512)
+	for n := range t {
+		t[n] = prefix + strconv.Itoa(n)
+	}
+	return t
 }
 
 // knockOut applies GAME_RULES.md's knock-out: back to the first tile of the
@@ -120,13 +144,15 @@ func knockOut(c *engine.Ctx, pl *engine.Player) {
 	from := pl.Pos
 	pl.Pos = c.Rules.ZoneStart(from)
 	pl.HP = c.Rules.KnockoutHP
-	c.Emit(engine.Event{Type: engine.EvKnockedOut, UID: pl.UID, From: from, To: pl.Pos, HP: pl.HP})
+	ev := c.Add(engine.EvKnockedOut)
+	ev.UID, ev.From, ev.To, ev.HP = pl.UID, from, pl.Pos, pl.HP
 }
 
 // damage lowers HP by n, never below 0, and logs it; it reports whether the
 // player is now at 0.
 func damage(c *engine.Ctx, who string, pl *engine.Player, n int) bool {
 	pl.HP = max(0, pl.HP-n)
-	c.Emit(engine.Event{Type: engine.EvDamageDealt, Who: who, Target: pl.UID, Amount: n, HP: pl.HP})
+	ev := c.Add(engine.EvDamageDealt)
+	ev.Who, ev.Target, ev.Amount, ev.HP = who, pl.UID, n, pl.HP
 	return pl.HP == 0
 }
