@@ -187,7 +187,11 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	if !rec.Replayed && len(entries) > 0 {
 		s.writeAudit(ctx, gameID, a.ID, entries)
 	}
-	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: rec.Events, Replayed: rec.Replayed}, nil
+	ev := rec.Events
+	if ev == nil {
+		ev = []engine.Event{} // [] not null for clients, even when nothing was logged
+	}
+	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: ev, Replayed: rec.Replayed}, nil
 }
 
 // reduce rebuilds the stream from g and dispatches a copy of a.
