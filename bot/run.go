@@ -96,22 +96,30 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 		if seat < 0 {
 			return fmt.Errorf("bot: the game awaits %q, who has no seat", uid)
 		}
-		if err := r.do(g, seats[seat].Policy.Choose(&g.Public, rules, uid), s); err != nil {
+		r.act = seats[seat].Policy.Choose(&g.Public, rules, uid)
+		if err := r.dispatch(g, s); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// do dispatches a.
 func (r *Runner) do(g *engine.Game, a engine.Action, s *rng.Stream) error {
 	r.act = a
-	ev, err := r.disp.Dispatch(g, &r.act, s, r.events)
+	return r.dispatch(g, s)
+}
+
+// dispatch dispatches r.act, appending its events to the log.
+func (r *Runner) dispatch(g *engine.Game, s *rng.Stream) error {
+	a := &r.act
+	ev, err := r.disp.Dispatch(g, a, s, r.events)
 	if err != nil {
 		return fmt.Errorf("bot: %s by %s rejected: %w", a.Kind, a.Actor, err)
 	}
 	r.events = ev
 	if r.Record {
-		r.actions = append(r.actions, a)
+		r.actions = append(r.actions, *a)
 	}
 	return nil
 }

@@ -40,8 +40,8 @@ func SpawnEnemiesOnTile(c *engine.Ctx, pl *engine.Player, tile, tier int, cause 
 			continue
 		}
 		if cb == nil {
-			cb = &engine.Combat{ID: nextID(c, "c"), UID: pl.UID, TileID: tile, Tier: tier, Cause: cause,
-				Enemies: make([]engine.Enemy, 0, len(tiers))}
+			cb = newCombat(len(tiers))
+			cb.ID, cb.UID, cb.TileID, cb.Tier, cb.Cause = nextID(c, "c"), pl.UID, tile, tier, cause
 		}
 		k := c.Rules.Card(id)
 		cb.Enemies = append(cb.Enemies, engine.Enemy{CardID: id, Tier: et, HP: k.HP, Atk: k.Atk, Def: k.Def})
@@ -49,6 +49,25 @@ func SpawnEnemiesOnTile(c *engine.Ctx, pl *engine.Player, tile, tier int, cause 
 		ev.CombatID, ev.CardID, ev.Tier, ev.HP = cb.ID, id, et, k.HP
 	}
 	c.P.Combat = cb
+}
+
+// combatBox is a Combat with room for a usual enemy queue, so that a fight
+// costs one allocation, not two.
+type combatBox struct {
+	cb      engine.Combat
+	enemies [3]engine.Enemy
+}
+
+// newCombat returns an empty Combat whose Enemies has room for n enemies:
+// the same as &engine.Combat{Enemies: make([]engine.Enemy, 0, n)}.
+func newCombat(n int) *engine.Combat {
+	b := new(combatBox)
+	if n <= len(b.enemies) {
+		b.cb.Enemies = b.enemies[:0]
+	} else {
+		b.cb.Enemies = make([]engine.Enemy, 0, n)
+	}
+	return &b.cb
 }
 
 // combatRound is the current player's resolveCombatRound action.
