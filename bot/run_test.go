@@ -108,3 +108,40 @@ func TestResetIsZeroGame(t *testing.T) {
 		t.Fatalf("after Reset: %s", got)
 	}
 }
+
+// The policies allocate nothing per decision, and a whole game on a reused
+// runner allocates only a few dozen times (a fight's Combat, a duel, the
+// seeded stream, the game id): a guard against allocations creeping back
+// into the engine's hot paths (there were 445 per game before).
+func TestAllocations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts are measured in the full run")
+	}
+	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	r := bot.NewRunner(eng)
+	seats := seatsN(4, 0)
+	g, _, err := r.Play("allocs", seats, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid := g.Clone()
+	mid.Public.Phase, mid.Public.Step = engine.PhasePlaying, engine.StepManage
+	for _, st := range []engine.Step{engine.StepManage, engine.StepPreDuel, engine.StepMoveOrSleep, engine.StepCapacity} {
+		mid.Public.Step = st
+		for _, pol := range []bot.Policy{bot.Cautious{}, bot.Aggressive{}} {
+			if n := testing.AllocsPerRun(100, func() { _ = pol.Choose(&mid.Public, eng.Rules(), "p1") }); n != 0 {
+				t.Fatalf("%s allocates %.0f times per decision in step %s", pol.Name(), n, st)
+			}
+		}
+	}
+	i := 0
+	n := testing.AllocsPerRun(20, func() {
+		i++
+		if _, _, err := r.Play(fmt.Sprint("allocs-", i), seats, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 60 {
+		t.Fatalf("a whole 4-player game allocates %.0f times; want at most 60", n)
+	}
+}
