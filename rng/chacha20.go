@@ -13,10 +13,6 @@ import (
 // method gets a new name.
 const ChaCha20Algorithm = "fisher-yates-v1"
 
-// chachaBuf is how many keystream bytes are made at a time: four ChaCha20
-// blocks, a multiple of every read size (4 and 8 bytes).
-const chachaBuf = 256
-
 // ChaCha20 is ADR-005's seeded RNG: the keystream of ChaCha20 (RFC 8439)
 // with key = SHA-256(seed), an all-zero 12-byte nonce and the block counter
 // starting at 0, read in order. Every method takes the next bytes of that
@@ -29,42 +25,44 @@ const chachaBuf = 256
 // Intn keeps the ADR's plain modulo: its bias is below n/2^64, far under
 // anything measurable, and replays must match the ADR's numbers.
 //
+// The keystream is made as it is read (see chacha20_fast.go): the first
+// read makes the 7 blocks a 52-card shuffle needs, later reads 4 blocks at
+// a time. The stream ends after 2^32 blocks (256 GiB), where it panics, as
+// x/crypto's cipher does.
+//
 // Use [NewChaCha20]; the zero value is not usable. A ChaCha20 is not safe
-// for concurrent use. It does not allocate after construction.
+// for concurrent use. It does not allocate after its first read.
 type ChaCha20 struct {
-	c   *chacha20.Cipher
-	buf [chachaBuf]byte
-	pos int
+	c   chacha20.Cipher // makes the blocks after the prefix
+	key [32]byte        // for the AEAD prefix; unused once started
+	// fast: make blocks 1..6 with the AEAD (chacha20_fast_amd64.go);
+	// started: the prefix has been made.
+	fast, started bool
+	buf           [chachaBuf]byte // keystream bytes buf[pos:end] are unread
+	pos, end      int
 }
 
 // NewChaCha20 returns the stream for seed (any length, empty included).
 func NewChaCha20(seed []byte) *ChaCha20 {
-	return newChaCha20Key(sha256.Sum256(seed))
+	return newChaCha20Key(sha256.Sum256(seed), true)
 }
 
 // newChaCha20Key returns the stream for a raw key (zero nonce, counter 0),
 // which lets the tests check it against RFC 8439's all-zero-key vectors.
-func newChaCha20Key(key [32]byte) *ChaCha20 {
+// fast = false makes every block with x/crypto's chacha20 alone, so that the
+// tests can compare the two ways of making the keystream.
+func newChaCha20Key(key [32]byte, fast bool) *ChaCha20 {
 	var nonce [chacha20.NonceSize]byte
 	c, err := chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
 	if err != nil {
 		panic("rng: chacha20 refused a 32-byte key: " + err.Error()) // cannot happen
 	}
-	return &ChaCha20{c: c, pos: chachaBuf}
-}
-
-// refill moves the unread bytes to the front and fills the rest of the
-// buffer with fresh keystream (XOR of zeros).
-func (r *ChaCha20) refill() {
-	n := copy(r.buf[:], r.buf[r.pos:])
-	clear(r.buf[n:])
-	r.c.XORKeyStream(r.buf[n:], r.buf[n:])
-	r.pos = 0
+	return &ChaCha20{c: *c, key: key, fast: fast}
 }
 
 // Uint64 returns the next 8 keystream bytes as a big-endian uint64.
 func (r *ChaCha20) Uint64() uint64 {
-	if r.pos+8 > chachaBuf {
+	if r.end-r.pos < 8 {
 		r.refill()
 	}
 	v := binary.BigEndian.Uint64(r.buf[r.pos:])
@@ -74,7 +72,7 @@ func (r *ChaCha20) Uint64() uint64 {
 
 // Uint32 returns the next 4 keystream bytes as a big-endian uint32.
 func (r *ChaCha20) Uint32() uint32 {
-	if r.pos+4 > chachaBuf {
+	if r.end-r.pos < 4 {
 		r.refill()
 	}
 	v := binary.BigEndian.Uint32(r.buf[r.pos:])
@@ -85,10 +83,10 @@ func (r *ChaCha20) Uint32() uint32 {
 // Read fills p with the next len(p) keystream bytes. It never fails.
 func (r *ChaCha20) Read(p []byte) (int, error) {
 	for done := 0; done < len(p); {
-		if r.pos == chachaBuf {
+		if r.pos == r.end {
 			r.refill()
 		}
-		k := copy(p[done:], r.buf[r.pos:])
+		k := copy(p[done:], r.buf[r.pos:r.end])
 		r.pos += k
 		done += k
 	}
@@ -101,7 +99,7 @@ func (r *ChaCha20) Intn(n int) int {
 	if n <= 0 {
 		panic("rng: ChaCha20.Intn needs n > 0")
 	}
-	return int(r.Uint64() % uint64(n))
+	return int(chachaMod(r.Uint64(), uint64(n)))
 }
 
 // Shuffle permutes n items by ADR-005's Fisher-Yates: for i from n-1 down
@@ -111,7 +109,13 @@ func (r *ChaCha20) Shuffle(n int, swap func(i, j int)) {
 		panic("rng: ChaCha20.Shuffle of a negative count")
 	}
 	for i := n - 1; i > 0; i-- {
-		swap(i, r.Intn(i+1))
+		// Intn(i+1), with Uint64 written out: it is too big to inline.
+		if r.end-r.pos < 8 {
+			r.refill()
+		}
+		v := binary.BigEndian.Uint64(r.buf[r.pos:])
+		r.pos += 8
+		swap(i, int(chachaMod(v, uint64(i+1))))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -25,20 +26,23 @@ type ccVectorFile struct {
 		Plaintext     string `json:"plaintext"`
 		CiphertextHex string `json:"ciphertext_hex"`
 	} `json:"rfc8439_2_4_2"`
-	Vectors []struct {
-		Name         string   `json:"name"`
-		SeedHex      string   `json:"seed_hex"`
-		KeyHex       string   `json:"key_hex"`
-		KeystreamHex string   `json:"keystream256_hex"`
-		Uint64       []string `json:"uint64"`
-		Uint32       []uint32 `json:"uint32"`
-		Intn         []struct {
-			N      int   `json:"n"`
-			Values []int `json:"values"`
-		} `json:"intn"`
-		Shuffle52 []int    `json:"shuffle52"`
-		Deck      []string `json:"deck"`
-	} `json:"vectors"`
+	Vectors []ccVector `json:"vectors"`
+}
+
+// ccVector is one seed's values in vectors.json.
+type ccVector struct {
+	Name         string   `json:"name"`
+	SeedHex      string   `json:"seed_hex"`
+	KeyHex       string   `json:"key_hex"`
+	KeystreamHex string   `json:"keystream256_hex"`
+	Uint64       []string `json:"uint64"`
+	Uint32       []uint32 `json:"uint32"`
+	Intn         []struct {
+		N      int   `json:"n"`
+		Values []int `json:"values"`
+	} `json:"intn"`
+	Shuffle52 []int    `json:"shuffle52"`
+	Deck      []string `json:"deck"`
 }
 
 func ccLoad(t *testing.T) ccVectorFile {
@@ -93,61 +97,75 @@ func TestChaCha20RFC8439(t *testing.T) {
 		"da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586" + // A.1 #1, counter 0
 		"9f07e7be5551387a98ba977c732d080dcb0f29a048e3656912c6533e32ee7aed" +
 		"29b721769ce64e43d57133b074d839d531ed1f28510afb45ace10a1f4b794d6f" // A.1 #2, counter 1
-	ks := make([]byte, 128)
-	newChaCha20Key([32]byte{}).Read(ks)
-	if want := ccHex(t, a1); !bytes.Equal(ks, want) {
-		t.Fatalf("RFC 8439 A.1 keystream\n got %x\nwant %x", ks, want)
+	for _, fast := range []bool{true, false} {
+		ks := make([]byte, 128)
+		newChaCha20Key([32]byte{}, fast).Read(ks)
+		if want := ccHex(t, a1); !bytes.Equal(ks, want) {
+			t.Fatalf("fast %v: RFC 8439 A.1 keystream\n got %x\nwant %x", fast, ks, want)
+		}
 	}
 }
 
+// TestChaCha20Vectors checks every OpenSSL vector on both ways of making
+// the keystream: fast (the AEAD prefix, where this build has it) and plain
+// (x/crypto's chacha20 for every block).
 func TestChaCha20Vectors(t *testing.T) {
 	for _, v := range ccLoad(t).Vectors {
-		t.Run(v.Name, func(t *testing.T) {
-			seed := ccHex(t, v.SeedHex)
-			if key := sha256.Sum256(seed); hex.EncodeToString(key[:]) != v.KeyHex {
-				t.Fatalf("key %x, want %s", key, v.KeyHex)
+		for _, fast := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/fast=%v", v.Name, fast), func(t *testing.T) {
+				ccCheckVector(t, v, fast)
+			})
+		}
+	}
+}
+
+// ccCheckVector checks one seed's vector on the fast or plain stream;
+// ShuffleDeck and VerifyShuffle are always the package's own (fast).
+func ccCheckVector(t *testing.T, v ccVector, fast bool) {
+	seed := ccHex(t, v.SeedHex)
+	newStream := func() *ChaCha20 { return newChaCha20Key(sha256.Sum256(seed), fast) }
+	if key := sha256.Sum256(seed); hex.EncodeToString(key[:]) != v.KeyHex {
+		t.Fatalf("key %x, want %s", key, v.KeyHex)
+	}
+	ks := make([]byte, 256)
+	newStream().Read(ks)
+	if got := hex.EncodeToString(ks); got != v.KeystreamHex {
+		t.Fatalf("keystream\n got %s\nwant %s", got, v.KeystreamHex)
+	}
+	r := newStream()
+	for i, s := range v.Uint64 {
+		want, _ := strconv.ParseUint(s, 10, 64)
+		if got := r.Uint64(); got != want {
+			t.Fatalf("Uint64 #%d = %d, want %d", i, got, want)
+		}
+	}
+	r = newStream()
+	for i, want := range v.Uint32 {
+		if got := r.Uint32(); got != want {
+			t.Fatalf("Uint32 #%d = %d, want %d", i, got, want)
+		}
+	}
+	for _, in := range v.Intn {
+		r := newStream()
+		for i, want := range in.Values {
+			if got := r.Intn(in.N); got != want {
+				t.Fatalf("Intn(%d) #%d = %d, want %d", in.N, i, got, want)
 			}
-			ks := make([]byte, 256)
-			NewChaCha20(seed).Read(ks)
-			if got := hex.EncodeToString(ks); got != v.KeystreamHex {
-				t.Fatalf("keystream\n got %s\nwant %s", got, v.KeystreamHex)
-			}
-			r := NewChaCha20(seed)
-			for i, s := range v.Uint64 {
-				want, _ := strconv.ParseUint(s, 10, 64)
-				if got := r.Uint64(); got != want {
-					t.Fatalf("Uint64 #%d = %d, want %d", i, got, want)
-				}
-			}
-			r = NewChaCha20(seed)
-			for i, want := range v.Uint32 {
-				if got := r.Uint32(); got != want {
-					t.Fatalf("Uint32 #%d = %d, want %d", i, got, want)
-				}
-			}
-			for _, in := range v.Intn {
-				r := NewChaCha20(seed)
-				for i, want := range in.Values {
-					if got := r.Intn(in.N); got != want {
-						t.Fatalf("Intn(%d) #%d = %d, want %d", in.N, i, got, want)
-					}
-				}
-			}
-			perm := make([]int, 52)
-			for i := range perm {
-				perm[i] = i
-			}
-			NewChaCha20(seed).Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-			if !slices.Equal(perm, v.Shuffle52) {
-				t.Fatalf("shuffle of 0..51\n got %v\nwant %v", perm, v.Shuffle52)
-			}
-			if got := ShuffleDeck(seed); !slices.Equal(got, v.Deck) {
-				t.Fatalf("ShuffleDeck\n got %v\nwant %v", got, v.Deck)
-			}
-			if actual, ok := VerifyShuffle(seed, v.Deck); !ok || !slices.Equal(actual, v.Deck) {
-				t.Fatalf("VerifyShuffle of the true deck = %v, %v", actual, ok)
-			}
-		})
+		}
+	}
+	perm := make([]int, 52)
+	for i := range perm {
+		perm[i] = i
+	}
+	newStream().Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	if !slices.Equal(perm, v.Shuffle52) {
+		t.Fatalf("shuffle of 0..51\n got %v\nwant %v", perm, v.Shuffle52)
+	}
+	if got := ShuffleDeck(seed); !slices.Equal(got, v.Deck) {
+		t.Fatalf("ShuffleDeck\n got %v\nwant %v", got, v.Deck)
+	}
+	if actual, ok := VerifyShuffle(seed, v.Deck); !ok || !slices.Equal(actual, v.Deck) {
+		t.Fatalf("VerifyShuffle of the true deck = %v, %v", actual, ok)
 	}
 }
 
