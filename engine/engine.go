@@ -63,10 +63,8 @@ func New(rules *Ruleset, table Table) *Engine {
 		panic("engine.New: ruleset is not loaded or validated")
 	}
 	e := &Engine{rules: rules, table: table}
-	for k, h := range table {
-		if i := kindIndex(k); i >= 0 {
-			e.byKind[i] = h
-		}
+	for i, k := range ActionKinds {
+		e.byKind[i] = table[k]
 	}
 	return e
 }
