@@ -16,4 +16,11 @@
 //
 // A rejected action returns an [*Error] whose [Code] is one of a closed set,
 // and leaves the game exactly as it was.
+//
+// Speed: a whole 4-player bot game is a few hundred actions and about 700
+// events, so the hot paths avoid copies and allocations. Handlers build
+// each event in place in the caller's buffer ([Ctx.Add]; [Ctx.Emit] is the
+// plain reference), a [Dispatcher] keeps the handlers' Ctx between actions,
+// and [Game.Reset] lets a loop of games reuse the game's lists. None of this
+// changes a game, its log or its JSON.
 package engine
