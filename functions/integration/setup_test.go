@@ -23,7 +23,9 @@ import (
 	"github.com/fairboard/fairboard/store/fsstore"
 )
 
-var emu = emulator.NewSuite(emulator.Config{Firestore: true, Auth: true})
+// The Firestore emulator enforces the project's security rules for end-user
+// requests; the functions' admin client bypasses them, as in production.
+var emu = emulator.NewSuite(emulator.Config{Firestore: true, Auth: true, Rules: "firestore.rules"})
 
 func TestMain(m *testing.M) {
 	code := emu.Run(m)
