@@ -3,6 +3,7 @@ package rng
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"slices"
 
 	"golang.org/x/crypto/chacha20"
 )
@@ -44,20 +45,34 @@ type ChaCha20 struct {
 
 // NewChaCha20 returns the stream for seed (any length, empty included).
 func NewChaCha20(seed []byte) *ChaCha20 {
-	return newChaCha20Key(sha256.Sum256(seed), true)
+	// Small enough to inline, so that a stream made and used in one
+	// function can live on its stack instead of the heap.
+	r := new(ChaCha20)
+	r.setSeed(seed)
+	return r
 }
+
+// setSeed starts r, which must be new, on key = SHA-256(seed).
+func (r *ChaCha20) setSeed(seed []byte) { r.setKey(sha256.Sum256(seed), true) }
 
 // newChaCha20Key returns the stream for a raw key (zero nonce, counter 0),
 // which lets the tests check it against RFC 8439's all-zero-key vectors.
 // fast = false makes every block with x/crypto's chacha20 alone, so that the
 // tests can compare the two ways of making the keystream.
 func newChaCha20Key(key [32]byte, fast bool) *ChaCha20 {
+	r := new(ChaCha20)
+	r.setKey(key, fast)
+	return r
+}
+
+// setKey starts r, which must be new, on key.
+func (r *ChaCha20) setKey(key [32]byte, fast bool) {
 	var nonce [chacha20.NonceSize]byte
 	c, err := chacha20.NewUnauthenticatedCipher(key[:], nonce[:])
 	if err != nil {
 		panic("rng: chacha20 refused a 32-byte key: " + err.Error()) // cannot happen
 	}
-	return &ChaCha20{c: *c, key: key, fast: fast}
+	r.c, r.key, r.fast = *c, key, fast
 }
 
 // Uint64 returns the next 8 keystream bytes as a big-endian uint64.
@@ -130,15 +145,19 @@ var (
 	deckRanks = [13]string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
 )
 
-// NewDeck returns the 52 card names in deck order (see deckSuits).
-func NewDeck() []string {
-	d := make([]string, 0, 52)
-	for _, s := range deckSuits {
-		for _, r := range deckRanks {
-			d = append(d, r+s)
-		}
+// deckNames is the deck of NewDeck, named once so that each deck is one
+// allocation (the 52 names are shared, immutable strings).
+var deckNames = func() (d [52]string) {
+	for i := range d {
+		d[i] = deckRanks[i%13] + deckSuits[i/13]
 	}
 	return d
+}()
+
+// NewDeck returns the 52 card names in deck order (see deckSuits), in a new
+// slice the caller may reorder.
+func NewDeck() []string {
+	return slices.Clone(deckNames[:])
 }
 
 // ShuffleDeck returns ADR-005's ShuffleDeck(seed): [NewDeck] shuffled by

@@ -40,9 +40,11 @@ const (
 	chachaPrefixBlocks = 7
 	// chachaRefillBlocks is how many blocks each later read makes.
 	chachaRefillBlocks = 4
-	// chachaBuf holds the prefix and Seal's 16-byte tag after it; later
-	// the refill blocks and the at most 7 unread bytes kept in front.
-	chachaBuf = chachaPrefixBlocks*chachaBlock + 16
+	// chachaBuf holds the prefix; later the refill blocks and the at most
+	// 7 unread bytes kept in front of them.
+	chachaBuf = chachaPrefixBlocks * chachaBlock
+	// chachaSealLen is the keystream one Seal makes: blocks 1..6.
+	chachaSealLen = (chachaPrefixBlocks - 1) * chachaBlock
 )
 
 // refill moves the unread bytes (fewer than 8) to the front of the buffer
@@ -53,7 +55,7 @@ func (r *ChaCha20) refill() {
 	r.pos = 0
 	if !r.started {
 		r.started = true // and k == 0: nothing was read before
-		if r.fast && chachaSealPrefix(&r.key, r.buf[chachaBlock:]) {
+		if r.fast && chachaSealPrefix(&r.key, (*[chachaSealLen]byte)(r.buf[chachaBlock:])) {
 			blk := r.buf[:chachaBlock]
 			clear(blk)
 			r.c.XORKeyStream(blk, blk) // block 0
