@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"cloud.google.com/go/firestore"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/store"
@@ -31,6 +33,7 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 	}
 	s.txns.Add(1)
 	var rec *store.Record
+	read := false // the store answered our reads at least once
 	err := s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		s.attempts.Add(1)
 		rec = nil
@@ -38,6 +41,7 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 		if err != nil {
 			return err
 		}
+		read = true
 		if len(refs) == 3 && snaps[2].Exists() {
 			rec, err = decodeRecord(snaps[2].Data(), req)
 			return err
@@ -74,9 +78,19 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 		return nil
 	}, firestore.MaxAttempts(s.maxAttempts))
 	if err != nil {
+		if read && timedOut(err) {
+			// The store answered the reads, then the commit (or a retry)
+			// ran out of time: waiting on a hot game's lock, not an outage.
+			return nil, fmt.Errorf("%w: %v", store.ErrContention, err)
+		}
 		return nil, mapErr(err)
 	}
 	return rec, nil
+}
+
+// timedOut reports whether err is a deadline.
+func timedOut(err error) bool {
+	return status.Code(err) == codes.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded)
 }
 
 // writeAll queues the writes of an applied action.

@@ -12,7 +12,9 @@
 // action record are read together (GetAll), the Mutator runs on a fresh
 // copy, and the writes are committed together. The client retries ABORTED
 // commits up to MaxAttempts times, re-running the whole function (re-read,
-// re-reduce); past that the store returns store.ErrContention.
+// re-reduce); past that the store returns store.ErrContention. A deadline
+// that strikes after the store has answered the reads (a commit waiting on
+// a hot game's lock) is ErrContention too; one before is ErrUnavailable.
 package fsstore
 
 import (
