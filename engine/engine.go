@@ -95,7 +95,7 @@ func (e *Engine) Rules() *Ruleset { return e.rules }
 // game), rules_mismatch, stale_version, duplicate_action, game_over,
 // invalid_action (unknown kind), bad_stream; then the handler's own.
 func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
-	return e.dispatch(new(Ctx), g, a, s, out)
+	return e.dispatch(nil, g, a, s, out)
 }
 
 // Dispatcher is [Engine.Dispatch] with its working memory (the handlers'
@@ -117,7 +117,8 @@ func (d *Dispatcher) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([
 	return ev, err
 }
 
-// dispatch is Dispatch with the Ctx to use (overwritten).
+// dispatch is Dispatch with the Ctx to use (overwritten), or nil for a new
+// one once the action has passed the engine's checks.
 func (e *Engine) dispatch(c *Ctx, g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
 	p := &g.Public
 	if a.Kind != ActCreate {
@@ -148,6 +149,9 @@ func (e *Engine) dispatch(c *Ctx, g *Game, a *Action, s *rng.Stream, out []Event
 		if s.Seq() != p.RNG.Seq || s.Mode() != p.RNG.Mode {
 			return out, Reject(CodeBadStream, "the stream does not continue the game's rng (mode or seq differ)")
 		}
+	}
+	if c == nil {
+		c = new(Ctx)
 	}
 	*c = Ctx{G: g, P: p, Rules: e.rules, RNG: s, Action: a, Events: out}
 	if err := h(c, a); err != nil {
