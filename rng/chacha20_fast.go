@@ -92,8 +92,9 @@ func init() {
 // v % n + n: one conditional subtraction finishes. This is the one-
 // correction form of Barrett's reduction; Lemire, Kaser and Kurz's direct
 // remainder with a 128-bit multiplier is also exact here, but needs four
-// multiplications instead of two and measured slower. chachaModTest and
-// FuzzChaCha20Mod check it against % exhaustively for small n.
+// multiplications instead of two and measured slower. TestChaCha20Mod
+// checks it against % for every n <= chachaSmallN on edge and random
+// dividends; FuzzChaCha20Mod on any.
 func chachaMod(v, n uint64) uint64 {
 	if n > chachaSmallN {
 		return v % n
