@@ -84,7 +84,7 @@ func (e *Engine) Rules() *Ruleset { return e.rules }
 // drawing randomness from s and appending the events to out; it returns the
 // extended buffer (the caller may reuse it: pass out[:0]).
 //
-// s must be the stream for g's next action ([StreamFor]), with s.Seq()
+// s must be the stream for g's next action (session.Stream), with s.Seq()
 // equal to g.Public.RNG.Seq and the game's mode; it may be nil only for
 // create. After a successful Dispatch, Public.Version has grown by one,
 // Public.RNG.Seq equals s.Seq(), and Public.LastActionID is a.ID; call

@@ -4,35 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 
 	"github.com/fairboard/fairboard/rng"
 )
 
-// StreamFor returns the stream for g's next action: in seeded mode the
-// generator restored from Secret.RNGState (or seeded from Secret.Seed if no
-// state was saved yet), in crypto mode a crypto stream; either way with the
-// sequence number continuing Public.RNG.Seq, and opts (e.g.
-// rng.WithAuditor) applied. Applying actions one by one, each with a fresh
-// StreamFor and a SaveStream after, gives the same game as applying them all
-// with one stream. It fails if the game is not created or the saved state
-// is corrupt.
-func StreamFor(g *Game, opts ...rng.Option) (*rng.Stream, error) {
-	p, sec := &g.Public, &g.Secret
-	opts = append([]rng.Option{rng.WithSeq(p.RNG.Seq)}, opts...)
-	switch p.RNG.Mode {
-	case rng.ModeSeeded:
-		if sec.RNGState == "" {
-			return rng.NewSeeded(sec.Seed, opts...)
-		}
-		return rng.Restore(sec.RNGState, sec.Seed, opts...)
-	case rng.ModeCrypto:
-		return rng.NewCrypto(opts...), nil
-	}
-	return nil, fmt.Errorf("engine: game has rng mode %q; want seeded or crypto", p.RNG.Mode)
-}
-
-// SaveStream records s's state in g after a Dispatch: Secret.RNGState (in
+// SaveStream records s's state in g after a Dispatch (session.Stream
+// rebuilds the stream from it for the next action): Secret.RNGState (in
 // seeded mode) and Public.RNG.Seq. It fails only if a seeded stream cannot
 // save its state.
 func (g *Game) SaveStream(s *rng.Stream) error {
@@ -80,18 +57,18 @@ func (g *Game) Reset() {
 func (g *Game) Clone() *Game {
 	c := *g
 	p := &c.Public
-	p.Players = append([]Player(nil), g.Public.Players...)
+	p.Players = cloneSlice(g.Public.Players)
 	for i := range p.Players {
 		p.Players[i].Items = cloneStrings(p.Players[i].Items)
 	}
 	p.Order = cloneStrings(p.Order)
-	p.Decks = append([]DeckInfo(nil), g.Public.Decks...)
+	p.Decks = cloneSlice(g.Public.Decks)
 	for i := range p.Decks {
 		p.Decks[i].Discard = cloneStrings(p.Decks[i].Discard)
 	}
 	if g.Public.Combat != nil {
 		cb := *g.Public.Combat
-		cb.Enemies = append([]Enemy(nil), cb.Enemies...)
+		cb.Enemies = cloneSlice(cb.Enemies)
 		p.Combat = &cb
 	}
 	if g.Public.Duel != nil {
@@ -103,16 +80,20 @@ func (g *Game) Clone() *Game {
 		b.Finalists = cloneStrings(b.Finalists)
 		p.Bracket = &b
 	}
-	c.Secret.Decks = append([]SecretDeck(nil), g.Secret.Decks...)
+	c.Secret.Decks = cloneSlice(g.Secret.Decks)
 	for i := range c.Secret.Decks {
 		c.Secret.Decks[i].Cards = cloneStrings(c.Secret.Decks[i].Cards)
 	}
 	return &c
 }
 
-func cloneStrings(s []string) []string {
+// cloneSlice copies s, keeping nil and empty apart (they encode to JSON
+// null and [] respectively).
+func cloneSlice[T any](s []T) []T {
 	if s == nil {
 		return nil
 	}
-	return append(make([]string, 0, len(s)), s...)
+	return append(make([]T, 0, len(s)), s...)
 }
+
+func cloneStrings(s []string) []string { return cloneSlice(s) }

@@ -11,6 +11,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/session"
 )
 
 var rules = engine.DefaultRules()
@@ -116,7 +117,7 @@ func restoreEqual(t *testing.T, eng *engine.Engine, seed string, actions []engin
 		var s *rng.Stream
 		if i > 0 {
 			var err error
-			if s, err = engine.StreamFor(&g); err != nil {
+			if s, err = session.Stream(&g); err != nil {
 				t.Fatal(err)
 			}
 		}

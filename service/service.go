@@ -19,6 +19,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/session"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -208,7 +209,7 @@ func (s *Service) reduce(g *engine.Game, a engine.Action, col *collector) ([]eng
 			opts = append(opts, rng.WithAuditor(col))
 		}
 		var err error
-		if st, err = engine.StreamFor(g, opts...); err != nil {
+		if st, err = session.Stream(g, opts...); err != nil {
 			return nil, fmt.Errorf("service: restore stream: %w", err)
 		}
 	}

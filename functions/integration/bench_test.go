@@ -18,6 +18,7 @@ import (
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/session"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 )
@@ -116,7 +117,7 @@ func (s *actionSource) applied(b *testing.B, a engine.Action) {
 	var st *rng.Stream
 	if a.Kind != engine.ActCreate {
 		var err error
-		if st, err = engine.StreamFor(&s.mirror); err != nil {
+		if st, err = session.Stream(&s.mirror); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/session"
 )
 
 // TestFiftySubmissionsOfOneAction: 50 concurrent submissions of the same
@@ -137,7 +138,7 @@ func TestConcurrentPlayersEqualReplay(t *testing.T) {
 		var s *rng.Stream
 		if a.Kind != engine.ActCreate {
 			var err error
-			if s, err = engine.StreamFor(&g); err != nil {
+			if s, err = session.Stream(&g); err != nil {
 				t.Fatal(err)
 			}
 		}

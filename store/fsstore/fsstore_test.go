@@ -9,6 +9,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/session"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/store/storetest"
@@ -47,7 +48,7 @@ func TestLayout(t *testing.T) {
 				if a.Kind == engine.ActCreate {
 					return eng.Dispatch(g, &a, nil, nil)
 				}
-				st, err := engine.StreamFor(g)
+				st, err := session.Stream(g)
 				if err != nil {
 					return nil, err
 				}

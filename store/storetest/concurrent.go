@@ -10,6 +10,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/session"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -104,7 +105,7 @@ func testRealGame(t *testing.T, s store.Store) {
 		if a.Kind == engine.ActCreate {
 			return eng.Dispatch(g, &a, nil, nil)
 		}
-		s, err := engine.StreamFor(g)
+		s, err := session.Stream(g)
 		if err != nil {
 			return nil, err
 		}
