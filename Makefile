@@ -7,7 +7,7 @@ test:
 
 # The main job on its embedded default: no cloud account, no emulator.
 demo:
-	go run ./cmd/gamectl rng --algo sfc32 --seed demo --draw int:1:6 --count 10
+	go run ./cmd/gamectl sim --games 20000 --seed demo --out out/sim
 
 # Benchmarks, on request only (never in CI).
 bench:

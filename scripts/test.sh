@@ -1,21 +1,48 @@
 #!/usr/bin/env bash
 # The project's whole test command: what the README tells a newcomer to run
-# and what CI runs (.ci/run). It installs what the tests need from the
-# project's own files, runs the static checks, then every Go test. Tests of
-# the Firestore store and the Cloud Functions start the real emulators
-# themselves on free ports and stop them after; under CI=true a missing
-# emulator fails the run instead of skipping.
+# and what CI runs (.ci/run, through `make test`). It installs what the tests
+# need from the project's own files, runs the static checks (gofmt, go vet,
+# the project's own lint rule), then every Go test. Tests of the Firestore
+# store and the Cloud Functions start the real emulators themselves on free
+# ports and stop them after; under CI=true a missing emulator or browser
+# fails the run instead of skipping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "static checks: gofmt, go vet"
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
+step "install: npm packages (Firebase Auth emulator, JS SDK) from package-lock.json"
+if [ ! -x node_modules/.bin/firebase ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+	# --ignore-scripts: re2's install script would download a prebuilt binary, which
+	# this network cannot fetch; firebase-tools works without it.
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+fi
+
+step "install: Chromium for the report test (Debian package)"
+if ! command -v chromium >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+	else
+		echo "chromium is missing and cannot be installed here (not root); the report test will say so"
+	fi
+fi
+
+step "check: the Firestore emulator and Java"
+if ! gcloud emulators firestore --help >/dev/null 2>&1 || ! command -v java >/dev/null 2>&1; then
+	echo "the gcloud Firestore emulator (google-cloud-cli-firestore-emulator) or Java is missing;"
+	echo "the store and functions tests will fail under CI=true and skip otherwise"
+fi
+
+step "static checks: gofmt, go vet, randlint"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
 if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+go run ./lint/cmd/randlint ./...
 
 step "go test"
 go test -count=1 -timeout 30m ./...
+
+step "go test: the golangci-lint plugin module"
+(cd lint/golangci && go test -count=1 ./...)
