@@ -121,20 +121,7 @@ func useItem(c *engine.Ctx, a *engine.Action) error {
 
 // dropItem drops any held item in the manage step, to its discard pile.
 func dropItem(c *engine.Ctx, a *engine.Action) error {
-	pl, err := requireTurn(c, a, engine.StepManage)
-	if err != nil {
-		return err
-	}
-	i := holds(pl, a.CardID)
-	if i < 0 {
-		return reject(engine.CodeItemNotHeld, pl.UID+" does not hold "+a.CardID)
-	}
-	removeItem(c, pl, i)
-	toDiscard(c, a.CardID)
-	ev := c.Add(engine.EvItemDropped)
-	ev.UID, ev.CardID = pl.UID, a.CardID
-	advance(c)
-	return nil
+	return discardHeld(c, a, engine.StepManage, engine.EvItemDropped)
 }
 
 // endManage ends the manage step.
@@ -149,7 +136,13 @@ func endManage(c *engine.Ctx, a *engine.Action) error {
 
 // discard drops an item in the capacity step, while over capacity.
 func discard(c *engine.Ctx, a *engine.Action) error {
-	pl, err := requireTurn(c, a, engine.StepCapacity)
+	return discardHeld(c, a, engine.StepCapacity, engine.EvDiscarded)
+}
+
+// discardHeld moves the actor's card a.CardID to its discard pile in the
+// given step and logs it as ev; it rejects a card the actor does not hold.
+func discardHeld(c *engine.Ctx, a *engine.Action, step engine.Step, ev engine.EventType) error {
+	pl, err := requireTurn(c, a, step)
 	if err != nil {
 		return err
 	}
@@ -159,8 +152,8 @@ func discard(c *engine.Ctx, a *engine.Action) error {
 	}
 	removeItem(c, pl, i)
 	toDiscard(c, a.CardID)
-	ev := c.Add(engine.EvDiscarded)
-	ev.UID, ev.CardID = pl.UID, a.CardID
+	e := c.Add(ev)
+	e.UID, e.CardID = pl.UID, a.CardID
 	advance(c)
 	return nil
 }

@@ -193,38 +193,19 @@ func regIncBeta(x, a, b float64) float64 {
 // betaCF evaluates the continued fraction of the incomplete beta function
 // by the modified Lentz method.
 func betaCF(x, a, b float64) float64 {
-	const tiny, eps = 1e-300, 1e-15
+	const eps = 1e-15
 	qab, qap, qam := a+b, a+1, a-1
-	c, d := 1.0, 1-qab*x/qap
-	if math.Abs(d) < tiny {
-		d = tiny
-	}
-	d = 1 / d
+	c, d := 1.0, 1/nonZero(1-qab*x/qap)
 	h := d
 	for m := 1; m <= 300; m++ {
 		mf := float64(m)
 		m2 := 2 * mf
+		// Even step, then odd step, of the fraction (Numerical Recipes 6.4.6).
 		aa := mf * (b - mf) * x / ((qam + m2) * (a + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
+		c, d = lentzStep(aa, c, d)
 		h *= d * c
 		aa = -(a + mf) * (qab + mf) * x / ((a + m2) * (qap + m2))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
+		c, d = lentzStep(aa, c, d)
 		del := d * c
 		h *= del
 		if math.Abs(del-1) < eps {
@@ -232,6 +213,20 @@ func betaCF(x, a, b float64) float64 {
 		}
 	}
 	return h
+}
+
+// lentzStep advances the modified Lentz recurrences by one coefficient.
+func lentzStep(aa, c, d float64) (float64, float64) {
+	return nonZero(1 + aa/c), 1 / nonZero(1+aa*d)
+}
+
+// nonZero keeps a Lentz denominator away from zero.
+func nonZero(v float64) float64 {
+	const tiny = 1e-300
+	if math.Abs(v) < tiny {
+		return tiny
+	}
+	return v
 }
 
 // DiffWelch compares the means of two independent samples (B - A) by
