@@ -145,13 +145,28 @@ func bracketWaits(c *engine.Ctx) bool {
 	return false
 }
 
+// The outcomes of GameFinished: how the game came to its end.
+const (
+	// EndFinalTile: a player stands on the final tile.
+	EndFinalTile = "finalTile"
+	// EndRoundLimit: no one reached the final tile within the round limit.
+	EndRoundLimit = "roundLimit"
+	// EndLeftFinalTile: a player reached the final tile, so the round was
+	// the last, but no one was still on it at the end of the round (an
+	// Earthquake or a knock-out moved them back); the furthest along won.
+	EndLeftFinalTile = "leftFinalTile"
+)
+
 // finish ends the game with its winner.
 func finish(c *engine.Ctx, winner string) {
 	p := c.P
-	outcome := "furthestAlong"
+	outcome := EndRoundLimit
+	if p.EndTriggered {
+		outcome = EndLeftFinalTile
+	}
 	for i := range p.Players {
 		if p.Players[i].Pos == c.Rules.FinalTile() {
-			outcome = "finalTile"
+			outcome = EndFinalTile
 		}
 	}
 	p.Phase, p.Winner, p.Step, p.Current, p.Awaiting = engine.PhaseFinished, winner, "", "", ""

@@ -3,6 +3,8 @@ package sim
 import (
 	"sort"
 	"strconv"
+
+	"github.com/fairboard/fairboard/reducers"
 )
 
 // The groups of measures, in report order. Each group is one chart.
@@ -55,7 +57,7 @@ func (t *Tally) Measures(players int) []Measure {
 	}
 
 	for _, k := range sortedKeys(t.Ends) {
-		add(Rate("end."+k, GroupEnds, k, t.Ends[k], t.Games))
+		add(Rate("end."+k, GroupEnds, endLabel(k), t.Ends[k], t.Games))
 	}
 	add(Rate("end.bracket", GroupEnds, "settled by a bracket", t.Bracket, t.Games))
 	add(Rate("end.noWinner", GroupEnds, "no winner", t.NoWinner, t.Games))
@@ -106,6 +108,19 @@ func (t *Tally) Measures(players int) []Measure {
 		add(Mean("chance."+k, GroupChance, k, t.perGame(t.Chance[k])))
 	}
 	return ms
+}
+
+// endLabel says in words how a game ended (GameFinished's outcome).
+func endLabel(outcome string) string {
+	switch outcome {
+	case reducers.EndFinalTile:
+		return "on the final tile"
+	case reducers.EndRoundLimit:
+		return "by the round limit"
+	case reducers.EndLeftFinalTile:
+		return "final tile reached, then left"
+	}
+	return outcome
 }
 
 // perGame completes sparse per-game moments with the games that had none.
