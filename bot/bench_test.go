@@ -75,17 +75,31 @@ func BenchmarkRollMovement(b *testing.B) {
 		}
 	}
 	state, _ := s.State()
-	work := base.Clone()
+	// Each dispatch needs a fresh copy of the game and its stream. Copies
+	// are made in untimed batches: stopping the timer for every iteration
+	// (which reads the memory statistics each time) made this benchmark run
+	// for minutes.
+	const batch = 256
+	works := make([]*engine.Game, batch)
+	streams := make([]*rng.Stream, batch)
+	refill := func() {
+		for j := range works {
+			works[j] = base.Clone()
+			streams[j], _ = rng.Restore(state, "", rng.WithSeq(s.Seq()))
+		}
+	}
 	ev := make([]engine.Event, 0, 64)
 	a := engine.Action{Kind: engine.ActMove, Actor: base.Public.Awaiting}
 	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		*work = *base.Clone()
-		st, _ := rng.Restore(state, "", rng.WithSeq(s.Seq()))
-		b.StartTimer()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%batch == 0 {
+			b.StopTimer()
+			refill()
+			b.StartTimer()
+		}
 		var err error
-		if ev, err = eng.Dispatch(work, &a, st, ev[:0]); err != nil {
+		if ev, err = eng.Dispatch(works[i%batch], &a, streams[i%batch], ev[:0]); err != nil {
 			b.Fatal(err)
 		}
 	}
