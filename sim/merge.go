@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // newScan returns the reusable working state of game scans.
 func newScan() *gameScan {
 	return &gameScan{classOf: map[string]string{}, challenger: map[string]string{},
@@ -87,5 +89,101 @@ func mergeMoments(dst, src map[string]*Moments) {
 			dst[k] = d
 		}
 		d.Merge(*m)
+	}
+}
+
+// check validates a decoded tally: every map entry present, no negative
+// count, no more seats than tracked. Merge relies on it.
+func (t *Tally) check() error {
+	neg := func(what string, vs ...int64) error {
+		for _, v := range vs {
+			if v < 0 {
+				return fmt.Errorf("negative count in %s", what)
+			}
+		}
+		return nil
+	}
+	if err := neg("games", t.Games, t.Bracket, t.NoWinner, t.DuelsFought, t.DuelsDecided, t.DuelsChallengerWon,
+		t.Rounds.N, t.Knockouts.N, t.DuelsOffered.N, t.RoundsHist.Overflow); err != nil {
+		return err
+	}
+	if len(t.Seat) > MaxSeats || len(t.Order) > MaxSeats {
+		return fmt.Errorf("more than %d seats", MaxSeats)
+	}
+	if len(t.RoundsHist.Counts) > 100*maxRounds {
+		return fmt.Errorf("rounds histogram of %d buckets", len(t.RoundsHist.Counts))
+	}
+	if err := neg("roundsHist", t.RoundsHist.Counts...); err != nil {
+		return err
+	}
+	for _, w := range append(append([]WinCount{}, t.Seat...), t.Order...) {
+		if err := neg("seat", w.Played, w.Won); err != nil {
+			return err
+		}
+	}
+	for _, m := range []map[string]*WinCount{t.Class, t.Bot} {
+		for k, w := range m {
+			if w == nil {
+				return fmt.Errorf("win count %q is null", k)
+			}
+			if err := neg(k, w.Played, w.Won); err != nil {
+				return err
+			}
+		}
+	}
+	for k, c := range t.Combats {
+		if c == nil {
+			return fmt.Errorf("combat %q is null", k)
+		}
+		if err := neg("combat "+k, c.Fought, c.Won, c.KnockedOut, c.Retreated, c.Rounds.N); err != nil {
+			return err
+		}
+	}
+	for _, m := range []map[string]*Moments{t.ItemUse, t.Chance} {
+		for k, v := range m {
+			if v == nil || v.N < 0 {
+				return fmt.Errorf("moments %q missing or negative", k)
+			}
+		}
+	}
+	return nil
+}
+
+// fillMaps gives a decoded tally's absent maps and slices their empty
+// values, so that a tally read from JSON merges like a new one.
+func (t *Tally) fillMaps() {
+	n := NewTally()
+	if t.Ends == nil {
+		t.Ends = n.Ends
+	}
+	if t.Class == nil {
+		t.Class = n.Class
+	}
+	if t.Bot == nil {
+		t.Bot = n.Bot
+	}
+	if t.KnockoutsByClass == nil {
+		t.KnockoutsByClass = n.KnockoutsByClass
+	}
+	if t.DuelsCancelled == nil {
+		t.DuelsCancelled = n.DuelsCancelled
+	}
+	if t.Combats == nil {
+		t.Combats = n.Combats
+	}
+	if t.Loot == nil {
+		t.Loot = n.Loot
+	}
+	if t.ItemUse == nil {
+		t.ItemUse = n.ItemUse
+	}
+	if t.Chance == nil {
+		t.Chance = n.Chance
+	}
+	for len(t.Seat) < MaxSeats {
+		t.Seat = append(t.Seat, WinCount{})
+	}
+	for len(t.Order) < MaxSeats {
+		t.Order = append(t.Order, WinCount{})
 	}
 }

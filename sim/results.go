@@ -164,17 +164,64 @@ func ReadResults(path string) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	var r Results
-	if err := json.Unmarshal(b, &r); err != nil {
+	r, err := ParseResults(b)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if r.Format != Format {
-		return nil, fmt.Errorf("%s: format %q, want %q", path, r.Format, Format)
+	return r, nil
+}
+
+// ParseResults decodes and checks a results.json. Anything that could not
+// have been written by a run (a wrong format, missing or negative counts,
+// a range outside the run, more seats than tracked) is an error naming it,
+// so that merging never works on a corrupt file.
+func ParseResults(data []byte) (*Results, error) {
+	var r Results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, err
 	}
-	if r.Tally == nil {
-		return nil, fmt.Errorf("%s: no tally", path)
+	if r.Format != Format {
+		return nil, fmt.Errorf("format %q, want %q", r.Format, Format)
+	}
+	if err := r.check(); err != nil {
+		return nil, err
 	}
 	return &r, nil
+}
+
+// check validates what ParseResults decoded.
+func (r *Results) check() error {
+	c := r.Config
+	switch {
+	case r.Tally == nil:
+		return fmt.Errorf("no tally")
+	case c.Games <= 0 || c.Players < 1 || c.Players > MaxSeats:
+		return fmt.Errorf("config: %d games of %d players is not a run", c.Games, c.Players)
+	case c.Shards < 1 || c.Shard < 0 || c.Shard >= c.Shards:
+		return fmt.Errorf("config: shard %d/%d", c.Shard, c.Shards)
+	case r.Range[0] < 0 || r.Range[0] > r.Range[1] || r.Range[1] > c.Games:
+		return fmt.Errorf("range [%d, %d) is not within the run's %d games", r.Range[0], r.Range[1], c.Games)
+	case r.Done < 0 || r.Done > r.Range[1]-r.Range[0] || r.FailedGames < 0 || r.FailedGames > r.Done:
+		return fmt.Errorf("done %d (failed %d) does not fit the range [%d, %d)", r.Done, r.FailedGames, r.Range[0], r.Range[1])
+	case (r.TallyB == nil) != (r.CompareWith == nil):
+		return fmt.Errorf("compareWith and tallyB must come together")
+	}
+	if err := r.Tally.check(); err != nil {
+		return fmt.Errorf("tally: %w", err)
+	}
+	r.Tally.fillMaps()
+	if r.TallyB != nil {
+		if err := r.TallyB.check(); err != nil {
+			return fmt.Errorf("tallyB: %w", err)
+		}
+		r.TallyB.fillMaps()
+	}
+	for id, m := range r.Paired {
+		if m == nil || m.N < 0 {
+			return fmt.Errorf("paired %q: missing or negative", id)
+		}
+	}
+	return nil
 }
 
 // Write writes results.json, the CSVs and report.html into dir (created if
