@@ -35,7 +35,8 @@ type Ruleset struct {
 	c compiled
 }
 
-// DiceRules are the sides of each die, each >= 1.
+// DiceRules are the sides of each die, each >= 1 (the turn-order die >= 2,
+// so that tied players can be separated).
 type DiceRules struct {
 	Move       int `json:"move"`
 	Combat     int `json:"combat"`

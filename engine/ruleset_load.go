@@ -134,6 +134,11 @@ func (r *Ruleset) checkNumbers(p *problems) {
 			p.add("%s has %d sides; a die needs at least 1", s.name, s.sides)
 		}
 	}
+	// Tied players re-roll until their places differ: a one-sided die
+	// could never separate them.
+	if d.TurnOrder == 1 && r.MaxPlayers > 1 {
+		p.add("dice.turnOrder has 1 side; tied players could never be separated (need at least 2)")
+	}
 	c := r.Classes
 	atLeast("classes.warriorAttack", c.WarriorAttack, 0)
 	atLeast("classes.monkSleepHeal", c.MonkSleepHeal, 0)

@@ -110,3 +110,18 @@ func TestErrorCodes(t *testing.T) {
 		t.Fatal("errors.As")
 	}
 }
+
+// A one-sided turn-order die could never separate tied players: the
+// tie-break re-rolls would go on for ever.
+func TestRulesRefuseOneSidedTurnOrderDie(t *testing.T) {
+	var raw map[string]any
+	if err := json.Unmarshal(engine.DefaultRulesJSON(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	raw["dice"].(map[string]any)["turnOrder"] = 1 // the default has a dice object
+	b, _ := json.Marshal(raw)
+	_, err := engine.LoadRules(b)
+	if err == nil || !strings.Contains(err.Error(), "dice.turnOrder has 1 side") {
+		t.Fatalf("LoadRules = %v, want the one-sided turn-order die refused", err)
+	}
+}
