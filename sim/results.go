@@ -189,6 +189,15 @@ func ParseResults(data []byte) (*Results, error) {
 	return &r, nil
 }
 
+// normalised returns a decoded tally merged into a new one, so that maps
+// and slices absent from the JSON are there, empty, as in a tally a run
+// made.
+func normalised(t *Tally) *Tally {
+	n := NewTally()
+	n.Merge(t)
+	return n
+}
+
 // check validates what ParseResults decoded.
 func (r *Results) check() error {
 	c := r.Config
@@ -209,12 +218,12 @@ func (r *Results) check() error {
 	if err := r.Tally.check(); err != nil {
 		return fmt.Errorf("tally: %w", err)
 	}
-	r.Tally.fillMaps()
+	r.Tally = normalised(r.Tally)
 	if r.TallyB != nil {
 		if err := r.TallyB.check(); err != nil {
 			return fmt.Errorf("tallyB: %w", err)
 		}
-		r.TallyB.fillMaps()
+		r.TallyB = normalised(r.TallyB)
 	}
 	for id, m := range r.Paired {
 		if m == nil || m.N < 0 {

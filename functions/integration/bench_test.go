@@ -198,44 +198,53 @@ func BenchmarkAction20Games(b *testing.B) {
 	runActions(b, svc, st, 20)
 }
 
-// BenchmarkBareTransaction: the same reads and writes as one action (get
-// game, private state and action record; set game and private state,
-// create one log document, set the record) with no engine and no
-// conversion, sequentially.
-func BenchmarkBareTransaction(b *testing.B) {
-	_, st := benchEnv(b)
-	c := st.Client()
-	ctx := context.Background()
-	// A realistic started game's documents.
-	g := engine.Game{}
+// bareDocs are a realistic started game's documents, for the bare
+// transactions to write.
+type bareDocs struct{ pub, sec, ev, rec map[string]any }
+
+func newBareDocs(b *testing.B) bareDocs {
 	src := newSource("bare-src")
 	for range 5 {
 		_, a := src.next()
 		src.applied(b, a)
 	}
-	g = src.mirror
-	pub, _ := store.ToDoc(&g.Public)
-	sec, _ := store.ToDoc(&g.Secret)
-	ev, _ := store.JSONToDoc([]byte(`{"seq":1,"type":"RoundEnded","round":1}`))
-	rec, _ := store.ToDoc(&store.Record{ActionID: "x", Actor: "p1", Kind: engine.ActMove, Version: 1})
+	g := src.mirror
+	var d bareDocs
+	d.pub, _ = store.ToDoc(&g.Public)
+	d.sec, _ = store.ToDoc(&g.Secret)
+	d.ev, _ = store.JSONToDoc([]byte(`{"seq":1,"type":"RoundEnded","round":1}`))
+	d.rec, _ = store.ToDoc(&store.Record{ActionID: "x", Actor: "p1", Kind: engine.ActMove, Version: 1})
+	return d
+}
+
+// bareTransaction does what one action does to Firestore, with no engine
+// and no conversion: get the game, its private state and the action
+// record; set the game and the private state, create one log document,
+// set the record.
+func bareTransaction(ctx context.Context, c *firestore.Client, game *firestore.DocumentRef, id string, d bareDocs) error {
+	return c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		refs := []*firestore.DocumentRef{game, game.Collection("private").Doc("state"), game.Collection("actions").Doc(id)}
+		if _, err := tx.GetAll(refs); err != nil {
+			return err
+		}
+		tx.Set(refs[0], d.pub)
+		tx.Set(refs[1], d.sec)
+		tx.Set(game.Collection("log").Doc(id), d.ev)
+		return tx.Set(refs[2], d.rec)
+	})
+}
+
+// BenchmarkBareTransaction: the bare transaction of one action, sequentially.
+func BenchmarkBareTransaction(b *testing.B) {
+	_, st := benchEnv(b)
+	c, ctx, d := st.Client(), context.Background(), newBareDocs(b)
 	game := c.Collection("games").Doc("bare")
 	var lat latencies
 	b.ResetTimer()
 	start := time.Now()
 	for i := range b.N {
 		t := time.Now()
-		id := fmt.Sprintf("%07d", i)
-		err := c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-			refs := []*firestore.DocumentRef{game, game.Collection("private").Doc("state"), game.Collection("actions").Doc(id)}
-			if _, err := tx.GetAll(refs); err != nil {
-				return err
-			}
-			tx.Set(refs[0], pub)
-			tx.Set(refs[1], sec)
-			tx.Set(game.Collection("log").Doc(id), ev)
-			return tx.Set(refs[2], rec)
-		})
-		if err != nil {
+		if err := bareTransaction(ctx, c, game, fmt.Sprintf("%07d", i), d); err != nil {
 			b.Fatal(err)
 		}
 		lat.add(time.Since(t))
@@ -245,12 +254,10 @@ func BenchmarkBareTransaction(b *testing.B) {
 	lat.report(b, elapsed)
 }
 
-// BenchmarkBareTransaction20: the bare transaction on 20 documents at once.
+// BenchmarkBareTransaction20: the bare transaction on 20 games at once.
 func BenchmarkBareTransaction20(b *testing.B) {
 	_, st := benchEnv(b)
-	c := st.Client()
-	ctx := context.Background()
-	pub := map[string]any{"version": int64(1), "phase": "playing"}
+	c, ctx, d := st.Client(), context.Background(), newBareDocs(b)
 	var lat latencies
 	per := (b.N + 19) / 20
 	b.ResetTimer()
@@ -261,18 +268,7 @@ func BenchmarkBareTransaction20(b *testing.B) {
 			game := c.Collection("games").Doc(fmt.Sprintf("bare20-%d", g))
 			for i := range per {
 				t := time.Now()
-				id := fmt.Sprintf("%07d", i)
-				err := c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-					refs := []*firestore.DocumentRef{game, game.Collection("private").Doc("state"), game.Collection("actions").Doc(id)}
-					if _, err := tx.GetAll(refs); err != nil {
-						return err
-					}
-					tx.Set(refs[0], pub)
-					tx.Set(refs[1], pub)
-					tx.Set(game.Collection("log").Doc(id), pub)
-					return tx.Set(refs[2], pub)
-				})
-				if err != nil {
+				if err := bareTransaction(ctx, c, game, fmt.Sprintf("%07d", i), d); err != nil {
 					b.Error(err)
 					return
 				}
