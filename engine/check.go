@@ -91,7 +91,7 @@ func (g *Game) checkPlayers(r *Ruleset, p *problems) {
 			p.add("player %d: empty or repeated uid %q", i, pl.UID)
 		case pl.Seat < 0 || pl.Seat >= r.MaxPlayers || seats[pl.Seat]:
 			p.add("player %s: seat %d out of range or taken twice", pl.UID, pl.Seat)
-		case !knownClass(pl.Class):
+		case !pl.Class.Valid():
 			p.add("player %s: unknown class %q", pl.UID, pl.Class)
 		case pl.HP < 0 || pl.HP > r.MaxHP:
 			p.add("player %s: HP %d outside 0..%d", pl.UID, pl.HP, r.MaxHP)
@@ -105,15 +105,6 @@ func (g *Game) checkPlayers(r *Ruleset, p *problems) {
 			}
 		}
 	}
-}
-
-func knownClass(c Class) bool {
-	for _, k := range Classes {
-		if k == c {
-			return true
-		}
-	}
-	return false
 }
 
 // checkCards: the decks are in order and every card is in one place.

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/fairboard/fairboard/rng"
+import (
+	"slices"
+
+	"github.com/fairboard/fairboard/rng"
+)
 
 // Game is one game: what every player may see and what no client may see.
 // The store keeps the two halves in separate documents. Both round-trip
@@ -54,6 +58,9 @@ const (
 // Classes lists the classes in a fixed order (the default rotation of
 // seats: seat i gets Classes[i%4]).
 var Classes = []Class{ClassWarrior, ClassMonk, ClassDuelist, ClassScout}
+
+// Valid reports whether c is one of [Classes].
+func (c Class) Valid() bool { return slices.Contains(Classes, c) }
 
 // RNGInfo is the public part of the game's generator: the spec's
 // games/{gameId}.rng without the seed (which is secret).

@@ -42,7 +42,6 @@ func create(c *engine.Ctx, a *engine.Action) error {
 	return nil
 }
 
-func knownClass(k engine.Class) bool { return slices.Contains(engine.Classes, k) }
 
 // join seats the actor with a class.
 func join(c *engine.Ctx, a *engine.Action) error {
@@ -52,7 +51,7 @@ func join(c *engine.Ctx, a *engine.Action) error {
 		return reject(engine.CodeAlreadyStarted, "the game has started; it takes no joins")
 	case a.Actor == "":
 		return reject(engine.CodeInvalidAction, "join needs an actor")
-	case !knownClass(a.Class):
+	case !a.Class.Valid():
 		return reject(engine.CodeInvalidAction, "unknown class "+strconv.Quote(string(a.Class)))
 	}
 	if pl, _ := p.Player(a.Actor); pl != nil {

@@ -69,7 +69,7 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("shard %d/%d: want 0 <= I < N", c.Shard, c.Shards)
 	}
 	for _, cl := range c.Classes {
-		if !knownClass(cl) {
+		if !cl.Valid() {
 			return fmt.Errorf("unknown class %q (want one of warrior, monk, duelist, scout)", cl)
 		}
 	}
@@ -79,15 +79,6 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
-}
-
-func knownClass(c engine.Class) bool {
-	for _, k := range engine.Classes {
-		if k == c {
-			return true
-		}
-	}
-	return false
 }
 
 // seating returns the seats and the policy names of game i.

@@ -60,7 +60,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		}
 		for i, c := range list {
 			cls[i] = engine.Class(strings.TrimSpace(c))
-			if !validClass(cls[i]) {
+			if !cls[i].Valid() {
 				return usagef("--classes: unknown class %q (known: warrior, monk, duelist, scout)", c)
 			}
 		}
@@ -120,15 +120,6 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("the game did not finish")
 	}
 	return nil
-}
-
-func validClass(c engine.Class) bool {
-	for _, k := range engine.Classes {
-		if k == c {
-			return true
-		}
-	}
-	return false
 }
 
 func writeAudit(path string, rec *audit.Recorder) error {
