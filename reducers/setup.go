@@ -42,7 +42,6 @@ func create(c *engine.Ctx, a *engine.Action) error {
 	return nil
 }
 
-
 // join seats the actor with a class.
 func join(c *engine.Ctx, a *engine.Action) error {
 	p := c.P
