@@ -37,15 +37,9 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if *seed == "" {
 		return usagef("--seed is required")
 	}
-	rules := engine.DefaultRules()
-	if *rulesFile != "" {
-		b, err := os.ReadFile(*rulesFile)
-		if err != nil {
-			return usagef("--rules: %v", err)
-		}
-		if rules, err = engine.LoadRules(b); err != nil {
-			return usagef("--rules %s: %v", *rulesFile, err)
-		}
+	rules, _, err := loadRulesFile(*rulesFile)
+	if err != nil {
+		return err
 	}
 	n := *players
 	if n < rules.MinPlayers || n > rules.MaxPlayers {
@@ -86,7 +80,6 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	r := bot.NewRunner(engine.New(rules, reducers.Table()))
 	var g *engine.Game
 	var events []engine.Event
-	var err error
 	if rec != nil {
 		g, events, err = r.Play(*seed, seats, rec)
 	} else {
