@@ -39,10 +39,14 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+go vet -tags cloud ./cmd/gamectl   # the Firestore build of gamectl serve
 go run ./lint/cmd/randlint ./...
 
 step "go test"
 go test -count=1 -timeout 30m ./...
+
+step "go test: gamectl built with -tags cloud (serve on Firestore)"
+go test -count=1 -tags cloud ./cmd/gamectl
 
 step "go test: the golangci-lint plugin module"
 (cd lint/golangci && go test -count=1 ./...)

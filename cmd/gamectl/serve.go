@@ -14,15 +14,12 @@ import (
 	"syscall"
 	"time"
 
-	"cloud.google.com/go/firestore"
-
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 func init() {
@@ -76,6 +73,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !c.insecureDevAuth && !c.firestore && !c.authEmu {
 		return usagef("no way to verify ID tokens: set FIREBASE_AUTH_EMULATOR_HOST, use --project, or pass --insecure-dev-auth for local development")
 	}
+	if (c.firestore || c.authEmu) && !cloudBuilt {
+		return usagef("%s", errNoCloud)
+	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	st, what, err := openStore(ctx, &c)
 	if err != nil {
@@ -85,7 +85,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var v callable.TokenVerifier = functions.InsecureDevVerifier{}
 	if c.insecureDevAuth {
 		fmt.Fprintln(stderr, "WARNING: --insecure-dev-auth: any caller can act as any uid with \"Bearer dev:<uid>\". Never expose this server.")
-	} else if v, err = functions.AdminVerifier(ctx, c.project); err != nil {
+	} else if v, err = cloudVerifier(ctx, c.project); err != nil {
 		return err
 	}
 	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
@@ -128,13 +128,13 @@ func openStore(ctx context.Context, c *serveConfig) (store.Store, string, error)
 	if !c.firestore {
 		return store.NewMemory(), "in-memory store (games vanish on exit)", nil
 	}
-	fc, err := firestore.NewClient(ctx, c.project)
+	st, err := openFirestore(ctx, c.project)
 	if err != nil {
-		return nil, "", fmt.Errorf("firestore: %w", err)
+		return nil, "", err
 	}
 	what := "Firestore of project " + c.project
 	if c.firestoreHost != "" {
 		what = "the Firestore emulator at " + c.firestoreHost
 	}
-	return fsstore.New(fc, fsstore.WithCloseClient()), what, nil
+	return st, what, nil
 }

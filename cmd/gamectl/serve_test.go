@@ -107,3 +107,30 @@ func TestServeExitStatus(t *testing.T) {
 		t.Errorf("gamectl serve with no auth: exit %d, want 2 (stderr %q)", code, stderr.String())
 	}
 }
+
+// TestServeWithoutCloudBuild: the default build (no cloud tag) has no
+// Firestore or Admin SDK; asking it for either is a usage error that says
+// how to build one that has them. A cloud build gets past that check.
+func TestServeWithoutCloudBuild(t *testing.T) {
+	for _, env := range []map[string]string{
+		{"FIRESTORE_EMULATOR_HOST": "127.0.0.1:1"},
+		{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:1"},
+		{"GOOGLE_CLOUD_PROJECT": "demo-x"},
+	} {
+		clearServeEnv(t)
+		for k, v := range env {
+			t.Setenv(k, v)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // a cloud build would start and stop at once
+		err := serve(ctx, []string{"--addr", "127.0.0.1:0"}, io.Discard, io.Discard)
+		refused := err != nil && strings.Contains(err.Error(), "-tags cloud")
+		if refused == cloudBuilt {
+			t.Errorf("%v: serve = %v; cloud build %v", env, err, cloudBuilt)
+		}
+		var ue usageError
+		if !cloudBuilt && !errors.As(err, &ue) {
+			t.Errorf("%v: %v is not a usage error (exit 2)", env, err)
+		}
+	}
+}

@@ -10,19 +10,27 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
-
-	"firebase.google.com/go/v4/auth"
 )
 
 // MaxBodyBytes bounds a request body; a larger one is INVALID_ARGUMENT.
 const MaxBodyBytes = 1 << 20
 
 // TokenVerifier verifies a Firebase ID token and returns its decoded
-// claims. The Firebase Admin SDK's *auth.Client implements it (against the
-// Auth emulator when FIREBASE_AUTH_EMULATOR_HOST is set). It fails for a
-// malformed, expired, revoked-at-issue or foreign token.
+// claims. It fails for a malformed, expired or foreign token. The Firebase
+// Admin SDK's verifier is adapted to it by functions/deploy.AdminVerifier
+// (this package does not import the SDK, so that a program serving
+// callables without Firebase builds without it).
 type TokenVerifier interface {
-	VerifyIDToken(ctx context.Context, idToken string) (*auth.Token, error)
+	VerifyIDToken(ctx context.Context, idToken string) (*Token, error)
+}
+
+// Token is a verified ID token: the caller's uid and the token's claims.
+type Token struct {
+	// UID is the Firebase uid (the token's subject); a verifier never
+	// returns a Token with an empty UID.
+	UID string
+	// Claims are the token's claims, custom claims included; may be nil.
+	Claims map[string]any
 }
 
 // Request is one verified call.
@@ -30,7 +38,7 @@ type Request struct {
 	// UID is the caller's Firebase uid, from the verified ID token; never "".
 	UID string
 	// Token is the verified ID token's claims.
-	Token *auth.Token
+	Token *Token
 	// Data is the request's "data" value exactly as sent: any JSON value,
 	// including null. Decode it with [DecodeData].
 	Data json.RawMessage
@@ -107,7 +115,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // verify checks the bearer token; every failure is UNAUTHENTICATED and the
 // verifier's reason is logged, not sent.
-func (h *handler) verify(r *http.Request) (*auth.Token, *Error) {
+func (h *handler) verify(r *http.Request) (*Token, *Error) {
 	authz := r.Header.Get("Authorization")
 	if authz == "" {
 		return nil, Unauthenticated("missing ID token")

@@ -11,19 +11,17 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"firebase.google.com/go/v4/auth"
 )
 
 // fakeVerifier accepts "tok-<uid>" for any uid and rejects anything else.
 type fakeVerifier struct{}
 
-func (fakeVerifier) VerifyIDToken(_ context.Context, tok string) (*auth.Token, error) {
+func (fakeVerifier) VerifyIDToken(_ context.Context, tok string) (*Token, error) {
 	uid, ok := strings.CutPrefix(tok, "tok-")
 	if !ok || uid == "" {
 		return nil, errors.New("fake: token signature invalid")
 	}
-	return &auth.Token{UID: uid, Claims: map[string]any{}}, nil
+	return &Token{UID: uid, Claims: map[string]any{}}, nil
 }
 
 // echo answers the caller's uid and data.

@@ -52,7 +52,8 @@ func gamectl(t testing.TB) string {
 			return
 		}
 		gamectlBin = filepath.Join(dir, "gamectl")
-		cmd := exec.Command("go", "build", "-o", gamectlBin, "./cmd/gamectl")
+		// -tags cloud: serve on the emulators needs Firestore and the Admin SDK.
+		cmd := exec.Command("go", "build", "-tags", "cloud", "-o", gamectlBin, "./cmd/gamectl")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			gamectlErr = fmt.Errorf("go build gamectl: %v\n%s", err, out)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/reducers"
@@ -63,7 +64,7 @@ func newEnv(t testing.TB, mod func(*service.Config)) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fc.Close() })
-	v, err := functions.AdminVerifier(ctx, emu.ProjectID())
+	v, err := deploy.AdminVerifier(ctx, emu.ProjectID())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,16 @@
-package functions
+package deploy
 
-import ff "github.com/GoogleCloudPlatform/functions-framework-go/functions"
+import (
+	ff "github.com/GoogleCloudPlatform/functions-framework-go/functions"
+
+	"github.com/fairboard/fairboard/functions"
+)
 
 // init registers the functions with the Functions Framework under their
 // names, so a deployment's --entry-point=createGame (etc.) finds them and
 // funcframework.Start serves them.
 func init() {
-	for _, n := range Names {
+	for _, n := range functions.Names {
 		ff.HTTP(n, Deployed(n))
 	}
 }

@@ -1,15 +1,15 @@
-package callable
+package deploy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"testing"
 
-	firebase "firebase.google.com/go/v4"
-
+	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/internal/emulator"
 )
 
@@ -17,7 +17,7 @@ var emu = emulator.NewSuite(emulator.Config{Auth: true})
 
 func TestMain(m *testing.M) { os.Exit(emu.Run(m)) }
 
-// A token from the real Auth emulator, checked by the Admin SDK's verifier,
+// A token from the real Auth emulator, checked by AdminVerifier (the Admin SDK),
 // reaches the function with its uid; a token the emulator did not issue is
 // UNAUTHENTICATED.
 func TestHandlerWithAuthEmulatorToken(t *testing.T) {
@@ -28,15 +28,11 @@ func TestHandlerWithAuthEmulatorToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: emu.ProjectID()})
+	verifier, err := AdminVerifier(ctx, emu.ProjectID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	verifier, err := app.Auth(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(Handler(verifier, echo))
+	srv := httptest.NewServer(callable.Handler(verifier, echo))
 	defer srv.Close()
 
 	post := func(token string) (int, []byte) {
@@ -74,4 +70,9 @@ func TestHandlerWithAuthEmulatorToken(t *testing.T) {
 	if code != http.StatusUnauthorized || !bytes.Contains(body, []byte(`"UNAUTHENTICATED"`)) {
 		t.Fatalf("forged token: %d %s, want 401 UNAUTHENTICATED", code, body)
 	}
+}
+
+// echo answers the caller's uid and data.
+func echo(_ context.Context, req callable.Request) (any, error) {
+	return map[string]any{"uid": req.UID, "data": req.Data}, nil
 }

@@ -1,4 +1,4 @@
-package functions_test
+package deploy_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/deploy"
 )
 
 // TestDeployedWithoutProject: a deployment missing GOOGLE_CLOUD_PROJECT
@@ -18,7 +18,7 @@ func TestDeployedWithoutProject(t *testing.T) {
 	w := httptest.NewRecorder()
 	r := httptest.NewRequest(http.MethodPost, "/act", strings.NewReader(`{"data":{}}`))
 	r.Header.Set("Content-Type", "application/json")
-	functions.Act(w, r)
+	deploy.Act(w, r)
 	var body struct {
 		Error struct{ Status, Message string }
 	}

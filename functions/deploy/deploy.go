@@ -1,4 +1,11 @@
-package functions
+// Package deploy wires the game's functions to Google Cloud for a
+// deployment: Firestore as the store, the Firebase Admin SDK as the token
+// verifier, and the Functions Framework registration of createGame,
+// joinGame, startGame, act and getView. It is the only package of the
+// server that imports those clients, so that everything else (the handlers
+// in package functions, the in-memory store, gamectl's default build)
+// builds without them. The repository's root package imports it.
+package deploy
 
 import (
 	"context"
@@ -11,6 +18,7 @@ import (
 	"cloud.google.com/go/firestore"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
@@ -34,7 +42,7 @@ func Deployed(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		a, err := deployed()
 		if err != nil {
-			slog.Error("functions: not configured", "err", err)
+			slog.Error("deploy: not configured", "err", err)
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.WriteHeader(http.StatusServiceUnavailable)
 			w.Write([]byte(`{"error":{"status":"UNAVAILABLE","message":"service not configured"}}`))
@@ -56,14 +64,14 @@ var (
 
 var (
 	deployOnce sync.Once
-	deployAPI  *API
+	deployAPI  *functions.API
 	deployErr  error
 )
 
 // deployed builds the API of a deployment from the environment once:
 // Firestore and the Admin SDK for GOOGLE_CLOUD_PROJECT (emulators when
 // FIRESTORE_EMULATOR_HOST / FIREBASE_AUTH_EMULATOR_HOST are set).
-func deployed() (*API, error) {
+func deployed() (*functions.API, error) {
 	deployOnce.Do(func() { deployAPI, deployErr = FromEnv(context.Background()) })
 	return deployAPI, deployErr
 }
@@ -71,13 +79,13 @@ func deployed() (*API, error) {
 // FromEnv builds an API on Firestore and Firebase Auth for the project
 // in GOOGLE_CLOUD_PROJECT (or GCLOUD_PROJECT), with seeded mode and audit
 // from EnvAllowSeeded and EnvAudit.
-func FromEnv(ctx context.Context) (*API, error) {
+func FromEnv(ctx context.Context) (*functions.API, error) {
 	project := os.Getenv("GOOGLE_CLOUD_PROJECT")
 	if project == "" {
 		project = os.Getenv("GCLOUD_PROJECT")
 	}
 	if project == "" {
-		return nil, errors.New("functions: GOOGLE_CLOUD_PROJECT is not set")
+		return nil, errors.New("deploy: GOOGLE_CLOUD_PROJECT is not set")
 	}
 	c, err := firestore.NewClient(ctx, project)
 	if err != nil {
@@ -94,5 +102,5 @@ func FromEnv(ctx context.Context) (*API, error) {
 		AllowSeeded: os.Getenv(EnvAllowSeeded) == "1",
 		ForceAudit:  os.Getenv(EnvAudit) == "1",
 	})
-	return New(svc, v, nil), nil
+	return functions.New(svc, v, nil), nil
 }
