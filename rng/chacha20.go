@@ -3,6 +3,7 @@ package rng
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"slices"
 
 	"golang.org/x/crypto/chacha20"
@@ -41,6 +42,9 @@ type ChaCha20 struct {
 	fast, started bool
 	buf           [chachaBuf]byte // keystream bytes buf[pos:end] are unread
 	pos, end      int
+	// blocks is the number of keystream blocks made so far (the block
+	// counter of the next one), so that Offset needs no per-read count.
+	blocks uint64
 }
 
 // NewChaCha20 returns the stream for seed (any length, empty included).
@@ -194,4 +198,36 @@ func VerifyShuffle(seed []byte, claimed []string) (actual []string, ok bool) {
 		}
 	}
 	return actual, true
+}
+
+// ChaCha20MaxOffset is the length of a ChaCha20 keystream in bytes: 2^32
+// blocks of 64 bytes (the 32-bit block counter of RFC 8439).
+const ChaCha20MaxOffset = 1 << 38
+
+// Offset returns how many keystream bytes have been read so far: the
+// position [SeekChaCha20] resumes from.
+func (r *ChaCha20) Offset() uint64 {
+	return r.blocks*chachaBlock - uint64(r.end-r.pos)
+}
+
+// SeekChaCha20 returns the stream for seed positioned after its first off
+// keystream bytes, as if they had been read: the next read returns byte
+// off. It makes only the block that holds byte off and the blocks after it
+// (block counter off/64), never the prefix, so resuming a long stream costs
+// the same as resuming a short one. It returns an error wrapping [ErrRange]
+// if off is within 256 bytes of the keystream's end (2^38 bytes) or beyond.
+func SeekChaCha20(seed []byte, off uint64) (*ChaCha20, error) {
+	if off > ChaCha20MaxOffset-chachaRefillBlocks*chachaBlock {
+		return nil, fmt.Errorf("%w: keystream offset %d is at or near the end of the 2^38-byte keystream", ErrRange, off)
+	}
+	r := NewChaCha20(seed)
+	if off == 0 {
+		return r, nil // a fresh stream: the first read makes the prefix
+	}
+	r.started = true
+	r.blocks = off / chachaBlock
+	r.c.SetCounter(uint32(r.blocks))
+	r.refill()
+	r.pos = int(off % chachaBlock)
+	return r, nil
 }

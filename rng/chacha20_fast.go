@@ -61,6 +61,7 @@ func (r *ChaCha20) refill() {
 			r.c.XORKeyStream(blk, blk) // block 0
 			r.c.SetCounter(chachaPrefixBlocks)
 			r.end = chachaPrefixBlocks * chachaBlock
+			r.blocks = chachaPrefixBlocks
 			return
 		}
 	}
@@ -68,6 +69,7 @@ func (r *ChaCha20) refill() {
 	clear(blk)
 	r.c.XORKeyStream(blk, blk)
 	r.end = k + len(blk)
+	r.blocks += chachaRefillBlocks
 }
 
 // chachaSmallN is the largest n whose reciprocal is in chachaRecip.

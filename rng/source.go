@@ -8,12 +8,23 @@ type Source interface {
 	Uint32() uint32
 }
 
-// Mode says whether a stream is fit for real games ("crypto") or is a
-// reproducible stream for replays, tests and simulations ("seeded").
+// Mode says whether a stream is fit for real games ("crypto" and "fair")
+// or is a reproducible stream for replays, tests and simulations
+// ("seeded").
 type Mode string
 
-// The two modes of the spec.
+// The two modes of the spec, and the verifiable mode of this project.
 const (
+	// ModeCrypto draws every word from crypto/rand: nobody can predict or
+	// replay it.
 	ModeCrypto Mode = "crypto"
+	// ModeSeeded is the spec's sfc32 seeded by cyrb128 of a seed string:
+	// replayable by anyone who knows the seed, and predictable by anyone
+	// who sees enough outputs (sfc32 is not a cryptographic generator), so
+	// never for real games.
 	ModeSeeded Mode = "seeded"
+	// ModeFair is the ChaCha20 keystream of a game seed (see [NewFair]):
+	// unpredictable without the seed, replayable by anyone once the seed
+	// is revealed. It never uses sfc32.
+	ModeFair Mode = "fair"
 )

@@ -1,8 +1,11 @@
 package rng
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Stream is the engine's RNG: a [Source] plus tags, contexts, a sequence
@@ -75,6 +78,49 @@ func Restore(state, seed string, opts ...Option) (*Stream, error) {
 	return s, nil
 }
 
+// NewFair returns the fair-mode stream of gameSeed: the spec's arithmetic
+// (the same UniformInt, Dice, Shuffle, WeightedPick and ChooseOne as seeded
+// mode) over the words of ADR-005's ChaCha20 keystream (key =
+// SHA-256(gameSeed), zero nonce, block counter 0), each word the next 4
+// keystream bytes big-endian ([ChaCha20.Uint32]). [Stream.Seed] returns
+// gameSeed in lower-case hex. Save it with [Stream.State] and resume it
+// with [RestoreFair].
+func NewFair(gameSeed []byte, opts ...Option) *Stream {
+	s := newStream(NewChaCha20(gameSeed), ModeFair, opts)
+	s.seed = hex.EncodeToString(gameSeed)
+	return s
+}
+
+// fairStatePrefix starts a fair stream's saved state: "chacha20:" then the
+// keystream byte offset in decimal.
+const fairStatePrefix = "chacha20:"
+
+// RestoreFair resumes the fair stream of gameSeed from a state saved by
+// [Stream.State] ("chacha20:<offset>", the number of keystream bytes read),
+// or starts it fresh if state is "". It seeks by block counter
+// ([SeekChaCha20]): the cost does not grow with the offset. It returns an
+// error naming the problem if state is not a valid saved state.
+func RestoreFair(gameSeed []byte, state string, opts ...Option) (*Stream, error) {
+	if state == "" {
+		return NewFair(gameSeed, opts...), nil
+	}
+	num, ok := strings.CutPrefix(state, fairStatePrefix)
+	if !ok {
+		return nil, fmt.Errorf("rng: fair state %q does not start with %q", state, fairStatePrefix)
+	}
+	off, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || (len(num) > 1 && num[0] == '0') {
+		return nil, fmt.Errorf("rng: fair state %q: the offset is not a decimal count of bytes", state)
+	}
+	src, err := SeekChaCha20(gameSeed, off)
+	if err != nil {
+		return nil, fmt.Errorf("rng: fair state %q: %w", state, err)
+	}
+	s := newStream(src, ModeFair, opts)
+	s.seed = hex.EncodeToString(gameSeed)
+	return s, nil
+}
+
 func newStream(src Source, mode Mode, opts []Option) *Stream {
 	s := &Stream{src: src, mode: mode}
 	if sfc, ok := src.(*SFC32); ok {
@@ -91,8 +137,13 @@ func newStream(src Source, mode Mode, opts []Option) *Stream {
 var ErrNotSavable = errors.New("rng: this stream's source cannot save its state")
 
 // State returns the source's saved state, a short text that names its
-// algorithm ("sfc32:<32 hex digits>"). Crypto streams return [ErrNotSavable].
+// algorithm: "sfc32:<32 hex digits>" (the generator's words), or for a
+// ChaCha20 source "chacha20:<offset>" (the keystream bytes read; the key is
+// not part of it). Crypto streams return [ErrNotSavable].
 func (s *Stream) State() (string, error) {
+	if c, ok := s.src.(*ChaCha20); ok {
+		return fairStatePrefix + strconv.FormatUint(c.Offset(), 10), nil
+	}
 	m, ok := s.src.(interface{ MarshalText() ([]byte, error) })
 	if !ok {
 		return "", ErrNotSavable
@@ -101,10 +152,11 @@ func (s *Stream) State() (string, error) {
 	return string(b), err
 }
 
-// Mode returns "crypto" or "seeded".
+// Mode returns "crypto", "seeded" or "fair".
 func (s *Stream) Mode() Mode { return s.mode }
 
-// Seed returns the seed of a seeded stream, or "" if it has none.
+// Seed returns the seed of a seeded stream, the game seed in lower-case hex
+// of a fair stream, or "" if it has none.
 func (s *Stream) Seed() string { return s.seed }
 
 // Seq returns the number of consumptions so far, which is also the seq of
