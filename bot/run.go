@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/session"
 )
 
 // Seat is one player of a bot game: its class and policy. Players are uids
@@ -77,24 +78,11 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 	if err := r.do(g, engine.Action{Kind: engine.ActStart, Actor: r.uids[0]}, s); err != nil {
 		return err
 	}
-	limit := r.MaxActions
-	if limit == 0 {
-		limit = 100000
-	}
 	rules := r.eng.Rules()
 	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
-		if n == limit {
-			return errors.New("bot: game did not finish within the action limit")
-		}
-		uid := g.Public.Awaiting
-		seat := -1
-		for i := range seats {
-			if r.uids[i] == uid {
-				seat = i
-			}
-		}
-		if seat < 0 {
-			return fmt.Errorf("bot: the game awaits %q, who has no seat", uid)
+		seat, uid, err := r.awaited(g, seats, n)
+		if err != nil {
+			return err
 		}
 		r.act = seats[seat].Policy.Choose(&g.Public, rules, uid)
 		if err := r.dispatch(g, s); err != nil {
@@ -102,6 +90,109 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 		}
 	}
 	return nil
+}
+
+// Config says how [Runner.PlayWith] sets a game up.
+type Config struct {
+	// Create is the create action: Mode, Seed (seeded), ServerSeed (crypto
+	// and fair) and GameID; the runner sets Kind and Actor (p1).
+	Create engine.Action
+	// Entropy holds each seat's contribution to a fair game's seed, hex
+	// (missing or "" for none).
+	Entropy []string
+	// Auditor, if not nil, receives every RNG audit entry.
+	Auditor rng.Auditor
+	// After, if not nil, is called after every applied action with the
+	// game and the events that action emitted; an error stops the game.
+	After func(g *engine.Game, events []engine.Event) error
+}
+
+// PlayWith plays one game in any rng mode from create to its end, as a
+// server would: the stream comes from session.Stream, rebuilt after create
+// and again after the last join (in fair mode the game seed is fixed only
+// then), and used for the rest of the game. The log is r.Events(), the
+// actions (if Record) r.Actions(). A seeded game played so is the game
+// [Runner.Play] plays.
+func (r *Runner) PlayWith(g *engine.Game, cfg Config, seats []Seat) error {
+	g.Reset()
+	r.events, r.actions = r.events[:0], r.actions[:0]
+	for len(r.uids) < len(seats) {
+		r.uids = append(r.uids, UID(len(r.uids)))
+	}
+	var opts []rng.Option
+	if cfg.Auditor != nil {
+		opts = append(opts, rng.WithAuditor(cfg.Auditor))
+	}
+	step := func(a engine.Action, s *rng.Stream) error {
+		before := len(r.events)
+		if err := r.do(g, a, s); err != nil {
+			return err
+		}
+		if s != nil {
+			if err := g.SaveStream(s); err != nil {
+				return err
+			}
+		}
+		if cfg.After != nil {
+			return cfg.After(g, r.events[before:])
+		}
+		return nil
+	}
+	create := cfg.Create
+	create.Kind, create.Actor = engine.ActCreate, r.uids[0]
+	if err := step(create, nil); err != nil {
+		return err
+	}
+	s, err := session.Stream(g, opts...)
+	if err != nil {
+		return err
+	}
+	for i, st := range seats {
+		a := engine.Action{Kind: engine.ActJoin, Actor: r.uids[i], Seat: i, Class: st.Class}
+		if i < len(cfg.Entropy) {
+			a.Entropy = cfg.Entropy[i]
+		}
+		if err := step(a, s); err != nil {
+			return err
+		}
+	}
+	if s, err = session.Stream(g, opts...); err != nil {
+		return err
+	}
+	if err := step(engine.Action{Kind: engine.ActStart, Actor: r.uids[0]}, s); err != nil {
+		return err
+	}
+	rules := r.eng.Rules()
+	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
+		seat, uid, err := r.awaited(g, seats, n)
+		if err != nil {
+			return err
+		}
+		if err := step(seats[seat].Policy.Choose(&g.Public, rules, uid), s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// awaited returns the seat and uid the game waits for before its n-th
+// action after start, or an error if n reaches the action limit or the
+// awaited player has no seat.
+func (r *Runner) awaited(g *engine.Game, seats []Seat, n int) (int, string, error) {
+	limit := r.MaxActions
+	if limit == 0 {
+		limit = 100000
+	}
+	if n == limit {
+		return 0, "", errors.New("bot: game did not finish within the action limit")
+	}
+	uid := g.Public.Awaiting
+	for i := range seats {
+		if r.uids[i] == uid {
+			return i, uid, nil
+		}
+	}
+	return 0, "", fmt.Errorf("bot: the game awaits %q, who has no seat", uid)
 }
 
 // do dispatches a.

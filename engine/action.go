@@ -6,11 +6,13 @@ type ActionKind string
 
 // The actions of the game. Who may send each, and in which step:
 const (
-	// ActCreate (anyone, game not created): GameID, Mode, Seed, Audit.
-	// The actor becomes the room owner.
+	// ActCreate (anyone, game not created): GameID, Mode, Seed, Audit,
+	// ServerSeed (crypto and fair modes, from the server). The actor
+	// becomes the room owner.
 	ActCreate ActionKind = "create"
 	// ActJoin (lobby): take Seat with Class; KeepSmokeBomb sets the
-	// standing preference.
+	// standing preference; Entropy is the player's contribution to a fair
+	// game's seed.
 	ActJoin ActionKind = "join"
 	// ActStart (lobby, owner only): shuffle decks, roll turn order, begin.
 	ActStart ActionKind = "start"
@@ -39,17 +41,20 @@ const (
 	ActDeclineReroll ActionKind = "declineReroll"
 	// ActDiscard (current player, capacity): discard CardID.
 	ActDiscard ActionKind = "discard"
+	// ActAbandon (owner, lobby or playing): end the game with no winner
+	// (GameFinished outcome "abandoned") and reveal what was secret.
+	ActAbandon ActionKind = "abandon"
 )
 
 // ActionKinds lists every action kind.
 var ActionKinds = []ActionKind{
 	ActCreate, ActJoin, ActStart, ActUseItem, ActDropItem, ActEndManage,
 	ActOfferDuel, ActSkipDuel, ActMove, ActSleep, ActCombatRound,
-	ActDuelRound, ActReroll, ActDeclineReroll, ActDiscard,
+	ActDuelRound, ActReroll, ActDeclineReroll, ActDiscard, ActAbandon,
 }
 
 // numActionKinds is len(ActionKinds).
-const numActionKinds = 15
+const numActionKinds = 16
 
 // kindIndex returns k's index in ActionKinds, or -1 for any other string.
 func kindIndex(k ActionKind) int {
@@ -84,6 +89,8 @@ func kindIndex(k ActionKind) int {
 		return 13
 	case ActDiscard:
 		return 14
+	case ActAbandon:
+		return 15
 	}
 	return -1
 }
@@ -103,14 +110,22 @@ type Action struct {
 
 	// create
 	GameID string `json:"gameId,omitempty"`
-	Mode   string `json:"mode,omitempty"` // "seeded" or "crypto"
+	Mode   string `json:"mode,omitempty"` // "seeded", "crypto" or "fair"
 	Seed   string `json:"seed,omitempty"` // seeded mode only
 	Audit  bool   `json:"audit,omitempty"`
+	// ServerSeed is 32 bytes as 64 lower-case hex digits, supplied by the
+	// server (crypto/rand), never by a client: in fair mode the server
+	// seed, in crypto mode the key of the deck salts; empty in seeded mode.
+	// It must never appear in anything a client can read.
+	ServerSeed string `json:"serverSeed,omitempty"`
 
 	// join
 	Seat          int   `json:"seat,omitempty"`
 	Class         Class `json:"class,omitempty"`
 	KeepSmokeBomb bool  `json:"keepSmokeBomb,omitempty"`
+	// Entropy is the player's contribution to a fair game's seed: 0 to 64
+	// bytes as hex digits of either case (fair mode only).
+	Entropy string `json:"entropy,omitempty"`
 
 	// offerDuel
 	Target string `json:"target,omitempty"`

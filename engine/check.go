@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/fair"
 )
 
 // StateError lists every inconsistency [Game.Check] found.
@@ -55,8 +56,23 @@ func (g *Game) Check(r *Ruleset) error {
 			p.add("the seed is not valid UTF-8")
 		}
 	case rng.ModeCrypto:
+	case rng.ModeFair:
+		if _, err := fair.ParseServerSeed(g.Secret.ServerSeed); err != nil {
+			p.add("fair mode: %v", err)
+		}
+		if len(g.Secret.Entropy) != len(pub.Players) {
+			p.add("fair mode: %d contributions for %d players", len(g.Secret.Entropy), len(pub.Players))
+		}
+		if pub.Fairness == nil || pub.Fairness.CommitmentHex == "" {
+			p.add("fair mode: no commitment to the server seed")
+		}
 	default:
 		p.add("unknown rng mode %q", pub.RNG.Mode)
+	}
+	for i, s := range g.Secret.Shuffles {
+		if s.K != i {
+			p.add("shuffle record %d has k %d", i, s.K)
+		}
 	}
 	g.checkPlayers(r, &p)
 	if pub.Phase == PhaseLobby {

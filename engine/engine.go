@@ -93,7 +93,8 @@ func (e *Engine) Rules() *Ruleset { return e.rules }
 // On rejection it returns out unchanged and an [*Error], and g is exactly as
 // it was. The checks, in order: not_created (any kind but create on a zero
 // game), rules_mismatch, stale_version, duplicate_action, game_over,
-// invalid_action (unknown kind), bad_stream; then the handler's own.
+// invalid_action (unknown kind; serverSeed on another kind than create,
+// entropy on another kind than join), bad_stream; then the handler's own.
 func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
 	return e.dispatch(nil, g, a, s, out)
 }
@@ -141,6 +142,12 @@ func (e *Engine) dispatch(c *Ctx, g *Game, a *Action, s *rng.Stream, out []Event
 	h := e.handler(a.Kind)
 	if h == nil {
 		return out, Reject(CodeInvalidAction, "unknown action kind "+string(a.Kind))
+	}
+	if a.ServerSeed != "" && a.Kind != ActCreate {
+		return out, Reject(CodeInvalidAction, "serverSeed belongs to create only")
+	}
+	if a.Entropy != "" && a.Kind != ActJoin {
+		return out, Reject(CodeInvalidAction, "entropy belongs to join only")
 	}
 	if a.Kind != ActCreate {
 		if s == nil {

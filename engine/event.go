@@ -43,6 +43,7 @@ const (
 	EvRoundEnded
 	EvBracketStarted
 	EvGameFinished
+	EvFairnessRevealed
 	numEventTypes
 )
 
@@ -54,6 +55,7 @@ var eventNames = [numEventTypes]string{
 	"EnemyDefeated", "LootRoll", "KnockedOut", "CombatEnded", "DuelOffered",
 	"DuelCancelled", "RerollDeclined", "DuelEnded", "ItemTaken", "Discarded",
 	"TieBreakResolved", "RoundEnded", "BracketStarted", "GameFinished",
+	"FairnessRevealed",
 }
 
 // String returns the event's name as the log spells it ("DiceRolled").
@@ -77,13 +79,18 @@ func ParseEventType(s string) EventType {
 // Event is one entry of the public log: a type and the typed fields that
 // type uses (the rest are zero and not serialized). Events are plain values
 // with fixed-size arrays for the short lists, so emitting one allocates
-// nothing; only Candidates and Order (rare events) are slices.
+// nothing; only Candidates and Order (rare events) are slices, and Fair a
+// pointer (the last event of a game).
+//
+// Nothing in an event tells an undrawn card: DeckShuffled carries the
+// commitment to the new order, not the spec's headPreview (which goes to
+// the server-side rng audit only; see docs/fairness.md).
 //
 // Fields by type (JSON names in quotes):
 //
-//	GameCreated            "uid" (owner), "gameId"
+//	GameCreated            "uid" (owner), "gameId", "rulesHash", "commitment" (fair mode)
 //	PlayerJoined           "uid", "seat", "class"
-//	DeckShuffled           "deckId", "size", "headPreview", "tag"
+//	DeckShuffled           "deckId", "size", "tag", "commitment"
 //	TurnOrderRolled        "uid", "value"
 //	TieBreakRerolled       "uid", "value"
 //	GameStarted            "order"
@@ -111,6 +118,7 @@ func ParseEventType(s string) EventType {
 //	RoundEnded             "round"
 //	BracketStarted         "candidates"
 //	GameFinished           "winner", "round", "outcome"
+//	FairnessRevealed       "fairness" (the game's Public.Fairness at its end)
 type Event struct {
 	Seq  uint64
 	Type EventType
@@ -122,10 +130,11 @@ type Event struct {
 	NMods            uint8
 	Total            int
 
-	DeckID      string
-	Size        int
-	HeadPreview [3]string // NHead of them are used
-	NHead       uint8
+	DeckID     string
+	Size       int
+	Commitment Hash32 // DeckShuffled; GameCreated in fair mode
+	RulesHash  string // GameCreated
+	Fair       *Fairness
 
 	TileID, Tier, EnemyTier int
 	Choice, Outcome         string
@@ -147,6 +156,3 @@ type Event struct {
 
 // Modifiers returns the used modifiers (a view of Mods).
 func (e *Event) Modifiers() []int { return e.Mods[:e.NMods] }
-
-// Preview returns the used head preview (a view of HeadPreview).
-func (e *Event) Preview() []string { return e.HeadPreview[:e.NHead] }

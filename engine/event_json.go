@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -19,7 +20,9 @@ const (
 	fClass
 	fDeckID
 	fSize
-	fHead
+	fCommit // DeckShuffled always; GameCreated when not zero
+	fRulesHash
+	fFair
 	fTag
 	fValue
 	fOrder
@@ -52,9 +55,9 @@ const (
 // eventFields lists each type's fields; serialization writes them in the
 // fixed order of appendFields.
 var eventFields = [numEventTypes]field{
-	EvGameCreated:            fUID | fGameID,
+	EvGameCreated:            fUID | fGameID | fRulesHash | fCommit,
 	EvPlayerJoined:           fUID | fSeat | fClass,
-	EvDeckShuffled:           fDeckID | fSize | fHead | fTag,
+	EvDeckShuffled:           fDeckID | fSize | fTag | fCommit,
 	EvTurnOrderRolled:        fUID | fValue,
 	EvTieBreakRerolled:       fUID | fValue,
 	EvGameStarted:            fOrder,
@@ -84,6 +87,7 @@ var eventFields = [numEventTypes]field{
 	EvRoundEnded:             fRound,
 	EvBracketStarted:         fCandidates,
 	EvGameFinished:           fWinner | fRound | fOutcome,
+	EvFairnessRevealed:       fFair,
 }
 
 // AppendJSON appends the event as one JSON object, {"seq":..,"type":..,
@@ -129,13 +133,18 @@ func (e *Event) AppendJSON(b []byte) []byte {
 	}
 	str(fUID, "uid", e.UID)
 	str(fGameID, "gameId", e.GameID)
+	str(fRulesHash, "rulesHash", e.RulesHash)
 	num(fSeat, "seat", e.Seat)
 	str(fClass, "class", string(e.Class))
 	str(fWho, "who", e.Who)
 	str(fDeckID, "deckId", e.DeckID)
 	num(fSize, "size", e.Size)
-	list(fHead, "headPreview", e.Preview())
 	str(fTag, "tag", string(e.Tag))
+	if m&fCommit != 0 && (e.Type == EvDeckShuffled || !e.Commitment.IsZero()) {
+		b = append(b, `,"commitment":"`...)
+		b = hex.AppendEncode(b, e.Commitment[:])
+		b = append(b, '"')
+	}
 	num(fSides, "sides", e.Sides)
 	num(fValue, "value", e.Value)
 	if m&fMods != 0 && e.NMods > 0 {
@@ -171,6 +180,18 @@ func (e *Event) AppendJSON(b []byte) []byte {
 	str(fChosen, "chosenUid", e.ChosenUID)
 	str(fWinner, "winner", e.Winner)
 	str(fOutcome, "outcome", e.Outcome)
+	if m&fFair != 0 {
+		b = append(b, `,"fairness":`...)
+		f := e.Fair
+		if f == nil {
+			f = &Fairness{}
+		}
+		js, err := json.Marshal(f)
+		if err != nil { // cannot happen: every field marshals
+			panic("engine: encoding fairness: " + err.Error())
+		}
+		b = append(b, js...)
+	}
 	return append(b, '}')
 }
 
@@ -179,47 +200,50 @@ func (e Event) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
 
 // eventWire is the decoding shape of an Event: every field optional.
 type eventWire struct {
-	Seq         uint64   `json:"seq"`
-	Type        string   `json:"type"`
-	UID         string   `json:"uid"`
-	GameID      string   `json:"gameId"`
-	Seat        int      `json:"seat"`
-	Class       Class    `json:"class"`
-	Who         string   `json:"who"`
-	DeckID      string   `json:"deckId"`
-	Size        int      `json:"size"`
-	HeadPreview []string `json:"headPreview"`
-	Tag         rng.Tag  `json:"tag"`
-	Sides       int      `json:"sides"`
-	Value       int      `json:"value"`
-	Modifiers   []int    `json:"modifiers"`
-	Total       int      `json:"total"`
-	Order       []string `json:"order"`
-	Round       int      `json:"round"`
-	Turn        int      `json:"turn"`
-	From        int      `json:"from"`
-	To          int      `json:"to"`
-	Cause       string   `json:"cause"`
-	CombatID    string   `json:"combatId"`
-	DuelID      string   `json:"duelId"`
-	CardID      string   `json:"cardId"`
-	Effect      string   `json:"effect"`
-	TileID      int      `json:"tileId"`
-	Tier        int      `json:"tier"`
-	Choice      string   `json:"choice"`
-	Target      string   `json:"target"`
-	Amount      int      `json:"amount"`
-	HP          int      `json:"hp"`
-	EnemyTier   int      `json:"enemyTier"`
-	Reason      string   `json:"reason"`
-	Candidates  []string `json:"candidates"`
-	ChosenUID   string   `json:"chosenUid"`
-	Winner      string   `json:"winner"`
-	Outcome     string   `json:"outcome"`
+	Seq        uint64    `json:"seq"`
+	Type       string    `json:"type"`
+	UID        string    `json:"uid"`
+	GameID     string    `json:"gameId"`
+	Seat       int       `json:"seat"`
+	Class      Class     `json:"class"`
+	Who        string    `json:"who"`
+	DeckID     string    `json:"deckId"`
+	Size       int       `json:"size"`
+	Commitment string    `json:"commitment"`
+	RulesHash  string    `json:"rulesHash"`
+	Fairness   *Fairness `json:"fairness"`
+	Tag        rng.Tag   `json:"tag"`
+	Sides      int       `json:"sides"`
+	Value      int       `json:"value"`
+	Modifiers  []int     `json:"modifiers"`
+	Total      int       `json:"total"`
+	Order      []string  `json:"order"`
+	Round      int       `json:"round"`
+	Turn       int       `json:"turn"`
+	From       int       `json:"from"`
+	To         int       `json:"to"`
+	Cause      string    `json:"cause"`
+	CombatID   string    `json:"combatId"`
+	DuelID     string    `json:"duelId"`
+	CardID     string    `json:"cardId"`
+	Effect     string    `json:"effect"`
+	TileID     int       `json:"tileId"`
+	Tier       int       `json:"tier"`
+	Choice     string    `json:"choice"`
+	Target     string    `json:"target"`
+	Amount     int       `json:"amount"`
+	HP         int       `json:"hp"`
+	EnemyTier  int       `json:"enemyTier"`
+	Reason     string    `json:"reason"`
+	Candidates []string  `json:"candidates"`
+	ChosenUID  string    `json:"chosenUid"`
+	Winner     string    `json:"winner"`
+	Outcome    string    `json:"outcome"`
 }
 
 // UnmarshalJSON decodes what MarshalJSON writes. It returns an error for an
-// unknown type or more modifiers / preview ids than an Event holds.
+// unknown type, more modifiers than an Event holds or a commitment that is
+// not 64 hex digits.
 func (e *Event) UnmarshalJSON(data []byte) error {
 	var w eventWire
 	if err := json.Unmarshal(data, &w); err != nil {
@@ -229,8 +253,14 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 	if t == EvNone {
 		return fmt.Errorf("engine: unknown event type %q", w.Type)
 	}
-	if len(w.Modifiers) > len(e.Mods) || len(w.HeadPreview) > len(e.HeadPreview) {
-		return fmt.Errorf("engine: event %s has too many modifiers or preview ids", w.Type)
+	if len(w.Modifiers) > len(e.Mods) {
+		return fmt.Errorf("engine: event %s has too many modifiers", w.Type)
+	}
+	var commit Hash32
+	if w.Commitment != "" {
+		if err := commit.UnmarshalText([]byte(w.Commitment)); err != nil {
+			return fmt.Errorf("engine: event %s: commitment: %w", w.Type, err)
+		}
 	}
 	*e = Event{
 		Seq: w.Seq, Type: t, UID: w.UID, GameID: w.GameID, Seat: w.Seat, Class: w.Class,
@@ -241,9 +271,9 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 		Choice: w.Choice, Target: w.Target, Amount: w.Amount, HP: w.HP,
 		EnemyTier: w.EnemyTier, Reason: w.Reason, Candidates: w.Candidates,
 		ChosenUID: w.ChosenUID, Winner: w.Winner, Outcome: w.Outcome,
+		Commitment: commit, RulesHash: w.RulesHash, Fair: w.Fairness,
 	}
 	e.NMods = uint8(copy(e.Mods[:], w.Modifiers))
-	e.NHead = uint8(copy(e.HeadPreview[:], w.HeadPreview))
 	return nil
 }
 

@@ -102,13 +102,32 @@ type Public struct {
 	CreatedAt  int64 `json:"createdAt,omitempty"` // Action.At of create, unix ms
 	StartedAt  int64 `json:"startedAt,omitempty"`
 	FinishedAt int64 `json:"finishedAt,omitempty"`
+
+	// Fairness is the fair-mode commitment from create on, and what was
+	// secret until the end (every mode) once the game has ended; nil in a
+	// seeded or crypto game before its end.
+	Fairness *Fairness `json:"fairness,omitempty"`
 }
 
-// Secret is what no client may see: deck order and the generator.
+// Secret is what no client may see: deck order, the generator and its
+// seeds, and the record of every shuffle. What of it a finished game
+// reveals is in [Game.Reveal].
 type Secret struct {
 	Seed     string       `json:"seed,omitempty"`     // seeded mode only
 	RNGState string       `json:"rngState,omitempty"` // rng.Stream.State(), "" before the first save
 	Decks    []SecretDeck `json:"decks,omitempty"`    // in DeckIDs order
+
+	// ServerSeed (fair mode) is the server's 32-byte seed, 64 hex digits.
+	ServerSeed string `json:"serverSeed,omitempty"`
+	// Entropy (fair mode) holds each seated player's contribution in
+	// lower-case hex ("" for none), in the order of Public.Players.
+	Entropy []string `json:"entropy,omitempty"`
+	// GameSeed (fair mode) is the stream's seed in hex, fixed at start.
+	GameSeed string `json:"gameSeed,omitempty"`
+	// SaltKey derives the salt of every shuffle (rng/fair.DeckSalt).
+	SaltKey Hash32 `json:"saltKey,omitzero"`
+	// Shuffles records every shuffle of the game, in order.
+	Shuffles []ShuffleRecord `json:"shuffles,omitempty"`
 }
 
 // SecretDeck is a deck's draw pile, top card first.

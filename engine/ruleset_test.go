@@ -91,9 +91,14 @@ func TestEventJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, e) {
 		t.Fatalf("round trip: %v %+v", err, back)
 	}
-	d := engine.Event{Seq: 1, Type: engine.EvDeckShuffled, DeckID: "chance", Size: 12, NHead: 3, HeadPreview: [3]string{"a", "b", "c"}, Tag: "deck.initShuffle.chance"}
-	if b, _ := json.Marshal(d); string(b) != `{"seq":1,"type":"DeckShuffled","deckId":"chance","size":12,"headPreview":["a","b","c"],"tag":"deck.initShuffle.chance"}` {
-		t.Fatalf("DeckShuffled = %s", b)
+	d := engine.Event{Seq: 1, Type: engine.EvDeckShuffled, DeckID: "chance", Size: 12, Tag: "deck.initShuffle.chance",
+		Commitment: engine.Hash32{0: 0xab, 31: 0x01}}
+	db, _ := json.Marshal(d)
+	if string(db) != `{"seq":1,"type":"DeckShuffled","deckId":"chance","size":12,"tag":"deck.initShuffle.chance","commitment":"ab00000000000000000000000000000000000000000000000000000000000001"}` {
+		t.Fatalf("DeckShuffled = %s", db)
+	}
+	if err := json.Unmarshal(db, &back); err != nil || !reflect.DeepEqual(back, d) {
+		t.Fatalf("DeckShuffled round trip: %v %+v", err, back)
 	}
 	if err := json.Unmarshal([]byte(`{"seq":1,"type":"Nope"}`), &back); err == nil {
 		t.Fatal("unknown event type accepted")

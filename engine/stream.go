@@ -10,11 +10,11 @@ import (
 
 // SaveStream records s's state in g after a Dispatch (session.Stream
 // rebuilds the stream from it for the next action): Secret.RNGState (in
-// seeded mode) and Public.RNG.Seq. It fails only if a seeded stream cannot
-// save its state.
+// seeded and fair modes) and Public.RNG.Seq. It fails only if such a stream
+// cannot save its state.
 func (g *Game) SaveStream(s *rng.Stream) error {
 	g.Public.RNG.Seq = s.Seq()
-	if g.Public.RNG.Mode != rng.ModeSeeded {
+	if m := g.Public.RNG.Mode; m != rng.ModeSeeded && m != rng.ModeFair {
 		return nil
 	}
 	st, err := s.State()
@@ -42,15 +42,17 @@ func (g *Game) Hash() (string, error) {
 
 // Reset makes g the zero Game (a game not yet created) but keeps the
 // memory of its lists (players and their items, turn order, decks and their
-// piles) for the next game to reuse, as a bot runner playing game after game
+// piles, shuffle records) for the next game to reuse, as a bot runner playing game after game
 // does. Every read of g, its JSON included, is then the zero Game's; only
 // a shallow copy of g made before (sharing its lists) would see them reused.
 func (g *Game) Reset() {
 	players, order := g.Public.Players[:0], g.Public.Order[:0]
 	decks, secret := g.Public.Decks[:0], g.Secret.Decks[:0]
+	shuffles := g.Secret.Shuffles[:0]
 	*g = Game{}
 	g.Public.Players, g.Public.Order = players, order
 	g.Public.Decks, g.Secret.Decks = decks, secret
+	g.Secret.Shuffles = shuffles
 }
 
 // Clone returns a deep copy of g.
@@ -80,9 +82,15 @@ func (g *Game) Clone() *Game {
 		b.Finalists = cloneStrings(b.Finalists)
 		p.Bracket = &b
 	}
+	p.Fairness = g.Public.Fairness.Clone()
 	c.Secret.Decks = cloneSlice(g.Secret.Decks)
 	for i := range c.Secret.Decks {
 		c.Secret.Decks[i].Cards = cloneStrings(c.Secret.Decks[i].Cards)
+	}
+	c.Secret.Entropy = cloneStrings(g.Secret.Entropy)
+	c.Secret.Shuffles = cloneSlice(g.Secret.Shuffles)
+	for i := range c.Secret.Shuffles {
+		c.Secret.Shuffles[i].Order = cloneStrings(c.Secret.Shuffles[i].Order)
 	}
 	return &c
 }

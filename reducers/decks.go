@@ -16,13 +16,14 @@ var reshuffleTags = [engine.NumDecks]rng.Tag{
 }
 
 // shuffleDeck shuffles deck d's draw pile in place with one rng.Shuffle and
-// logs DeckShuffled.
+// logs DeckShuffled with the commitment to the new order (Game.CommitShuffle;
+// the order itself, and the spec's headPreview, stay out of the log).
 func shuffleDeck(c *engine.Ctx, d int, tag rng.Tag) {
 	cards := c.G.Secret.Decks[d].Cards
 	rng.Shuffle(c.RNG, cards, tag, &rng.Ctx{DeckID: engine.DeckIDs[d]})
+	commit := c.G.CommitShuffle(d, tag, c.RNG.Seq())
 	e := c.Add(engine.EvDeckShuffled)
-	e.DeckID, e.Size, e.Tag = engine.DeckIDs[d], len(cards), tag
-	e.NHead = uint8(copy(e.HeadPreview[:], cards))
+	e.DeckID, e.Size, e.Tag, e.Commitment = engine.DeckIDs[d], len(cards), tag, commit
 }
 
 // ReshuffleDeckIfEmpty shuffles deck d's discard pile into it when its draw

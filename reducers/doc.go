@@ -32,5 +32,6 @@ func Table() engine.Table {
 		engine.ActReroll:        reroll,
 		engine.ActDeclineReroll: declineReroll,
 		engine.ActDiscard:       discard,
+		engine.ActAbandon:       abandon,
 	}
 }

@@ -155,9 +155,11 @@ const (
 	// the last, but no one was still on it at the end of the round (an
 	// Earthquake or a knock-out moved them back); the furthest along won.
 	EndLeftFinalTile = "leftFinalTile"
+	// EndAbandoned: the owner abandoned the game; no one won.
+	EndAbandoned = "abandoned"
 )
 
-// finish ends the game with its winner.
+// finish ends the game with its winner and reveals what was secret.
 func finish(c *engine.Ctx, winner string) {
 	p := c.P
 	outcome := EndRoundLimit
@@ -173,4 +175,5 @@ func finish(c *engine.Ctx, winner string) {
 	p.FinishedAt = c.Action.At
 	ev := c.Add(engine.EvGameFinished)
 	ev.Winner, ev.Round, ev.Outcome = winner, p.Round, outcome
+	reveal(c)
 }

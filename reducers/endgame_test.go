@@ -21,9 +21,12 @@ func finishOutcomes(t *testing.T, rules *engine.Ruleset, games int) map[string]i
 		if err != nil {
 			t.Fatal(err)
 		}
-		last := log[len(log)-1]
+		if end := log[len(log)-1]; end.Type != engine.EvFairnessRevealed {
+			t.Fatalf("the log ends with %v, not FairnessRevealed", end.Type)
+		}
+		last := log[len(log)-2]
 		if last.Type != engine.EvGameFinished {
-			t.Fatalf("the log ends with %v", last.Type)
+			t.Fatalf("the log's last event but one is %v, not GameFinished", last.Type)
 		}
 		onFinal := false
 		for _, p := range g.Public.Players {

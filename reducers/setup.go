@@ -29,16 +29,28 @@ func create(c *engine.Ctx, a *engine.Action) error {
 		if a.Seed == "" {
 			return reject(engine.CodeInvalidAction, "a seeded game needs a seed")
 		}
+	case rng.ModeFair:
+		if a.Seed != "" {
+			return reject(engine.CodeInvalidAction, "a fair game takes no seed string (its seed comes from the server and the players)")
+		}
 	default:
 		return reject(engine.CodeInvalidAction, "unknown rng mode "+strconv.Quote(a.Mode))
+	}
+	saltKey, commit, err := createSecrets(mode, a)
+	if err != nil {
+		return err
 	}
 	c.G.Reset() // the zero game, keeping a reused game's memory
 	p.GameID, p.Owner, p.RulesHash = a.GameID, a.Actor, c.Rules.Hash()
 	p.Phase, p.CreatedAt = engine.PhaseLobby, a.At
 	p.RNG = engine.RNGInfo{Mode: mode, AuditEnabled: a.Audit}
-	c.G.Secret.Seed = a.Seed
+	c.G.Secret.Seed, c.G.Secret.SaltKey = a.Seed, saltKey
+	if mode == rng.ModeFair {
+		c.G.Secret.ServerSeed = a.ServerSeed
+		p.Fairness = &engine.Fairness{CommitmentHex: commit.String()}
+	}
 	e := c.Add(engine.EvGameCreated)
-	e.UID, e.GameID = a.Actor, a.GameID
+	e.UID, e.GameID, e.RulesHash, e.Commitment = a.Actor, a.GameID, p.RulesHash, commit
 	return nil
 }
 
@@ -58,6 +70,10 @@ func join(c *engine.Ctx, a *engine.Action) error {
 	}
 	if len(p.Players) >= c.Rules.MaxPlayers {
 		return reject(engine.CodeGameFull, "every seat is taken")
+	}
+	entropy, err := joinEntropy(c, a)
+	if err != nil {
+		return err
 	}
 	if a.Seat < 0 || a.Seat >= c.Rules.MaxPlayers {
 		return reject(engine.CodeSeatTaken, "seat "+strconv.Itoa(a.Seat)+" does not exist")
@@ -80,6 +96,9 @@ func join(c *engine.Ctx, a *engine.Action) error {
 	}
 	p.Players = slices.Insert(p.Players, at, engine.Player{UID: a.Actor, Seat: a.Seat, Class: a.Class,
 		HP: c.Rules.StartHP, KeepSmokeBomb: a.KeepSmokeBomb, Items: items})
+	if p.RNG.Mode == rng.ModeFair {
+		c.G.Secret.Entropy = slices.Insert(c.G.Secret.Entropy, at, entropy)
+	}
 	e := c.Add(engine.EvPlayerJoined)
 	e.UID, e.Seat, e.Class = a.Actor, a.Seat, a.Class
 	return nil
@@ -96,6 +115,11 @@ func start(c *engine.Ctx, a *engine.Action) error {
 	case len(p.Players) < c.Rules.MinPlayers:
 		return reject(engine.CodeTooFewPlayers, strconv.Itoa(len(p.Players))+" players; the ruleset needs "+strconv.Itoa(c.Rules.MinPlayers))
 	}
+	gameSeed, err := fixGameSeed(c)
+	if err != nil {
+		return err
+	}
+	c.G.Secret.GameSeed = gameSeed
 	StartGame(c)
 	p.StartedAt = a.At
 	advance(c)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/session"
 	"github.com/fairboard/fairboard/store"
 )
@@ -165,6 +166,16 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	}
 	a.At = s.cfg.Now().UnixMilli()
 	req := store.Request{GameID: gameID, ActionID: a.ID, Actor: a.Actor, Kind: a.Kind, Fingerprint: fingerprint(a)}
+	if a.Kind == engine.ActCreate && a.Mode != string(rng.ModeSeeded) {
+		// The engine refuses a crypto or fair game without the server's
+		// seed (the key of its deck salts); it is drawn here, after the
+		// fingerprint, so a retried create is still the same action.
+		seed, err := fair.NewServerSeed()
+		if err != nil {
+			return nil, err
+		}
+		a.ServerSeed = seed
+	}
 	var entries []rng.Entry
 	m := func(g *engine.Game) ([]engine.Event, error) {
 		entries = nil // only the attempt that commits counts

@@ -6,6 +6,7 @@
 package session
 
 import (
+	"encoding/hex"
 	"fmt"
 
 	"github.com/fairboard/fairboard/engine"
@@ -14,7 +15,10 @@ import (
 
 // Stream returns the stream for g's next action: in seeded mode the
 // generator restored from Secret.RNGState (or seeded from Secret.Seed if no
-// state was saved yet), in crypto mode a fresh crypto stream; either way
+// state was saved yet), in fair mode the ChaCha20 stream of the game seed
+// positioned at the saved keystream offset (in the lobby: the fresh stream
+// of the seed the seated players make), in crypto mode a fresh crypto
+// stream; in every mode
 // with the sequence number continuing Public.RNG.Seq, and opts (e.g.
 // rng.WithAuditor) applied. Applying actions one by one, each with a fresh
 // Stream and a SaveStream after, gives the same game as applying them all
@@ -31,6 +35,22 @@ func Stream(g *engine.Game, opts ...rng.Option) (*rng.Stream, error) {
 		return rng.Restore(sec.RNGState, sec.Seed, opts...)
 	case rng.ModeCrypto:
 		return rng.NewCrypto(opts...), nil
+	case rng.ModeFair:
+		if sec.GameSeed == "" {
+			// In the lobby: the fresh stream of the game seed the players
+			// seated now make, which is the game's once it starts (start
+			// checks it and fixes Secret.GameSeed).
+			seed, err := g.FairGameSeed()
+			if err != nil {
+				return nil, fmt.Errorf("session: %w", err)
+			}
+			return rng.NewFair(seed[:], opts...), nil
+		}
+		seed, err := hex.DecodeString(sec.GameSeed)
+		if err != nil || len(seed) != 32 {
+			return nil, fmt.Errorf("session: the game seed %q is not 32 bytes of hex", sec.GameSeed)
+		}
+		return rng.RestoreFair(seed, sec.RNGState, opts...)
 	}
-	return nil, fmt.Errorf("session: game has rng mode %q; want seeded or crypto", p.RNG.Mode)
+	return nil, fmt.Errorf("session: game has rng mode %q; want seeded, crypto or fair", p.RNG.Mode)
 }

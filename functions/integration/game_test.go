@@ -91,8 +91,8 @@ func TestSeededGameOverHTTPMatchesGamectlPlay(t *testing.T) {
 		t.Fatalf("log over HTTP (%d events, %d actions) differs from gamectl play (%d lines)",
 			len(got), n, strings.Count(string(out), "\n"))
 	}
-	if got[len(got)-1].Type != engine.EvGameFinished {
-		t.Errorf("last event %s; want GameFinished", got[len(got)-1].Type)
+	if got[len(got)-2].Type != engine.EvGameFinished || got[len(got)-1].Type != engine.EvFairnessRevealed {
+		t.Errorf("last events %s, %s; want GameFinished, FairnessRevealed", got[len(got)-2].Type, got[len(got)-1].Type)
 	}
 	if st := e.st.Stats(); st.Attempts != st.Transactions {
 		t.Errorf("sequential play retried transactions: %+v", st)
