@@ -16,15 +16,20 @@ import (
 )
 
 func init() {
-	commands["play"] = command{"play a whole seeded game with bots and print its log", runPlay}
+	commands["play"] = command{"play a whole game with bots (seeded, crypto or fair) and print its log", runPlay}
 }
 
 // runPlay plays a game: players are uids p1..pN seated 0..N-1 (p1 owns the
 // room); classes default to the rotation warrior, monk, duelist, scout;
-// bots default to cautious for every seat.
+// bots default to cautious for every seat. The game is played as a server
+// plays it (bot.Runner.PlayWith), in the mode given.
 func runPlay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", stderr)
-	seed := fs.String("seed", "", "seed of the game's sfc32 stream (required)")
+	mode := fs.String("mode", "seeded", "rng mode: seeded, crypto or fair")
+	seed := fs.String("seed", "", "seed of the game's sfc32 stream (seeded mode, required there)")
+	serverSeed := fs.String("server-seed-hex", "", "crypto and fair modes: the server seed, 64 lower-case hex digits (default: from crypto/rand)")
+	entropy := fs.String("entropy", "", "fair mode: comma-separated hex contribution per seat, 0 to 64 bytes each (empty for none)")
+	exportPath := fs.String("export", "", "write the finished game's fairboard-export/v1 to this file")
 	players := fs.Int("players", 4, "number of players, p1..pN seated 0..N-1")
 	classes := fs.String("classes", "", "comma-separated classes per seat (default: warrior,monk,duelist,scout rotation)")
 	bots := fs.String("bots", "", "comma-separated bot policy per seat, or one for all (default cautious)")
@@ -34,8 +39,9 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	if *seed == "" {
-		return usagef("--seed is required")
+	cfg, err := playConfig(*mode, *seed, *serverSeed, *entropy, *players)
+	if err != nil {
+		return err
 	}
 	rules, _, err := loadRulesFile(*rulesFile)
 	if err != nil {
@@ -76,18 +82,15 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	var rec *audit.Recorder
 	if *auditOut != "" {
 		rec = audit.New(audit.KeepAll())
+		cfg.Auditor = rec
 	}
 	r := bot.NewRunner(engine.New(rules, reducers.Table()))
-	var g *engine.Game
-	var events []engine.Event
-	if rec != nil {
-		g, events, err = r.Play(*seed, seats, rec)
-	} else {
-		g, events, err = r.Play(*seed, seats, nil)
-	}
-	if err != nil {
+	r.Record = *exportPath != ""
+	g := &engine.Game{}
+	if err := r.PlayWith(g, cfg, seats); err != nil {
 		return err
 	}
+	events := r.Events()
 	w := bufio.NewWriter(stdout)
 	var buf []byte
 	for i := range events {
@@ -111,6 +114,9 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	}
 	if g.Public.Phase != engine.PhaseFinished {
 		return fmt.Errorf("the game did not finish")
+	}
+	if *exportPath != "" {
+		return writeExport(*exportPath, g, rules, r.Actions(), events)
 	}
 	return nil
 }

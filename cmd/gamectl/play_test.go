@@ -24,8 +24,11 @@ func TestPlayText(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "#1 GameCreated uid=p1") {
 		t.Errorf("first line %q", lines[0])
 	}
-	if l := lines[len(lines)-1]; !strings.Contains(l, "GameFinished") || !strings.Contains(l, "winner=p") {
-		t.Errorf("last line %q", lines[len(lines)-1])
+	if l := lines[len(lines)-2]; !strings.Contains(l, "GameFinished") || !strings.Contains(l, "winner=p") {
+		t.Errorf("last line but one %q", l)
+	}
+	if l := lines[len(lines)-1]; !strings.Contains(l, `FairnessRevealed fairness={"revealed":true,"seed":"cli-1"`) {
+		t.Errorf("last line %q", l)
 	}
 }
 
