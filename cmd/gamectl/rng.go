@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/shuffles"
 )
 
 func init() {
@@ -30,15 +31,20 @@ Every run draws from a fresh stream. KIND (default u32):
   u32                 raw 32-bit words, one per line
   int:MIN:MAX         the spec's uniformInt(MIN, MAX), one per line
   float01             the spec's float01 (word / 2^32), one per line
-  shuffle:N           one line: the spec's shuffle of 0..N-1 (1 <= N <= 1000000)
+  shuffle:N           one line: the algorithm's own shuffle of 0..N-1 (1 <= N <= 1000000):
+                      sfc32 sfc32-spec-v1, chacha20 ADR-005's fisher-yates-v1,
+                      hashchain GameRng's shuffle (hashchain-v1)
+  spec-shuffle:N      one line: the spec's shuffle of 0..N-1 over the source's
+                      words (for chacha20 this is chacha20-spec-v1, a fair game's)
   weighted:W1,W2,...  the spec's weightedPick, one "INDEX R" line per pick
   u64                 chacha20 only: raw big-endian uint64s, one per line
   byte                hashchain only: next_byte, one per line
   bounded:MAX         hashchain only: next_bounded(MAX), 0 <= MAX <= 255
   draw:N:K            hashchain only: K draw_card calls on 0..N-1 (1 <= K <= N <= 256)
-For chacha20 and hashchain, u32/int/float01/shuffle/weighted use the spec's
-arithmetic over that source's Uint32 (rng.New(src)); u64 and the hashchain
-kinds use the source's own methods.
+For chacha20 and hashchain, u32/int/float01/spec-shuffle/weighted use the
+spec's arithmetic over that source's Uint32 (rng.New(src)); shuffle, u64 and
+the hashchain kinds are the original algorithm's own (rng/shuffles names).
+For sfc32, shuffle and spec-shuffle are the same.
 --count N: lines (or picks) to print, default 10; not for shuffle and draw.
 --raw: the u32 stream as little-endian binary, endless unless --count
 (for dieharder or PractRand).
@@ -103,7 +109,7 @@ func runRNG(args []string, stdout, stderr io.Writer) error {
 		signal.Ignore(syscall.SIGPIPE) // a closed pipe is the reader's way to stop us
 		err = writeRaw(w, stream, a.count, a.set["count"])
 	} else {
-		err = writeDraws(w, stream, native, k, a.count)
+		err = writeDraws(w, stream, native, k, &a)
 	}
 	if err == nil {
 		err = w.Flush()
@@ -195,9 +201,9 @@ func parseKind(s, algo string) (drawKind, error) {
 		if k.a > k.b || uint64(k.b-k.a) >= rng.MaxSpan {
 			return k, usagef("--draw %s: need MIN <= MAX and at most 2^32 values", s)
 		}
-	case "shuffle":
+	case "shuffle", "spec-shuffle":
 		if k.a, err = strconv.ParseInt(rest, 10, 64); err != nil || k.a < 1 || k.a > maxShuffle {
-			return k, usagef("--draw shuffle:N: N must be 1..%d, not %q", maxShuffle, rest)
+			return k, usagef("--draw %s:N: N must be 1..%d, not %q", name, maxShuffle, rest)
 		}
 	case "bounded":
 		if k.a, err = strconv.ParseInt(rest, 10, 64); err != nil || k.a < 0 || k.a > 255 {
@@ -239,7 +245,7 @@ func checkCount(a *rngArgs, k drawKind) error {
 	if a.raw && k.name != "u32" {
 		return usagef("--raw writes the u32 stream; it does not apply to --draw %s", a.draw)
 	}
-	if (k.name == "shuffle" || k.name == "draw") && a.set["count"] {
+	if (k.name == "shuffle" || k.name == "spec-shuffle" || k.name == "draw") && a.set["count"] {
 		return usagef("--count does not apply to --draw %s (its size is in the kind)", a.draw)
 	}
 	if a.count <= 0 && (a.set["count"] || !a.raw) {
@@ -261,8 +267,21 @@ func writeRaw(w *bufio.Writer, s *rng.Stream, count int, bounded bool) error {
 	return nil
 }
 
+// shuffleAlgorithm is the registry's name of each --algo's own shuffle, and
+// its seed text from the flags.
+func shuffleAlgorithm(a *rngArgs) (name, seed string) {
+	switch a.algo {
+	case "chacha20":
+		return rng.ChaCha20Algorithm, a.seedHex
+	case "hashchain":
+		return "hashchain-v1", fmt.Sprintf("%s:%d:%d", a.seedHex, a.session, a.move)
+	}
+	return "sfc32-spec-v1", a.seed
+}
+
 // writeDraws prints the kind's lines.
-func writeDraws(w *bufio.Writer, s *rng.Stream, native rng.Source, k drawKind, count int) error {
+func writeDraws(w *bufio.Writer, s *rng.Stream, native rng.Source, k drawKind, a *rngArgs) error {
+	count := a.count
 	var buf []byte
 	line := func() error {
 		buf = append(buf, '\n')
@@ -271,12 +290,21 @@ func writeDraws(w *bufio.Writer, s *rng.Stream, native rng.Source, k drawKind, c
 		return err
 	}
 	switch k.name {
-	case "shuffle":
-		perm := make([]int, k.a)
-		for i := range perm {
-			perm[i] = i
+	case "shuffle", "spec-shuffle":
+		var perm []int
+		if k.name == "shuffle" {
+			name, seed := shuffleAlgorithm(a)
+			var err error
+			if perm, err = shuffles.Permutation(name, seed, int(k.a)); err != nil {
+				return usagef("--draw shuffle: %v", err)
+			}
+		} else {
+			perm = make([]int, k.a)
+			for i := range perm {
+				perm[i] = i
+			}
+			rng.Shuffle(s, perm, "", nil)
 		}
-		rng.Shuffle(s, perm, "", nil)
 		for i, v := range perm {
 			if i > 0 {
 				buf = append(buf, ' ')

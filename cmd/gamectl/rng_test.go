@@ -130,9 +130,10 @@ func TestRNGSFC32Vectors(t *testing.T) {
 func TestRNGChaCha20Vectors(t *testing.T) {
 	var f struct {
 		Vectors []struct {
-			SeedHex string   `json:"seed_hex"`
-			Uint64  []string `json:"uint64"`
-			Uint32  []uint32 `json:"uint32"`
+			SeedHex   string   `json:"seed_hex"`
+			Uint64    []string `json:"uint64"`
+			Uint32    []uint32 `json:"uint32"`
+			Shuffle52 []int    `json:"shuffle52"`
 		} `json:"vectors"`
 	}
 	rngLoadJSON(t, "../../rng/testdata/chacha20/vectors.json", &f)
@@ -144,8 +145,20 @@ func TestRNGChaCha20Vectors(t *testing.T) {
 		if got := rngOK(t, append(base, "--draw", "u64", "--count", strconv.Itoa(len(v.Uint64)))...); strings.Join(got, "\n") != strings.Join(v.Uint64, "\n") {
 			t.Errorf("seed %s u64 = %v", v.SeedHex, got)
 		}
+		// shuffle:N is ADR-005's fisher-yates-v1, as OpenSSL's ChaCha20 makes it.
+		if got := rngOK(t, append(base, "--draw", "shuffle:52")...); len(got) != 1 || got[0] != joinNums(v.Shuffle52, " ") {
+			t.Errorf("seed %s shuffle:52 = %v, want %v", v.SeedHex, got, v.Shuffle52)
+		}
 		seed, _ := hex.DecodeString(v.SeedHex)
 		rngCheckSpecKinds(t, base, func() rng.Source { return rng.NewChaCha20(seed) })
+	}
+	zero := rngOK(t, "rng", "--algo", "chacha20", "--seed-hex", strings.Repeat("00", 32), "--draw", "shuffle:52")
+	if !strings.HasPrefix(zero[0], "4 17 35 ") {
+		t.Errorf("zero seed fisher-yates-v1 starts %q, want 4 17 35", zero[0])
+	}
+	spec := rngOK(t, "rng", "--algo", "chacha20", "--seed-hex", strings.Repeat("00", 32), "--draw", "spec-shuffle:52")
+	if !strings.HasPrefix(spec[0], "3 30 33 ") {
+		t.Errorf("zero seed chacha20-spec-v1 starts %q, want 3 30 33", spec[0])
 	}
 }
 
@@ -174,8 +187,8 @@ func rngCheckSpecKinds(t *testing.T, base []string, src func() rng.Source) {
 		perm[i] = i
 	}
 	rng.Shuffle(rng.New(src()), perm, "", nil)
-	if got := rngOK(t, append(base, "--draw", "shuffle:52")...); len(got) != 1 || got[0] != joinNums(perm, " ") {
-		t.Errorf("%v shuffle:52 = %v, want %v", base, got, perm)
+	if got := rngOK(t, append(base, "--draw", "spec-shuffle:52")...); len(got) != 1 || got[0] != joinNums(perm, " ") {
+		t.Errorf("%v spec-shuffle:52 = %v, want %v", base, got, perm)
 	}
 	s, want = rng.New(src()), nil
 	items := []rng.Weighted[int]{{Item: 0, Weight: 5}, {Item: 1, Weight: 1}, {Item: 2, Weight: 94}}
@@ -210,6 +223,9 @@ func TestRNGHashChainVectors(t *testing.T) {
 			Draw256x5 struct {
 				Values []int `json:"values"`
 			} `json:"draw256x5"`
+			Shuffle52 struct {
+				Values []int `json:"values"`
+			} `json:"shuffle52"`
 		} `json:"vectors"`
 	}
 	rngLoadJSON(t, "../../rng/testdata/hashchain/vectors.json", &f)
@@ -233,6 +249,7 @@ func TestRNGHashChainVectors(t *testing.T) {
 		}
 		check("draw:52:10", 0, joinNums(v.Draw52x10.Values, "\n"))
 		check("draw:256:5", 0, joinNums(v.Draw256x5.Values, "\n"))
+		check("shuffle:52", 0, joinNums(v.Shuffle52.Values, " "))
 
 		seed, _ := hex.DecodeString(v.SeedHex)
 		session, _ := strconv.ParseUint(v.Session, 10, 64)
