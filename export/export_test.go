@@ -13,6 +13,7 @@ import (
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/shuffles"
 	"github.com/fairboard/fairboard/session"
 )
 
@@ -338,4 +339,43 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("encoding is not stable: %v", err)
 		}
 	})
+}
+
+func TestGameShuffles(t *testing.T) {
+	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	r := bot.NewRunner(eng)
+	var g engine.Game
+	seed := strings.Repeat("42", 32)
+	require.NoError(t, r.PlayWith(&g, bot.Config{Create: engine.Action{Mode: "fair", ServerSeed: seed}}, seats(3)))
+	all, err := export.GameShuffles(&g, "")
+	require.NoError(t, err)
+	require.Len(t, all, len(g.Secret.Shuffles))
+	first := all[0]
+	require.Equal(t, "treasure.t1", first.DeckID)
+	require.Equal(t, "chacha20-spec-v1", first.Algorithm)
+	require.Equal(t, g.Secret.GameSeed, first.SeedHex)
+	require.True(t, first.Verifiable)
+	// The game's first shuffle is the registry's algorithm on the ruleset's
+	// deck and the game seed alone.
+	again, err := shuffles.Shuffle(first.Algorithm, first.SeedHex, eng.Rules().InitialDeck(engine.DeckTreasureT1))
+	require.NoError(t, err)
+	require.Equal(t, first.Order, again)
+	enemies, err := export.GameShuffles(&g, "enemy.t1")
+	require.NoError(t, err)
+	for _, s := range enemies {
+		require.Equal(t, "enemy.t1", s.DeckID)
+	}
+	_, err = export.GameShuffles(&g, "jokers")
+	require.ErrorContains(t, err, `unknown deck "jokers"`)
+
+	var live engine.Game
+	r.MaxActions = 5
+	_ = r.PlayWith(&live, bot.Config{Create: engine.Action{Mode: "crypto", ServerSeed: seed}}, seats(2))
+	_, err = export.GameShuffles(&live, "")
+	require.ErrorIs(t, err, export.ErrNotRevealed)
+	_ = r.PlayWith(&live, bot.Config{Create: engine.Action{Mode: "seeded", Seed: "live"}}, seats(2))
+	s, err := export.GameShuffles(&live, "chance")
+	require.NoError(t, err)
+	require.Equal(t, "sfc32-spec-v1", s[0].Algorithm)
+	require.Equal(t, "6c697665", s[0].SeedHex)
 }
