@@ -40,6 +40,7 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go vet -tags cloud ./cmd/gamectl   # the Firestore build of gamectl serve
+GOOS=js GOARCH=wasm go vet ./web/verify/wasm   # the verifier page's WebAssembly
 go run ./lint/cmd/randlint ./...
 
 step "go test"

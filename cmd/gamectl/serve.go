@@ -95,7 +95,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{Handler: api.Mux(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: mountVerifyPage(api.Mux()), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 	auth := "Firebase Auth (project " + c.project + ")"
 	if c.authEmu {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
+	verifypage "github.com/fairboard/fairboard/web/verify"
 )
 
 func init() {
@@ -48,6 +50,13 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = fmt.Fprintln(stdout, rep.Summary())
 	return err
+}
+
+// mountVerifyPage adds the export verifier page (web/verify) at /verify/
+// to gamectl serve's mux.
+func mountVerifyPage(m *http.ServeMux) *http.ServeMux {
+	m.Handle("/verify/", http.StripPrefix("/verify", verifypage.Handler()))
+	return m
 }
 
 // playConfig checks play's mode flags and returns the game's set-up: a

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,4 +248,17 @@ func TestPlayModeFlags(t *testing.T) {
 	b := playExport(t, "--mode", "fair", "--server-seed-hex", seed, "--entropy", "01")
 	require.Equal(t, a.Log, b.Log)
 	require.Equal(t, seed, a.Fairness.ServerSeedHex)
+}
+
+// gamectl serve's mux serves the verifier page at /verify/.
+func TestServeMountsVerifyPage(t *testing.T) {
+	srv := httptest.NewServer(mountVerifyPage(http.NewServeMux()))
+	t.Cleanup(srv.Close)
+	for path, want := range map[string]string{"/verify/": "text/html; charset=utf-8", "/verify/verify.wasm": "application/wasm"} {
+		resp, err := http.Get(srv.URL + path)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+		require.Equal(t, want, resp.Header.Get("Content-Type"), path)
+	}
 }
