@@ -1,6 +1,8 @@
 package session
 
 import (
+	"encoding/hex"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -68,4 +70,49 @@ func TestStreamErrors(t *testing.T) {
 	g = seededGame("\xff")
 	_, err = Stream(g)
 	require.ErrorContains(t, err, "UTF-8")
+}
+
+func TestStreamFair(t *testing.T) {
+	g := &engine.Game{}
+	g.Public.RNG.Mode = rng.ModeFair
+	g.Secret.ServerSeed = strings.Repeat("ab", 32)
+	// In the lobby: the fresh stream of the seed the seated players make.
+	s, err := Stream(g)
+	require.NoError(t, err)
+	want, err := g.FairGameSeed()
+	require.NoError(t, err)
+	require.Equal(t, hex.EncodeToString(want[:]), s.Seed())
+	require.Equal(t, rng.ModeFair, s.Mode())
+	// Started: the saved offset resumes the very stream.
+	g.Secret.GameSeed = hex.EncodeToString(want[:])
+	ref := rng.NewFair(want[:])
+	var w []uint32
+	for range 6 {
+		w = append(w, ref.Uint32(rng.TagTestOnly, nil))
+	}
+	var got []uint32
+	for range 3 {
+		s, err := Stream(g)
+		require.NoError(t, err)
+		got = append(got, s.Uint32(rng.TagTestOnly, nil), s.Uint32(rng.TagTestOnly, nil))
+		require.NoError(t, g.SaveStream(s))
+	}
+	require.Equal(t, w, got)
+	require.Equal(t, "chacha20:24", g.Secret.RNGState)
+
+	for _, c := range []struct {
+		mut  func(g *engine.Game)
+		want string
+	}{
+		{func(g *engine.Game) { g.Secret.GameSeed = "zz" }, "not 32 bytes of hex"},
+		{func(g *engine.Game) { g.Secret.GameSeed = "abcd" }, "not 32 bytes of hex"},
+		{func(g *engine.Game) { g.Secret.RNGState = "sfc32:00" }, "does not start with"},
+		{func(g *engine.Game) { g.Secret.GameSeed, g.Secret.ServerSeed = "", "short" }, "server seed"},
+		{func(g *engine.Game) { g.Secret.GameSeed, g.Secret.Entropy = "", []string{"00"} }, "1 contributions for 0 players"},
+	} {
+		bad := g.Clone()
+		c.mut(bad)
+		_, err := Stream(bad)
+		require.ErrorContains(t, err, c.want)
+	}
 }

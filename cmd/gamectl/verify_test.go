@@ -262,3 +262,29 @@ func TestServeMountsVerifyPage(t *testing.T) {
 		require.Equal(t, want, resp.Header.Get("Content-Type"), path)
 	}
 }
+
+// --json and --audit-out work in fair and crypto modes as in seeded mode:
+// the log is the export's, the audit (server side) keeps the head preview
+// that the log does not show.
+func TestPlayFairJSONAndAudit(t *testing.T) {
+	for _, mode := range []string{"fair", "crypto"} {
+		dir := t.TempDir()
+		auditPath, exportPath := filepath.Join(dir, "audit.jsonl"), filepath.Join(dir, "x.json")
+		code, out, errs := runCmd("play", "--mode", mode, "--players", "2", "--json", "--audit-out", auditPath, "--export", exportPath)
+		require.Zero(t, code, errs)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		b, err := os.ReadFile(exportPath)
+		require.NoError(t, err)
+		x, err := export.Decode(b)
+		require.NoError(t, err)
+		require.Len(t, lines, len(x.Log))
+		for i := range lines {
+			require.JSONEq(t, string(x.Log[i]), lines[i])
+		}
+		require.NotContains(t, out, "headPreview")
+		a, err := os.ReadFile(auditPath)
+		require.NoError(t, err)
+		require.Contains(t, string(a), `"headPreview":[`)
+		require.Contains(t, strings.SplitN(string(a), "\n", 2)[0], `"tag":"deck.initShuffle.treasure.t1"`)
+	}
+}
