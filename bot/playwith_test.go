@@ -57,3 +57,21 @@ type stopErr struct{}
 func (stopErr) Error() string { return "stop" }
 
 var errStop = stopErr{}
+
+// A runner reuses its game's memory, the reveal's included: a game played
+// after another is the same as one played on a fresh runner.
+func TestReusedGameRevealsTheSame(t *testing.T) {
+	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	reused, fresh := bot.NewRunner(eng), bot.NewRunner(eng)
+	for _, seed := range []string{"reuse-long-game-1", "reuse-2", "reuse-3"} {
+		g1, _, err := reused.Play(seed, seats4(), nil)
+		require.NoError(t, err)
+		g2, _, err := fresh.Play(seed, seats4(), nil)
+		require.NoError(t, err)
+		j1, _ := g1.CanonicalJSON()
+		j2, _ := g2.CanonicalJSON()
+		require.JSONEq(t, string(j2), string(j1))
+		require.Len(t, g1.Public.Fairness.Salts, len(g1.Secret.Shuffles))
+		fresh = bot.NewRunner(eng)
+	}
+}

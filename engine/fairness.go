@@ -135,7 +135,7 @@ func (g *Game) FairGameSeed() ([32]byte, error) {
 func (g *Game) Reveal() *Fairness {
 	p, sec := &g.Public, &g.Secret
 	if p.Fairness == nil {
-		p.Fairness = &Fairness{}
+		p.Fairness = g.NewFairness()
 	}
 	f := p.Fairness
 	f.Revealed = true
@@ -148,11 +148,23 @@ func (g *Game) Reveal() *Fairness {
 		f.GameSeedHex = sec.GameSeed
 	}
 	if len(sec.Shuffles) > 0 {
-		f.Salts = make([]SaltReveal, len(sec.Shuffles))
-		for i, s := range sec.Shuffles {
-			f.Salts[i] = SaltReveal{K: s.K, DeckID: s.DeckID, Seq: s.Seq, SaltHex: s.Salt}
+		f.Salts = f.Salts[:0]
+		for _, s := range sec.Shuffles {
+			f.Salts = append(f.Salts, SaltReveal{K: s.K, DeckID: s.DeckID, Seq: s.Seq, SaltHex: s.Salt})
 		}
 	}
+	return f
+}
+
+// NewFairness returns an empty Fairness for g.Public.Fairness: the one a
+// reset game kept (its salts' memory reused), or a new one.
+func (g *Game) NewFairness() *Fairness {
+	f := g.spare
+	if f == nil {
+		return &Fairness{}
+	}
+	g.spare = nil
+	*f = Fairness{Salts: f.Salts[:0]}
 	return f
 }
 

@@ -12,6 +12,9 @@ import (
 type Game struct {
 	Public Public `json:"public"`
 	Secret Secret `json:"secret"`
+
+	// spare is a reset game's old Fairness, lent to the next (see Reset).
+	spare *Fairness
 }
 
 // Phase is the life stage of a game.

@@ -42,14 +42,18 @@ func (g *Game) Hash() (string, error) {
 
 // Reset makes g the zero Game (a game not yet created) but keeps the
 // memory of its lists (players and their items, turn order, decks and their
-// piles, shuffle records) for the next game to reuse, as a bot runner playing game after game
+// piles, shuffle records, the reveal) for the next game to reuse, as a bot runner playing game after game
 // does. Every read of g, its JSON included, is then the zero Game's; only
 // a shallow copy of g made before (sharing its lists) would see them reused.
 func (g *Game) Reset() {
 	players, order := g.Public.Players[:0], g.Public.Order[:0]
 	decks, secret := g.Public.Decks[:0], g.Secret.Decks[:0]
 	shuffles := g.Secret.Shuffles[:0]
-	*g = Game{}
+	spare := g.Public.Fairness
+	if spare == nil {
+		spare = g.spare
+	}
+	*g = Game{spare: spare}
 	g.Public.Players, g.Public.Order = players, order
 	g.Public.Decks, g.Secret.Decks = decks, secret
 	g.Secret.Shuffles = shuffles
@@ -83,6 +87,7 @@ func (g *Game) Clone() *Game {
 		p.Bracket = &b
 	}
 	p.Fairness = g.Public.Fairness.Clone()
+	c.spare = nil
 	c.Secret.Decks = cloneSlice(g.Secret.Decks)
 	for i := range c.Secret.Decks {
 		c.Secret.Decks[i].Cards = cloneStrings(c.Secret.Decks[i].Cards)

@@ -47,7 +47,8 @@ func create(c *engine.Ctx, a *engine.Action) error {
 	c.G.Secret.Seed, c.G.Secret.SaltKey = a.Seed, saltKey
 	if mode == rng.ModeFair {
 		c.G.Secret.ServerSeed = a.ServerSeed
-		p.Fairness = &engine.Fairness{CommitmentHex: commit.String()}
+		p.Fairness = c.G.NewFairness()
+		p.Fairness.CommitmentHex = commit.String()
 	}
 	e := c.Add(engine.EvGameCreated)
 	e.UID, e.GameID, e.RulesHash, e.Commitment = a.Actor, a.GameID, p.RulesHash, commit
