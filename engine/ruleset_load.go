@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fairboard/fairboard/internal/strictjson"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -43,18 +44,17 @@ func (e *RulesError) Error() string {
 	return fmt.Sprintf("engine: invalid ruleset (%d problems):\n  %s", len(e.Problems), strings.Join(e.Problems, "\n  "))
 }
 
-// LoadRules decodes a ruleset from JSON, rejecting unknown fields and
-// trailing data, validates it and compiles it. A validation failure is a
-// *RulesError naming every problem, not just the first.
+// LoadRules decodes a ruleset from JSON strictly, validates it and
+// compiles it. Decoding refuses what encoding/json would let through: a key
+// that matches a field only case-insensitively ("MaxHP" for "maxHp"), a key
+// given twice in one object, unknown keys, a value of the wrong type and
+// trailing data; that error is a *strictjson.Error with the line and column.
+// A validation failure is a *RulesError naming every problem, not just the
+// first.
 func LoadRules(data []byte) (*Ruleset, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var r Ruleset
-	if err := dec.Decode(&r); err != nil {
+	if err := strictjson.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("engine: decoding ruleset: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("engine: decoding ruleset: trailing data after the object")
 	}
 	if err := r.compile(); err != nil {
 		return nil, err
