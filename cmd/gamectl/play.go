@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -13,10 +12,41 @@ import (
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/rng"
 )
 
 func init() {
 	commands["play"] = command{"play a whole game with bots (seeded, crypto or fair) and print its log", runPlay}
+}
+
+var playUsage = `usage: gamectl play [--mode seeded|crypto|fair] [--seed S] [--players 4]
+                   [--classes LIST] [--bots LIST] [--rules FILE] [--json]
+                   [--audit-out FILE] [--export FILE]
+
+Plays one whole game with bots, as a server plays it, and prints its public
+log, one event a line. Players are p1..pN, seated 0..N-1 (p1 owns the room).
+Game i of "gamectl sim --seed S" is "gamectl play --seed 'S#i'" with that
+game's classes and bots (the sim's report prints the exact command).
+
+  --mode MODE      seeded (the sfc32 stream of --seed, replayable), crypto or
+                   fair (see --server-seed-hex and --entropy)
+  --classes LIST   one class per seat, of: ` + strings.Join(classNames(), ", ") + `
+                   (default: ` + strings.Join(classNames(), ",") + ` over the seats in turn)
+  --bots LIST      bot policies, of: ` + strings.Join(bot.Names, ", ") + `
+                   dealt over the seats in turn: seat j plays the (j mod len)-th,
+                   so "cautious,aggressive" alternates and one name plays every
+                   seat; at most one per seat (default: cautious)
+
+flags:
+`
+
+// classNames lists the classes in their rotation order.
+func classNames() []string {
+	out := make([]string, len(engine.Classes))
+	for i, c := range engine.Classes {
+		out[i] = string(c)
+	}
+	return out
 }
 
 // runPlay plays a game: players are uids p1..pN seated 0..N-1 (p1 owns the
@@ -25,14 +55,15 @@ func init() {
 // plays it (bot.Runner.PlayWith), in the mode given.
 func runPlay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, playUsage); fs.PrintDefaults() }
 	mode := fs.String("mode", "seeded", "rng mode: seeded, crypto or fair")
 	seed := fs.String("seed", "", "seed of the game's sfc32 stream (seeded mode, required there)")
 	serverSeed := fs.String("server-seed-hex", "", "crypto and fair modes: the server seed, 64 lower-case hex digits (default: from crypto/rand)")
 	entropy := fs.String("entropy", "", "fair mode: comma-separated hex contribution per seat, 0 to 64 bytes each (empty for none)")
 	exportPath := fs.String("export", "", "write the finished game's fairboard-export/v1 to this file")
-	players := fs.Int("players", 4, "number of players, p1..pN seated 0..N-1")
-	classes := fs.String("classes", "", "comma-separated classes per seat (default: warrior,monk,duelist,scout rotation)")
-	bots := fs.String("bots", "", "comma-separated bot policy per seat, or one for all (default cautious)")
+	players := fs.Int("players", 4, "number of players, p1..pN seated 0..N-1, within the ruleset's minPlayers..maxPlayers")
+	classes := fs.String("classes", "", "comma-separated class of each seat (see above)")
+	bots := fs.String("bots", "cautious", "comma-separated bot policies, dealt over the seats in turn (see above)")
 	rulesFile := fs.String("rules", "", "ruleset JSON file (default: the embedded GAME_RULES.md values)")
 	asJSON := fs.Bool("json", false, "print one JSON object a line instead of text")
 	auditOut := fs.String("audit-out", "", "write every RNG audit entry, one JSON object a line, to this file")
@@ -43,6 +74,11 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Create.Seed != "" {
+		if _, err := rng.SeedSFC32(cfg.Create.Seed); err != nil {
+			return usagef("--seed: %v", err)
+		}
+	}
 	rules, _, err := loadRulesFile(*rulesFile)
 	if err != nil {
 		return err
@@ -51,38 +87,27 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if n < rules.MinPlayers || n > rules.MaxPlayers {
 		return usagef("--players %d: the ruleset allows %d..%d", n, rules.MinPlayers, rules.MaxPlayers)
 	}
-	seats := make([]bot.Seat, n)
-	cls := bot.DefaultClasses(n)
-	if *classes != "" {
-		list := strings.Split(*classes, ",")
-		if len(list) != n {
-			return usagef("--classes names %d classes for %d players", len(list), n)
-		}
-		for i, c := range list {
-			cls[i] = engine.Class(strings.TrimSpace(c))
-			if !cls[i].Valid() {
-				return usagef("--classes: unknown class %q (known: warrior, monk, duelist, scout)", c)
-			}
-		}
+	seats, err := playSeats(n, *classes, *bots)
+	if err != nil {
+		return err
 	}
-	names := []string{"cautious"}
-	if *bots != "" {
-		names = strings.Split(*bots, ",")
-	}
-	if len(names) != 1 && len(names) != n {
-		return usagef("--bots names %d bots for %d players (give one, or one per player)", len(names), n)
-	}
-	for i := range seats {
-		p, err := bot.ByName(strings.TrimSpace(names[min(i, len(names)-1)]))
-		if err != nil {
-			return usagef("--bots: %v", err)
-		}
-		seats[i] = bot.Seat{Class: cls[i], Policy: p}
-	}
+	// The output files are checked before the game is played.
 	var rec *audit.Recorder
+	var auditFile *pendingFile
 	if *auditOut != "" {
+		if auditFile, err = reserveFile("--audit-out", *auditOut); err != nil {
+			return err
+		}
+		defer auditFile.discard() // a no-op once committed
 		rec = audit.New(audit.KeepAll())
 		cfg.Auditor = rec
+	}
+	if *exportPath != "" {
+		f, err := reserveFile("--export", *exportPath)
+		if err != nil {
+			return err
+		}
+		f.discard() // writeExport writes the path itself
 	}
 	r := bot.NewRunner(engine.New(rules, reducers.Table()))
 	r.Record = *exportPath != ""
@@ -108,7 +133,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if rec != nil {
-		if err := writeAudit(*auditOut, rec); err != nil {
+		if err := writeAudit(auditFile, rec); err != nil {
 			return err
 		}
 	}
@@ -121,26 +146,54 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func writeAudit(path string, rec *audit.Recorder) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// playSeats builds the seats of an n-player game from --classes (one class
+// per seat, or "" for the rotation) and --bots (a list dealt over the seats
+// in turn: seat j plays names[j % len(names)]).
+func playSeats(n int, classes, bots string) ([]bot.Seat, error) {
+	cls := bot.DefaultClasses(n)
+	if classes != "" {
+		list := strings.Split(classes, ",")
+		if len(list) != n {
+			return nil, usagef("--classes names %d classes for %d players (give one per seat)", len(list), n)
+		}
+		for i, c := range list {
+			cls[i] = engine.Class(strings.TrimSpace(c))
+			if !cls[i].Valid() {
+				return nil, usagef("--classes: unknown class %q (known: %s)", c, strings.Join(classNames(), ", "))
+			}
+		}
 	}
+	names := strings.Split(bots, ",")
+	if len(names) > n {
+		return nil, usagef("--bots names %d policies for %d players (at most one per seat; a shorter list is dealt over the seats in turn)", len(names), n)
+	}
+	seats := make([]bot.Seat, n)
+	for i := range seats {
+		p, err := bot.ByName(strings.TrimSpace(names[i%len(names)]))
+		if err != nil {
+			return nil, usagef("--bots: %v", err)
+		}
+		seats[i] = bot.Seat{Class: cls[i], Policy: p}
+	}
+	return seats, nil
+}
+
+// writeAudit writes every audit entry, one JSON object a line, and moves
+// the file into place.
+func writeAudit(f *pendingFile, rec *audit.Recorder) error {
 	w := bufio.NewWriter(f)
 	for _, e := range rec.All() {
 		b, err := json.Marshal(e)
 		if err != nil {
-			f.Close()
 			return err
 		}
 		w.Write(b)
 		w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
+		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
-	return f.Close()
+	return f.commit()
 }
 
 // appendText renders an event as one readable line: "#seq Type k=v ...",

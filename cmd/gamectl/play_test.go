@@ -138,3 +138,63 @@ func TestReplayTampered(t *testing.T) {
 		t.Errorf("replay of a missing file: exit %d, want 2", code)
 	}
 }
+
+// --bots means one thing in play and sim: a list dealt over the seats in
+// turn. "cautious,aggressive" for 4 players is cautious, aggressive,
+// cautious, aggressive; a longer list than the seats is refused.
+func TestPlayDealsBotsOverTheSeats(t *testing.T) {
+	play := func(bots string) string {
+		code, out, errs := runCmd("play", "--seed", "deal-3", "--players", "4", "--json", "--bots", bots)
+		if code != 0 {
+			t.Fatalf("--bots %s: exit %d: %s", bots, code, errs)
+		}
+		return out
+	}
+	short, full := play("cautious,aggressive"), play("cautious,aggressive,cautious,aggressive")
+	if short != full {
+		t.Error("--bots cautious,aggressive does not play as cautious,aggressive,cautious,aggressive")
+	}
+	if short == play("cautious") || short == play("aggressive") {
+		t.Error("the dealt list played as a single policy (pick another seed if the policies never differ)")
+	}
+	if play("aggressive") != play("aggressive,aggressive,aggressive,aggressive") {
+		t.Error("one name is not every seat")
+	}
+	code, _, errs := runCmd("play", "--seed", "x", "--players", "2", "--bots", "cautious,aggressive,cautious")
+	if code != 2 || !strings.Contains(errs, "names 3 policies for 2 players") {
+		t.Errorf("a list longer than the seats: exit %d, %q", code, errs)
+	}
+}
+
+// --audit-out is checked before the game: a missing directory or a
+// directory as the file is exit 2, with nothing played or printed.
+func TestPlayChecksAuditOutFirst(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{filepath.Join(dir, "missing", "audit.jsonl"), dir} {
+		code, out, errs := runCmd("play", "--seed", "x", "--audit-out", path)
+		if code != 2 || out != "" || !strings.Contains(errs, "--audit-out "+path) {
+			t.Errorf("--audit-out %s: exit %d, stdout %d bytes, stderr %q", path, code, len(out), errs)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// Every bad input of replay is exit 2, a divergence exit 1.
+func TestReplayBadInputIsExit2(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"empty.json": "", "object.json": "{}", "array.json": "[]", "text.json": "hello"} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		if code, out, errs := runCmd("replay", p); code != 2 || out != "" || errs == "" {
+			t.Errorf("replay %s: exit %d, stdout %q, stderr %q; want 2 and a message", name, code, out, errs)
+		}
+	}
+	for _, args := range [][]string{{"replay"}, {"replay", "a", "b"}, {"replay", filepath.Join(dir, "nonexistent.json")}, {"replay", "--nope", "x"}} {
+		if code, _, _ := runCmd(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

@@ -75,8 +75,8 @@ func TestRNGBadFlags(t *testing.T) {
 }
 
 func TestRNGHelp(t *testing.T) {
-	_, errs, code := rngRun(t, "rng", "-h")
-	if code != 0 || !strings.Contains(errs, "--algo hashchain") || !strings.Contains(errs, "draw:N:K") {
-		t.Fatalf("help: exit %d, %q", code, errs)
+	out, errs, code := rngRun(t, "rng", "-h")
+	if code != 0 || errs != "" || !strings.Contains(out, "--algo hashchain") || !strings.Contains(out, "draw:N:K") {
+		t.Fatalf("help: exit %d, stdout %q, stderr %q; want the help on stdout", code, out, errs)
 	}
 }
