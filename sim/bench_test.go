@@ -2,16 +2,17 @@ package sim
 
 import (
 	"context"
+	"io"
 	"runtime"
 	"testing"
 )
 
-// BenchmarkSimPipeline measures the whole pipeline of `gamectl sim`: seeding,
-// bot play, tallying and the results, on every core, audit off. One op is
-// one default 4-player game; games/s is the throughput (target: 10,000 on 2
-// cores, a million-game sweep in under two minutes).
-func BenchmarkSimPipeline(b *testing.B) {
-	cfg := testConfig(int64(b.N), runtime.GOMAXPROCS(0))
+// benchPipeline runs b.N default 4-player games through the whole
+// pipeline (seeding, bot play, tallying, the results) on the given
+// workers, audit off, with players.csv written to perGame if not nil.
+func benchPipeline(b *testing.B, workers int, perGame io.Writer) {
+	cfg := testConfig(int64(b.N), workers)
+	cfg.PerGame = perGame
 	b.ReportAllocs()
 	b.ResetTimer()
 	o, err := Run(context.Background(), cfg, nil)
@@ -26,17 +27,18 @@ func BenchmarkSimPipeline(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
 
+// BenchmarkSimPipeline measures the whole pipeline of `gamectl sim` on
+// every core. One op is one game; games/s is the throughput (target: 10,000
+// on 2 cores, a million-game sweep in under two minutes).
+func BenchmarkSimPipeline(b *testing.B) { benchPipeline(b, runtime.GOMAXPROCS(0), nil) }
+
 // BenchmarkSimPipelineOneWorker is the same on one goroutine: the per-core
 // cost of a game in the pipeline.
-func BenchmarkSimPipelineOneWorker(b *testing.B) {
-	cfg := testConfig(int64(b.N), 1)
-	b.ReportAllocs()
-	b.ResetTimer()
-	o, err := Run(context.Background(), cfg, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
-	_ = o
+func BenchmarkSimPipelineOneWorker(b *testing.B) { benchPipeline(b, 1, nil) }
+
+// BenchmarkSimPipelinePlayersCSV adds players.csv (written to io.Discard),
+// as "gamectl sim --out" does: the cost of the per-game rows and of putting
+// them in game order.
+func BenchmarkSimPipelinePlayersCSV(b *testing.B) {
+	benchPipeline(b, runtime.GOMAXPROCS(0), io.Discard)
 }

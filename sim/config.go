@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/fairboard/fairboard/bot"
@@ -20,10 +21,12 @@ type Config struct {
 	Seed    string // game i plays seed GameSeed(Seed, i)
 	Players int    // within the ruleset's MinPlayers..MaxPlayers
 	// Classes gives seat i the class Classes[i] (len == Players); nil means
-	// "mixed": in game i, seat j plays engine.Classes[(i+j) % 4], so each
-	// class plays each seat equally often.
+	// "mixed": the classes rotate over the seats (see the design in
+	// design.go), so each class plays each seat equally often.
 	Classes []engine.Class
-	// Bots are the policies; in game i, seat j plays Bots[(i+j) % len(Bots)].
+	// Bots are the policies the design deals to the seats (see design.go):
+	// each class and each seat meets each entry equally often. A name
+	// given twice plays twice as many seats.
 	Bots    []string
 	Workers int // goroutines; results do not depend on it
 
@@ -31,6 +34,11 @@ type Config struct {
 
 	A Ruleset  // the ruleset
 	B *Ruleset // a second ruleset played on the same seeds, or nil
+
+	// PerGame, if not nil, receives players.csv under ruleset A: a header,
+	// then one row per player-game, in game order whatever the number of
+	// workers (see PlayersHeader). PerGameB is the same under ruleset B.
+	PerGame, PerGameB io.Writer
 }
 
 // GameSeed returns the seed of game i of a run seeded with seed: "seed#i".
@@ -67,6 +75,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--workers must be at least 1, not %d", c.Workers)
 	case c.Shards < 1 || c.Shard < 0 || c.Shard >= c.Shards:
 		return fmt.Errorf("shard %d/%d: want 0 <= I < N", c.Shard, c.Shards)
+	case int64(c.Shards) > c.Games:
+		return fmt.Errorf("shard %d/%d: %d games cannot be split into %d shards (some would play no game); use at most %d shards", c.Shard, c.Shards, c.Games, c.Shards, c.Games)
 	}
 	for _, cl := range c.Classes {
 		if !cl.Valid() {
@@ -79,20 +89,4 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
-}
-
-// seating returns the seats and the policy names of game i.
-func (c *Config) seating(i int64, seats []bot.Seat, names []string) ([]bot.Seat, []string) {
-	seats, names = seats[:0], names[:0]
-	for j := 0; j < c.Players; j++ {
-		cl := engine.Classes[(i+int64(j))%int64(len(engine.Classes))]
-		if c.Classes != nil {
-			cl = c.Classes[j]
-		}
-		name := c.Bots[(i+int64(j))%int64(len(c.Bots))]
-		p, _ := bot.ByName(name) // validated
-		seats = append(seats, bot.Seat{Class: cl, Policy: p})
-		names = append(names, name)
-	}
-	return seats, names
 }

@@ -13,14 +13,17 @@ func ff(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 func (r *Results) measuresCSV() []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	w.Write([]string{"ruleset", "id", "group", "label", "kind", "value", "k", "n", "ci_lo", "ci_hi"})
+	w.Write([]string{"ruleset", "id", "group", "label", "kind", "value", "k", "n", "ci_lo", "ci_hi", "unit", "fair_share"})
 	row := func(set string, m Measure) {
-		lo, hi := "", ""
+		lo, hi, fair := "", "", ""
 		if m.CI != nil {
 			lo, hi = ff(m.CI.Lo), ff(m.CI.Hi)
 		}
+		if m.FairShare > 0 {
+			fair = ff(m.FairShare)
+		}
 		w.Write([]string{set, m.ID, m.Group, m.Label, string(m.Kind), ff(m.Value),
-			strconv.FormatInt(m.K, 10), strconv.FormatInt(m.N, 10), lo, hi})
+			strconv.FormatInt(m.K, 10), strconv.FormatInt(m.N, 10), lo, hi, m.Unit, fair})
 	}
 	for _, m := range r.Measures {
 		row("A", m)
@@ -32,15 +35,24 @@ func (r *Results) measuresCSV() []byte {
 	return buf.Bytes()
 }
 
-// comparisonCSV is one row per compared measure: A, B, B - A, its interval,
-// p and significance.
+// comparisonCSV is one row per compared measure: A, B, B - A (fractions
+// for rates), and where a test is meaningful its interval, p-value, the
+// Holm-adjusted p-value and the test; significant is Holm-adjusted p <
+// 0.05. The cells of an untested measure (a percentile) are empty.
 func (r *Results) comparisonCSV() []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	w.Write([]string{"id", "group", "label", "kind", "a", "b", "diff", "diff_ci_lo", "diff_ci_hi", "p", "significant"})
+	w.Write([]string{"id", "group", "label", "kind", "a", "b", "diff", "diff_ci_lo", "diff_ci_hi", "p", "significant", "p_holm", "test", "unit"})
 	for _, c := range r.Comparisons {
+		lo, hi, p, ph, test := "", "", "", "", ""
+		if c.Test != nil {
+			lo, hi, p, test = ff(c.Test.CI.Lo), ff(c.Test.CI.Hi), ff(c.Test.P), c.Test.Test
+		}
+		if c.PHolm != nil {
+			ph = ff(*c.PHolm)
+		}
 		w.Write([]string{c.ID, c.Group, c.Label, string(c.Kind), ff(c.A.Value), ff(c.B.Value),
-			ff(c.Diff.Delta), ff(c.Diff.CI.Lo), ff(c.Diff.CI.Hi), ff(c.Diff.P), strconv.FormatBool(c.Diff.Significant)})
+			ff(c.Delta), lo, hi, p, strconv.FormatBool(c.Significant), ph, test, c.A.Unit})
 	}
 	w.Flush()
 	return buf.Bytes()

@@ -7,89 +7,118 @@ import (
 	"github.com/fairboard/fairboard/reducers"
 )
 
-// The groups of measures, in report order. Each group is one chart.
+// The groups of measures, in report order. Each group is one chart, in one
+// unit: a group never mixes shares with counts.
 const (
-	GroupOrder     = "Win rate by turn-order position"
-	GroupSeat      = "Win rate by seat"
-	GroupClass     = "Win rate by class"
-	GroupBot       = "Win rate by bot policy"
-	GroupLength    = "Game length (rounds)"
-	GroupEnds      = "How games end"
-	GroupKnockouts = "Knock-outs"
+	GroupOrder    = "Win rate by turn-order position"
+	GroupSeat     = "Win rate by seat"
+	GroupClass    = "Win rate by class"
+	GroupBot      = "Win rate by bot policy"
+	GroupClassBot = "Win rate by class and bot policy"
+	GroupLength   = "Game length (rounds)"
+	// GroupEnds: how each game ended; the shares sum to 100%.
+	GroupEnds = "How games end"
+	// GroupEndsAlso: games counted in GroupEnds too (overlapping).
+	GroupEndsAlso  = "Ties for first place and games without a winner"
+	GroupKnockouts = "Knock-outs per game"
 	// GroupKnockoutsByClass: knock-outs suffered per player-game, by class.
 	GroupKnockoutsByClass = "Knock-outs per player-game by class"
-	GroupDuels            = "Duels"
-	GroupCombatWin        = "Combat win rate by enemy tier"
-	GroupCombatLen        = "Combat rounds by enemy tier"
-	GroupLoot             = "Loot by enemy tier"
-	GroupItems            = "Item use per game"
-	GroupChance           = "Chance cards per game"
+	GroupDuelsOffered     = "Duels offered per game"
+	// GroupDuelOffers: what became of each duel offer; sums to 100%.
+	GroupDuelOffers  = "What became of a duel offer"
+	GroupDuelsFought = "Duels fought to the end"
+	GroupCombatWin   = "Combat win rate by enemy tier"
+	GroupCombatLen   = "Combat rounds by enemy tier"
+	GroupLoot        = "Loot by enemy tier"
+	GroupItems       = "Item use per game"
+	GroupChance      = "Chance cards per game"
 )
+
+// The units of measures: every chart has one.
+const (
+	UnitShare       = "share"
+	UnitRounds      = "rounds"
+	UnitPerGame     = "per game"
+	UnitPerPlayer   = "per player-game"
+	UnitRoundsFight = "rounds per fight"
+)
+
+// FairShare returns the win rate every player-game would have if nothing
+// (position, seat, class, policy) mattered: the share of games with a
+// winner, split evenly among the players.
+func (t *Tally) FairShare(players int) float64 {
+	if t.Games == 0 || players < 1 {
+		return 0
+	}
+	return float64(t.Games-t.NoWinner) / float64(t.Games) / float64(players)
+}
 
 // Measures derives every measure of the tally for a run with the given
 // number of players, in report order. Rates carry Wilson intervals and means
-// t intervals.
+// t intervals; win rates carry the fair share they are read against. The
+// ids are stable (docs/sim.md lists them): tools read measures.csv by id.
 func (t *Tally) Measures(players int) []Measure {
 	var ms []Measure
-	add := func(m Measure) { ms = append(ms, m) }
+	add := func(m Measure, unit string) { m.Unit = unit; ms = append(ms, m) }
+	fair := t.FairShare(players)
+	win := func(id, group, label string, w WinCount) {
+		m := Rate(id, group, label, w.Won, w.Played)
+		m.FairShare = fair
+		add(m, UnitShare)
+	}
 	for pos := 0; pos < players && pos < MaxSeats; pos++ {
-		w := t.Order[pos]
-		add(Rate("win.order."+strconv.Itoa(pos+1), GroupOrder, "position "+strconv.Itoa(pos+1), w.Won, w.Played))
+		win("win.order."+strconv.Itoa(pos+1), GroupOrder, "position "+strconv.Itoa(pos+1), t.Order[pos])
 	}
 	for seat := 0; seat < players && seat < MaxSeats; seat++ {
-		w := t.Seat[seat]
-		add(Rate("win.seat."+strconv.Itoa(seat), GroupSeat, "seat "+strconv.Itoa(seat), w.Won, w.Played))
+		win("win.seat."+strconv.Itoa(seat), GroupSeat, "seat "+strconv.Itoa(seat), t.Seat[seat])
 	}
 	for _, k := range sortedKeys(t.Class) {
-		add(Rate("win.class."+k, GroupClass, k, t.Class[k].Won, t.Class[k].Played))
+		win("win.class."+k, GroupClass, k, *t.Class[k])
 	}
 	for _, k := range sortedKeys(t.Bot) {
-		add(Rate("win.bot."+k, GroupBot, k, t.Bot[k].Won, t.Bot[k].Played))
+		win("win.bot."+k, GroupBot, k, *t.Bot[k])
+	}
+	for _, c := range sortedKeys(t.ClassBot) {
+		for _, b := range sortedKeys(t.ClassBot[c]) {
+			win("win.classBot."+c+"."+b, GroupClassBot, c+" · "+b, *t.ClassBot[c][b])
+		}
 	}
 
-	add(Mean("length.mean", GroupLength, "mean", t.Rounds))
+	add(Mean("length.mean", GroupLength, "mean", t.Rounds), UnitRounds)
 	for _, q := range []struct {
 		id    string
 		label string
 		q     float64
 	}{{"length.p10", "10th percentile", 0.10}, {"length.p50", "median", 0.50}, {"length.p90", "90th percentile", 0.90}, {"length.p99", "99th percentile", 0.99}} {
-		add(Value(q.id, GroupLength, q.label, float64(t.RoundsHist.Percentile(q.q)), t.Games))
+		add(Value(q.id, GroupLength, q.label, float64(t.RoundsHist.Percentile(q.q)), t.Games), UnitRounds)
 	}
 
 	for _, k := range sortedKeys(t.Ends) {
-		add(Rate("end."+k, GroupEnds, endLabel(k), t.Ends[k], t.Games))
+		add(Rate("end."+k, GroupEnds, endLabel(k), t.Ends[k], t.Games), UnitShare)
 	}
-	add(Rate("end.bracket", GroupEnds, "settled by a bracket", t.Bracket, t.Games))
-	add(Rate("end.noWinner", GroupEnds, "no winner", t.NoWinner, t.Games))
+	add(Rate("end.bracket", GroupEndsAlso, "tie for first, settled by a bracket", t.Bracket, t.Games), UnitShare)
+	add(Rate("end.noWinner", GroupEndsAlso, "no winner", t.NoWinner, t.Games), UnitShare)
 
-	add(Mean("knockouts.perGame", GroupKnockouts, "per game", t.Knockouts))
+	add(Mean("knockouts.perGame", GroupKnockouts, "per game", t.Knockouts), UnitPerGame)
 	for _, k := range sortedKeys(t.KnockoutsByClass) {
-		played := int64(0)
-		if w := t.Class[k]; w != nil {
-			played = w.Played
-		}
-		v := 0.0
-		if played > 0 {
-			v = float64(t.KnockoutsByClass[k]) / float64(played)
-		}
-		add(Value("knockouts.class."+k, GroupKnockoutsByClass, k, v, played))
+		add(Mean("knockouts.class."+k, GroupKnockoutsByClass, k, *t.KnockoutsByClass[k]), UnitPerPlayer)
 	}
 
 	offered := t.DuelsOffered.Sum
-	add(Mean("duels.offeredPerGame", GroupDuels, "offered per game", t.DuelsOffered))
+	add(Mean("duels.offeredPerGame", GroupDuelsOffered, "offered per game", t.DuelsOffered), UnitPerGame)
 	for _, k := range sortedKeys(t.DuelsCancelled) {
-		add(Rate("duels.cancelled."+k, GroupDuels, "cancelled by "+k, t.DuelsCancelled[k], offered))
+		add(Rate("duels.cancelled."+k, GroupDuelOffers, "cancelled by "+cancelLabel(k), t.DuelsCancelled[k], offered), UnitShare)
 	}
-	add(Rate("duels.fought", GroupDuels, "fought", t.DuelsFought, offered))
-	add(Rate("duels.decided", GroupDuels, "fought with a winner", t.DuelsDecided, t.DuelsFought))
-	add(Rate("duels.challengerWon", GroupDuels, "won by the challenger", t.DuelsChallengerWon, t.DuelsDecided))
+	add(Rate("duels.fought", GroupDuelOffers, "fought", t.DuelsFought, offered), UnitShare)
+	add(Rate("duels.decided", GroupDuelsFought, "of those fought: with a winner", t.DuelsDecided, t.DuelsFought), UnitShare)
+	add(Rate("duels.challengerWon", GroupDuelsFought, "of those with a winner: won by the challenger", t.DuelsChallengerWon, t.DuelsDecided), UnitShare)
 
 	for _, k := range sortedKeys(t.Combats) {
 		c := t.Combats[k]
-		add(Rate("combat.won."+k, GroupCombatWin, k, c.Won, c.Fought))
+		add(Rate("combat.won."+k, GroupCombatWin, k, c.Won, c.Fought), UnitShare)
 	}
 	for _, k := range sortedKeys(t.Combats) {
-		add(Mean("combat.rounds."+k, GroupCombatLen, k, t.Combats[k].Rounds))
+		add(Mean("combat.rounds."+k, GroupCombatLen, k, t.Combats[k].Rounds), UnitRoundsFight)
 	}
 	for _, tier := range sortedKeys(t.Loot) {
 		m := t.Loot[tier]
@@ -98,16 +127,27 @@ func (t *Tally) Measures(players int) []Measure {
 			n += v
 		}
 		for _, k := range sortedKeys(m) {
-			add(Rate("loot."+tier+"."+k, GroupLoot, tier+" → "+k, m[k], n))
+			add(Rate("loot."+tier+"."+k, GroupLoot, tier+" → "+k, m[k], n), UnitShare)
 		}
 	}
 	for _, k := range sortedKeys(t.ItemUse) {
-		add(Mean("items."+k, GroupItems, k, t.perGame(t.ItemUse[k])))
+		add(Mean("items."+k, GroupItems, k, t.perGame(t.ItemUse[k])), UnitPerGame)
 	}
 	for _, k := range sortedKeys(t.Chance) {
-		add(Mean("chance."+k, GroupChance, k, t.perGame(t.Chance[k])))
+		add(Mean("chance."+k, GroupChance, k, t.perGame(t.Chance[k])), UnitPerGame)
 	}
 	return ms
+}
+
+// cancelLabel names a duel cancellation reason for people.
+func cancelLabel(reason string) string {
+	switch reason {
+	case "smokeBomb":
+		return "a smoke bomb"
+	case "monk":
+		return "a monk's roll"
+	}
+	return reason
 }
 
 // endLabel says in words how a game ended (GameFinished's outcome).
@@ -154,6 +194,11 @@ func unpairedMeans(a, b *Tally) map[string][2]Moments {
 	for k, ma := range a.Chance {
 		if mb, ok := b.Chance[k]; ok {
 			out["chance."+k] = [2]Moments{a.perGame(ma), b.perGame(mb)}
+		}
+	}
+	for k, ma := range a.KnockoutsByClass {
+		if mb, ok := b.KnockoutsByClass[k]; ok {
+			out["knockouts.class."+k] = [2]Moments{*ma, *mb}
 		}
 	}
 	return out

@@ -2,12 +2,6 @@ package sim
 
 import "fmt"
 
-// newScan returns the reusable working state of game scans.
-func newScan() *gameScan {
-	return &gameScan{classOf: map[string]string{}, challenger: map[string]string{},
-		items: map[string]int64{}, chance: map[string]int64{}}
-}
-
 // Merge adds another tally's counts to t. Merging is exact and commutative:
 // tallies of disjoint sets of games merged in any order equal the tally of
 // their union.
@@ -32,8 +26,16 @@ func (t *Tally) Merge(o *Tally) {
 	}
 	mergeWins(t.Class, o.Class)
 	mergeWins(t.Bot, o.Bot)
+	for k, m := range o.ClassBot {
+		d := t.ClassBot[k]
+		if d == nil {
+			d = map[string]*WinCount{}
+			t.ClassBot[k] = d
+		}
+		mergeWins(d, m)
+	}
 	t.Knockouts.Merge(o.Knockouts)
-	mergeCounts(t.KnockoutsByClass, o.KnockoutsByClass)
+	mergeMoments(t.KnockoutsByClass, o.KnockoutsByClass)
 	t.DuelsOffered.Merge(o.DuelsOffered)
 	mergeCounts(t.DuelsCancelled, o.DuelsCancelled)
 	t.DuelsFought += o.DuelsFought
@@ -121,7 +123,11 @@ func (t *Tally) check() error {
 			return err
 		}
 	}
-	for _, m := range []map[string]*WinCount{t.Class, t.Bot} {
+	wins := []map[string]*WinCount{t.Class, t.Bot}
+	for _, m := range t.ClassBot {
+		wins = append(wins, m)
+	}
+	for _, m := range wins {
 		for k, w := range m {
 			if w == nil {
 				return fmt.Errorf("win count %q is null", k)
@@ -139,7 +145,7 @@ func (t *Tally) check() error {
 			return err
 		}
 	}
-	for _, m := range []map[string]*Moments{t.ItemUse, t.Chance} {
+	for _, m := range []map[string]*Moments{t.ItemUse, t.Chance, t.KnockoutsByClass} {
 		for k, v := range m {
 			if v == nil || v.N < 0 {
 				return fmt.Errorf("moments %q missing or negative", k)

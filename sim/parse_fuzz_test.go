@@ -46,8 +46,8 @@ func TestParseResultsRejectsCorruptFiles(t *testing.T) {
 func FuzzParseResults(f *testing.F) {
 	good := realResults(f)
 	f.Add(good)
-	f.Add([]byte(`{"format":"fairboard-sim/1","config":{"games":1,"players":1,"shards":1},"range":[0,1],"tally":{}}`))
-	f.Add([]byte(`{"format":"fairboard-sim/1","config":{"games":1,"players":16,"shards":1},"range":[0,1],"done":1,"tally":{"seat":[{"played":1}]}}`))
+	f.Add([]byte(`{"format":"` + Format + `","config":{"games":1,"players":1,"shards":1},"range":[0,1],"tally":{}}`))
+	f.Add([]byte(`{"format":"` + Format + `","config":{"games":1,"players":16,"shards":1},"range":[0,1],"done":1,"tally":{"seat":[{"played":1}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseResults(data)
 		if err != nil {

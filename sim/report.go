@@ -3,17 +3,42 @@ package sim
 import (
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 )
 
-const reportCSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:980px;color:#222}
+const reportCSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:960px;padding:0 1em;color:#222}
 h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 10px;border-bottom:1px solid #eee;text-align:left}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .warn{background:#fff3cd;padding:.6em 1em;border-left:4px solid #e0a800}
-.sig{color:#b00;font-weight:600}code{background:#f4f4f4;padding:1px 4px}
-svg .bar{fill:#4a7fb5}svg .ci{stroke:#222;stroke-width:1.5}svg .axis{stroke:#888}
-svg text{font:12px system-ui,sans-serif;fill:#222}svg .tick{fill:#666}`
+.note{color:#555;max-width:52em}
+.sig{color:#b00;font-weight:600}code{background:#f4f4f4;padding:1px 4px;overflow-wrap:anywhere}
+svg{display:block;max-width:none}
+svg .bar{fill:#4a7fb5}svg .ci{stroke:#222;stroke-width:1.5;fill:none}svg .axis{stroke:#888}
+svg .fair{stroke:#b00;stroke-width:1.5;stroke-dasharray:5 3}svg .fairlbl{fill:#b00}
+svg text{font:12px system-ui,sans-serif;fill:#222}svg .tick{fill:#666}
+svg .val{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}`
+
+// groupNotes say how to read a group: what its shares add up to, what
+// overlaps, which interval is drawn.
+var groupNotes = map[string]string{
+	GroupOrder:            "Turn order is rolled at the start of each game. The dashed line is the fair share: the win rate every position would have if the order did not matter.",
+	GroupSeat:             "The dashed line is the fair share: the win rate every seat would have if seating did not matter.",
+	GroupClass:            "The dashed line is the fair share: the win rate every class would have if classes were balanced.",
+	GroupBot:              "The dashed line is the fair share: the win rate every policy would have if policies did not matter.",
+	GroupClassBot:         "Each class played by each bot policy; the design plays every combination equally often, so each cell compares like with like.",
+	GroupLength:           "Percentiles are whole rounds read from the games' histogram (rounds.csv); they carry no interval. The mean's interval is Student's t.",
+	GroupEnds:             "Each game ends in exactly one of these ways: the shares sum to 100%.",
+	GroupEndsAlso:         "These games are counted above too: the rows overlap the ways games end. When several players are tied furthest along at the end, a bracket of duels among them decides the winner, however the game ended.",
+	GroupKnockoutsByClass: "Knock-outs suffered per player-game of each class, with Student's t interval.",
+	GroupDuelOffers:       "Every duel offer is either cancelled or fought: the shares sum to 100% of the offers.",
+	GroupDuelsFought:      "Each row has its own denominator, named in its label: duels fought, then duels with a winner.",
+	GroupLoot:             "Each tier's shares sum to 100% of that tier's loot rolls.",
+}
+
+// fairGroups carry the fair-share line.
+var fairGroups = []string{GroupOrder, GroupSeat, GroupClass, GroupBot, GroupClassBot}
 
 // reportHTML renders the self-contained report: no script, no stylesheet
 // and no image is fetched; the charts are inline SVG.
@@ -22,7 +47,7 @@ func (r *Results) reportHTML() []byte {
 	e := html.EscapeString
 	b.WriteString("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
 	b.WriteString("<title>Balance simulation: " + e(r.Config.Seed) + "</title><style>" + reportCSS + "</style></head><body>\n")
-	fmt.Fprintf(&b, "<h1>Balance simulation</h1>\n")
+	b.WriteString("<h1>Balance simulation</h1>\n")
 	if r.Partial {
 		fmt.Fprintf(&b, "<p class=\"warn\">Partial results: the run was stopped after %d of %d games.</p>\n", r.Done, r.Range[1]-r.Range[0])
 	}
@@ -30,13 +55,61 @@ func (r *Results) reportHTML() []byte {
 		fmt.Fprintf(&b, "<p class=\"warn\">%d games could not be played to their end and are left out; the first: %s</p>\n",
 			r.FailedGames, e(r.Failures[0].Seed+": "+r.Failures[0].Error))
 	}
-	b.WriteString("<table>")
-	row := func(k, v string) { fmt.Fprintf(&b, "<tr><th>%s</th><td>%s</td></tr>", e(k), v) }
+	for _, a := range r.Config.Aliases {
+		fmt.Fprintf(&b, "<p class=\"warn alias\">%s</p>\n", e(a))
+	}
+	r.writeRunTable(&b)
+	fmt.Fprintf(&b, "<h2>Design</h2>\n<p class=\"design\">%s</p>\n", e(r.Config.DesignText))
+	b.WriteString("<p class=\"note\">Bars are values; whiskers are 95% intervals (Wilson for rates, Student's t for means); " +
+		"percentiles have none. Win rates are read against the fair share (the dashed line); their edge is the difference in percentage points (pp). " +
+		"Every rate here can be recomputed from <code>players.csv</code> (one row per player and game).</p>\n")
+	if r.Comparisons != nil {
+		r.writeComparison(&b)
+	}
+	title := "Results"
+	if r.Comparisons != nil {
+		title = "Ruleset A in detail"
+	}
+	fmt.Fprintf(&b, "<h2>%s</h2>\n", title)
+	fair := r.Tally.FairShare(r.Config.Players)
+	for _, g := range groupsOf(r.Measures) {
+		ms := filterMeasures(r.Measures, g)
+		fmt.Fprintf(&b, "<h3>%s</h3>\n", e(g))
+		if n, ok := groupNotes[g]; ok {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", e(n))
+		}
+		if g == GroupLength {
+			b.WriteString(histChart("Games by length in rounds", r.Tally.RoundsHist, "rounds"))
+		} else {
+			f := 0.0
+			if slices.Contains(fairGroups, g) {
+				f = fair
+			}
+			for _, run := range byUnit(ms) {
+				b.WriteString(barChart(barSpec{title: g, ms: run, fair: f}))
+			}
+		}
+		b.WriteString("\n")
+		if g == GroupClassBot {
+			writeClassBotTable(&b, r.Tally, ms)
+			continue
+		}
+		writeMeasureTable(&b, ms)
+	}
+	b.WriteString("</body></html>\n")
+	return []byte(b.String())
+}
+
+func (r *Results) writeRunTable(b *strings.Builder) {
+	e := html.EscapeString
+	b.WriteString("<table class=\"run\">")
+	row := func(k, v string) { fmt.Fprintf(b, "<tr><th>%s</th><td>%s</td></tr>", e(k), v) }
 	row("games", fmt.Sprintf("%d (indices %d–%d)", r.Done, r.Range[0], r.Range[0]+r.Done-1))
 	row("seed", "<code>"+e(r.Config.Seed)+"</code>; game i plays <code>"+e(r.Config.SeedScheme)+"</code>")
 	row("players", fmt.Sprint(r.Config.Players))
 	row("classes", e(strings.Join(r.Config.Classes, ", ")))
 	row("bots", e(strings.Join(r.Config.Bots, ", ")))
+	row("design", "<code>"+e(r.Config.Design)+"</code>")
 	row("ruleset A", e(r.Rules.Source)+" <code>"+e(short(r.Rules.Hash))+"</code>")
 	if r.CompareWith != nil {
 		row("ruleset B", e(r.CompareWith.Source)+" <code>"+e(short(r.CompareWith.Hash))+"</code>")
@@ -52,53 +125,121 @@ func (r *Results) reportHTML() []byte {
 		}
 	}
 	b.WriteString("</table>\n")
+}
 
-	if r.Comparisons != nil {
-		b.WriteString("<h2>Ruleset B against A</h2>\n<p>Same seeds for both (common random numbers). " +
-			"<span class=\"sig\">*</span> marks a difference significant at 5%: rates by the two-proportion test, " +
-			"per-game means by the paired t-test, other means by Welch's test.</p>\n")
-		for _, g := range groupsOf(r.Measures) {
-			cs := filterComparisons(r.Comparisons, g)
-			if len(cs) == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, "<h3>%s</h3>\n%s\n", e(g), compareChart(g, cs))
-			b.WriteString("<table><tr><th></th><th>A</th><th>B</th><th>B − A</th><th>95% interval</th><th>p</th></tr>")
-			for _, c := range cs {
-				sig := ""
-				if c.Diff.Significant {
-					sig = " class=\"sig\""
-				}
-				fmt.Fprintf(&b, "<tr%s><td>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%+.4g</td><td class=n>[%.4g, %.4g]</td><td class=n>%.3g</td></tr>",
-					sig, e(c.Label), e(formatValue(c.A)), e(formatValue(c.B)), c.Diff.Delta, c.Diff.CI.Lo, c.Diff.CI.Hi, c.Diff.P)
-			}
-			b.WriteString("</table>\n")
+func (r *Results) writeComparison(b *strings.Builder) {
+	e := html.EscapeString
+	tested := 0
+	for _, c := range r.Comparisons {
+		if c.Test != nil {
+			tested++
 		}
 	}
-
-	title := "Results"
-	if r.Comparisons != nil {
-		title = "Ruleset A in detail"
-	}
-	fmt.Fprintf(&b, "<h2>%s</h2>\n<p>Bars are values; whiskers are 95%% intervals (Wilson for rates, Student's t for means).</p>\n", title)
+	fmt.Fprintf(b, "<h2>Ruleset B against A</h2>\n<p class=\"note holm\">Same seeds for both (common random numbers). "+
+		"Differences are B − A, in percentage points (pp) for rates. Rates are tested by the two-proportion z-test, "+
+		"per-game means by the paired t-test, other means by Welch's t-test; percentiles are not tested. "+
+		"<strong>%d measures are tested at once, so the p-values are corrected for multiple comparisons by Holm's method</strong>: "+
+		"<span class=\"sig\">*</span> marks a difference whose Holm-adjusted p-value is below 0.05, which keeps the chance of "+
+		"flagging any unchanged measure below 5%%.</p>\n", tested)
+	fair := r.Tally.FairShare(r.Config.Players)
 	for _, g := range groupsOf(r.Measures) {
-		ms := filterMeasures(r.Measures, g)
-		fmt.Fprintf(&b, "<h3>%s</h3>\n", e(g))
-		if g == GroupLength {
-			b.WriteString(histChart("Games by length in rounds", r.Tally.RoundsHist, "rounds"))
-			b.WriteString("\n")
-		} else {
-			b.WriteString(barChart(g, ms))
-			b.WriteString("\n")
+		cs := filterComparisons(r.Comparisons, g)
+		if len(cs) == 0 {
+			continue
 		}
-		b.WriteString("<table>")
-		for _, m := range ms {
-			fmt.Fprintf(&b, "<tr><td>%s</td><td class=n>%s</td></tr>", e(m.Label), e(formatValue(m)))
+		f := 0.0
+		if slices.Contains(fairGroups, g) {
+			f = fair
+		}
+		fmt.Fprintf(b, "<h3>%s</h3>\n%s\n", e(g), compareChart(g, cs, f))
+		b.WriteString("<table class=\"cmp\"><tr><th></th><th>A</th><th>B</th><th>B − A</th><th>95% interval</th><th>test</th><th>p</th><th>p (Holm)</th></tr>")
+		for _, c := range cs {
+			sig, mark := "", ""
+			if c.Significant {
+				sig, mark = " class=\"sig\"", " *"
+			}
+			test, p, ph := "—", "—", "—"
+			if c.Test != nil {
+				test, p = c.Test.Test, FormatP(c.Test.P)
+			}
+			if c.PHolm != nil {
+				ph = FormatP(*c.PHolm)
+			}
+			fmt.Fprintf(b, "<tr%s><td>%s%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td><td>%s</td><td class=n>%s</td><td class=n>%s</td></tr>",
+				sig, e(c.Label), mark, e(FormatValue(c.A)), e(FormatValue(c.B)), e(FormatDelta(c)), e(FormatDeltaCI(c)), e(test), e(p), e(ph))
 		}
 		b.WriteString("</table>\n")
 	}
-	b.WriteString("</body></html>\n")
-	return []byte(b.String())
+}
+
+// writeMeasureTable lists a group's measures: value, interval, count and,
+// for win rates, the edge over the fair share.
+func writeMeasureTable(b *strings.Builder, ms []Measure) {
+	e := html.EscapeString
+	win := ms[0].FairShare > 0
+	b.WriteString("<table><tr><th></th><th>value</th><th>95% interval</th><th>n</th>")
+	if win {
+		b.WriteString("<th>edge over the fair share</th>")
+	}
+	b.WriteString("</tr>")
+	for _, m := range ms {
+		iv := FormatInterval(m)
+		if iv == "" {
+			iv = "—"
+		}
+		n := fmt.Sprint(m.N)
+		if m.Kind == KindRate {
+			n = fmt.Sprintf("%d/%d", m.K, m.N)
+		}
+		fmt.Fprintf(b, "<tr><td>%s</td><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td>", e(m.Label), e(FormatValue(m)), e(iv), e(n))
+		if win {
+			fmt.Fprintf(b, "<td class=n>%s</td>", e(FormatEdge(m)))
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</table>\n")
+}
+
+// writeClassBotTable writes the class × bot table: a row per class, a
+// column per policy, each cell the win rate, its interval and count.
+func writeClassBotTable(b *strings.Builder, t *Tally, ms []Measure) {
+	e := html.EscapeString
+	byID := map[string]Measure{}
+	for _, m := range ms {
+		byID[m.ID] = m
+	}
+	bots := sortedKeys(t.Bot)
+	b.WriteString("<table class=\"classbot\"><tr><th>class \\ bot</th>")
+	for _, bt := range bots {
+		fmt.Fprintf(b, "<th>%s</th>", e(bt))
+	}
+	b.WriteString("</tr>")
+	for _, c := range sortedKeys(t.ClassBot) {
+		fmt.Fprintf(b, "<tr><th>%s</th>", e(c))
+		for _, bt := range bots {
+			m, ok := byID["win.classBot."+c+"."+bt]
+			if !ok {
+				b.WriteString("<td class=n>—</td>")
+				continue
+			}
+			fmt.Fprintf(b, "<td class=n>%s %s<br>%d/%d, %s</td>", e(FormatValue(m)), e(FormatInterval(m)), m.K, m.N, e(FormatEdge(m)))
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</table>\n")
+}
+
+// byUnit splits measures into runs of one unit, in order: one chart each.
+func byUnit(ms []Measure) [][]Measure {
+	var out [][]Measure
+	for _, m := range ms {
+		if n := len(out); n > 0 && out[n-1][0].Unit == m.Unit {
+			out[n-1] = append(out[n-1], m)
+			continue
+		}
+		out = append(out, []Measure{m})
+	}
+	return out
 }
 
 func short(hash string) string {

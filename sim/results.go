@@ -11,7 +11,7 @@ import (
 
 // Format names the layout of results.json; a change that old readers cannot
 // read bumps it.
-const Format = "fairboard-sim/1"
+const Format = "fairboard-sim/2"
 
 // RulesRecord identifies a ruleset: where it came from and its content hash.
 type RulesRecord struct {
@@ -27,6 +27,12 @@ type ConfigRecord struct {
 	Players    int      `json:"players"`
 	Classes    []string `json:"classes"` // ["mixed"] for the rotation
 	Bots       []string `json:"bots"`
+	// Design names how seats, classes and bots were assigned (DesignName);
+	// DesignText says it in words and Aliases lists the factors the
+	// options forced together (none by default).
+	Design     string   `json:"design"`
+	DesignText string   `json:"designText"`
+	Aliases    []string `json:"aliases,omitempty"`
 	Workers    int      `json:"workers"` // informational: results do not depend on it
 	Shard      int      `json:"shard"`
 	Shards     int      `json:"shards"`
@@ -103,7 +109,8 @@ func (r *Results) derive() {
 
 func configRecord(cfg *Config) ConfigRecord {
 	c := ConfigRecord{Games: cfg.Games, Seed: cfg.Seed, SeedScheme: cfg.Seed + "#<game index>",
-		Players: cfg.Players, Bots: cfg.Bots, Workers: cfg.Workers, Shard: cfg.Shard, Shards: max(cfg.Shards, 1)}
+		Players: cfg.Players, Bots: cfg.Bots, Workers: cfg.Workers, Shard: cfg.Shard, Shards: max(cfg.Shards, 1),
+		Design: DesignName, DesignText: cfg.DescribeDesign(), Aliases: cfg.Aliases()}
 	if cfg.Classes == nil {
 		c.Classes = []string{"mixed"}
 	}

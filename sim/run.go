@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -48,11 +49,24 @@ type Outcome struct {
 // If ctx is cancelled, workers finish the game they are playing and stop;
 // the games played are then exactly a prefix of the range and the outcome
 // is marked Partial. progress may be nil.
+//
+// With cfg.PerGame (PerGameB) set, players.csv is written there as the
+// games finish, in game order; a write error stops the run early (the
+// outcome is then Partial) and is returned with the outcome.
 func Run(ctx context.Context, cfg *Config, progress *Progress) (*Outcome, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	lo, hi := cfg.Range()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var sinkA, sinkB *orderedSink
+	if cfg.PerGame != nil {
+		sinkA = newOrderedSink(cfg.PerGame, PlayersHeader(cfg.A.Rules), lo, cancel)
+	}
+	if cfg.PerGameB != nil && cfg.B != nil {
+		sinkB = newOrderedSink(cfg.PerGameB, PlayersHeader(cfg.B.Rules), lo, cancel)
+	}
 	var next atomic.Int64
 	next.Store(lo)
 	parts := make([]*Outcome, cfg.Workers)
@@ -62,7 +76,9 @@ func Run(ctx context.Context, cfg *Config, progress *Progress) (*Outcome, error)
 		wg.Add(1)
 		go func(o *Outcome) {
 			defer wg.Done()
-			newWorker(cfg).loop(ctx, o, &next, hi, progress)
+			wk := newWorker(cfg)
+			wk.sinkA, wk.sinkB = sinkA, sinkB
+			wk.loop(ctx, o, &next, hi, progress)
 		}(parts[w])
 	}
 	wg.Wait()
@@ -72,6 +88,13 @@ func Run(ctx context.Context, cfg *Config, progress *Progress) (*Outcome, error)
 		total.merge(p)
 	}
 	total.Partial = lo+total.Done < hi
+	errA, errB := sinkA.flush(), sinkB.flush()
+	if errA != nil {
+		return total, fmt.Errorf("writing players.csv: %w", errA)
+	}
+	if errB != nil {
+		return total, fmt.Errorf("writing players_b.csv: %w", errB)
+	}
 	return total, nil
 }
 
@@ -87,20 +110,24 @@ func newOutcome(cfg *Config) *Outcome {
 	return o
 }
 
-// worker owns one runner per ruleset and reusable buffers.
+// worker owns one runner and one scan per ruleset, and reusable buffers.
 type worker struct {
-	cfg    *Config
-	ra, rb *bot.Runner
-	scan   *gameScan
-	seats  []bot.Seat
-	names  []string
+	cfg          *Config
+	ra, rb       *bot.Runner
+	scanA, scanB *gameScan
+	seats        []bot.Seat
+	names        []string
+	classes      []engine.Class
+	sinkA, sinkB *orderedSink
+	rowsA, rowsB []byte
 }
 
 func newWorker(cfg *Config) *worker {
-	w := &worker{cfg: cfg, scan: newScan()}
+	w := &worker{cfg: cfg, scanA: newScan(cfg.A.Rules)}
 	w.ra = bot.NewRunner(engine.New(cfg.A.Rules, reducers.Table()))
 	if cfg.B != nil {
 		w.rb = bot.NewRunner(engine.New(cfg.B.Rules, reducers.Table()))
+		w.scanB = newScan(cfg.B.Rules)
 	}
 	return w
 }
@@ -126,26 +153,50 @@ func (w *worker) loop(ctx context.Context, o *Outcome, next *atomic.Int64, hi in
 	}
 }
 
-// play plays game i under A (and B) and folds it into o.
+// play plays game i under A (and B), folds it into o and hands its
+// players.csv rows to the sinks (none for a game that failed).
 func (w *worker) play(i int64, o *Outcome) {
+	var rowsA, rowsB []byte
+	defer func() {
+		w.rowsA = w.sinkA.put(i, rowsA)
+		w.rowsB = w.sinkB.put(i, rowsB)
+	}()
 	seed := GameSeed(w.cfg.Seed, i)
 	w.seats, w.names = w.cfg.seating(i, w.seats, w.names)
-	_, evA, err := w.ra.Play(seed, w.seats, nil)
+	w.classes = w.classes[:0]
+	for _, s := range w.seats {
+		w.classes = append(w.classes, s.Class)
+	}
+	gA, evA, err := w.ra.Play(seed, w.seats, nil)
 	if err != nil {
 		o.fail(i, seed, err)
 		return
 	}
-	gsA := o.A.AddGame(evA, w.names, w.scan)
+	gsA, err := o.A.AddGame(evA, w.classes, w.names, w.scanA)
+	if err != nil {
+		o.fail(i, seed, err)
+		return
+	}
 	o.note(i, seed, gsA.Rounds)
+	if w.sinkA != nil {
+		rowsA = w.scanA.appendRows(w.rowsA[:0], i, seed, w.classes, w.names, gA)
+	}
 	if w.rb == nil {
 		return
 	}
-	_, evB, err := w.rb.Play(seed, w.seats, nil)
+	gB, evB, err := w.rb.Play(seed, w.seats, nil)
 	if err != nil {
 		o.fail(i, seed, err)
 		return
 	}
-	gsB := o.B.AddGame(evB, w.names, w.scan)
+	gsB, err := o.B.AddGame(evB, w.classes, w.names, w.scanB)
+	if err != nil {
+		o.fail(i, seed, err)
+		return
+	}
+	if w.sinkB != nil {
+		rowsB = w.scanB.appendRows(w.rowsB[:0], i, seed, w.classes, w.names, gB)
+	}
 	for id, f := range pairedIDs {
 		o.Paired[id].Add(f(gsB) - f(gsA))
 	}

@@ -74,7 +74,8 @@ func sameRun(a, b *Results) error {
 	ca.Shard, cb.Shard, ca.Workers, cb.Workers = 0, 0, 0, 0
 	switch {
 	case !slices.Equal(ca.Classes, cb.Classes) || !slices.Equal(ca.Bots, cb.Bots) ||
-		ca.Games != cb.Games || ca.Seed != cb.Seed || ca.Players != cb.Players || ca.Shards != cb.Shards:
+		ca.Games != cb.Games || ca.Seed != cb.Seed || ca.Players != cb.Players || ca.Shards != cb.Shards ||
+		ca.Design != cb.Design:
 		return fmt.Errorf("shard %d and shard %d are of different runs (configuration differs)", a.Config.Shard, b.Config.Shard)
 	case a.Rules.Hash != b.Rules.Hash:
 		return fmt.Errorf("shard %d and shard %d used different rulesets", a.Config.Shard, b.Config.Shard)

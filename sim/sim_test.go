@@ -26,6 +26,22 @@ func comparable(t *testing.T, r *Results) string {
 	return string(b)
 }
 
+// weakScout returns the default ruleset without the scout's movement perk.
+func weakScout(t *testing.T) *engine.Ruleset {
+	t.Helper()
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal(engine.DefaultRulesJSON(), &raw))
+	classes, ok := raw["classes"].(map[string]any)
+	require.True(t, ok, "the default ruleset has a classes object")
+	require.Contains(t, classes, "scoutMove", "the default ruleset names the scout's move bonus")
+	classes["scoutMove"] = 0
+	b, err := json.Marshal(raw)
+	require.NoError(t, err)
+	weak, err := engine.LoadRules(b)
+	require.NoError(t, err)
+	return weak
+}
+
 func run(t *testing.T, cfg *Config) *Results {
 	t.Helper()
 	o, err := Run(context.Background(), cfg, nil)
@@ -83,8 +99,8 @@ func TestCompareSameRulesetFindsNothing(t *testing.T) {
 	r := run(t, cfg)
 	require.NotEmpty(t, r.Comparisons)
 	for _, c := range r.Comparisons {
-		require.Zerof(t, c.Diff.Delta, "%s", c.ID)
-		require.Falsef(t, c.Diff.Significant, "%s", c.ID)
+		require.Zerof(t, c.Delta, "%s", c.ID)
+		require.Falsef(t, c.Significant, "%s", c.ID)
 	}
 }
 
@@ -92,26 +108,15 @@ func TestCompareSameRulesetFindsNothing(t *testing.T) {
 // drop significantly on the same seeds, and the change must be visible in
 // the paired game length.
 func TestCompareDetectsAWeakenedClass(t *testing.T) {
-	var raw map[string]any
-	require.NoError(t, json.Unmarshal(engine.DefaultRulesJSON(), &raw))
-	classes, ok := raw["classes"].(map[string]any)
-	require.True(t, ok, "the default ruleset has a classes object")
-	require.Contains(t, classes, "scoutMove", "the default ruleset names the scout's move bonus")
-	classes["scoutMove"] = 0
-	b, err := json.Marshal(raw)
-	require.NoError(t, err)
-	weak, err := engine.LoadRules(b)
-	require.NoError(t, err)
-
 	cfg := testConfig(600, 2)
-	cfg.B = &Ruleset{Rules: weak, Source: "weak-scout.json"}
+	cfg.B = &Ruleset{Rules: weakScout(t), Source: "weak-scout.json"}
 	r := run(t, cfg)
 	var found bool
 	for _, c := range r.Comparisons {
 		if c.ID == "win.class.scout" {
 			found = true
-			require.Less(t, c.Diff.Delta, 0.0)
-			require.True(t, c.Diff.Significant, "%+v", c.Diff)
+			require.Less(t, c.Delta, 0.0)
+			require.True(t, c.Significant, "%+v %v", c.Test, *c.PHolm)
 		}
 	}
 	require.True(t, found)

@@ -104,13 +104,16 @@ func tQuantile975(df int64) float64 {
 	return z + g1/n + g2/(n*n) + g3/(n*n*n)
 }
 
-// Diff is the comparison of one measure between two rulesets: B - A, its
-// 95% interval, the two-sided p-value and whether it is significant at 5%.
+// Diff is the test of one measure's difference between two rulesets: B -
+// A, its 95% interval, the two-sided p-value, whether that p-value alone is
+// below 5% (before any multiple-comparison correction), and the test's
+// name.
 type Diff struct {
 	Delta       float64  `json:"delta"`
 	CI          Interval `json:"ci"`
 	P           float64  `json:"p"`
 	Significant bool     `json:"significant"`
+	Test        string   `json:"test,omitempty"`
 }
 
 // DiffRates compares two proportions k1/n1 (A) and k2/n2 (B): the difference

@@ -4,9 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/rng"
 )
 
 // MaxSeats bounds the seats a tally tracks (the ruleset allows at most 6
@@ -48,9 +46,12 @@ type Tally struct {
 	Order []WinCount           `json:"order"` // by turn-order position
 	Class map[string]*WinCount `json:"class"`
 	Bot   map[string]*WinCount `json:"bot"`
+	// ClassBot is the class × bot table: class → policy → wins.
+	ClassBot map[string]map[string]*WinCount `json:"classBot"`
 
-	Knockouts        Moments          `json:"knockouts"` // per game
-	KnockoutsByClass map[string]int64 `json:"knockoutsByClass"`
+	Knockouts Moments `json:"knockouts"` // per game
+	// KnockoutsByClass: knock-outs suffered per player-game, by class.
+	KnockoutsByClass map[string]*Moments `json:"knockoutsByClass"`
 
 	DuelsOffered       Moments          `json:"duelsOffered"`   // per game
 	DuelsCancelled     map[string]int64 `json:"duelsCancelled"` // by reason
@@ -76,7 +77,8 @@ func NewTally() *Tally {
 		Order:            make([]WinCount, MaxSeats),
 		Class:            map[string]*WinCount{},
 		Bot:              map[string]*WinCount{},
-		KnockoutsByClass: map[string]int64{},
+		ClassBot:         map[string]map[string]*WinCount{},
+		KnockoutsByClass: map[string]*Moments{},
 		DuelsCancelled:   map[string]int64{},
 		Combats:          map[string]*CombatCount{},
 		Loot:             map[string]map[string]int64{},
@@ -91,160 +93,122 @@ type GameStats struct {
 	Rounds, Knockouts, DuelsOffered, Combats, ItemsUsed int64
 }
 
-// gameScan is the reusable working state of one game's scan.
-type gameScan struct {
-	classOf      map[string]string
-	challenger   map[string]string // duel id → challenger uid
-	items        map[string]int64  // this game's item uses by kind
-	chance       map[string]int64  // this game's chance draws by effect
-	combatTier   int
-	combatRounds int64
-	pendingTier  int
-	inCombat     bool
-}
-
-// AddGame folds one finished game's public log into the tally. bots[i] is
-// the policy name of seat i (uid "p<i+1>", as the bot runner seats them).
-func (t *Tally) AddGame(events []engine.Event, bots []string, sc *gameScan) GameStats {
+// AddGame folds one finished game's public log into the tally: classes[j]
+// and bots[j] are what seat j (uid "p<j+1>", as the bot runner seats them)
+// played. sc is left holding the game's per-player counters, for
+// players.csv. An error (an event the ruleset's schema does not know)
+// leaves the tally untouched.
+func (t *Tally) AddGame(events []engine.Event, classes []engine.Class, bots []string, sc *gameScan) (GameStats, error) {
 	var gs GameStats
-	clear(sc.classOf)
-	clear(sc.challenger)
-	clear(sc.items)
-	clear(sc.chance)
-	sc.inCombat, sc.pendingTier = false, 0
-	var order []string
-	winner, bracket := "", false
-	for i := range events {
-		e := &events[i]
-		switch e.Type {
-		case engine.EvPlayerJoined:
-			sc.classOf[e.UID] = string(e.Class)
-		case engine.EvGameStarted:
-			order = e.Order
-		case engine.EvKnockedOut:
-			gs.Knockouts++
-			t.KnockoutsByClass[sc.classOf[e.UID]]++
-		case engine.EvDuelOffered:
-			gs.DuelsOffered++
-			sc.challenger[e.DuelID] = e.UID
-		case engine.EvDuelCancelled:
-			t.DuelsCancelled[e.Reason]++
-		case engine.EvDuelEnded:
-			if c, ok := sc.challenger[e.DuelID]; ok { // bracket matches are not challenges
-				t.DuelsFought++
-				if e.Winner != "" {
-					t.DuelsDecided++
-					if e.Winner == c {
-						t.DuelsChallengerWon++
-					}
-				}
-			}
-		case engine.EvEnemyCompositionChosen:
-			sc.pendingTier = e.Tier
-		case engine.EvEnemySpawned:
-			if !sc.inCombat {
-				sc.inCombat, sc.combatRounds = true, 0
-				sc.combatTier = e.Tier
-				if sc.pendingTier > 0 {
-					sc.combatTier = sc.pendingTier
-				}
-				sc.pendingTier = 0
-			}
-		case engine.EvDiceRolled:
-			if e.Tag == rng.TagCombatPlayerAttack {
-				sc.combatRounds++
-			}
-		case engine.EvCombatEnded:
-			gs.Combats++
-			t.combatEnded(e.Outcome, sc.combatTier, sc.combatRounds)
-			sc.inCombat = false
-		case engine.EvLootRoll:
-			tier := "t" + strconv.Itoa(e.EnemyTier)
-			m := t.Loot[tier]
-			if m == nil {
-				m = map[string]int64{}
-				t.Loot[tier] = m
-			}
-			m[e.Outcome]++
-		case engine.EvItemUsed:
-			gs.ItemsUsed++
-			sc.items[cardKind(e.CardID)]++
-		case engine.EvChanceResolved:
-			sc.chance[e.Effect]++
-		case engine.EvBracketStarted:
-			bracket = true
-		case engine.EvGameFinished:
-			winner = e.Winner
-			gs.Rounds = int64(e.Round)
-			t.Ends[e.Outcome]++
-		}
+	n := len(bots)
+	combats := CombatTally{}
+	if err := sc.scan(events, n, &combats); err != nil {
+		return gs, err
 	}
 	t.Games++
-	addSparse(t.ItemUse, sc.items)
-	addSparse(t.Chance, sc.chance)
-	t.Rounds.Add(gs.Rounds)
-	t.RoundsHist.Add(int(gs.Rounds))
-	t.Knockouts.Add(gs.Knockouts)
-	t.DuelsOffered.Add(gs.DuelsOffered)
-	if bracket {
+	gs.Rounds = sc.rounds
+	t.Rounds.Add(sc.rounds)
+	t.RoundsHist.Add(int(sc.rounds))
+	t.Ends[sc.end]++
+	if sc.bracket {
 		t.Bracket++
 	}
-	if winner == "" {
+	if sc.winner < 0 {
 		t.NoWinner++
 	}
-	for seat, policy := range bots {
-		uid := bot.UID(seat)
+	combats.mergeInto(t.Combats)
+	gs.Combats = combats.fights
+	s := sc.sch
+	for j := 0; j < n; j++ {
+		k := sc.counts[j]
 		won := int64(0)
-		if uid == winner {
+		if j == sc.winner {
 			won = 1
 		}
-		if seat < MaxSeats {
-			t.Seat[seat].Played++
-			t.Seat[seat].Won += won
+		if j < MaxSeats {
+			t.Seat[j].Played++
+			t.Seat[j].Won += won
 		}
-		addWin(t.Class, sc.classOf[uid], won)
-		addWin(t.Bot, policy, won)
-	}
-	for pos, uid := range order {
-		if pos < MaxSeats {
-			t.Order[pos].Played++
-			if uid == winner {
-				t.Order[pos].Won++
+		if p := sc.pos[j]; p >= 0 {
+			t.Order[p].Played++
+			t.Order[p].Won += won
+		}
+		cl := string(classes[j])
+		addWin(t.Class, cl, won)
+		addWin(t.Bot, bots[j], won)
+		cb := t.ClassBot[cl]
+		if cb == nil {
+			cb = map[string]*WinCount{}
+			t.ClassBot[cl] = cb
+		}
+		addWin(cb, bots[j], won)
+		ko := t.KnockoutsByClass[cl]
+		if ko == nil {
+			ko = &Moments{}
+			t.KnockoutsByClass[cl] = ko
+		}
+		ko.Add(k[cKnockouts])
+		gs.Knockouts += k[cKnockouts]
+		gs.DuelsOffered += k[cChallenges]
+		t.DuelsFought += k[cFought]
+		t.DuelsDecided += k[cDecided]
+		t.DuelsChallengerWon += k[cChallengesWon]
+		for tier := 1; tier <= 3; tier++ {
+			for o, name := range s.loot[tier] {
+				if v := k[s.lootAt[tier]+o]; v > 0 {
+					t.addLoot(tier, name, v)
+				}
 			}
 		}
 	}
-	return gs
-}
-
-func (t *Tally) combatEnded(outcome string, tier int, rounds int64) {
-	key := "t" + strconv.Itoa(tier)
-	c := t.Combats[key]
-	if c == nil {
-		c = &CombatCount{}
-		t.Combats[key] = c
-	}
-	c.Fought++
-	switch outcome {
-	case "won":
-		c.Won++
-	case "knockedOut":
-		c.KnockedOut++
-	case "retreated":
-		c.Retreated++
-	}
-	c.Rounds.Add(rounds)
-}
-
-// addSparse adds one game's per-key counts to per-key moments.
-func addSparse(dst map[string]*Moments, game map[string]int64) {
-	for k, c := range game {
-		m := dst[k]
-		if m == nil {
-			m = &Moments{}
-			dst[k] = m
+	for r, name := range s.reasons {
+		if v := sumSeats(sc.counts[:n], nFixed+r); v > 0 {
+			t.DuelsCancelled[name] += v
 		}
-		m.Add(c)
 	}
+	t.Knockouts.Add(gs.Knockouts)
+	t.DuelsOffered.Add(gs.DuelsOffered)
+	for i, name := range s.items {
+		used := sumSeats(sc.counts[:n], s.itemAt+i)
+		gs.ItemsUsed += used
+		addSparse(t.ItemUse, name, used)
+	}
+	for i, name := range s.effects {
+		addSparse(t.Chance, name, sumSeats(sc.counts[:n], s.chAt+i))
+	}
+	return gs, nil
+}
+
+func sumSeats(counts [][]int64, at int) int64 {
+	var v int64
+	for _, k := range counts {
+		v += k[at]
+	}
+	return v
+}
+
+func (t *Tally) addLoot(tier int, outcome string, v int64) {
+	key := "t" + strconv.Itoa(tier)
+	m := t.Loot[key]
+	if m == nil {
+		m = map[string]int64{}
+		t.Loot[key] = m
+	}
+	m[outcome] += v
+}
+
+// addSparse adds one game's count of a key to per-key moments; games
+// with none are left out (see Tally.ItemUse).
+func addSparse(dst map[string]*Moments, key string, c int64) {
+	if c == 0 {
+		return
+	}
+	m := dst[key]
+	if m == nil {
+		m = &Moments{}
+		dst[key] = m
+	}
+	m.Add(c)
 }
 
 func addWin(m map[string]*WinCount, key string, won int64) {

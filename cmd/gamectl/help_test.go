@@ -14,7 +14,8 @@ func TestHelpGoesToStdoutAndListsValues(t *testing.T) {
 		cmd  []string
 		want []string
 	}{
-		{[]string{"sim"}, []string{"--games", "-workers"}},
+		{[]string{"sim"}, []string{"--games", "warrior, monk, duelist, scout", "cautious, aggressive", "players.csv", "balanced design", "-workers"}},
+		{[]string{"sim", "merge"}, []string{"gamectl sim merge", "exactly what the unsharded run gives"}},
 		{[]string{"play"}, []string{"--seed", "cautious, aggressive", "warrior, monk, duelist, scout", "dealt over the seats in turn", "-audit-out"}},
 		{[]string{"replay"}, []string{"gamectl replay FILE", "exits 1", "exits 2"}},
 		{[]string{"rng"}, []string{"--algo hashchain", "draw:N:K"}},

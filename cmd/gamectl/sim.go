@@ -6,12 +6,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 
+	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/sim"
 )
@@ -20,16 +23,50 @@ func init() {
 	commands["sim"] = command{summary: "run seeded balance simulations (and merge shards)", run: runSim}
 }
 
-const simUsage = `usage: gamectl sim --games N --seed S [--players 4] [--classes LIST|mixed]
-                  [--bots cautious,aggressive,...] [--rules FILE] [--compare FILE2]
+var simUsage = `usage: gamectl sim --games N --seed S [--players 4] [--classes mixed|LIST]
+                  [--bots LIST] [--rules FILE] [--compare FILE2]
                   [--workers K] [--shard I/N] [--out DIR]
        gamectl sim merge [--out DIR] DIR...
 
-Plays N bot games; game i uses seed "S#i", so "gamectl play --seed 'S#i'"
-replays it. With --out, writes results.json, measures.csv, rounds.csv,
-comparison.csv (with --compare) and report.html. Results do not depend on
---workers. --shard I/N (or CLOUD_RUN_TASK_INDEX/CLOUD_RUN_TASK_COUNT) plays
-the I-th of N slices; "gamectl sim merge" combines them exactly.
+Plays N bot games and reports who wins and why, with 95% intervals. Game i
+uses seed "S#i": "gamectl play --seed 'S#i'" with that game's classes and
+bots replays it (the report prints the exact command for the shortest and
+the longest game).
+
+  --classes mixed  classes rotate over the seats (each class plays each seat
+                   equally often); or one class per seat, of:
+                   ` + strings.Join(classNames(), ", ") + `
+                   (a fixed list makes class and seat the same factor: the
+                   run says so)
+  --bots LIST      bot policies, of: ` + strings.Join(bot.Names, ", ") + `
+                   dealt by the balanced design: every class and every seat
+                   meets every policy equally often (a name given twice
+                   plays twice as many seats); "gamectl play" deals the same
+                   list over the seats in turn
+  --out DIR        writes results.json, measures.csv, rounds.csv,
+                   players.csv (one row per player and game),
+                   comparison.csv and players_b.csv (with --compare) and
+                   report.html; the files of a previous run in DIR are
+                   removed first; {shard} becomes the shard index
+  --shard I/N      plays the I-th (0-based) of N slices of the games, N <= games
+                   (default: CLOUD_RUN_TASK_INDEX/CLOUD_RUN_TASK_COUNT if set);
+                   "gamectl sim merge" combines the shards' directories into
+                   exactly what one run gives
+
+Results do not depend on --workers. Ctrl-C writes what was played, marked
+partial, and exits 130.
+
+flags:
+`
+
+const simMergeUsage = `usage: gamectl sim merge [--out DIR] DIR...
+
+Combines the result directories of the shards of one run ("gamectl sim
+--shard I/N --out DIR") into exactly what the unsharded run gives, players.csv
+included. Refuses shards of different runs, partial shards, and sets that
+miss or repeat games.
+
+flags:
 `
 
 func runSim(args []string, stdout, stderr io.Writer) error {
@@ -40,14 +77,14 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() { fmt.Fprint(stderr, simUsage); fs.PrintDefaults() }
 	games := fs.Int64("games", 0, "number of games (required, >= 1)")
 	seed := fs.String("seed", "", "run seed (required); game i plays seed \"SEED#i\"")
-	players := fs.Int("players", 4, "players per game")
-	classes := fs.String("classes", "mixed", "classes by seat, comma-separated, or \"mixed\" (seat j of game i plays the (i+j)%4-th class)")
-	bots := fs.String("bots", "cautious,aggressive", "bot policies; seat j of game i plays the (i+j)%len-th")
+	players := fs.Int("players", 4, "players per game, within the ruleset's minPlayers..maxPlayers")
+	classes := fs.String("classes", "mixed", "\"mixed\", or a class per seat, comma-separated (see above)")
+	bots := fs.String("bots", "cautious,aggressive", "bot policies, comma-separated, dealt by the balanced design (see above)")
 	rules := fs.String("rules", "", "ruleset JSON file (default: the embedded GAME_RULES.md ruleset)")
 	compare := fs.String("compare", "", "a second ruleset to play on the same seeds and compare")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
 	shard := fs.String("shard", "", "I/N: play the I-th (0-based) of N slices of the games")
-	out := fs.String("out", "", "directory for results.json, CSVs and report.html; {shard} becomes the shard index")
+	out := fs.String("out", "", "directory for the results (see above); default: print the summary only")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -56,26 +93,52 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	*out = strings.ReplaceAll(*out, "{shard}", strconv.Itoa(cfg.Shard))
+	var output *sim.Output
+	if *out != "" {
+		// Checked (and a previous run's files removed) before any game.
+		if output, err = sim.OpenOutput(*out, cfg.B != nil); err != nil {
+			return usageError{err}
+		}
+		cfg.PerGame, cfg.PerGameB = output.PerGame(), output.PerGameB()
+	}
+	for _, a := range cfg.Aliases() {
+		fmt.Fprintf(stderr, "warning: %s\n", a)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	lo, hi := cfg.Range()
-	progress := sim.NewProgress(stderr, hi-lo)
+	progress := sim.NewProgress(terminal(stderr), hi-lo)
 	o, err := sim.Run(ctx, cfg, progress)
 	progress.Finish()
-	if err != nil {
+	if o == nil {
+		if output != nil {
+			output.Abort()
+		}
 		return usageError{err}
 	}
 	res := sim.NewResults(cfg, o, append([]string{"gamectl", "sim"}, args...))
-	if *out != "" {
-		if err := res.Write(*out); err != nil {
-			return fmt.Errorf("writing results: %w", err)
+	if output != nil {
+		if ferr := output.Finish(res, err == nil); ferr != nil && err == nil {
+			err = ferr
 		}
 	}
 	printSummary(stdout, res, *out)
+	if err != nil {
+		return fmt.Errorf("%w (the other results were written)", err)
+	}
 	if res.Partial {
 		return exitError{130, fmt.Errorf("interrupted after %d of %d games; the results written are marked partial", res.Done, hi-lo)}
 	}
 	return nil
+}
+
+// terminal returns the real stderr behind the help router, so that the
+// progress bar can tell whether it is a terminal.
+func terminal(w io.Writer) io.Writer {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		return u.Unwrap()
+	}
+	return w
 }
 
 // simConfig checks the flags and builds the run's configuration.
@@ -146,6 +209,7 @@ func splitList(s string) []string {
 
 func runSimMerge(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sim merge", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, simMergeUsage); fs.PrintDefaults() }
 	out := fs.String("out", "", "directory for the merged results (default: print the summary only)")
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
@@ -154,19 +218,44 @@ func runSimMerge(args []string, stdout, stderr io.Writer) error {
 		return usagef("merge needs the result directories of the shards")
 	}
 	var parts []*sim.Results
+	dirOf := map[*sim.Results]string{}
 	for _, dir := range fs.Args() {
-		r, err := sim.ReadResults(dir + "/results.json")
+		if *out != "" && sameDir(dir, *out) {
+			return usagef("--out %s is also a shard to merge; write the merge elsewhere", *out)
+		}
+		r, err := sim.ReadResults(filepath.Join(dir, "results.json"))
 		if err != nil {
 			return usageError{err}
 		}
 		parts = append(parts, r)
+		dirOf[r] = dir
 	}
 	res, err := sim.Merge(parts)
 	if err != nil {
 		return usageError{err}
 	}
 	if *out != "" {
-		if err := res.Write(*out); err != nil {
+		output, err := sim.OpenOutput(*out, res.CompareWith != nil)
+		if err != nil {
+			return usageError{err}
+		}
+		// The shards' players.csv rows, in game order, are the run's.
+		sort.Slice(parts, func(i, j int) bool { return parts[i].Range[0] < parts[j].Range[0] })
+		dirs := make([]string, len(parts))
+		for i, p := range parts {
+			dirs[i] = dirOf[p]
+		}
+		keep, err := sim.MergePlayers(output.PerGame(), "players.csv", dirs)
+		if err == nil && res.CompareWith != nil {
+			var keepB bool
+			keepB, err = sim.MergePlayers(output.PerGameB(), "players_b.csv", dirs)
+			keep = keep && keepB
+		}
+		if err != nil {
+			output.Abort()
+			return usageError{fmt.Errorf("merging players.csv: %w", err)}
+		}
+		if err := output.Finish(res, keep); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 	}
@@ -174,30 +263,68 @@ func runSimMerge(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// summaryGroups are the groups printed on the terminal; the report has all.
-var summaryGroups = []string{sim.GroupOrder, sim.GroupClass, sim.GroupBot, sim.GroupLength, sim.GroupEnds}
+// sameDir reports whether two paths name the same directory.
+func sameDir(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
 
-// printSummary prints the headline measures (and, when comparing, every
-// significant difference).
+// summaryGroups are the groups printed on the terminal; the report has all.
+var summaryGroups = []string{sim.GroupOrder, sim.GroupSeat, sim.GroupClass, sim.GroupBot, sim.GroupClassBot,
+	sim.GroupLength, sim.GroupEnds, sim.GroupEndsAlso}
+
+// summaryNotes follow a group's title on the terminal.
+var summaryNotes = map[string]string{
+	sim.GroupEnds:     "(each game ends one way: these sum to 100%)",
+	sim.GroupEndsAlso: "(these games are counted above too)",
+	sim.GroupLength:   "(percentiles are whole rounds, without interval)",
+}
+
+// printSummary prints the design, any aliasing, the headline measures with
+// their intervals and edges over the fair share, and, when comparing, every
+// difference significant after Holm's correction.
 func printSummary(w io.Writer, r *sim.Results, out string) {
 	fmt.Fprintf(w, "%d games, seed %q (game i: %s), %d players, ruleset %s\n", r.Done, r.Config.Seed, r.Config.SeedScheme, r.Config.Players, r.Rules.Source)
+	fmt.Fprintf(w, "design: %s\n", r.Config.DesignText)
+	for _, a := range r.Config.Aliases {
+		fmt.Fprintf(w, "warning: %s\n", a)
+	}
+	fair := r.Tally.FairShare(r.Config.Players)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, g := range summaryGroups {
-		fmt.Fprintf(tw, "\n%s\n", g)
-		for _, m := range r.Measures {
-			if m.Group == g {
-				fmt.Fprintf(tw, "  %s\t%s\n", m.Label, describe(m))
-			}
+		ms := filterGroup(r.Measures, g)
+		if len(ms) == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "\n%s", g)
+		if ms[0].FairShare > 0 {
+			fmt.Fprintf(tw, " (fair share %.1f%%; edge in percentage points)", 100*fair)
+		}
+		if n, ok := summaryNotes[g]; ok {
+			fmt.Fprintf(tw, " %s", n)
+		}
+		fmt.Fprintln(tw)
+		for _, m := range ms {
+			fmt.Fprintf(tw, "  %s\t%s\n", m.Label, describe(m))
 		}
 	}
 	tw.Flush()
 	if r.Comparisons != nil {
-		fmt.Fprintf(w, "\nSignificant differences, %s (B) against %s (A), same seeds:\n", r.CompareWith.Source, r.Rules.Source)
+		tested := 0
+		for _, c := range r.Comparisons {
+			if c.Test != nil {
+				tested++
+			}
+		}
+		fmt.Fprintf(w, "\nSignificant differences, %s (B) against %s (A), same seeds, after Holm's correction over the %d measures tested:\n",
+			r.CompareWith.Source, r.Rules.Source, tested)
 		n := 0
 		for _, c := range r.Comparisons {
-			if c.Diff.Significant {
+			if c.Significant {
 				n++
-				fmt.Fprintf(w, "  %s / %s: %s → %s (%+.4g, p=%.3g)\n", c.Group, c.Label, describe(c.A), describe(c.B), c.Diff.Delta, c.Diff.P)
+				fmt.Fprintf(w, "  %s / %s: %s → %s (%s %s, %s, Holm %s)\n", c.Group, c.Label, sim.FormatValue(c.A), sim.FormatValue(c.B),
+					sim.FormatDelta(c), sim.FormatDeltaCI(c), sim.FormatP(c.Test.P), sim.FormatP(*c.PHolm))
 			}
 		}
 		if n == 0 {
@@ -208,18 +335,32 @@ func printSummary(w io.Writer, r *sim.Results, out string) {
 		fmt.Fprintf(w, "\n%d games failed; first: %s: %s\n", r.FailedGames, r.Failures[0].Seed, r.Failures[0].Error)
 	}
 	if out != "" {
-		fmt.Fprintf(w, "\nwrote %s/report.html, results.json and CSVs\n", out)
+		fmt.Fprintf(w, "\nwrote %s/report.html, results.json and CSVs (players.csv: one row per player and game)\n", out)
 	}
 }
 
-func describe(m sim.Measure) string {
-	switch m.Kind {
-	case sim.KindRate:
-		return fmt.Sprintf("%5.1f%%  [%.1f, %.1f]  (%d/%d)", 100*m.Value, 100*m.CI.Lo, 100*m.CI.Hi, m.K, m.N)
-	case sim.KindMean:
-		return fmt.Sprintf("%.2f  [%.2f, %.2f]", m.Value, m.CI.Lo, m.CI.Hi)
-	case sim.KindValue:
-		return strconv.FormatFloat(m.Value, 'g', -1, 64)
+func filterGroup(ms []sim.Measure, g string) []sim.Measure {
+	var out []sim.Measure
+	for _, m := range ms {
+		if m.Group == g {
+			out = append(out, m)
+		}
 	}
-	return strconv.FormatInt(m.N, 10)
+	return out
+}
+
+// describe renders a measure on one terminal line: value, interval, count
+// and, for a win rate, the edge over the fair share.
+func describe(m sim.Measure) string {
+	s := sim.FormatValue(m)
+	if iv := sim.FormatInterval(m); iv != "" {
+		s += "  " + iv
+	}
+	if m.Kind == sim.KindRate {
+		s += fmt.Sprintf("  (%d/%d)", m.K, m.N)
+	}
+	if m.FairShare > 0 {
+		s += "  " + sim.FormatEdge(m)
+	}
+	return s
 }
