@@ -62,7 +62,8 @@ func (r *Results) reportHTML() []byte {
 	fmt.Fprintf(&b, "<h2>Design</h2>\n<p class=\"design\">%s</p>\n", e(r.Config.DesignText))
 	b.WriteString("<p class=\"note\">Bars are values; whiskers are 95% intervals (Wilson for rates, Student's t for means); " +
 		"percentiles have none. Win rates are read against the fair share (the dashed line); their edge is the difference in percentage points (pp). " +
-		"Every rate here can be recomputed from <code>players.csv</code> (one row per player and game).</p>\n")
+		"Every rate here can be recomputed from <code>players.csv</code> (one row per player and game; " +
+		"<code>players_b.csv</code> for ruleset B).</p>\n")
 	if r.Comparisons != nil {
 		r.writeComparison(&b)
 	}

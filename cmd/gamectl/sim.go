@@ -323,7 +323,7 @@ func printSummary(w io.Writer, r *sim.Results, out string) {
 		for _, c := range r.Comparisons {
 			if c.Significant {
 				n++
-				fmt.Fprintf(w, "  %s / %s: %s → %s (%s %s, %s, Holm %s)\n", c.Group, c.Label, sim.FormatValue(c.A), sim.FormatValue(c.B),
+				fmt.Fprintf(w, "  %s / %s: %s → %s (%s, 95%% interval %s, %s, Holm %s)\n", c.Group, c.Label, sim.FormatValue(c.A), sim.FormatValue(c.B),
 					sim.FormatDelta(c), sim.FormatDeltaCI(c), sim.FormatP(c.Test.P), sim.FormatP(*c.PHolm))
 			}
 		}
