@@ -53,6 +53,10 @@ func TestSimInterruptWritesPartialResults(t *testing.T) {
 	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	require.NoError(t, err)
 	require.True(t, strings.Contains(string(html), "Partial results"), "the report says it is partial")
+	players, err := os.ReadFile(filepath.Join(dir, "players.csv"))
+	require.NoError(t, err, "players.csv of the games played is written")
+	require.Equal(t, int(4*res.Done+1), strings.Count(string(players), "\n"), "a header and exactly the games played")
 	leftovers, _ := filepath.Glob(filepath.Join(dir, "*.tmp"))
-	require.Empty(t, leftovers, "no half-written files")
+	hidden, _ := filepath.Glob(filepath.Join(dir, ".*.tmp"))
+	require.Empty(t, append(leftovers, hidden...), "no half-written files")
 }
