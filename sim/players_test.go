@@ -9,7 +9,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -309,3 +311,35 @@ func (f failAfter) Write(p []byte) (int, error) {
 }
 
 var errFull = errors.New("disk full")
+
+// The sink writes games in order whatever order they come in, and holds
+// at most maxPending games: a worker that would exceed it waits until the
+// missing game arrives.
+func TestOrderedSinkBoundsWhatItHolds(t *testing.T) {
+	var out bytes.Buffer
+	s := newOrderedSink(&out, "h", 0, nil)
+	const n = maxPending + 500
+	var done atomic.Int64
+	finished := make(chan struct{})
+	go func() { // games 1..n-1, while game 0 is still "being played"
+		for i := int64(1); i < n; i++ {
+			s.put(i, []byte(strconv.FormatInt(i, 10)+"\n"))
+			done.Store(i)
+		}
+		close(finished)
+	}()
+	require.Eventually(t, func() bool { return done.Load() == maxPending }, 10*time.Second, time.Millisecond)
+	time.Sleep(20 * time.Millisecond)
+	require.EqualValues(t, maxPending, done.Load(), "the put beyond maxPending waits")
+	s.mu.Lock()
+	require.Len(t, s.pending, maxPending)
+	s.mu.Unlock()
+	s.put(0, []byte("0\n"))
+	<-finished
+	require.NoError(t, s.flush())
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, n+1)
+	for i, l := range lines[1:] {
+		require.Equal(t, strconv.Itoa(i), l)
+	}
+}
