@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/rng"
 )
 
 // Ruleset is a ruleset with where it came from, for the results' record.
@@ -56,6 +57,9 @@ func (c *Config) Range() (lo, hi int64) {
 // Validate checks the configuration and returns an error naming the first
 // problem.
 func (c *Config) Validate() error {
+	if _, err := rng.SeedSFC32(GameSeed(c.Seed, 0)); err != nil {
+		return fmt.Errorf("--seed: %w", err)
+	}
 	switch {
 	case c.Games <= 0:
 		return fmt.Errorf("--games must be at least 1, not %d", c.Games)

@@ -178,6 +178,8 @@ func TestValidate(t *testing.T) {
 		"bot":     func(c *Config) { c.Bots = []string{"reckless"} },
 		"workers": func(c *Config) { c.Workers = 0 },
 		"shard":   func(c *Config) { c.Shard, c.Shards = 3, 3 },
+		"empty":   func(c *Config) { c.Games, c.Shard, c.Shards = 3, 2, 5 },
+		"seed":    func(c *Config) { c.Seed = "\xff" },
 	} {
 		cfg := testConfig(10, 1)
 		mut(cfg)

@@ -126,8 +126,20 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w (the other results were written)", err)
 	}
+	return runStatus(res)
+}
+
+// runStatus is a finished run's exit: 130 when it was interrupted, 1 when
+// games failed (a game that cannot be played to its end is a bug of a
+// policy or of the engine: the run found a problem), else none.
+func runStatus(res *sim.Results) error {
 	if res.Partial {
-		return exitError{130, fmt.Errorf("interrupted after %d of %d games; the results written are marked partial", res.Done, hi-lo)}
+		return exitError{130, fmt.Errorf("interrupted after %d of %d games; the results written are marked partial", res.Done, res.Range[1]-res.Range[0])}
+	}
+	if res.FailedGames > 0 {
+		first := res.Failures[0]
+		return exitError{1, fmt.Errorf("%d of %d games could not be played to their end (first: %s: %s); they are left out of the results",
+			res.FailedGames, res.Done, first.Seed, first.Error)}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/sim"
 )
 
 func gamectl(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -242,4 +243,29 @@ func TestSimRulesAreStrict(t *testing.T) {
 	code, _, errs := gamectl(t, "sim", "--games", "10", "--seed", "s", "--rules", bad)
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, `line 6, column 3: unknown key "MaxHP" (did you mean "maxHp"?`)
+}
+
+// A seed no JavaScript client could type is bad input for both commands,
+// refused before any game.
+func TestInvalidSeedIsExit2(t *testing.T) {
+	for _, args := range [][]string{{"sim", "--games", "5", "--seed", "\xff"}, {"play", "--seed", "\xff"}} {
+		code, out, errs := gamectl(t, args...)
+		require.Equalf(t, 2, code, "%q: %s", args, errs)
+		require.Empty(t, out)
+		require.Contains(t, errs, "--seed: rng: seed")
+	}
+}
+
+func TestRunStatus(t *testing.T) {
+	require.NoError(t, runStatus(&sim.Results{Done: 10, Range: [2]int64{0, 10}}))
+	err := runStatus(&sim.Results{Done: 4, Range: [2]int64{0, 10}, Partial: true})
+	var ee exitError
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, 130, ee.code)
+	require.Contains(t, err.Error(), "interrupted after 4 of 10 games")
+	err = runStatus(&sim.Results{Done: 10, Range: [2]int64{0, 10}, FailedGames: 2,
+		Failures: []sim.Failure{{Index: 3, Seed: "s#3", Error: "bot: game did not finish"}}})
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, 1, ee.code, "failed games: the run found a problem")
+	require.Contains(t, err.Error(), "2 of 10 games could not be played to their end (first: s#3")
 }
