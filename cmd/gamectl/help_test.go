@@ -16,11 +16,12 @@ func TestHelpGoesToStdoutAndListsValues(t *testing.T) {
 	}{
 		{[]string{"sim"}, []string{"--games", "warrior, monk, duelist, scout", "cautious, aggressive", "players.csv", "balanced design", "-workers"}},
 		{[]string{"sim", "merge"}, []string{"gamectl sim merge", "exactly what the unsharded run gives"}},
-		{[]string{"play"}, []string{"--seed", "cautious, aggressive", "warrior, monk, duelist, scout", "dealt over the seats in turn", "-audit-out"}},
+		{[]string{"play"}, []string{"--seed", "cautious, aggressive", "warrior, monk, duelist, scout", "dealt over the seats in turn", "-audit-out", "seeded", "crypto", "fair"}},
 		{[]string{"replay"}, []string{"gamectl replay FILE", "exits 1", "exits 2"}},
 		{[]string{"rng"}, []string{"--algo hashchain", "draw:N:K"}},
 		{[]string{"tenhou"}, []string{"--seed BASE64"}},
 		{[]string{"serve"}, []string{"-addr"}},
+		{[]string{"verify"}, []string{"usage: gamectl verify FILE"}},
 	} {
 		for _, args := range [][]string{append([]string{"help"}, c.cmd...), append(append([]string{}, c.cmd...), "-h"), append(append([]string{}, c.cmd...), "--help")} {
 			code, out, errs := gamectl(t, args...)
@@ -43,7 +44,7 @@ func TestTopLevelUsage(t *testing.T) {
 		require.Equal(t, 0, code)
 		require.Empty(t, errs)
 		require.Contains(t, out, "gamectl help COMMAND")
-		for _, c := range []string{"sim", "play", "replay", "rng", "tenhou", "serve"} {
+		for _, c := range []string{"sim", "play", "replay", "rng", "tenhou", "serve", "verify"} {
 			require.Contains(t, out, "\n  "+c+" ")
 		}
 	}

@@ -79,9 +79,6 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 			return usagef("--seed: %v", err)
 		}
 	}
-	if _, err := rng.SeedSFC32(*seed); err != nil {
-		return usagef("--seed: %v", err)
-	}
 	rules, _, err := loadRulesFile(*rulesFile)
 	if err != nil {
 		return err

@@ -198,3 +198,13 @@ func TestReplayBadInputIsExit2(t *testing.T) {
 		}
 	}
 }
+
+// --export is checked before the game too.
+func TestPlayChecksExportFirst(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "missing", "game.json")
+	code, out, errs := runCmd("play", "--seed", "x", "--export", path)
+	if code != 2 || out != "" || !strings.Contains(errs, "--export "+path) {
+		t.Errorf("--export %s: exit %d, stdout %d bytes, stderr %q", path, code, len(out), errs)
+	}
+}

@@ -206,14 +206,20 @@ func TestSimReplayCommandReplaysTheGame(t *testing.T) {
 	require.Equal(t, "gamectl", args[0])
 	code, out, errs := gamectl(t, append(args[1:], "--json")...)
 	require.Equal(t, 0, code, errs)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	var last struct {
+	type event struct {
 		Type  string
 		Round int64
 	}
-	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &last))
-	require.Equal(t, "GameFinished", last.Type)
-	require.Equal(t, res.Longest.Rounds, last.Round)
+	var finished event
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e event
+		require.NoError(t, json.Unmarshal([]byte(l), &e))
+		if e.Type == "GameFinished" {
+			finished = e
+		}
+	}
+	require.Equal(t, "GameFinished", finished.Type, "the game ends")
+	require.Equal(t, res.Longest.Rounds, finished.Round)
 }
 
 // Shards merged give the unsharded run's players.csv, byte for byte.
