@@ -42,16 +42,7 @@ func (t *Tally) Merge(o *Tally) {
 	t.DuelsDecided += o.DuelsDecided
 	t.DuelsChallengerWon += o.DuelsChallengerWon
 	for k, c := range o.Combats {
-		d := t.Combats[k]
-		if d == nil {
-			d = &CombatCount{}
-			t.Combats[k] = d
-		}
-		d.Fought += c.Fought
-		d.Won += c.Won
-		d.KnockedOut += c.KnockedOut
-		d.Retreated += c.Retreated
-		d.Rounds.Merge(c.Rounds)
+		addCombat(t.Combats, k, c)
 	}
 	for k, m := range o.Loot {
 		d := t.Loot[k]
@@ -63,6 +54,20 @@ func (t *Tally) Merge(o *Tally) {
 	}
 	mergeMoments(t.ItemUse, o.ItemUse)
 	mergeMoments(t.Chance, o.Chance)
+}
+
+// addCombat adds c to dst[key], creating it if needed.
+func addCombat(dst map[string]*CombatCount, key string, c *CombatCount) {
+	d := dst[key]
+	if d == nil {
+		d = &CombatCount{}
+		dst[key] = d
+	}
+	d.Fought += c.Fought
+	d.Won += c.Won
+	d.KnockedOut += c.KnockedOut
+	d.Retreated += c.Retreated
+	d.Rounds.Merge(c.Rounds)
 }
 
 func mergeCounts(dst, src map[string]int64) {

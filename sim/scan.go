@@ -211,16 +211,6 @@ func (c *CombatTally) mergeInto(dst map[string]*CombatCount) {
 		if d.Fought == 0 {
 			continue
 		}
-		key := "t" + strconv.Itoa(tier)
-		m := dst[key]
-		if m == nil {
-			m = &CombatCount{}
-			dst[key] = m
-		}
-		m.Fought += d.Fought
-		m.Won += d.Won
-		m.KnockedOut += d.KnockedOut
-		m.Retreated += d.Retreated
-		m.Rounds.Merge(d.Rounds)
+		addCombat(dst, "t"+strconv.Itoa(tier), d)
 	}
 }
