@@ -1,7 +1,8 @@
 // Package audit records the RNG's audit entries (the spec's rngAudit): a
-// [Recorder] implements rng.Auditor, keeps the last N entries in a ring
-// buffer (500 by default, as the spec suggests for the game document) and,
-// if asked, every entry of the game (for --audit-out and fixtures).
+// [Recorder] implements rng.Auditor, keeps the last N entries in a [Ring]
+// (500 by default, as the spec suggests) and, if asked, every entry of the
+// game (for --audit-out and fixtures). [Ring] and [Entry] (an entry with the
+// server's time) are also what the stores keep per game.
 //
 // Recording never fails and never changes a draw: an Auditor cannot return
 // an error. A sink that writes entries elsewhere ([Recorder.Sink]) reports
@@ -13,15 +14,14 @@ import (
 	"github.com/fairboard/fairboard/rng"
 )
 
-// DefaultCapacity is the ring buffer's default size: the spec's "keep last
-// 500 entries".
-const DefaultCapacity = 500
+// DefaultCapacity is the Recorder's default ring size: [RingSize].
+const DefaultCapacity = RingSize
 
-// Recorder is an rng.Auditor. The zero value is not ready; use New.
-// Not safe for concurrent use (nor is the stream that feeds it).
+// Recorder is an rng.Auditor for one stream (one game): its entries come in
+// seq order. The zero value is not ready; use New. Not safe for concurrent
+// use (nor is the stream that feeds it).
 type Recorder struct {
-	ring  []rng.Entry
-	next  int // where the next entry goes
+	ring  *Ring
 	count uint64
 	all   []rng.Entry
 	keep  bool
@@ -37,7 +37,7 @@ type Option func(*Recorder)
 
 // WithCapacity sets the ring buffer's size (n >= 1; smaller values mean 1).
 func WithCapacity(n int) Option {
-	return func(r *Recorder) { r.ring = make([]rng.Entry, 0, max(1, n)) }
+	return func(r *Recorder) { r.ring = NewRing(n) }
 }
 
 // KeepAll makes the recorder keep every entry, not only the last N.
@@ -50,7 +50,7 @@ func New(opts ...Option) *Recorder {
 		o(r)
 	}
 	if r.ring == nil {
-		r.ring = make([]rng.Entry, 0, DefaultCapacity)
+		r.ring = NewRing(DefaultCapacity)
 	}
 	return r
 }
@@ -58,12 +58,7 @@ func New(opts ...Option) *Recorder {
 // Record implements rng.Auditor.
 func (r *Recorder) Record(e rng.Entry) {
 	r.count++
-	if len(r.ring) < cap(r.ring) {
-		r.ring = append(r.ring, e)
-	} else {
-		r.ring[r.next] = e
-	}
-	r.next = (r.next + 1) % cap(r.ring)
+	r.ring.Put(Entry{Entry: e})
 	if r.keep {
 		r.all = append(r.all, e)
 	}
@@ -77,15 +72,15 @@ func (r *Recorder) Record(e rng.Entry) {
 // Count returns how many entries were recorded in all.
 func (r *Recorder) Count() uint64 { return r.count }
 
-// Last returns the ring buffer's entries, oldest first (at most its
-// capacity), as a new slice.
+// Last returns the ring's entries, oldest first (at most its capacity), as
+// a new slice.
 func (r *Recorder) Last() []rng.Entry {
-	out := make([]rng.Entry, 0, len(r.ring))
-	if len(r.ring) < cap(r.ring) {
-		return append(out, r.ring...)
+	es := r.ring.Entries()
+	out := make([]rng.Entry, len(es))
+	for i := range es {
+		out[i] = es[i].Entry
 	}
-	out = append(out, r.ring[r.next:]...)
-	return append(out, r.ring[:r.next]...)
+	return out
 }
 
 // All returns every entry recorded, in seq order, if the recorder was made
@@ -94,5 +89,6 @@ func (r *Recorder) All() []rng.Entry { return r.all }
 
 // Reset forgets every entry (capacity and options stay).
 func (r *Recorder) Reset() {
-	r.ring, r.next, r.count, r.all, r.Failures = r.ring[:0], 0, 0, r.all[:0], 0
+	r.ring.Reset()
+	r.count, r.all, r.Failures = 0, r.all[:0], 0
 }
