@@ -22,9 +22,13 @@ import (
 // with the sequence number continuing Public.RNG.Seq, and opts (e.g.
 // rng.WithAuditor) applied. Applying actions one by one, each with a fresh
 // Stream and a SaveStream after, gives the same game as applying them all
-// with one stream. It fails if the game has no valid rng mode (not created)
-// or its saved state is corrupt.
+// with one stream.
+//
+// A stored game without rng.mode is migrated first ([Migrate]): it is a
+// crypto game. Stream fails if the game was not created (phase ""), its
+// mode is unknown, or its saved state is corrupt.
 func Stream(g *engine.Game, opts ...rng.Option) (*rng.Stream, error) {
+	Migrate(&g.Public)
 	p, sec := &g.Public, &g.Secret
 	opts = append([]rng.Option{rng.WithSeq(p.RNG.Seq)}, opts...)
 	switch p.RNG.Mode {
@@ -53,4 +57,16 @@ func Stream(g *engine.Game, opts ...rng.Option) (*rng.Stream, error) {
 		return rng.RestoreFair(seed, sec.RNGState, opts...)
 	}
 	return nil, fmt.Errorf("session: game has rng mode %q; want seeded, crypto or fair", p.RNG.Mode)
+}
+
+// Migrate applies the spec's migration notes to a stored game's public
+// state, in place: a created game without rng.mode is a crypto game
+// ("rng.mode defaults to crypto if missing"; rng.seq already reads as 0
+// when missing). A seed stored beside a missing mode does not make the
+// game seeded: the mode is what decides, and crypto is the safe reading.
+// A game not created (phase "") is left alone.
+func Migrate(p *engine.Public) {
+	if p.Phase != engine.PhaseNone && p.RNG.Mode == "" {
+		p.RNG.Mode = rng.ModeCrypto
+	}
 }

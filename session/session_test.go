@@ -60,8 +60,31 @@ func TestStreamCrypto(t *testing.T) {
 	require.Empty(t, g.Secret.RNGState, "a crypto game saves no generator state")
 }
 
+// The spec's migration note: "rng.mode defaults to crypto if missing". A
+// stored game without a mode (written before the mode was stored) gets a
+// crypto stream, and the mode is set, so the engine's check of the stream
+// against the game's mode passes and the next save stores it.
+func TestStreamMigratesAMissingModeToCrypto(t *testing.T) {
+	for _, g := range []*engine.Game{
+		{Public: engine.Public{Phase: engine.PhasePlaying, RNG: engine.RNGInfo{Seq: 17}}},
+		// A seed without a mode does not make the game seeded.
+		{Public: engine.Public{Phase: engine.PhaseLobby}, Secret: engine.Secret{Seed: "old"}},
+	} {
+		s, err := Stream(g)
+		require.NoError(t, err)
+		require.Equal(t, rng.ModeCrypto, s.Mode())
+		require.Equal(t, rng.ModeCrypto, g.Public.RNG.Mode)
+		require.Equal(t, g.Public.RNG.Seq, s.Seq())
+	}
+	p := engine.Public{RNG: engine.RNGInfo{Mode: rng.ModeSeeded}, Phase: engine.PhaseLobby}
+	Migrate(&p)
+	require.Equal(t, rng.ModeSeeded, p.RNG.Mode, "a stored mode is kept")
+}
+
 func TestStreamErrors(t *testing.T) {
 	_, err := Stream(&engine.Game{})
+	require.ErrorContains(t, err, "rng mode", "a game not created has no stream")
+	_, err = Stream(&engine.Game{Public: engine.Public{Phase: engine.PhaseLobby, RNG: engine.RNGInfo{Mode: "dice-cup"}}})
 	require.ErrorContains(t, err, "rng mode")
 	g := seededGame("x")
 	g.Secret.RNGState = "sfc32:not-hex"
