@@ -14,9 +14,11 @@ import (
 // pointer. It returns an INVALID_ARGUMENT [*Error] naming the field when the
 // data is missing or null, is not valid JSON, has a key twice in one object,
 // has a field v does not have, has a value of the wrong type or out of the
-// field's range, or has anything after the value. Field names match as in
-// encoding/json (case-insensitively). A v that is not a pointer is a
-// programming error, returned as a plain error (answered INTERNAL).
+// field's range, or has anything after the value. Field names must match
+// exactly: unlike encoding/json, which matches them case-insensitively,
+// "GAMEID" or "ſeat" is an unknown field, not gameId or seat. A v that is
+// not a pointer is a programming error, returned as a plain error
+// (answered INTERNAL).
 func DecodeData(raw json.RawMessage, v any) error {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
@@ -24,6 +26,11 @@ func DecodeData(raw json.RawMessage, v any) error {
 	}
 	if err := checkDuplicateKeys(raw); err != nil {
 		return err
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		if err := checkExactKeys(raw, rv.Type()); err != nil {
+			return err
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

@@ -17,6 +17,9 @@ type actData struct {
 		Bet  float64 `json:"bet"`
 	} `json:"move"`
 	Ready bool `json:"ready"`
+	Moves []struct {
+		Kind string `json:"kind"`
+	} `json:"moves"`
 }
 
 func TestDecodeDataAccepts(t *testing.T) {
@@ -53,6 +56,13 @@ func TestDecodeDataRejects(t *testing.T) {
 		{"fraction for int", `{"seat":1.5}`, "data.seat must be an integer in [0, 255], not number 1.5"},
 		{"bool as string", `{"ready":"yes"}`, "data.ready must be a boolean, not string"},
 		{"duplicate key", `{"seat":1,"seat":2}`, `key "seat" twice`},
+		// encoding/json would match these case-insensitively (with Unicode
+		// folding: U+017F LATIN SMALL LETTER LONG S folds to "s").
+		{"folded duplicate", `{"seat":3,"ſeat":1}`, `unknown field "ſeat"`},
+		{"upper case", `{"gameId":"x","GAMEID":"y"}`, `unknown field "GAMEID"`},
+		{"other case alone", `{"GameId":"x"}`, `unknown field "GameId"`},
+		{"nested other case", `{"move":{"Kind":"x"}}`, `data.move has an unknown field "Kind"`},
+		{"other case in an array of objects", `{"moves":[{"kind":"a"},{"KIND":"b"}]}`, `data.moves[1] has an unknown field "KIND"`},
 		{"duplicate nested key", `{"move":{"kind":"a","kind":"b"}}`, `key "kind" twice`},
 		{"trailing value", `{"seat":1} {"seat":2}`, "content after"},
 		{"trailing garbage", `{"seat":1} ]`, "not valid JSON"},
@@ -89,5 +99,35 @@ func TestQuoteShortCutsLongKeys(t *testing.T) {
 	}
 	if q := quoteShort(`a"b`); q != `"a\"b"` {
 		t.Fatalf("quoteShort = %s", q)
+	}
+}
+
+type embeddedPart struct {
+	Inner string `json:"inner"`
+}
+
+type withEmbedded struct {
+	embeddedPart
+	Raw   json.RawMessage `json:"raw"`
+	Skip  string          `json:"-"`
+	Plain string
+}
+
+// Exact names follow encoding/json's naming: promoted fields of an
+// embedded struct, the Go name when untagged, "-" left out; a value that
+// decodes itself (json.RawMessage) is not looked into.
+func TestDecodeDataExactNames(t *testing.T) {
+	var v withEmbedded
+	if err := DecodeData(json.RawMessage(`{"inner":"a","raw":{"ANY":1},"Plain":"p"}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Inner != "a" || string(v.Raw) != `{"ANY":1}` || v.Plain != "p" {
+		t.Fatalf("decoded %+v", v)
+	}
+	for _, raw := range []string{`{"Skip":"x"}`, `{"plain":"p"}`, `{"Inner":"a"}`, `{"-":"x"}`} {
+		var ce *Error
+		if err := DecodeData(json.RawMessage(raw), &v); !errors.As(err, &ce) || !strings.Contains(ce.Message, "unknown field") {
+			t.Errorf("DecodeData(%s) = %v; want an unknown field", raw, err)
+		}
 	}
 }
