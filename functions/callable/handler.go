@@ -51,7 +51,8 @@ type Func func(ctx context.Context, req Request) (any, error)
 
 // Handler serves fn over the callable protocol. Every call needs a valid ID
 // token: a missing or malformed Authorization header, or a token the
-// verifier rejects, is UNAUTHENTICATED (401). OPTIONS answers the CORS
+// verifier rejects, is UNAUTHENTICATED (401). A nil verifier fails closed:
+// every call is UNAUTHENTICATED (and logged), never let through. OPTIONS answers the CORS
 // preflight (204, any origin, method POST, the requested headers), as
 // Firebase's callable triggers do; any other method but POST, a content type
 // other than application/json (charset utf-8 if given), a body over
@@ -123,6 +124,10 @@ func (h *handler) verify(r *http.Request) (*Token, *Error) {
 	scheme, token, ok := strings.Cut(authz, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return nil, Unauthenticated("Authorization must be \"Bearer <ID token>\"")
+	}
+	if h.verifier == nil {
+		slog.ErrorContext(r.Context(), "callable: no token verifier configured; refusing every call", "path", r.URL.Path)
+		return nil, Unauthenticated("invalid ID token")
 	}
 	tok, err := h.verifier.VerifyIDToken(r.Context(), strings.TrimSpace(token))
 	if err != nil || tok == nil || tok.UID == "" {

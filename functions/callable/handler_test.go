@@ -193,6 +193,17 @@ func TestAuthentication(t *testing.T) {
 	}
 }
 
+// A handler built without a verifier fails closed: a well-formed call
+// with any token is UNAUTHENTICATED and the function never runs.
+func TestNilVerifierFailsClosed(t *testing.T) {
+	called := false
+	h := Handler(nil, func(context.Context, Request) (any, error) { called = true; return "in", nil })
+	a := send(t, h, "POST", `{"data":{}}`, ctJSON, bearer)
+	if a.code != 401 || a.Error == nil || a.Error.Status != StatusUnauthenticated || called {
+		t.Fatalf("nil verifier: %d %s (called=%v); want 401 UNAUTHENTICATED, function not called", a.code, a.raw, called)
+	}
+}
+
 func TestStatusMapping(t *testing.T) {
 	want := []struct {
 		s    Status
