@@ -1,10 +1,13 @@
 package emulator
 
 import (
+	"context"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"cloud.google.com/go/firestore"
 	firebase "firebase.google.com/go/v4"
@@ -190,5 +193,38 @@ func TestStopLeavesNoProcess(t *testing.T) {
 		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil && !strings.Contains(string(b), ") Z ") {
 			t.Errorf("process %d outlived Stop: %s", pid, b)
 		}
+	}
+}
+
+// Pause makes the emulator answer nothing (a read times out) until
+// Resume, after which it answers with its data intact.
+func TestFirestorePauseResume(t *testing.T) {
+	emu.Require(t)
+	emu.Reset(t)
+	ctx := t.Context()
+	c, err := emu.Firestore().Client(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Doc("p/1").Set(ctx, map[string]any{"v": int64(1)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.Firestore().Pause(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { emu.Firestore().Resume() })
+	short, cancel := context.WithTimeout(ctx, time.Second)
+	_, err = c.Doc("p/1").Get(short)
+	cancel()
+	if status.Code(err) != codes.DeadlineExceeded && !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("read while paused: %v; want a deadline", err)
+	}
+	if err := emu.Firestore().Resume(); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := c.Doc("p/1").Get(ctx)
+	if err != nil || snap.Data()["v"] != int64(1) {
+		t.Fatalf("read after Resume: %v, %v", snap, err)
 	}
 }

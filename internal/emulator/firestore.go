@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -110,6 +111,14 @@ func (f *Firestore) Stop() error { return f.p.stop() }
 // LogPath is the file that holds the emulator's output.
 func (f *Firestore) LogPath() string { return f.p.logPath }
 
+// Pause stops the emulator's processes (SIGSTOP): it keeps its
+// connections and state but answers nothing, as a database that hangs
+// would, until Resume. Call Resume before the test ends (t.Cleanup).
+func (f *Firestore) Pause() error { return f.p.signal(syscall.SIGSTOP) }
+
+// Resume continues the processes Pause stopped (SIGCONT).
+func (f *Firestore) Resume() error { return f.p.signal(syscall.SIGCONT) }
+
 // DocumentsURL is the REST root of the default database's documents,
 // "http://HOST/v1/projects/PROJECT/databases/(default)/documents".
 func (f *Firestore) DocumentsURL() string {
@@ -127,11 +136,12 @@ func (f *Firestore) Reset(ctx context.Context) error {
 // project's owner: like the client's own FIRESTORE_EMULATOR_HOST mode, it
 // sends "Authorization: Bearer owner", which the emulator treats as admin
 // (security rules bypassed), without touching the process environment.
-// Close it when done.
-func (f *Firestore) Client(ctx context.Context) (*firestore.Client, error) {
-	conn, err := grpc.NewClient(f.Host,
+// Close it when done. opts are added to the connection's dial options
+// (a test may inject faults with an interceptor).
+func (f *Firestore) Client(ctx context.Context, opts ...grpc.DialOption) (*firestore.Client, error) {
+	conn, err := grpc.NewClient(f.Host, append([]grpc.DialOption{
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithPerRPCCredentials(ownerCreds{}))
+		grpc.WithPerRPCCredentials(ownerCreds{})}, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("emulator: dial firestore: %w", err)
 	}

@@ -115,6 +115,34 @@ func (p *proc) stop() error {
 	return nil
 }
 
+// signal sends sig to every live process of the session except the
+// watchdog's own shells (which must keep watching the lifeline).
+func (p *proc) signal(sig syscall.Signal) error {
+	pids, err := sessionMembers(p.sid)
+	if err != nil {
+		return fmt.Errorf("emulator: list processes: %w", err)
+	}
+	n := 0
+	for _, pid := range pids {
+		if pid == p.sid || isShell(pid) {
+			continue
+		}
+		if err := syscall.Kill(pid, sig); err == nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("emulator: no process of session %d to signal", p.sid)
+	}
+	return nil
+}
+
+// isShell reports whether pid runs /bin/sh (the watchdog's shells).
+func isShell(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	return err == nil && (strings.TrimSpace(string(b)) == "sh" || strings.TrimSpace(string(b)) == "dash")
+}
+
 // killSession sends SIGKILL to every live process of session sid, and to
 // process group sid in case /proc cannot be read.
 func killSession(sid int) {
