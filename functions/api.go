@@ -15,7 +15,6 @@ package functions
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -36,10 +35,14 @@ type API struct {
 	log    *slog.Logger
 }
 
-// New returns the API with the token verifier (AdminVerifier's client,
-// or InsecureDevVerifier for local development). log may be nil
-// (slog.Default()).
+// New returns the API with the token verifier (deploy.AdminVerifier, or
+// InsecureDevVerifier for local development). log may be nil
+// (slog.Default()). It panics if svc or v is nil: a server must choose its
+// verifier, never fall back to one.
 func New(svc *service.Service, v callable.TokenVerifier, log *slog.Logger) *API {
+	if svc == nil || v == nil {
+		panic("functions.New: a service and a token verifier are required")
+	}
 	if log == nil {
 		log = slog.Default()
 	}
@@ -85,18 +88,8 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		mode := q.Mode
-		switch mode {
-		case "":
+		if mode == "" {
 			mode = string(rng.ModeCrypto)
-		case string(rng.ModeCrypto), string(rng.ModeSeeded):
-		default:
-			return nil, invalid("mode must be \"crypto\" or \"seeded\"")
-		}
-		if mode == string(rng.ModeSeeded) && q.Seed == "" {
-			return nil, invalid("seeded mode needs a seed")
-		}
-		if mode == string(rng.ModeCrypto) && q.Seed != "" {
-			return nil, invalid("a seed is only for seeded mode")
 		}
 		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActCreate, Actor: uid, ID: q.ActionID,
 			GameID: q.GameID, Mode: mode, Seed: q.Seed, Audit: q.Audit})
@@ -136,7 +129,7 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		if !inGame[q.Kind] {
-			return nil, invalid(fmt.Sprintf("unknown action kind %q", q.Kind))
+			return nil, invalid("data.kind must be one of " + inGameKinds)
 		}
 		if q.ActionID == "" {
 			return nil, invalid("actionId is required")
@@ -149,20 +142,14 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 // [ViewRequest], result [service.View]. Seated players may view their
 // game (as the security rules let them read it); while the game is in its
 // lobby any signed-in user may, to see the free seats. Others get
-// PERMISSION_DENIED.
+// NOT_FOUND, as for a game that does not exist, after one read (the game
+// document) and before the log is read.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		var q ViewRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
 		}
-		v, err := a.svc.View(ctx, q.GameID, q.AfterSeq)
-		if err != nil {
-			return nil, err
-		}
-		if p, _ := v.Public.Player(uid); p == nil && v.Public.Phase != engine.PhaseLobby {
-			return nil, errNotSeated
-		}
-		return v, nil
+		return a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
 	})
 }

@@ -1,6 +1,7 @@
 package functions_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -106,10 +107,23 @@ func TestRefusals(t *testing.T) {
 		{"bad game id", "act", "dev:p1", map[string]any{"gameId": "a/b", "actionId": "k3", "kind": "move"}, string(callable.StatusInvalidArgument), 400, ""},
 		{"no data", "getView", "dev:p1", nil, string(callable.StatusInvalidArgument), 400, ""},
 		{"already created", "createGame", "dev:p2", map[string]any{"gameId": "g1", "actionId": "c2", "mode": "crypto"}, string(callable.StatusAlreadyExists), 409, "already_created"},
-		{"action id of another player", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j1", "seat": 2, "class": "scout"}, string(callable.StatusAlreadyExists), 409, "action_id_reused"},
+		{"own action id for another action", "joinGame", "dev:p1", map[string]any{"gameId": "g1", "actionId": "j1", "seat": 2, "class": "scout"}, string(callable.StatusAlreadyExists), 409, "action_id_reused"},
+		{"seat out of range", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j9", "seat": 9, "class": "scout"}, string(callable.StatusInvalidArgument), 400, "invalid_seat"},
+		{"negative seat", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j9", "seat": -1, "class": "scout"}, string(callable.StatusInvalidArgument), 400, "invalid_seat"},
+		{"bad view id", "getView", "dev:p1", map[string]any{"gameId": "a/b"}, string(callable.StatusInvalidArgument), 400, "invalid_gameId"},
+		{"huge cardId", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "h", "kind": "discard", "cardId": strings.Repeat("<", 200_000)}, string(callable.StatusInvalidArgument), 400, "invalid_cardId"},
+		{"huge target", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "h", "kind": "offerDuel", "target": strings.Repeat("u", 129)}, string(callable.StatusInvalidArgument), 400, "invalid_target"},
+		{"huge seed", "createGame", "dev:p1", map[string]any{"gameId": "g9", "mode": "seeded", "seed": strings.Repeat("s", 257)}, string(callable.StatusInvalidArgument), 400, "invalid_seed"},
+		{"huge kind", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "h", "kind": strings.Repeat("k", 100_000)}, string(callable.StatusInvalidArgument), 400, ""},
+		{"seed in crypto mode", "createGame", "dev:p1", map[string]any{"gameId": "g9", "seed": "s"}, string(callable.StatusInvalidArgument), 400, "invalid_seed"},
+		{"unknown mode", "createGame", "dev:p1", map[string]any{"gameId": "g9", "mode": "fair-ish"}, string(callable.StatusInvalidArgument), 400, "invalid_mode"},
 	}
 	for _, tc := range cases {
-		body, _ := json.Marshal(map[string]any{"data": tc.data})
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // '<' as a client sends it, one byte
+		enc.Encode(map[string]any{"data": tc.data})
+		body := buf.Bytes()
 		a, err := c.Raw(ctx, tc.fn, tc.token, body)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -123,6 +137,9 @@ func TestRefusals(t *testing.T) {
 		if a.Error == nil || a.Error.Status != tc.status || a.HTTP != tc.http {
 			t.Errorf("%s: HTTP %d error %+v; want %s (%d)", tc.name, a.HTTP, a.Error, tc.status, tc.http)
 			continue
+		}
+		if len(a.Error.Message) > 300 {
+			t.Errorf("%s: a %d-byte message; a refusal must not echo the input", tc.name, len(a.Error.Message))
 		}
 		if tc.code != "" && a.Error.Details["code"] != tc.code {
 			t.Errorf("%s: details %v; want code %s", tc.name, a.Error.Details, tc.code)
@@ -157,13 +174,34 @@ func TestOutOfTurnAndWrongPlayer(t *testing.T) {
 	if functest.Status(err) != string(callable.StatusPermissionDenied) {
 		t.Errorf("out of turn: %v; want PERMISSION_DENIED", err)
 	}
-	err = c.Call(ctx, "act", "dev:stranger", map[string]any{"gameId": "g2", "actionId": "o2", "kind": "endManage"}, nil)
-	if s := functest.Status(err); s != string(callable.StatusPermissionDenied) && s != string(callable.StatusInvalidArgument) {
-		t.Errorf("stranger: %v; want PERMISSION_DENIED or INVALID_ARGUMENT", err)
-	}
-	err = c.Call(ctx, "getView", "dev:stranger", map[string]any{"gameId": "g2"}, nil)
-	if functest.Status(err) != string(callable.StatusPermissionDenied) {
-		t.Errorf("stranger's view of a started game: %v; want PERMISSION_DENIED", err)
+	// A stranger gets exactly the answer of a game that does not exist.
+	for _, fn := range []struct {
+		name string
+		data map[string]any
+	}{
+		{"act", map[string]any{"gameId": "g2", "actionId": "o2", "kind": "endManage"}},
+		{"getView", map[string]any{"gameId": "g2"}},
+		{"startGame", map[string]any{"gameId": "g2", "actionId": "o2"}},
+		{"joinGame", map[string]any{"gameId": "g2", "actionId": "o2", "seat": 3, "class": "scout"}},
+	} {
+		raw := func(game string) string {
+			d := map[string]any{}
+			for k, v := range fn.data {
+				d[k] = v
+			}
+			d["gameId"] = game
+			body, _ := json.Marshal(map[string]any{"data": d})
+			a, err := c.Raw(ctx, fn.name, "dev:stranger", body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(a)
+			return string(b)
+		}
+		got, none := raw("g2"), raw("no-such-game")
+		if got != none || !strings.Contains(got, `"NOT_FOUND"`) {
+			t.Errorf("stranger's %s of a started game answers %s; a missing game %s (want the same NOT_FOUND)", fn.name, got, none)
+		}
 	}
 	err = c.Call(ctx, "act", "dev:"+v.State.Awaiting, map[string]any{"gameId": "g2", "actionId": "o3", "kind": "endManage", "version": v.State.Version - 1}, nil)
 	if functest.Status(err) != string(callable.StatusFailedPrecondition) {
@@ -197,6 +235,34 @@ func TestProtocolShape(t *testing.T) {
 		}
 		if a.Error == nil || a.Error.Status != string(callable.StatusInvalidArgument) {
 			t.Errorf("body %s: %+v", body, a.Error)
+		}
+	}
+}
+
+// TestKeysAreCaseSensitive (issue 10, item 6): encoding/json would match
+// "ſeat" to seat and "GAMEID" to gameId; keys must match exactly.
+func TestKeysAreCaseSensitive(t *testing.T) {
+	c, mem := newServer(t, true)
+	ctx := context.Background()
+	lobby(t, c, "g1")
+	lobby(t, c, "y")
+	for _, tc := range []struct{ fn, body string }{
+		{"joinGame", `{"data":{"gameId":"g1","actionId":"j3","seat":3,"ſeat":2,"class":"scout"}}`},
+		{"joinGame", `{"data":{"gameId":"g1","actionId":"j3","Seat":2,"class":"scout"}}`},
+		{"startGame", `{"data":{"gameId":"x","GAMEID":"y","actionId":"s"}}`},
+		{"getView", `{"data":{"GameId":"g1"}}`},
+	} {
+		a, err := c.Raw(ctx, tc.fn, "dev:p1", []byte(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Error == nil || a.Error.Status != string(callable.StatusInvalidArgument) || !strings.Contains(a.Error.Message, "unknown field") {
+			t.Errorf("%s %s: %+v; want INVALID_ARGUMENT, unknown field", tc.fn, tc.body, a.Error)
+		}
+	}
+	for _, g := range []string{"g1", "y"} {
+		if p, err := mem.Game(ctx, g); err != nil || p.Version != 3 || p.Phase != engine.PhaseLobby {
+			t.Errorf("game %s changed: %+v, %v", g, p, err)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 var CodeStatus = map[engine.Code]callable.Status{
 	engine.CodeNotYourTurn:     callable.StatusPermissionDenied,
 	engine.CodeNotOwner:        callable.StatusPermissionDenied,
-	engine.CodeUnknownPlayer:   callable.StatusPermissionDenied, // mostly an unseated actor
+	engine.CodeUnknownPlayer:   callable.StatusInvalidArgument, // an offerDuel target not seated (strangers never reach the engine)
 	engine.CodeNotCreated:      callable.StatusNotFound,
 	engine.CodeStaleVersion:    callable.StatusFailedPrecondition,
 	engine.CodeWrongStep:       callable.StatusFailedPrecondition,
@@ -34,8 +34,12 @@ var CodeStatus = map[engine.Code]callable.Status{
 	engine.CodeBadStream:       callable.StatusInternal,
 }
 
-// errNotSeated: getView of a started game by someone without a seat.
-var errNotSeated = errors.New("functions: not seated in this game")
+// noSuchGame is the one answer to a game that does not exist and to a
+// game the caller may not see (a started game they have no seat in):
+// same status, message and details, so a stranger cannot tell them apart.
+func noSuchGame() *callable.Error {
+	return callable.NotFound("no such game").WithDetails(details{string(engine.CodeNotCreated)})
+}
 
 // details is the error.details of a rejection: a machine-readable code.
 type details struct {
@@ -47,24 +51,29 @@ type details struct {
 // and answered INTERNAL "internal error" (never a stack or a seed).
 func classify(err error) (*callable.Error, bool) {
 	var rej *engine.Error
+	var field *service.FieldError
 	switch {
+	case errors.As(err, &rej) && rej.Code == engine.CodeNotCreated:
+		return noSuchGame(), true
 	case errors.As(err, &rej):
 		st, ok := CodeStatus[rej.Code]
 		if !ok || st == callable.StatusInternal {
 			return &callable.Error{Status: callable.StatusInternal, Message: "internal error"}, false
 		}
 		return &callable.Error{Status: st, Message: rej.Msg, Details: details{string(rej.Code)}}, true
-	case errors.Is(err, errNotSeated):
-		return callable.PermissionDenied("only the game's players may view it once it has started"), true
 	case errors.Is(err, service.ErrSeededRefused):
 		return callable.FailedPrecondition("seeded mode is disabled in this deployment (seeded games are replayable, for development only); create the game in crypto mode").
 			WithDetails(details{"seeded_disabled"}), true
+	case errors.As(err, &field) && field.Field == "actor":
+		return callable.InvalidArgument("the caller's uid %s", field.Problem), true
+	case errors.As(err, &field):
+		return callable.InvalidArgument("data.%s %s", field.Field, field.Problem).WithDetails(details{"invalid_" + field.Field}), true
 	case errors.Is(err, service.ErrInvalid), errors.Is(err, store.ErrInvalid):
 		return callable.InvalidArgument("invalid gameId, actionId or value"), true
 	case errors.Is(err, store.ErrActionIDReused):
-		return callable.AlreadyExists("actionId already used for a different action").WithDetails(details{"action_id_reused"}), true
+		return callable.AlreadyExists("you already used this actionId for a different action").WithDetails(details{"action_id_reused"}), true
 	case errors.Is(err, store.ErrNotFound):
-		return callable.NotFound("no such game").WithDetails(details{string(engine.CodeNotCreated)}), true
+		return noSuchGame(), true
 	case errors.Is(err, store.ErrContention):
 		return callable.Aborted("the game is busy; retry with the same actionId"), true
 	case errors.Is(err, store.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):

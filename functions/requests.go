@@ -1,13 +1,19 @@
 package functions
 
 import (
+	"strings"
+
 	"github.com/fairboard/fairboard/engine"
 )
 
 // The request data of each function (the callable body's "data"). Unknown
-// fields and wrong types are INVALID_ARGUMENT. gameId and actionId are
-// document ids: 1-128 characters of [A-Za-z0-9_-]. The uid always comes
-// from the ID token, never from the data.
+// fields (names are case-sensitive), duplicate keys and wrong types are
+// INVALID_ARGUMENT. Every string's maximum and format are checked in one
+// place, service/limits.go (gameId and actionId: 1-128 characters of
+// [A-Za-z0-9_-]; target: a uid, at most 128 characters; cardId: at most
+// 64 bytes; seed: at most 256 bytes), before the store is touched; a
+// breach is INVALID_ARGUMENT naming the field. The uid always comes from
+// the ID token, never from the data.
 
 // CreateRequest is createGame's data. Mode is "crypto" (default) or
 // "seeded" (only where the deployment allows it; Seed required then).
@@ -54,17 +60,23 @@ type ViewRequest struct {
 	AfterSeq uint64 `json:"afterSeq,omitempty"`
 }
 
-// inGame lists the kinds act accepts.
-var inGame = map[engine.ActionKind]bool{}
+// inGame lists the kinds act accepts; inGameKinds names them for errors.
+var (
+	inGame      = map[engine.ActionKind]bool{}
+	inGameKinds string
+)
 
 func init() {
+	var names []string
 	for _, k := range engine.ActionKinds {
 		switch k {
 		case engine.ActCreate, engine.ActJoin, engine.ActStart:
 		default:
 			inGame[k] = true
+			names = append(names, string(k))
 		}
 	}
+	inGameKinds = strings.Join(names, ", ")
 }
 
 // action converts the request to an engine action by uid.

@@ -3,6 +3,7 @@ package functions
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/fairboard/fairboard/functions/callable"
@@ -25,4 +26,24 @@ func (InsecureDevVerifier) VerifyIDToken(_ context.Context, tok string) (*callab
 		return nil, errors.New("functions: dev token must be dev:<uid>")
 	}
 	return &callable.Token{UID: uid}, nil
+}
+
+// EnvAuthEmulator is the variable that points the Firebase Admin SDK at
+// the Auth emulator.
+const EnvAuthEmulator = "FIREBASE_AUTH_EMULATOR_HOST"
+
+// CheckAuthEmulator refuses an Auth emulator (authEmulatorHost, the value
+// of FIREBASE_AUTH_EMULATOR_HOST) beside a project that is not a demo-
+// project. The emulator issues unsigned tokens and the Admin SDK accepts
+// them once the variable is set, so a server with a real project and that
+// variable would let anyone act as anyone. Emulators get a demo-* project
+// id (which never reaches real services).
+func CheckAuthEmulator(project, authEmulatorHost string) error {
+	if authEmulatorHost == "" || strings.HasPrefix(project, "demo-") {
+		return nil
+	}
+	return fmt.Errorf("%s=%s is set beside project %q, which is not a demo- project: "+
+		"the Auth emulator's tokens are unsigned, so anyone could act as anyone; "+
+		"unset %s for a real project, or use a demo-* project id with the emulators",
+		EnvAuthEmulator, authEmulatorHost, project, EnvAuthEmulator)
 }

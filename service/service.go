@@ -1,22 +1,25 @@
 // Package service is the action pipeline between the functions layer and
-// the store: it stamps an action with the server's time, runs it through
-// the engine inside the store's transaction (rebuilding the game and its
-// RNG stream from what each attempt read), and, for games with audit
-// enabled, writes the audit entries of the committed attempt afterwards.
+// the store: it checks every field of a request (limits.go), stamps the
+// action with the server's time, runs it through the engine inside the
+// store's transaction (rebuilding the game and its RNG stream from what
+// each attempt read), keeps callers who are not in a game from reading it
+// or leaving anything in it, and, for games with audit enabled, writes the
+// action's audit entries to the game's ring, repairing them when a retry
+// finds them missing.
 //
 // It knows nothing of HTTP: errors are the engine's *engine.Error
-// rejections, the store's errors, and [ErrSeededRefused].
+// rejections, the store's errors, [ErrSeededRefused] and [*FieldError].
 package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"time"
 
+	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
@@ -29,13 +32,15 @@ import (
 // they are for development and tests only).
 var ErrSeededRefused = errors.New("service: seeded mode is disabled in this deployment; create the game in crypto mode")
 
-// ErrInvalid: the request is malformed (missing or bad ids, unknown kind).
+// ErrInvalid: the request is malformed; the error is a [*FieldError]
+// naming the field.
 var ErrInvalid = errors.New("service: invalid request")
 
-// AuditWriter stores a committed action's audit entries. The store is the
-// default; tests inject a failing one.
+// AuditWriter stores a committed action's audit entries in the game's
+// ring, idempotently (store.Store.WriteAudit), and says how many it
+// stored. The store is the default; tests inject a failing one.
 type AuditWriter interface {
-	WriteAudit(ctx context.Context, gameID string, entries []rng.Entry) error
+	WriteAudit(ctx context.Context, gameID string, entries []audit.Entry) (int, error)
 }
 
 // Config configures New. Store and Engine are required.
@@ -53,7 +58,8 @@ type Config struct {
 	Now func() time.Time
 	// Timeout bounds each store call; 0 means DefaultTimeout.
 	Timeout time.Duration
-	// Logger receives audit-write failures; nil means slog.Default().
+	// Logger receives audit-write failures and repairs; nil means
+	// slog.Default().
 	Logger *slog.Logger
 }
 
@@ -66,6 +72,7 @@ type Service struct {
 
 	auditFailures atomic.Int64
 	auditWrites   atomic.Int64
+	auditRepairs  atomic.Int64
 	reduceNanos   atomic.Int64
 	reduces       atomic.Int64
 }
@@ -99,10 +106,16 @@ func (s *Service) Rules() *engine.Ruleset { return s.cfg.Engine.Rules() }
 
 // Stats are the service's counters since New.
 type Stats struct {
-	// AuditWrites counts audit writes attempted after a commit.
+	// AuditWrites counts audit writes attempted: after each commit of an
+	// action that drew, and after each replay of one (which checks that
+	// its entries are in the ring).
 	AuditWrites int64
-	// AuditFailures counts audit writes that failed (the moves stand).
+	// AuditFailures counts audit writes that failed (the moves stand;
+	// each failure is logged, and the next replay of the action repairs).
 	AuditFailures int64
+	// AuditRepairs counts replays that found some of their action's
+	// entries missing from the ring and wrote them.
+	AuditRepairs int64
 	// Reduces counts engine dispatches (one per transaction attempt).
 	Reduces int64
 	// ReduceTime is the total time spent in engine dispatch and stream
@@ -115,6 +128,7 @@ func (s *Service) Stats() Stats {
 	return Stats{
 		AuditWrites:   s.auditWrites.Load(),
 		AuditFailures: s.auditFailures.Load(),
+		AuditRepairs:  s.auditRepairs.Load(),
 		Reduces:       s.reduces.Load(),
 		ReduceTime:    time.Duration(s.reduceNanos.Load()),
 	}
@@ -131,32 +145,29 @@ type Result struct {
 	Replayed bool `json:"replayed"`
 }
 
-// fingerprint identifies an action's content for idempotency: its JSON
-// without the server-stamped time.
-func fingerprint(a engine.Action) string {
-	a.At = 0
-	b, _ := json.Marshal(a)
-	return string(b)
-}
-
-// Do applies the action a (whose Actor the caller has authenticated) to
-// the game gameID. For create, a.GameID must be gameID (or empty).
+// Do applies the action a, sent by a.Actor (whom the caller has
+// authenticated), to the game gameID. For create, a.GameID must be gameID
+// (or empty). a.ID is the client's action id: a retry with the same id by
+// the same actor gets the first answer.
+//
+// Every field is checked first (ErrInvalid, a *FieldError naming it),
+// before the store is touched. A caller who is not in a game past its
+// lobby (neither seated nor its owner) is answered as if the game did not
+// exist (store.ErrNotFound) and leaves nothing in it; the rejection of a
+// caller not in the game is answered but not recorded.
 //
 // It returns the result, or an error: an *engine.Error rejection (also
 // when a retried action had been rejected; the Result is then nil),
 // ErrSeededRefused, ErrInvalid, or the store's ErrContention,
 // ErrUnavailable, ErrActionIDReused, ErrNotFound.
 func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Result, error) {
-	if !store.ValidID(gameID) || (a.ID != "" && !store.ValidID(a.ID)) || a.Actor == "" {
-		return nil, fmt.Errorf("%w: game id, action id or actor", ErrInvalid)
+	if a.Kind == engine.ActCreate && a.GameID == "" {
+		a.GameID = gameID
+	}
+	if err := checkAction(s.cfg.Engine.Rules(), gameID, &a); err != nil {
+		return nil, err
 	}
 	if a.Kind == engine.ActCreate {
-		if a.GameID == "" {
-			a.GameID = gameID
-		}
-		if a.GameID != gameID {
-			return nil, fmt.Errorf("%w: create names game %q in a request for %q", ErrInvalid, a.GameID, gameID)
-		}
 		if a.Mode == string(rng.ModeSeeded) && !s.cfg.AllowSeeded {
 			return nil, ErrSeededRefused
 		}
@@ -165,27 +176,34 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 		}
 	}
 	a.At = s.cfg.Now().UnixMilli()
-	req := store.Request{GameID: gameID, ActionID: a.ID, Actor: a.Actor, Kind: a.Kind, Fingerprint: fingerprint(a)}
+	req := request(gameID, a)
 	if a.Kind == engine.ActCreate && a.Mode != string(rng.ModeSeeded) {
 		// The engine refuses a crypto or fair game without the server's
-		// seed (the key of its deck salts); it is drawn here, after the
-		// fingerprint, so a retried create is still the same action.
+		// seed (the key of its deck salts); it is drawn here, and the
+		// fingerprint leaves it out, so a retried create is still the same
+		// action.
 		seed, err := fair.NewServerSeed()
 		if err != nil {
 			return nil, err
 		}
 		a.ServerSeed = seed
 	}
-	var entries []rng.Entry
-	m := func(g *engine.Game) ([]engine.Event, error) {
-		entries = nil // only the attempt that commits counts
-		var col collector
-		ev, err := s.reduce(g, a, &col)
-		if err != nil {
-			return nil, err
+	ea := a
+	ea.ID = EngineActionID(a.Actor, a.ID)
+	m := func(g *engine.Game) (store.Outcome, error) {
+		if !visible(&g.Public, a.Actor) {
+			return store.Outcome{}, notFound(gameID)
 		}
-		entries = col.entries
-		return ev, nil
+		var col collector
+		ev, err := s.reduce(g, ea, &col)
+		var rej *engine.Error
+		if errors.As(err, &rej) && !member(&g.Public, a.Actor) {
+			return store.Outcome{}, &store.Unrecorded{Rejection: rej}
+		}
+		if err != nil {
+			return store.Outcome{}, err
+		}
+		return store.Outcome{Events: ev, Audit: audit.Stamp(col.entries, a.At)}, nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	rec, err := s.cfg.Store.Apply(cctx, req, m)
@@ -196,8 +214,8 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	if err := rec.Err(); err != nil {
 		return nil, err
 	}
-	if !rec.Replayed && len(entries) > 0 {
-		s.writeAudit(ctx, gameID, a.ID, entries)
+	if len(rec.Audit) > 0 {
+		s.writeAudit(ctx, gameID, a.ID, rec.Audit, rec.Replayed)
 	}
 	ev := rec.Events
 	if ev == nil {
@@ -205,6 +223,29 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	}
 	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: ev, Replayed: rec.Replayed}, nil
 }
+
+// visible reports whether uid may see the game: anyone while it is not
+// created (so create and not_created answer as usual) or in its lobby (to
+// see the free seats and join), otherwise its members only: its seated
+// players (as the security rules let them read it) and its owner (who may
+// abandon it).
+func visible(p *engine.Public, uid string) bool {
+	return p.Phase == engine.PhaseNone || p.Phase == engine.PhaseLobby || member(p, uid)
+}
+
+// member reports whether uid is in the game: seated, or its owner. Only
+// members' rejections are recorded.
+func member(p *engine.Public, uid string) bool {
+	if p.Owner == uid {
+		return true
+	}
+	pl, _ := p.Player(uid)
+	return pl != nil
+}
+
+// notFound is the answer to a caller who may not see the game: the same
+// as for a game that does not exist.
+func notFound(gameID string) error { return fmt.Errorf("%w: %s", store.ErrNotFound, gameID) }
 
 // reduce rebuilds the stream from g and dispatches a copy of a.
 func (s *Service) reduce(g *engine.Game, a engine.Action, col *collector) ([]engine.Event, error) {
@@ -236,16 +277,25 @@ func (s *Service) reduce(g *engine.Game, a engine.Action, col *collector) ([]eng
 	return ev, nil
 }
 
-// writeAudit stores the committed attempt's entries; a failure is logged
-// and counted, and the move stands.
-func (s *Service) writeAudit(ctx context.Context, gameID, actionID string, entries []rng.Entry) {
+// writeAudit puts an action's entries in the game's ring: after its
+// commit, and after each replay, which finds and repairs entries that a
+// failed or never-made write left out (the write is idempotent, so when
+// nothing is missing it stores nothing). A failure is logged and counted,
+// and the move stands.
+func (s *Service) writeAudit(ctx context.Context, gameID, actionID string, entries []audit.Entry, replayed bool) {
 	s.auditWrites.Add(1)
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.Timeout)
 	defer cancel()
-	if err := s.cfg.Audit.WriteAudit(actx, gameID, entries); err != nil {
+	n, err := s.cfg.Audit.WriteAudit(actx, gameID, entries)
+	switch {
+	case err != nil:
 		s.auditFailures.Add(1)
-		s.cfg.Logger.Error("audit write failed; the move stands",
-			"game", gameID, "action", actionID, "entries", len(entries), "err", err)
+		s.cfg.Logger.Error("audit write failed; the move stands, and a retry of the action will repair it",
+			"game", gameID, "action", actionID, "entries", len(entries), "replay", replayed, "err", err)
+	case replayed && n > 0:
+		s.auditRepairs.Add(1)
+		s.cfg.Logger.Warn("audit entries were missing; repaired from the action's record",
+			"game", gameID, "action", actionID, "repaired", n, "of", len(entries))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/reducers"
@@ -30,9 +31,12 @@ func seats(n int) []bot.Seat {
 	return out
 }
 
+// testNow is the services' clock in these tests.
+var testNow = time.UnixMilli(1_700_000_000_000)
+
 func newService(st store.Store, mod func(*service.Config)) *service.Service {
 	cfg := service.Config{Store: st, Engine: eng, AllowSeeded: true,
-		Now:    func() time.Time { return time.UnixMilli(1_700_000_000_000) },
+		Now:    func() time.Time { return testNow },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if mod != nil {
 		mod(&cfg)
@@ -59,7 +63,7 @@ func play(t *testing.T, svc *service.Service, seed string, n int, audit bool) []
 	}
 	do(engine.Action{Kind: engine.ActStart, Actor: bot.UID(0), ID: "start"})
 	for k := 0; ; k++ {
-		v, err := svc.View(ctx, id, 0)
+		v, err := svc.View(ctx, bot.UID(0), id, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +109,7 @@ func TestWholeGameMatchesBotDriver(t *testing.T) {
 type twice struct{ store.Store }
 
 func (w twice) Apply(ctx context.Context, r store.Request, m store.Mutator) (*store.Record, error) {
-	return w.Store.Apply(ctx, r, func(g *engine.Game) ([]engine.Event, error) {
+	return w.Store.Apply(ctx, r, func(g *engine.Game) (store.Outcome, error) {
 		b, _ := json.Marshal(g)
 		var lost engine.Game
 		json.Unmarshal(b, &lost)
@@ -136,24 +140,26 @@ func TestRetriedAttempts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantRing := store.LastAudit(all)
+	// The bot driver's entries (the last 500, the ring's size, if there
+	// are more), each with the service's clock as ts.
+	wantRing := all[max(0, len(all)-audit.RingSize):]
 	if len(ring) != len(wantRing) {
 		t.Fatalf("audit ring has %d entries; want %d", len(ring), len(wantRing))
 	}
 	for i := range ring {
-		a, _ := json.Marshal(ring[i])
+		a, _ := json.Marshal(ring[i].Entry)
 		b, _ := json.Marshal(wantRing[i])
-		if string(a) != string(b) {
-			t.Fatalf("ring[%d] = %s, want %s", i, a, b)
+		if string(a) != string(b) || ring[i].TS != testNow.UnixMilli() {
+			t.Fatalf("ring[%d] = %s ts %d, want %s ts %d", i, a, ring[i].TS, b, testNow.UnixMilli())
 		}
 	}
 }
 
 type failingAudit struct{ calls int }
 
-func (f *failingAudit) WriteAudit(context.Context, string, []rng.Entry) error {
+func (f *failingAudit) WriteAudit(context.Context, string, []audit.Entry) (int, error) {
 	f.calls++
-	return errors.New("injected audit failure")
+	return 0, errors.New("injected audit failure")
 }
 
 func TestAuditFailureLeavesMoveCommitted(t *testing.T) {
@@ -206,24 +212,26 @@ func TestIdempotentAndRejections(t *testing.T) {
 	if err != nil || !r2.Replayed || r2.Version != r1.Version || logJSON(r2.Events) != logJSON(r1.Events) {
 		t.Errorf("retried create = %+v, %v; want the first result replayed", r2, err)
 	}
-	_, err = svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p2", ID: "s"})
-	if !errors.Is(err, engine.CodeNotOwner) {
-		t.Fatalf("non-owner start = %v, want not_owner", err)
+	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "seeded", Seed: "other"}); !errors.Is(err, store.ErrActionIDReused) {
+		t.Errorf("same id, another create = %v; want ErrActionIDReused", err)
 	}
-	_, err = svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p2", ID: "s"})
-	if !errors.Is(err, engine.CodeNotOwner) {
-		t.Errorf("retried rejection = %v, want the same not_owner", err)
+	// A member's rejection is recorded: the retry gets it even after the
+	// game changed so that the action would now be legal.
+	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p1", ID: "s"}); !errors.Is(err, engine.CodeTooFewPlayers) {
+		t.Fatalf("start with no players = %v, want too_few_players", err)
 	}
-	_, err = svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p1", ID: "s"})
-	if !errors.Is(err, store.ErrActionIDReused) {
-		t.Errorf("another player's action id = %v, want ErrActionIDReused", err)
-	}
-	for _, bad := range []struct{ game, id string }{{"", "x"}, {"a/b", "x"}, {"g", "bad id"}} {
-		if _, err := svc.Do(ctx, bad.game, engine.Action{Kind: engine.ActJoin, Actor: "p1", ID: bad.id}); !errors.Is(err, service.ErrInvalid) {
-			t.Errorf("Do(%q, %q) = %v, want ErrInvalid", bad.game, bad.id, err)
+	for i, uid := range []string{"p1", "p2"} {
+		if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActJoin, Actor: uid, ID: "j", Seat: i, Class: engine.ClassMonk}); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if _, err := svc.View(ctx, "nope", 0); !errors.Is(err, store.ErrNotFound) {
+	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p1", ID: "s"}); !errors.Is(err, engine.CodeTooFewPlayers) {
+		t.Errorf("retried rejection = %v, want the same too_few_players", err)
+	}
+	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p1", ID: "s2"}); err != nil {
+		t.Errorf("start with a new id: %v", err)
+	}
+	if _, err := svc.View(ctx, "p1", "nope", 0); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("View(unknown) = %v, want ErrNotFound", err)
 	}
 }

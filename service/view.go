@@ -2,9 +2,9 @@ package service
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/session"
 )
 
 // MaxLogPage is the most log events one View returns.
@@ -21,10 +21,14 @@ type View struct {
 }
 
 // View returns the game's public state and up to MaxLogPage events with
-// seq > after. Errors: store.ErrNotFound, ErrInvalid, ErrUnavailable.
-func (s *Service) View(ctx context.Context, gameID string, after uint64) (*View, error) {
-	if gameID == "" {
-		return nil, fmt.Errorf("%w: game id", ErrInvalid)
+// seq > after, for viewer: a seated player or the owner, or anyone while
+// the game is in its lobby. It reads the game document, decides, and only then reads the
+// log, so a caller who may not see the game costs one read. Errors:
+// ErrInvalid (a *FieldError), store.ErrNotFound (no such game, or one the
+// viewer may not see: the same answer), store.ErrUnavailable.
+func (s *Service) View(ctx context.Context, viewer, gameID string, after uint64) (*View, error) {
+	if p := idFormat(gameID, nil); p != "" {
+		return nil, &FieldError{"gameId", p}
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
@@ -32,6 +36,10 @@ func (s *Service) View(ctx context.Context, gameID string, after uint64) (*View,
 	if err != nil {
 		return nil, err
 	}
+	if !visible(p, viewer) {
+		return nil, notFound(gameID)
+	}
+	session.Migrate(p)
 	ev, err := s.cfg.Store.Log(cctx, gameID, after, MaxLogPage+1)
 	if err != nil {
 		return nil, err

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 
+	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/rng"
 )
 
 // Memory is a Store in process memory, for the embedded development server
@@ -17,32 +16,75 @@ import (
 // it), so no value is shared with callers. Actions on one game are
 // serialized by a per-game lock, so Apply never contends and calls the
 // Mutator at most once.
+//
+// Only games that exist take memory: an Apply on an unknown id holds a
+// placeholder while it runs and drops it unless the action created the
+// game, and reads never add anything, so probing ids leaves nothing behind.
 type Memory struct {
 	mu    sync.Mutex
-	games map[string]*memGame
+	games map[string]*memGame // existing games, and placeholders in use
 }
 
 type memGame struct {
+	refs int // Apply calls holding it (guarded by Memory.mu)
+
 	mu      sync.Mutex
 	exists  bool
 	public  []byte
 	secret  []byte
 	log     [][]byte          // index i holds seq i+1
-	actions map[string][]byte // by action id
-	audit   map[uint64][]byte // by slot
+	actions map[string][]byte // by RecordKey
+	audit   *audit.Ring
 }
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory { return &Memory{games: map[string]*memGame{}} }
 
-// game returns the entry for id, creating an empty one.
-func (m *Memory) game(id string) *memGame {
+// Games returns how many game entries the store holds (existing games and
+// placeholders of Apply calls in progress).
+func (m *Memory) Games() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.games)
+}
+
+// acquire returns the entry for id, creating a placeholder; release it.
+func (m *Memory) acquire(id string) *memGame {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	g := m.games[id]
 	if g == nil {
-		g = &memGame{actions: map[string][]byte{}, audit: map[uint64][]byte{}}
+		g = &memGame{actions: map[string][]byte{}, audit: audit.NewRing(audit.RingSize)}
 		m.games[id] = g
+	}
+	g.refs++
+	return g
+}
+
+// release drops a placeholder that no call holds and no action created.
+// (exists only changes under g.mu while a reference is held, so with
+// refs at 0 nobody else can be changing it.)
+func (m *Memory) release(id string, g *memGame) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g.refs--
+	if g.refs == 0 && !g.exists {
+		delete(m.games, id)
+	}
+}
+
+// lookup returns the entry of an existing game, locked, or nil.
+func (m *Memory) lookup(id string) *memGame {
+	m.mu.Lock()
+	g := m.games[id]
+	m.mu.Unlock()
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	if !g.exists {
+		g.mu.Unlock()
+		return nil
 	}
 	return g
 }
@@ -55,11 +97,14 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	mg := m.game(req.GameID)
+	mg := m.acquire(req.GameID)
+	defer m.release(req.GameID, mg)
 	mg.mu.Lock()
 	defer mg.mu.Unlock()
+	key := ""
 	if req.ActionID != "" {
-		if raw, ok := mg.actions[req.ActionID]; ok {
+		key = RecordKey(req.Actor, req.ActionID)
+		if raw, ok := mg.actions[key]; ok {
 			return replay(raw, req)
 		}
 	}
@@ -72,14 +117,18 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 			return nil, err
 		}
 	}
-	events, err := fn(&g)
+	out, err := fn(&g)
 	rec := &Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
+	var unrec *Unrecorded
 	switch {
+	case errors.As(err, &unrec):
+		rec.Rejection, rec.Events = &Rejection{Code: unrec.Rejection.Code, Msg: unrec.Rejection.Msg}, []engine.Event{}
+		return rec, nil
 	case errors.As(err, &rej):
-		rec.Rejection = &Rejection{Code: rej.Code, Msg: rej.Msg}
-		if req.ActionID != "" && mg.exists {
-			if err := m.putRecord(mg, rec); err != nil {
+		rec.Rejection, rec.Events = &Rejection{Code: rej.Code, Msg: rej.Msg}, []engine.Event{}
+		if key != "" && mg.exists {
+			if err := putRecord(mg, key, rec); err != nil {
 				return nil, err
 			}
 		}
@@ -87,7 +136,7 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	case err != nil:
 		return nil, err
 	}
-	rec.Version, rec.Events = g.Public.Version, events
+	rec.Version, rec.Events, rec.Audit = g.Public.Version, out.Events, out.Audit
 	pub, err := json.Marshal(&g.Public)
 	if err != nil {
 		return nil, err
@@ -102,15 +151,15 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 			return nil, err
 		}
 	}
-	logs := make([][]byte, len(events))
-	for i := range events {
-		if events[i].Seq != uint64(len(mg.log)+i+1) {
-			return nil, fmt.Errorf("store: event seq %d does not continue the log at %d", events[i].Seq, len(mg.log))
+	logs := make([][]byte, len(out.Events))
+	for i := range out.Events {
+		if out.Events[i].Seq != uint64(len(mg.log)+i+1) {
+			return nil, fmt.Errorf("store: event seq %d does not continue the log at %d", out.Events[i].Seq, len(mg.log))
 		}
-		logs[i] = events[i].AppendJSON(nil)
+		logs[i] = out.Events[i].AppendJSON(nil)
 	}
-	if req.ActionID != "" {
-		if err := m.putRecord(mg, rec); err != nil {
+	if key != "" {
+		if err := putRecord(mg, key, rec); err != nil {
 			return nil, err
 		}
 	}
@@ -119,12 +168,15 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	return rec, nil
 }
 
-func (m *Memory) putRecord(mg *memGame, rec *Record) error {
+func putRecord(mg *memGame, key string, rec *Record) error {
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	mg.actions[rec.ActionID] = b
+	if _, err := JSONToDoc(b); err != nil {
+		return err
+	}
+	mg.actions[key] = b
 	return nil
 }
 
@@ -134,20 +186,11 @@ func replay(raw []byte, req Request) (*Record, error) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, err
 	}
-	if err := sameAction(&rec, req); err != nil {
+	if err := rec.Matches(req); err != nil {
 		return nil, err
 	}
 	rec.Replayed = true
 	return &rec, nil
-}
-
-// sameAction checks that a stored record was made by req's actor for the
-// same action.
-func sameAction(rec *Record, req Request) error {
-	if rec.Actor != req.Actor || rec.Fingerprint != req.Fingerprint || rec.Kind != req.Kind {
-		return fmt.Errorf("%w: %s", ErrActionIDReused, req.ActionID)
-	}
-	return nil
 }
 
 // Game implements Store.
@@ -156,11 +199,7 @@ func (m *Memory) Game(ctx context.Context, gameID string) (*engine.Public, error
 	if mg == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNotFound, gameID)
 	}
-	mg.mu.Lock()
 	defer mg.mu.Unlock()
-	if !mg.exists {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, gameID)
-	}
 	var p engine.Public
 	if err := json.Unmarshal(mg.public, &p); err != nil {
 		return nil, err
@@ -168,21 +207,14 @@ func (m *Memory) Game(ctx context.Context, gameID string) (*engine.Public, error
 	return &p, nil
 }
 
-func (m *Memory) lookup(id string) *memGame {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.games[id]
-}
-
 // Log implements Store.
 func (m *Memory) Log(ctx context.Context, gameID string, after uint64, limit int) ([]engine.Event, error) {
+	out := []engine.Event{}
 	mg := m.lookup(gameID)
 	if mg == nil {
-		return []engine.Event{}, nil
+		return out, nil
 	}
-	mg.mu.Lock()
 	defer mg.mu.Unlock()
-	out := []engine.Event{}
 	for i := after; i < uint64(len(mg.log)); i++ {
 		if limit > 0 && len(out) == limit {
 			break
@@ -197,14 +229,13 @@ func (m *Memory) Log(ctx context.Context, gameID string, after uint64, limit int
 }
 
 // Action implements Store.
-func (m *Memory) Action(ctx context.Context, gameID, actionID string) (*Record, error) {
+func (m *Memory) Action(ctx context.Context, gameID, actor, actionID string) (*Record, error) {
 	mg := m.lookup(gameID)
 	if mg == nil {
 		return nil, fmt.Errorf("%w: %s/%s", ErrNotFound, gameID, actionID)
 	}
-	mg.mu.Lock()
 	defer mg.mu.Unlock()
-	raw, ok := mg.actions[actionID]
+	raw, ok := mg.actions[RecordKey(actor, actionID)]
 	if !ok {
 		return nil, fmt.Errorf("%w: %s/%s", ErrNotFound, gameID, actionID)
 	}
@@ -216,44 +247,58 @@ func (m *Memory) Action(ctx context.Context, gameID, actionID string) (*Record, 
 }
 
 // WriteAudit implements Store.
-func (m *Memory) WriteAudit(ctx context.Context, gameID string, entries []rng.Entry) error {
+func (m *Memory) WriteAudit(ctx context.Context, gameID string, entries []audit.Entry) (int, error) {
 	if !ValidID(gameID) {
-		return fmt.Errorf("%w: game %q", ErrInvalid, gameID)
+		return 0, fmt.Errorf("%w: game %q", ErrInvalid, gameID)
 	}
 	if err := ctx.Err(); err != nil {
-		return err
+		return 0, err
 	}
-	mg := m.game(gameID)
-	mg.mu.Lock()
-	defer mg.mu.Unlock()
-	for _, e := range LastAudit(entries) {
-		b, err := json.Marshal(e)
-		if err != nil {
-			return err
+	// Copies through JSON, as a database would keep them.
+	copies := make([]audit.Entry, len(entries))
+	for i, e := range entries {
+		if err := jsonCopy(e, &copies[i]); err != nil {
+			return 0, fmt.Errorf("%w: audit entry %d: %v", ErrInvalid, e.Seq, err)
 		}
-		mg.audit[e.Seq%AuditRing] = b
 	}
-	return nil
+	mg := m.lookup(gameID)
+	if mg == nil {
+		return 0, fmt.Errorf("%w: %s", ErrNotFound, gameID)
+	}
+	defer mg.mu.Unlock()
+	n := 0
+	for _, e := range copies {
+		if mg.audit.Put(e) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // Audit implements Store.
-func (m *Memory) Audit(ctx context.Context, gameID string) ([]rng.Entry, error) {
-	out := []rng.Entry{}
+func (m *Memory) Audit(ctx context.Context, gameID string) ([]audit.Entry, error) {
 	mg := m.lookup(gameID)
 	if mg == nil {
-		return out, nil
+		return []audit.Entry{}, nil
 	}
-	mg.mu.Lock()
 	defer mg.mu.Unlock()
-	for _, raw := range mg.audit {
-		var e rng.Entry
-		if err := json.Unmarshal(raw, &e); err != nil {
+	held := mg.audit.Entries()
+	out := make([]audit.Entry, len(held))
+	for i, e := range held {
+		if err := jsonCopy(e, &out[i]); err != nil {
 			return nil, err
 		}
-		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	return out, nil
+}
+
+// jsonCopy copies v into dst through its JSON, so they share nothing.
+func jsonCopy(v, dst any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, dst)
 }
 
 // Close implements Store; the memory is dropped with the value.

@@ -32,7 +32,8 @@ func openFirestore(ctx context.Context, project string) (store.Store, error) {
 }
 
 // cloudVerifier verifies Firebase ID tokens with the Admin SDK (the Auth
-// emulator's when FIREBASE_AUTH_EMULATOR_HOST is set).
+// emulator's when FIREBASE_AUTH_EMULATOR_HOST is set), refusing disabled
+// accounts and revoked sessions as a deployment does.
 func cloudVerifier(ctx context.Context, project string) (callable.TokenVerifier, error) {
-	return deploy.AdminVerifier(ctx, project)
+	return deploy.AdminVerifier(ctx, project, deploy.CheckRevoked(deploy.DefaultRevocationTTL))
 }

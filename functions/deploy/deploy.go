@@ -78,7 +78,10 @@ func deployed() (*functions.API, error) {
 
 // FromEnv builds an API on Firestore and Firebase Auth for the project
 // in GOOGLE_CLOUD_PROJECT (or GCLOUD_PROJECT), with seeded mode and audit
-// from EnvAllowSeeded and EnvAudit.
+// from EnvAllowSeeded and EnvAudit. Tokens of disabled accounts and
+// revoked sessions are refused (CheckRevoked(DefaultRevocationTTL)). It
+// fails if FIREBASE_AUTH_EMULATOR_HOST is set beside a project that is not
+// a demo- project.
 func FromEnv(ctx context.Context) (*functions.API, error) {
 	project := os.Getenv("GOOGLE_CLOUD_PROJECT")
 	if project == "" {
@@ -87,13 +90,12 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	if project == "" {
 		return nil, errors.New("deploy: GOOGLE_CLOUD_PROJECT is not set")
 	}
-	c, err := firestore.NewClient(ctx, project)
+	v, err := AdminVerifier(ctx, project, CheckRevoked(DefaultRevocationTTL))
 	if err != nil {
 		return nil, err
 	}
-	v, err := AdminVerifier(ctx, project)
+	c, err := firestore.NewClient(ctx, project)
 	if err != nil {
-		c.Close()
 		return nil, err
 	}
 	svc := service.New(service.Config{

@@ -5,78 +5,95 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/session"
+	"github.com/fairboard/fairboard/store/fsstore"
 )
 
-// TestFiftySubmissionsOfOneAction: 50 concurrent submissions of the same
-// actionId apply it exactly once; each gets that action's result or a
-// retryable ABORTED, and a retry then gets the same result.
-func TestFiftySubmissionsOfOneAction(t *testing.T) {
-	e := newEnv(t, nil)
+// TestRetryStormAnsweredQuickly (issue 10, item 4): 50 concurrent
+// submissions of one actionId, spread over 5 server instances (each its
+// own Firestore client and store, so they contend in the emulator as
+// separate processes would), are all answered with the action's result
+// within 10 s, in every one of 10 runs; the action is applied exactly
+// once. Before the fix, 48-49 of the 50 callers of one server waited 3-4
+// minutes in 5 of 8 runs.
+func TestRetryStormAnsweredQuickly(t *testing.T) {
+	const runs, n, instances = 10, 50, 5
+	const deadline = 10 * time.Second
+	envs := make([]*env, instances)
+	for i := range envs {
+		envs[i] = newEnv(t, nil)
+	}
 	ps := players(t, 2)
-	started(t, e, "same-action", "same-action", ps, false)
-	v := view(t, e, "same-action", ps[0].Token)
-	var p functest.Player
-	for _, q := range ps {
-		if q.UID == v.State.Awaiting {
-			p = q
-		}
-	}
-	a := p.Seat.Policy.Choose(&v.State, eng.Rules(), p.UID)
-	a.ID = "the-one"
-	data := functest.ActData("same-action", a)
-	const n = 50
-	results := make([]functest.Result, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { errs[i] = e.c.Call(context.Background(), "act", p.Token, data, &results[i]) })
-	}
-	wg.Wait()
-	var first *functest.Result
-	aborted, replayed := 0, 0
-	for i := range n {
-		if errs[i] != nil {
-			if functest.Status(errs[i]) != string(callable.StatusAborted) {
-				t.Fatalf("submission %d: %v; want a result or ABORTED", i, errs[i])
-			}
-			aborted++
-			// Retry with the same id until it gets the result.
-			for k := 0; ; k++ {
-				err := e.c.Call(context.Background(), "act", p.Token, data, &results[i])
-				if err == nil {
-					break
-				}
-				if functest.Status(err) != string(callable.StatusAborted) || k == 20 {
-					t.Fatalf("retry of submission %d: %v", i, err)
-				}
+	for run := range runs {
+		game := fmt.Sprintf("storm-%d", run)
+		started(t, envs[0], game, game, ps, false)
+		v := view(t, envs[0], game, ps[0].Token)
+		var p functest.Player
+		for _, q := range ps {
+			if q.UID == v.State.Awaiting {
+				p = q
 			}
 		}
-		r := &results[i]
-		if r.Replayed {
-			replayed++
+		a := p.Seat.Policy.Choose(&v.State, eng.Rules(), p.UID)
+		a.ID = "the-one"
+		data := functest.ActData(game, a)
+		results := make([]functest.Result, n)
+		errs := make([]error, n)
+		took := make([]time.Duration, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), deadline)
+				defer cancel()
+				t0 := time.Now()
+				errs[i] = envs[i%instances].c.Call(ctx, "act", p.Token, data, &results[i])
+				took[i] = time.Since(t0)
+			})
 		}
-		if first == nil {
-			first = r
+		wg.Wait()
+		applied := 0
+		var slowest time.Duration
+		for i := range n {
+			slowest = max(slowest, took[i])
+			if errs[i] != nil {
+				t.Errorf("run %d, submission %d: %v after %v; want the result within %v", run, i, errs[i], took[i].Round(time.Millisecond), deadline)
+				continue
+			}
+			r := &results[i]
+			if !r.Replayed {
+				applied++
+			}
+			if r.Version != v.State.Version+1 || eventsJSON(r.Events) != eventsJSON(results[0].Events) {
+				t.Errorf("run %d, submission %d: version %d, %d events; want version %d and the same events as the others",
+					run, i, r.Version, len(r.Events), v.State.Version+1)
+			}
 		}
-		if r.Version != v.State.Version+1 || eventsJSON(r.Events) != eventsJSON(first.Events) {
-			t.Errorf("submission %d: version %d events %d; want version %d and the same events", i, r.Version, len(r.Events), v.State.Version+1)
+		if applied != 1 && !t.Failed() {
+			t.Errorf("run %d: %d answers not replayed; want exactly 1 (applied once)", run, applied)
+		}
+		after := view(t, envs[0], game, ps[0].Token)
+		if after.State.Version != v.State.Version+1 {
+			t.Fatalf("run %d: game version %d after; want %d", run, after.State.Version, v.State.Version+1)
+		}
+		var st fsstore.Stats
+		for _, e := range envs {
+			s := e.st.Stats()
+			st.Transactions += s.Transactions
+			st.Attempts += s.Attempts
+			st.PlainReplays += s.PlainReplays
+		}
+		t.Logf("run %d: 50 answered, slowest %v; stores so far %+v", run, slowest.Round(time.Millisecond), st)
+		if t.Failed() {
+			return
 		}
 	}
-	if replayed != n-1 {
-		t.Errorf("%d of %d answers replayed; want exactly %d (one applied)", replayed, n, n-1)
-	}
-	after := view(t, e, "same-action", ps[0].Token)
-	if after.State.Version != v.State.Version+1 || after.State.LogSeq != v.State.LogSeq+uint64(len(first.Events)) {
-		t.Errorf("game version %d log %d after; want %d, %d", after.State.Version, after.State.LogSeq,
-			v.State.Version+1, v.State.LogSeq+uint64(len(first.Events)))
-	}
-	t.Logf("50 submissions: %d ABORTED then retried, store %+v", aborted, e.st.Stats())
 }
 
 // TestConcurrentPlayersEqualReplay: every player sends its bot's action
@@ -135,6 +152,7 @@ func TestConcurrentPlayersEqualReplay(t *testing.T) {
 	apply := func(a engine.Action) {
 		t.Helper()
 		a.At = fixedNow.UnixMilli()
+		a.ID = service.EngineActionID(a.Actor, a.ID) // as the service hands it to the engine
 		var s *rng.Stream
 		if a.Kind != engine.ActCreate {
 			var err error

@@ -103,8 +103,9 @@ func TestRefusalsWithRealTokens(t *testing.T) {
 	a.ID = "x1"
 	check("out of turn", e.c.Call(ctx, "act", other.Token, functest.ActData(g, a), nil), string(callable.StatusPermissionDenied))
 	a.ID = "x2"
-	check("wrong player (not seated)", e.c.Call(ctx, "act", stranger, functest.ActData(g, a), nil), string(callable.StatusPermissionDenied))
-	check("stranger's view", e.c.Call(ctx, "getView", stranger, map[string]any{"gameId": g}, nil), string(callable.StatusPermissionDenied))
+	// Not seated in a started game: answered as a game that does not exist.
+	check("wrong player (not seated)", e.c.Call(ctx, "act", stranger, functest.ActData(g, a), nil), string(callable.StatusNotFound))
+	check("stranger's view", e.c.Call(ctx, "getView", stranger, map[string]any{"gameId": g}, nil), string(callable.StatusNotFound))
 	check("seeded in production", prod.c.Call(ctx, "createGame", ps[0].Token, map[string]any{"gameId": "prod-seeded", "mode": "seeded", "seed": "s"}, nil), string(callable.StatusFailedPrecondition))
 	if _, err := prod.st.Game(ctx, "prod-seeded"); err == nil {
 		t.Error("the refused seeded game was written")
@@ -133,8 +134,8 @@ func TestEmulatorStoppedIsUnavailable(t *testing.T) {
 	defer fc.Close()
 	st := fsstore.New(fc)
 	// Warm the fresh emulator up: its first requests are slow.
-	if err := st.WriteAudit(ctx, "warm-up", nil); err != nil {
-		t.Fatal(err)
+	if _, err := st.Game(ctx, "warm-up"); err == nil {
+		t.Fatal("warm-up game exists")
 	}
 	if _, err := st.Log(ctx, "warm-up", 0, 0); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"cloud.google.com/go/firestore"
 	firebase "firebase.google.com/go/v4"
 
+	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/deploy"
@@ -89,12 +90,12 @@ type countingAudit struct {
 	fail bool
 }
 
-func (a *countingAudit) WriteAudit(ctx context.Context, g string, es []rngEntry) error {
+func (a *countingAudit) WriteAudit(ctx context.Context, g string, es []audit.Entry) (int, error) {
 	a.mu.Lock()
 	fail := a.fail
 	a.mu.Unlock()
 	if fail {
-		return errInjected
+		return 0, errInjected
 	}
 	return a.w.WriteAudit(ctx, g, es)
 }

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"os"
 
-	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/store"
 )
-
-type rngEntry = rng.Entry
 
 var errInjected = errors.New("injected audit write failure")
 

@@ -5,16 +5,20 @@
 //	games/{gameId}                 public state + ownerUid, playerUids
 //	games/{gameId}/private/state   secret state (deck order, rng state, seed)
 //	games/{gameId}/log/{seq}       one public event each, id = %020d seq
-//	games/{gameId}/actions/{id}    store.Record of each action
+//	games/{gameId}/actions/{key}   store.Record, key = store.RecordKey(actor, actionId)
 //	games/{gameId}/rngAudit/{slot} audit ring, slot = seq % 500
 //
-// One action is one RunTransaction: the game, its private state and the
+// One action is one transaction: the game, its private state and the
 // action record are read together (GetAll), the Mutator runs on a fresh
-// copy, and the writes are committed together. The client retries ABORTED
-// commits up to MaxAttempts times, re-running the whole function (re-read,
-// re-reduce); past that the store returns store.ErrContention. A deadline
-// that strikes after the store has answered the reads (a commit waiting on
-// a hot game's lock) is ErrContention too; one before is ErrUnavailable.
+// copy, and the writes are committed together. Before any transaction, a
+// plain read of the record answers an action already applied (a retry, a
+// storm of identical submissions); one transaction per game at a time
+// runs from this process; an attempt that lost (ABORTED) is retried after
+// a jittered backoff, re-reading and re-reducing, up to MaxAttempts times,
+// then the store answers store.ErrContention. A commit whose answer was
+// lost (deadline, connection) is resolved before answering: the store
+// looks the record up, or runs the transaction again, which either finds
+// the record or applies the action once.
 package fsstore
 
 import (
@@ -22,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/grpc/codes"
@@ -31,22 +36,28 @@ import (
 	"github.com/fairboard/fairboard/store"
 )
 
-// DefaultMaxAttempts is the number of times Apply runs its transaction
-// before giving up with store.ErrContention: the first try and two retries.
-// Each retry re-reads the game, so a losing request is re-decided against
-// the winner's state (a version-pinned action then gets stale_version); a
-// request still losing after that gets ABORTED quickly rather than queueing
-// behind a hot game.
-const DefaultMaxAttempts = 3
+// DefaultMaxAttempts is the number of transaction attempts Apply makes
+// before giving up with store.ErrContention. Each retry re-reads the game,
+// so a losing request is re-decided against the winner's state (a
+// version-pinned action then gets stale_version), and is preceded by a
+// plain read of the record (an identical submission may have applied it).
+const DefaultMaxAttempts = 5
+
+// DefaultResolveTimeout bounds how long Apply spends finding out whether
+// a commit whose answer was lost landed, on a context of its own (the
+// caller's may be the one that expired).
+const DefaultResolveTimeout = 10 * time.Second
 
 // Store is a store.Store on a Firestore client.
 type Store struct {
-	c           *firestore.Client
-	maxAttempts int
-	ownClient   bool
+	c              *firestore.Client
+	maxAttempts    int
+	resolveTimeout time.Duration
+	ownClient      bool
+	queue          gameQueue
 
-	txns     atomic.Int64
-	attempts atomic.Int64
+	txns, attempts, reads         atomic.Int64
+	plainReplays, unknown, solved atomic.Int64
 }
 
 // Option configures New.
@@ -61,32 +72,52 @@ func WithMaxAttempts(n int) Option {
 	}
 }
 
+// WithResolveTimeout sets how long Apply may spend resolving a commit
+// whose outcome is unknown (d > 0).
+func WithResolveTimeout(d time.Duration) Option {
+	return func(s *Store) {
+		if d > 0 {
+			s.resolveTimeout = d
+		}
+	}
+}
+
 // WithCloseClient makes Close close the client too.
 func WithCloseClient() Option { return func(s *Store) { s.ownClient = true } }
 
 // New returns a store on the client. Close does not close the client
-// unless WithCloseClient is given.
+// unless WithCloseClient is given. Each Store has its own per-game queue:
+// two Stores on one client behave like two server instances.
 func New(c *firestore.Client, opts ...Option) *Store {
-	s := &Store{c: c, maxAttempts: DefaultMaxAttempts}
+	s := &Store{c: c, maxAttempts: DefaultMaxAttempts, resolveTimeout: DefaultResolveTimeout}
 	for _, o := range opts {
 		o(s)
 	}
 	return s
 }
 
-// Stats counts Apply's work since the store was made.
+// Stats counts the store's work since it was made.
 type Stats struct {
-	// Transactions is the number of RunTransaction calls (one per Apply
-	// that passed validation).
+	// Transactions is the number of Apply calls that ran a transaction.
 	Transactions int64
-	// Attempts is the number of times a transaction function ran; more
-	// than Transactions means retries after ABORTED.
+	// Attempts is the number of transaction attempts; more than
+	// Transactions means retries after ABORTED or an unknown outcome.
 	Attempts int64
+	// PlainReplays counts Apply calls answered from a plain read of an
+	// existing record, with no transaction.
+	PlainReplays int64
+	// Unknown counts commits whose outcome was unknown (answer lost);
+	// Resolved, those of them Apply then found committed (or committed).
+	Unknown, Resolved int64
+	// Reads counts the documents read (transactional and plain; a query
+	// that returns nothing counts one).
+	Reads int64
 }
 
 // Stats returns the counters.
 func (s *Store) Stats() Stats {
-	return Stats{Transactions: s.txns.Load(), Attempts: s.attempts.Load()}
+	return Stats{Transactions: s.txns.Load(), Attempts: s.attempts.Load(), PlainReplays: s.plainReplays.Load(),
+		Unknown: s.unknown.Load(), Resolved: s.solved.Load(), Reads: s.reads.Load()}
 }
 
 // Client returns the underlying client.
@@ -102,6 +133,11 @@ func (s *Store) Close() error {
 
 func (s *Store) game(id string) *firestore.DocumentRef { return s.c.Collection("games").Doc(id) }
 
+// record is the document of a record (key: store.RecordKey).
+func record(game *firestore.DocumentRef, key string) *firestore.DocumentRef {
+	return game.Collection("actions").Doc(key)
+}
+
 func logID(seq uint64) string { return fmt.Sprintf("%020d", seq) }
 
 // mapErr turns Firestore and gRPC errors into the store's.
@@ -111,7 +147,7 @@ func mapErr(err error) error {
 	}
 	var rej *engine.Error
 	if errors.As(err, &rej) || errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrActionIDReused) ||
-		errors.Is(err, store.ErrNotFound) {
+		errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrUnavailable) || errors.Is(err, store.ErrContention) {
 		return err
 	}
 	switch status.Code(err) {

@@ -44,19 +44,20 @@ func TestLayout(t *testing.T) {
 	apply := func(a engine.Action) {
 		t.Helper()
 		_, err := s.Apply(ctx, store.Request{GameID: "g1", ActionID: a.ID, Actor: a.Actor, Kind: a.Kind, Fingerprint: a.ID},
-			func(g *engine.Game) ([]engine.Event, error) {
+			func(g *engine.Game) (store.Outcome, error) {
 				if a.Kind == engine.ActCreate {
-					return eng.Dispatch(g, &a, nil, nil)
+					ev, err := eng.Dispatch(g, &a, nil, nil)
+					return store.Outcome{Events: ev}, err
 				}
 				st, err := session.Stream(g)
 				if err != nil {
-					return nil, err
+					return store.Outcome{}, err
 				}
 				ev, err := eng.Dispatch(g, &a, st, nil)
 				if err != nil {
-					return nil, err
+					return store.Outcome{}, err
 				}
-				return ev, g.SaveStream(st)
+				return store.Outcome{Events: ev}, g.SaveStream(st)
 			})
 		if err != nil {
 			t.Fatal(err)
@@ -90,7 +91,7 @@ func TestLayout(t *testing.T) {
 	if err != nil || len(logs) != 3 || logs[0].Ref.ID != "00000000000000000001" || logs[0].Data()["type"] != "GameCreated" {
 		t.Fatalf("log documents: %d, %v", len(logs), err)
 	}
-	rec, err := c.Doc("games/g1/actions/j2").Get(ctx)
+	rec, err := c.Doc("games/g1/actions/" + store.RecordKey("u2", "j2")).Get(ctx)
 	if err != nil || rec.Data()["version"] != int64(3) || rec.Data()["actor"] != "u2" {
 		t.Errorf("actions/j2: %v, %v", rec.Data(), err)
 	}

@@ -11,8 +11,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -21,6 +21,7 @@ func (s *Store) Game(ctx context.Context, gameID string) (*engine.Public, error)
 	if !store.ValidID(gameID) {
 		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
 	}
+	s.reads.Add(1)
 	snap, err := s.game(gameID).Get(ctx)
 	if status.Code(err) == codes.NotFound {
 		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
@@ -51,6 +52,7 @@ func (s *Store) Log(ctx context.Context, gameID string, after uint64, limit int)
 	}
 	it := q.Documents(ctx)
 	defer it.Stop()
+	defer func() { s.reads.Add(int64(max(1, len(out)))) }()
 	for {
 		snap, err := it.Next()
 		if err == iterator.Done {
@@ -68,11 +70,12 @@ func (s *Store) Log(ctx context.Context, gameID string, after uint64, limit int)
 }
 
 // Action implements store.Store.
-func (s *Store) Action(ctx context.Context, gameID, actionID string) (*store.Record, error) {
+func (s *Store) Action(ctx context.Context, gameID, actor, actionID string) (*store.Record, error) {
 	if !store.ValidID(gameID) || !store.ValidID(actionID) {
 		return nil, fmt.Errorf("%w: %s/%s", store.ErrNotFound, gameID, actionID)
 	}
-	snap, err := s.game(gameID).Collection("actions").Doc(actionID).Get(ctx)
+	s.reads.Add(1)
+	snap, err := record(s.game(gameID), store.RecordKey(actor, actionID)).Get(ctx)
 	if status.Code(err) == codes.NotFound {
 		return nil, fmt.Errorf("%w: %s/%s", store.ErrNotFound, gameID, actionID)
 	}
@@ -86,49 +89,114 @@ func (s *Store) Action(ctx context.Context, gameID, actionID string) (*store.Rec
 	return &rec, nil
 }
 
-// WriteAudit implements store.Store: the ring slots are written in one
-// write-only transaction (outside any action's transaction), so a failure
-// leaves the ring as it was.
-func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []rng.Entry) error {
+// WriteAudit implements store.Store. A plain read of the game and of the
+// slots the entries go to finds what is missing; if nothing is (a replay
+// checking its action's entries), nothing else happens. Otherwise the
+// missing entries are written in one transaction that reads their slots
+// again, so that a concurrent writer of a newer entry in the same slot
+// wins. A failure leaves the ring as it was or partly repaired, never
+// with an older entry over a newer one.
+func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []audit.Entry) (int, error) {
 	if !store.ValidID(gameID) {
-		return fmt.Errorf("%w: game %q", store.ErrInvalid, gameID)
+		return 0, fmt.Errorf("%w: game %q", store.ErrInvalid, gameID)
 	}
-	entries = store.LastAudit(entries)
 	if len(entries) == 0 {
-		return nil
+		return 0, nil
 	}
-	docs := make([]map[string]any, len(entries))
-	for i, e := range entries {
+	in := audit.NewRing(audit.RingSize) // the newest incoming entry per slot
+	for _, e := range entries {
+		in.Put(e)
+	}
+	cand := in.Entries()
+	docs := make(map[uint64]map[string]any, len(cand))
+	for _, e := range cand {
 		d, err := store.ToDoc(e)
+		if err != nil {
+			return 0, fmt.Errorf("%w: audit entry %d: %v", store.ErrInvalid, e.Seq, err)
+		}
+		docs[e.Seq] = d
+	}
+	gameRef := s.game(gameID)
+	ring := gameRef.Collection("rngAudit")
+	slotRefs := func(es []audit.Entry) []*firestore.DocumentRef {
+		refs := make([]*firestore.DocumentRef, len(es))
+		for i, e := range es {
+			refs[i] = ring.Doc(strconv.Itoa(audit.Slot(e.Seq)))
+		}
+		return refs
+	}
+	refs := append([]*firestore.DocumentRef{gameRef}, slotRefs(cand)...)
+	s.reads.Add(int64(len(refs)))
+	snaps, err := s.c.GetAll(ctx, refs)
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	if !snaps[0].Exists() {
+		return 0, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
+	}
+	missing, err := missingEntries(cand, snaps[1:])
+	if err != nil || len(missing) == 0 {
+		return 0, err
+	}
+	n := 0
+	err = s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		n = 0
+		refs := slotRefs(missing)
+		s.reads.Add(int64(len(refs)))
+		snaps, err := tx.GetAll(refs)
 		if err != nil {
 			return err
 		}
-		docs[i] = d
-	}
-	ring := s.game(gameID).Collection("rngAudit")
-	err := s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		for i, e := range entries {
-			if err := tx.Set(ring.Doc(strconv.FormatUint(e.Seq%store.AuditRing, 10)), docs[i]); err != nil {
+		still, err := missingEntries(missing, snaps)
+		if err != nil {
+			return err
+		}
+		for _, e := range still {
+			if err := tx.Set(ring.Doc(strconv.Itoa(audit.Slot(e.Seq))), docs[e.Seq]); err != nil {
 				return err
 			}
 		}
+		n = len(still)
 		return nil
 	}, firestore.MaxAttempts(s.maxAttempts))
-	return mapErr(err)
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	return n, nil
+}
+
+// missingEntries returns the entries of es (one per slot) that their
+// slot's snapshot neither holds nor supersedes.
+func missingEntries(es []audit.Entry, slots []*firestore.DocumentSnapshot) ([]audit.Entry, error) {
+	var out []audit.Entry
+	for i, e := range es {
+		if slots[i].Exists() {
+			var held audit.Entry
+			if err := store.FromDoc(slots[i].Data(), &held); err != nil {
+				return nil, fmt.Errorf("fsstore: decode audit slot %s: %w", slots[i].Ref.ID, err)
+			}
+			if held.Seq >= e.Seq {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }
 
 // Audit implements store.Store.
-func (s *Store) Audit(ctx context.Context, gameID string) ([]rng.Entry, error) {
-	out := []rng.Entry{}
+func (s *Store) Audit(ctx context.Context, gameID string) ([]audit.Entry, error) {
+	out := []audit.Entry{}
 	if !store.ValidID(gameID) {
 		return out, nil
 	}
 	snaps, err := s.game(gameID).Collection("rngAudit").Documents(ctx).GetAll()
+	s.reads.Add(int64(max(1, len(snaps))))
 	if err != nil {
 		return nil, mapErr(err)
 	}
 	for _, snap := range snaps {
-		var e rng.Entry
+		var e audit.Entry
 		if err := store.FromDoc(snap.Data(), &e); err != nil {
 			return nil, fmt.Errorf("fsstore: decode audit %s: %w", snap.Ref.ID, err)
 		}

@@ -101,36 +101,37 @@ func testRealGame(t *testing.T, s store.Store) {
 		{Kind: engine.ActJoin, Actor: "p2", ID: "j2", Seat: 1, Class: engine.ClassMonk},
 		{Kind: engine.ActStart, Actor: "p1", ID: "s"},
 	}
-	step := func(g *engine.Game, a engine.Action) ([]engine.Event, error) {
+	step := func(g *engine.Game, a engine.Action) (store.Outcome, error) {
 		if a.Kind == engine.ActCreate {
-			return eng.Dispatch(g, &a, nil, nil)
+			ev, err := eng.Dispatch(g, &a, nil, nil)
+			return store.Outcome{Events: ev}, err
 		}
 		s, err := session.Stream(g)
 		if err != nil {
-			return nil, err
+			return store.Outcome{}, err
 		}
 		ev, err := eng.Dispatch(g, &a, s, nil)
 		if err != nil {
-			return nil, err
+			return store.Outcome{}, err
 		}
-		return ev, g.SaveStream(s)
+		return store.Outcome{Events: ev}, g.SaveStream(s)
 	}
 	for _, a := range actions {
-		ev, err := step(&ref, a)
+		out, err := step(&ref, a)
 		if err != nil {
 			t.Fatalf("reference %s: %v", a.Kind, err)
 		}
-		refLog = append(refLog, ev...)
+		refLog = append(refLog, out.Events...)
 		r := store.Request{GameID: "g-real", ActionID: a.ID, Actor: a.Actor, Kind: a.Kind, Fingerprint: a.ID}
-		rec := mustApply(t, s, r, func(g *engine.Game) ([]engine.Event, error) { return step(g, a) })
+		rec := mustApply(t, s, r, func(g *engine.Game) (store.Outcome, error) { return step(g, a) })
 		if rec.Rejection != nil || rec.Version != ref.Public.Version {
 			t.Fatalf("%s: record %+v", a.Kind, rec)
 		}
 	}
 	var gotJSON []byte
-	mustApply(t, s, req("g-real", "peek"), func(g *engine.Game) ([]engine.Event, error) {
+	mustApply(t, s, req("g-real", "peek"), func(g *engine.Game) (store.Outcome, error) {
 		gotJSON, _ = g.CanonicalJSON()
-		return nil, engine.Reject(engine.CodeWrongStep, "peek")
+		return store.Outcome{}, engine.Reject(engine.CodeWrongStep, "peek")
 	})
 	wantJSON, _ := ref.CanonicalJSON()
 	if string(gotJSON) != string(wantJSON) {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/store"
@@ -37,6 +38,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"IntOutOfRange", testIntOutOfRange},
 		{"RealGame", testRealGame},
 		{"AuditRing", testAuditRing},
+		{"RecordsPerActor", testRecordsPerActor},
+		{"Unrecorded", testUnrecorded},
+		{"RecordKeepsAudit", testRecordKeepsAudit},
 		{"ConcurrentSameAction", testConcurrentSameAction},
 		{"ConcurrentActions", testConcurrentActions},
 	}
@@ -52,7 +56,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 // counter is a Mutator that creates a bare game or bumps its version,
 // emitting one RoundEnded event per call with Round = the new version.
 func counter(gameID string, calls *atomic.Int64) store.Mutator {
-	return func(g *engine.Game) ([]engine.Event, error) {
+	return func(g *engine.Game) (store.Outcome, error) {
 		if calls != nil {
 			calls.Add(1)
 		}
@@ -64,7 +68,7 @@ func counter(gameID string, calls *atomic.Int64) store.Mutator {
 		p.Version++
 		p.LogSeq++
 		g.Secret.RNGState = "state-" + strconv.FormatUint(p.Version, 10)
-		return []engine.Event{{Seq: p.LogSeq, Type: engine.EvRoundEnded, Round: int(p.Version)}}, nil
+		return store.Outcome{Events: []engine.Event{{Seq: p.LogSeq, Type: engine.EvRoundEnded, Round: int(p.Version)}}}, nil
 	}
 }
 
@@ -86,7 +90,7 @@ func testUnknownGame(t *testing.T, s store.Store) {
 	if _, err := s.Game(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Game(unknown) = %v, want ErrNotFound", err)
 	}
-	if _, err := s.Action(ctx, "nope", "a1"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Action(ctx, "nope", "owner", "a1"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Action(unknown) = %v, want ErrNotFound", err)
 	}
 	log, err := s.Log(ctx, "nope", 0, 0)
@@ -127,7 +131,7 @@ func testApplyAndRead(t *testing.T, s store.Store) {
 	if err != nil || len(part) != 2 || part[0].Seq != 3 || part[1].Seq != 4 {
 		t.Errorf("Log(after 2, limit 2) = %v, %v; want seq 3, 4", part, err)
 	}
-	rec, err := s.Action(ctx, "g-read", "a3")
+	rec, err := s.Action(ctx, "g-read", "owner", "a3")
 	if err != nil || rec.Version != 3 || rec.Actor != "owner" || len(rec.Events) != 1 || rec.Events[0].Round != 3 {
 		t.Errorf("Action(a3) = %+v, %v", rec, err)
 	}
@@ -159,23 +163,23 @@ func testIdempotent(t *testing.T, s store.Store) {
 
 func testActionIDReused(t *testing.T, s store.Store) {
 	mustApply(t, s, req("g-reuse", "a1"), counter("g-reuse", nil))
-	other := req("g-reuse", "a1")
-	other.Actor = "mallory"
-	if _, err := s.Apply(context.Background(), other, counter("g-reuse", nil)); !errors.Is(err, store.ErrActionIDReused) {
-		t.Errorf("other actor: %v, want ErrActionIDReused", err)
-	}
-	other = req("g-reuse", "a1")
-	other.Fingerprint = "something else"
-	if _, err := s.Apply(context.Background(), other, counter("g-reuse", nil)); !errors.Is(err, store.ErrActionIDReused) {
-		t.Errorf("other fingerprint: %v, want ErrActionIDReused", err)
+	for _, change := range []func(*store.Request){
+		func(r *store.Request) { r.Fingerprint = "something else" },
+		func(r *store.Request) { r.Kind = engine.ActSleep },
+	} {
+		other := req("g-reuse", "a1")
+		change(&other)
+		if _, err := s.Apply(context.Background(), other, counter("g-reuse", nil)); !errors.Is(err, store.ErrActionIDReused) {
+			t.Errorf("same actor and id, other action %+v: %v, want ErrActionIDReused", other, err)
+		}
 	}
 }
 
 func reject(code engine.Code, calls *atomic.Int64) store.Mutator {
-	return func(g *engine.Game) ([]engine.Event, error) {
+	return func(g *engine.Game) (store.Outcome, error) {
 		calls.Add(1)
 		g.Public.Version = 999 // must not be written
-		return nil, engine.Reject(code, "no")
+		return store.Outcome{}, engine.Reject(code, "no")
 	}
 }
 
@@ -187,7 +191,7 @@ func testRejection(t *testing.T, s store.Store) {
 	if !errors.Is(rec.Err(), engine.CodeNotCreated) {
 		t.Errorf("rejection = %v", rec.Err())
 	}
-	if _, err := s.Action(ctx, "g-rej0", "a1"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Action(ctx, "g-rej0", "owner", "a1"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("rejection on a missing game was recorded: %v", err)
 	}
 	if _, err := s.Game(ctx, "g-rej0"); !errors.Is(err, store.ErrNotFound) {
@@ -214,14 +218,14 @@ func testRejection(t *testing.T, s store.Store) {
 
 func testMutatorError(t *testing.T, s store.Store) {
 	boom := errors.New("boom")
-	_, err := s.Apply(context.Background(), req("g-err", "a1"), func(g *engine.Game) ([]engine.Event, error) {
+	_, err := s.Apply(context.Background(), req("g-err", "a1"), func(g *engine.Game) (store.Outcome, error) {
 		g.Public.Version = 5
-		return nil, boom
+		return store.Outcome{}, boom
 	})
 	if !errors.Is(err, boom) {
 		t.Errorf("Apply = %v, want the mutator's error", err)
 	}
-	if _, err := s.Action(context.Background(), "g-err", "a1"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Action(context.Background(), "g-err", "owner", "a1"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("failed action recorded: %v", err)
 	}
 	if _, err := s.Game(context.Background(), "g-err"); !errors.Is(err, store.ErrNotFound) {
@@ -257,15 +261,15 @@ func exotic(gameID string) engine.Game {
 func testRoundTripExact(t *testing.T, s store.Store) {
 	want := exotic("g-exact")
 	wantJSON, _ := want.CanonicalJSON()
-	set := func(g *engine.Game) ([]engine.Event, error) {
+	set := func(g *engine.Game) (store.Outcome, error) {
 		// A JSON copy: Game.Clone turns empty slices into nil.
-		return []engine.Event{{Seq: 1, Type: engine.EvGameCreated, UID: "a", GameID: "g-exact"}}, json.Unmarshal(wantJSON, g)
+		return store.Outcome{Events: []engine.Event{{Seq: 1, Type: engine.EvGameCreated, UID: "a", GameID: "g-exact"}}}, json.Unmarshal(wantJSON, g)
 	}
 	mustApply(t, s, req("g-exact", "a1"), set)
 	var seen []byte
-	check := func(g *engine.Game) ([]engine.Event, error) {
+	check := func(g *engine.Game) (store.Outcome, error) {
 		seen, _ = g.CanonicalJSON()
-		return nil, engine.Reject(engine.CodeWrongStep, "look only")
+		return store.Outcome{}, engine.Reject(engine.CodeWrongStep, "look only")
 	}
 	mustApply(t, s, req("g-exact", "a2"), check)
 	if string(seen) != string(wantJSON) {
@@ -283,9 +287,9 @@ func testRoundTripExact(t *testing.T, s store.Store) {
 }
 
 func testIntOutOfRange(t *testing.T, s store.Store) {
-	_, err := s.Apply(context.Background(), req("g-big", "a1"), func(g *engine.Game) ([]engine.Event, error) {
+	_, err := s.Apply(context.Background(), req("g-big", "a1"), func(g *engine.Game) (store.Outcome, error) {
 		g.Public = engine.Public{GameID: "g-big", Phase: engine.PhaseLobby, Version: math.MaxUint64}
-		return nil, nil
+		return store.Outcome{}, nil
 	})
 	if !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("version 2^64-1: %v, want ErrInvalid", err)
@@ -295,29 +299,135 @@ func testIntOutOfRange(t *testing.T, s store.Store) {
 	}
 }
 
+// auditEntries returns dice entries with seqs from..to, stamped ts.
+func auditEntries(from, to uint64, ts int64) []audit.Entry {
+	var es []audit.Entry
+	for i := from; i <= to; i++ {
+		es = append(es, audit.Entry{TS: ts, Entry: rng.Entry{Seq: i, Tag: rng.Tag("dice:test"), Kind: rng.KindDice,
+			Data: rng.Data{Sides: 6, Value: int64(i%6 + 1)}}})
+	}
+	return es
+}
+
 func testAuditRing(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	var es []rng.Entry
-	for i := uint64(1); i <= 620; i++ {
-		es = append(es, rng.Entry{Seq: i, Tag: rng.Tag("dice:test"), Kind: rng.KindDice, Data: rng.Data{Sides: 6, Value: int64(i%6 + 1)}})
+	if _, err := s.WriteAudit(ctx, "g-audit", auditEntries(1, 3, 5)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("WriteAudit on a game that does not exist = %v; want ErrNotFound", err)
 	}
-	if err := s.WriteAudit(ctx, "g-audit", es[:300]); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.WriteAudit(ctx, "g-audit", es[300:]); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Audit(ctx, "g-audit")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != store.AuditRing || got[0].Seq != 121 || got[len(got)-1].Seq != 620 {
-		t.Fatalf("ring holds %d entries, seq %d..%d; want 500, 121..620", len(got), got[0].Seq, got[len(got)-1].Seq)
-	}
-	for i, e := range got {
-		w := es[120+i]
-		if e.Seq != w.Seq || e.Tag != w.Tag || e.Kind != w.Kind || e.Data.Value != w.Data.Value || e.Data.Sides != 6 {
-			t.Fatalf("ring[%d] = %+v, want %+v", i, e, w)
+	mustApply(t, s, req("g-audit", "a1"), counter("g-audit", nil))
+	es := auditEntries(1, 620, 1_760_000_000_000)
+	for _, part := range [][]audit.Entry{es[:300], es[300:]} {
+		n, err := s.WriteAudit(ctx, "g-audit", part)
+		// 300 new entries, then 320 (of which 120 replace seqs 1..120).
+		if err != nil || n != len(part) {
+			t.Fatalf("WriteAudit(%d entries) = %d, %v; want all stored", len(part), n, err)
 		}
+	}
+	check := func(when string) {
+		t.Helper()
+		got, err := s.Audit(ctx, "g-audit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != audit.RingSize || got[0].Seq != 121 || got[len(got)-1].Seq != 620 {
+			t.Fatalf("%s: ring holds %d entries, seq %d..%d; want 500, 121..620", when, len(got), got[0].Seq, got[len(got)-1].Seq)
+		}
+		for i, e := range got {
+			w := es[120+i]
+			if e.Seq != w.Seq || e.Tag != w.Tag || e.Kind != w.Kind || e.Data.Value != w.Data.Value || e.Data.Sides != 6 || e.TS != w.TS {
+				t.Fatalf("%s: ring[%d] = %+v, want %+v", when, i, e, w)
+			}
+		}
+	}
+	check("after two writes")
+	// Idempotent: the same entries again, or old ones late, store nothing
+	// and change nothing.
+	for _, part := range [][]audit.Entry{es[500:], es[:50], auditEntries(1, 120, 99)} {
+		if n, err := s.WriteAudit(ctx, "g-audit", part); err != nil || n != 0 {
+			t.Errorf("rewriting seqs %d..%d stored %d (%v); want 0", part[0].Seq, part[len(part)-1].Seq, n, err)
+		}
+	}
+	check("after rewrites")
+	if n, err := s.WriteAudit(ctx, "g-audit", nil); err != nil || n != 0 {
+		t.Errorf("WriteAudit(nil) = %d, %v", n, err)
+	}
+}
+
+// testRecordsPerActor: an action id belongs to its actor. Another actor's
+// use of the same id is a different action with its own record: it
+// neither blocks nor replays the first actor's.
+func testRecordsPerActor(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	first := mustApply(t, s, req("g-actor", "a1"), counter("g-actor", nil))
+	other := req("g-actor", "a1")
+	other.Actor, other.Fingerprint = "mallory", "mallory's own"
+	rec := mustApply(t, s, other, counter("g-actor", nil))
+	if rec.Replayed || rec.Version != first.Version+1 {
+		t.Errorf("another actor's a1: %+v; want its own action applied (version %d)", rec, first.Version+1)
+	}
+	for _, actor := range []string{"owner", "mallory"} {
+		r, err := s.Action(ctx, "g-actor", actor, "a1")
+		if err != nil || r.Actor != actor {
+			t.Errorf("Action(%s, a1) = %+v, %v", actor, r, err)
+		}
+	}
+	if _, err := s.Action(ctx, "g-actor", "eve", "a1"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Action(eve, a1) = %v; want ErrNotFound", err)
+	}
+	again := mustApply(t, s, req("g-actor", "a1"), counter("g-actor", nil))
+	if !again.Replayed || again.Version != first.Version {
+		t.Errorf("owner's retry of a1: %+v; want the first record replayed", again)
+	}
+	if k1, k2 := store.RecordKey("owner", "a1"), store.RecordKey("mallory", "a1"); k1 == k2 || !store.ValidID(k1[:32]) {
+		t.Errorf("RecordKey: %q and %q", k1, k2)
+	}
+}
+
+// testUnrecorded: an Unrecorded rejection is answered and leaves nothing:
+// no record, no game; a retry runs the mutator again.
+func testUnrecorded(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	mustApply(t, s, req("g-unrec", "a1"), counter("g-unrec", nil))
+	var calls atomic.Int64
+	stranger := func(g *engine.Game) (store.Outcome, error) {
+		calls.Add(1)
+		g.Public.Version = 999
+		return store.Outcome{}, &store.Unrecorded{Rejection: engine.Reject(engine.CodeSeatTaken, "taken")}
+	}
+	for range 2 {
+		rec := mustApply(t, s, req("g-unrec", "x"), stranger)
+		if rec.Replayed || !errors.Is(rec.Err(), engine.CodeSeatTaken) {
+			t.Errorf("unrecorded rejection answered %+v", rec)
+		}
+	}
+	if calls.Load() != 2 {
+		t.Errorf("mutator ran %d times for two submissions; want 2 (nothing recorded to replay)", calls.Load())
+	}
+	if _, err := s.Action(ctx, "g-unrec", "owner", "x"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the unrecorded rejection was recorded: %v", err)
+	}
+	if p, err := s.Game(ctx, "g-unrec"); err != nil || p.Version != 1 {
+		t.Errorf("game after unrecorded rejections: %+v, %v", p, err)
+	}
+}
+
+// testRecordKeepsAudit: an applied action's record keeps its audit
+// entries (for repairs), and a replay returns them.
+func testRecordKeepsAudit(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	es := auditEntries(1, 3, 1_760_000_000_777)
+	withAudit := func(g *engine.Game) (store.Outcome, error) {
+		out, err := counter("g-rec-audit", nil)(g)
+		out.Audit = es
+		return out, err
+	}
+	mustApply(t, s, req("g-rec-audit", "a1"), withAudit)
+	rec, err := s.Action(ctx, "g-rec-audit", "owner", "a1")
+	if err != nil || len(rec.Audit) != 3 || rec.Audit[2].Seq != 3 || rec.Audit[2].TS != es[2].TS || rec.Audit[2].Data.Value != es[2].Data.Value {
+		t.Fatalf("record's audit = %+v, %v", rec, err)
+	}
+	again := mustApply(t, s, req("g-rec-audit", "a1"), withAudit)
+	if !again.Replayed || len(again.Audit) != 3 {
+		t.Errorf("replay = %+v; want the record with its 3 audit entries", again)
 	}
 }

@@ -1,0 +1,175 @@
+package service
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/fair"
+	"github.com/fairboard/fairboard/store"
+)
+
+// The longest value of each string field of a request, checked (with the
+// rest of [stringFields]) before the store is touched. Lengths are in
+// bytes of UTF-8, except the uids (actor, target), which are in
+// characters as Firebase counts them.
+const (
+	// MaxIDLen bounds gameId and actionId (1-128 of [A-Za-z0-9_-]).
+	MaxIDLen = store.MaxIDLen
+	// MaxUIDLen bounds a uid: the caller's (from the ID token) and an
+	// offerDuel target. Firebase uids are 1-128 characters.
+	MaxUIDLen = 128
+	// MaxCardIDLen bounds cardId, far above the default ruleset's
+	// longest id (about 20 bytes, "chance-earthquake-2"; a test checks
+	// that every card id of the default ruleset fits).
+	MaxCardIDLen = 64
+	// MaxSeedLen bounds a seeded game's seed.
+	MaxSeedLen = 256
+	// MaxEnumLen bounds kind, mode and class (each then has to be one of
+	// its known values).
+	MaxEnumLen = 32
+	// MaxEntropyLen bounds a join's entropy (a fair game's seed
+	// contribution): fair.MaxEntropy bytes as hex digits.
+	MaxEntropyLen = 2 * fair.MaxEntropy
+)
+
+// FieldError is a request field that is missing, too long or malformed.
+// It wraps ErrInvalid. Field is the field's JSON name, the same in the
+// callable data and in engine.Action; Problem never quotes the value.
+type FieldError struct {
+	Field, Problem string
+}
+
+func (e *FieldError) Error() string { return "service: invalid request: " + e.Field + " " + e.Problem }
+
+// Unwrap makes errors.Is(err, ErrInvalid) true.
+func (e *FieldError) Unwrap() error { return ErrInvalid }
+
+// stringField is one string field of a request: how to read it, its
+// maximum, whether it may be empty, and its format beyond that.
+type stringField struct {
+	name     string
+	max      int // in bytes, or in characters if chars
+	chars    bool
+	required bool
+	get      func(gameID string, a *engine.Action) string
+	format   func(v string, a *engine.Action) string // "" if fine, else the problem
+}
+
+// stringFields is the one table of the request's string fields: every
+// string an action can carry is listed here, with its maximum, and
+// checked by [checkAction] before the store is touched. A new field of
+// engine.Action that a client can set gets a row.
+var stringFields = []stringField{
+	{name: "gameId", max: MaxIDLen, required: true, get: func(g string, _ *engine.Action) string { return g }, format: idFormat},
+	{name: "actionId", max: MaxIDLen, get: func(_ string, a *engine.Action) string { return a.ID }, format: idFormat},
+	{name: "actor", max: MaxUIDLen, chars: true, required: true, get: func(_ string, a *engine.Action) string { return a.Actor }},
+	{name: "kind", max: MaxEnumLen, required: true, get: func(_ string, a *engine.Action) string { return string(a.Kind) }, format: kindFormat},
+	{name: "mode", max: MaxEnumLen, get: func(_ string, a *engine.Action) string { return a.Mode }, format: modeFormat},
+	{name: "seed", max: MaxSeedLen, get: func(_ string, a *engine.Action) string { return a.Seed }, format: seedFormat},
+	{name: "class", max: MaxEnumLen, get: func(_ string, a *engine.Action) string { return string(a.Class) }, format: classFormat},
+	{name: "target", max: MaxUIDLen, chars: true, get: func(_ string, a *engine.Action) string { return a.Target }},
+	{name: "cardId", max: MaxCardIDLen, get: func(_ string, a *engine.Action) string { return a.CardID }},
+	{name: "entropy", max: MaxEntropyLen, get: func(_ string, a *engine.Action) string { return a.Entropy }, format: entropyFormat},
+	// The server draws it (Do); a caller may not supply one.
+	{name: "serverSeed", max: 0, get: func(_ string, a *engine.Action) string { return a.ServerSeed }},
+}
+
+// checkAction checks the request's fields: every string against its row
+// of stringFields (valid UTF-8, its maximum, its format), the create's
+// game id and seed, and a join's seat against the ruleset's seats. It
+// returns the first *FieldError, or nil.
+func checkAction(rules *engine.Ruleset, gameID string, a *engine.Action) error {
+	for _, f := range stringFields {
+		v := f.get(gameID, a)
+		switch {
+		case v == "" && f.required:
+			return &FieldError{f.name, "is required"}
+		case v == "":
+			continue
+		case !utf8.ValidString(v):
+			return &FieldError{f.name, "is not valid UTF-8"}
+		case f.chars && utf8.RuneCountInString(v) > f.max:
+			return &FieldError{f.name, fmt.Sprintf("must be at most %d characters", f.max)}
+		case f.max == 0:
+			return &FieldError{f.name, "is set by the server, never by a caller"}
+		case !f.chars && len(v) > f.max:
+			return &FieldError{f.name, fmt.Sprintf("must be at most %d bytes", f.max)}
+		}
+		if f.format != nil {
+			if p := f.format(v, a); p != "" {
+				return &FieldError{f.name, p}
+			}
+		}
+	}
+	switch a.Kind {
+	case engine.ActCreate:
+		if a.GameID != gameID {
+			return &FieldError{"gameId", "of the create action differs from the request's"}
+		}
+		if rng.Mode(a.Mode) == rng.ModeSeeded && a.Seed == "" {
+			return &FieldError{"seed", "is required in seeded mode"}
+		}
+	case engine.ActJoin:
+		if a.Seat < 0 || a.Seat >= rules.MaxPlayers {
+			return &FieldError{"seat", "must be in [0, " + strconv.Itoa(rules.MaxPlayers-1) + "]"}
+		}
+	}
+	return nil
+}
+
+func idFormat(v string, _ *engine.Action) string {
+	if !store.ValidID(v) {
+		return "must be 1-128 characters of [A-Za-z0-9_-], not of the form __x__"
+	}
+	return ""
+}
+
+func kindFormat(v string, _ *engine.Action) string {
+	if !slices.Contains(engine.ActionKinds, engine.ActionKind(v)) {
+		return "is not an action kind"
+	}
+	return ""
+}
+
+// modeFormat: the rng modes a create may ask for ("" is crypto).
+func modeFormat(v string, _ *engine.Action) string {
+	switch rng.Mode(v) {
+	case rng.ModeCrypto, rng.ModeSeeded, rng.ModeFair:
+		return ""
+	}
+	return `must be "crypto", "seeded" or "fair"`
+}
+
+// entropyFormat: hex digits, whole bytes, a join's only.
+func entropyFormat(v string, a *engine.Action) string {
+	if a.Kind != engine.ActJoin {
+		return "is only for joinGame"
+	}
+	if _, err := fair.ParseEntropy(v); err != nil {
+		return "must be an even number of hex digits"
+	}
+	return ""
+}
+
+func seedFormat(_ string, a *engine.Action) string {
+	if rng.Mode(a.Mode) != rng.ModeSeeded {
+		return "is only for seeded mode"
+	}
+	return ""
+}
+
+func classFormat(v string, _ *engine.Action) string {
+	if !engine.Class(v).Valid() {
+		names := make([]string, len(engine.Classes))
+		for i, c := range engine.Classes {
+			names[i] = string(c)
+		}
+		return "must be one of " + strings.Join(names, ", ")
+	}
+	return ""
+}
