@@ -43,7 +43,7 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 	if req.ActionID != "" {
 		key = store.RecordKey(req.Actor, req.ActionID)
 	}
-	release, _, err := s.queue.acquire(ctx, req.GameID)
+	release, err := s.queue.acquire(ctx, req.GameID)
 	if err != nil {
 		return nil, fmt.Errorf("%w: still waiting for the game's previous action: %w", store.ErrContention, err)
 	}

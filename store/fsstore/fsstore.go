@@ -8,17 +8,20 @@
 //	games/{gameId}/actions/{key}   store.Record, key = store.RecordKey(actor, actionId)
 //	games/{gameId}/rngAudit/{slot} audit ring, slot = seq % 500
 //
-// One action is one transaction: the game, its private state and the
-// action record are read together (GetAll), the Mutator runs on a fresh
-// copy, and the writes are committed together. Before any transaction, a
-// plain read of the record answers an action already applied (a retry, a
-// storm of identical submissions); one transaction per game at a time
-// runs from this process; an attempt that lost (ABORTED) is retried after
-// a jittered backoff, re-reading and re-reducing, up to MaxAttempts times,
-// then the store answers store.ErrContention. A commit whose answer was
-// lost (deadline, connection) is resolved before answering: the store
-// looks the record up, or runs the transaction again, which either finds
-// the record or applies the action once.
+// One action is one attempt, or a few: a plain read of the game, its
+// private state and the action's record together (GetAll; a record there
+// answers the action at once: a retry, a storm of identical submissions),
+// the Mutator on a fresh copy, then one write-only commit of everything,
+// conditional on what was read: the game document only if its update time
+// is unchanged, the record and the log documents (and a new game) only if
+// they do not exist. No read lock is held, so contenders never wait on
+// each other's locks; of two concurrent actions on a game one commit
+// fails, and its request tries again after a jittered backoff (at most
+// MaxAttempts times, then store.ErrContention). One attempt per game runs
+// at a time from one Store. A commit whose answer was lost (a deadline, a
+// broken connection) is resolved before answering: new attempts find the
+// record, or apply the action once; store.ErrUnavailable only if the
+// database stays silent for the resolve timeout.
 package fsstore
 
 import (
@@ -36,11 +39,11 @@ import (
 	"github.com/fairboard/fairboard/store"
 )
 
-// DefaultMaxAttempts is the number of transaction attempts Apply makes
-// before giving up with store.ErrContention. Each retry re-reads the game,
-// so a losing request is re-decided against the winner's state (a
-// version-pinned action then gets stale_version), and is preceded by a
-// plain read of the record (an identical submission may have applied it).
+// DefaultMaxAttempts is the number of attempts Apply makes before giving
+// up with store.ErrContention. Each retry re-reads the game and the
+// record, so a losing request is re-decided against the winner's state (a
+// version-pinned action then gets stale_version), or answered from the
+// record if an identical submission applied it.
 const DefaultMaxAttempts = 5
 
 // DefaultResolveTimeout bounds how long Apply spends finding out whether
@@ -98,13 +101,15 @@ func New(c *firestore.Client, opts ...Option) *Store {
 
 // Stats counts the store's work since it was made.
 type Stats struct {
-	// Transactions is the number of Apply calls that ran a transaction.
+	// Transactions is the number of Apply calls that passed validation
+	// and got their turn on the game.
 	Transactions int64
-	// Attempts is the number of transaction attempts; more than
-	// Transactions means retries after ABORTED or an unknown outcome.
+	// Attempts is the number of attempts (read, then commit unless the
+	// record answered); more than Transactions means retries after a lost
+	// race or an unknown outcome.
 	Attempts int64
-	// PlainReplays counts Apply calls answered from a plain read of an
-	// existing record, with no transaction.
+	// PlainReplays counts attempts answered from an existing record,
+	// with no commit.
 	PlainReplays int64
 	// Unknown counts commits whose outcome was unknown (answer lost);
 	// Resolved, those of them Apply then found committed (or committed).

@@ -12,7 +12,7 @@ import (
 // a process's requests race each other only makes them abort each other
 // (production Firestore) or wait on each other's locks (the emulator,
 // which locks pessimistically). Queued here, a request whose action was
-// applied while it waited finds the record with a plain read instead.
+// applied while it waited finds the record with its first read instead.
 // Entries exist only while a request holds or waits for them.
 type gameQueue struct {
 	mu sync.Mutex
@@ -24,9 +24,9 @@ type gameSlot struct {
 	refs int           // holders and waiters (guarded by gameQueue.mu)
 }
 
-// acquire waits for the game's turn. It returns the release function and
-// whether it had to wait, or the context's error (nothing held then).
-func (q *gameQueue) acquire(ctx context.Context, gameID string) (release func(), waited bool, err error) {
+// acquire waits for the game's turn. It returns the release function, or
+// the context's error (nothing held then).
+func (q *gameQueue) acquire(ctx context.Context, gameID string) (release func(), err error) {
 	q.mu.Lock()
 	if q.m == nil {
 		q.m = map[string]*gameSlot{}
@@ -47,23 +47,11 @@ func (q *gameQueue) acquire(ctx context.Context, gameID string) (release func(),
 	}
 	select {
 	case sl.turn <- struct{}{}:
-	default:
-		waited = true
-		select {
-		case sl.turn <- struct{}{}:
-		case <-ctx.Done():
-			drop()
-			return nil, true, ctx.Err()
-		}
+	case <-ctx.Done():
+		drop()
+		return nil, ctx.Err()
 	}
-	return func() { <-sl.turn; drop() }, waited, nil
-}
-
-// len returns the number of games with a request holding or waiting.
-func (q *gameQueue) len() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.m)
+	return func() { <-sl.turn; drop() }, nil
 }
 
 // Backoff between transaction attempts: exponential from backoffBase,
