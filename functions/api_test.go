@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -264,5 +265,33 @@ func TestKeysAreCaseSensitive(t *testing.T) {
 		if p, err := mem.Game(ctx, g); err != nil || p.Version != 3 || p.Phase != engine.PhaseLobby {
 			t.Errorf("game %s changed: %+v, %v", g, p, err)
 		}
+	}
+}
+
+// TestProbingLeavesNoMemory (issue 10, item 8): on the development
+// server's in-memory store, calls on game ids that do not exist leave no
+// entry behind, so probing cannot grow its memory.
+func TestProbingLeavesNoMemory(t *testing.T) {
+	c, mem := newServer(t, true)
+	ctx := context.Background()
+	lobby(t, c, "g1")
+	for i := range 300 {
+		id := fmt.Sprintf("probe-%d", i)
+		for _, call := range []struct {
+			fn   string
+			data map[string]any
+		}{
+			{"act", map[string]any{"gameId": id, "actionId": "a", "kind": "move"}},
+			{"getView", map[string]any{"gameId": id}},
+			{"joinGame", map[string]any{"gameId": id, "actionId": "j", "seat": 0, "class": "monk"}},
+			{"startGame", map[string]any{"gameId": id, "actionId": "s"}},
+		} {
+			if err := c.Call(ctx, call.fn, "dev:mallory", call.data, nil); functest.Status(err) != string(callable.StatusNotFound) {
+				t.Fatalf("%s on %s: %v; want NOT_FOUND", call.fn, id, err)
+			}
+		}
+	}
+	if n := mem.Games(); n != 1 {
+		t.Errorf("the store holds %d games after 1200 probes; want 1", n)
 	}
 }

@@ -67,8 +67,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.project == "" && (c.firestore || c.authEmu) {
 		c.project = emulatorProject
 	}
+	if _, err := net.ResolveTCPAddr("tcp", c.addr); err != nil {
+		return usagef("--addr %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", c.addr, err)
+	}
 	if c.insecureDevAuth && c.firestore {
 		return usagef("--insecure-dev-auth is refused with Firestore: it is only for the in-memory development store")
+	}
+	if err := functions.CheckAuthEmulator(c.project, c.authH); err != nil {
+		return usagef("%v", err)
 	}
 	if !c.insecureDevAuth && !c.firestore && !c.authEmu {
 		return usagef("no way to verify ID tokens: set FIREBASE_AUTH_EMULATOR_HOST, use --project, or pass --insecure-dev-auth for local development")
@@ -82,10 +88,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	var v callable.TokenVerifier = functions.InsecureDevVerifier{}
-	if c.insecureDevAuth {
-		fmt.Fprintln(stderr, "WARNING: --insecure-dev-auth: any caller can act as any uid with \"Bearer dev:<uid>\". Never expose this server.")
-	} else if v, err = cloudVerifier(ctx, c.project); err != nil {
+	v, err := chooseVerifier(ctx, &c, stderr)
+	if err != nil {
 		return err
 	}
 	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
@@ -95,7 +99,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{Handler: mountVerifyPage(api.Mux()), ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(mountVerifyPage(api.Mux()), serverTimeouts)
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 	auth := "Firebase Auth (project " + c.project + ")"
 	if c.authEmu {
@@ -137,4 +141,35 @@ func openStore(ctx context.Context, c *serveConfig) (store.Store, string, error)
 		what = "the Firestore emulator at " + c.firestoreHost
 	}
 	return st, what, nil
+}
+
+// chooseVerifier returns the token verifier the configuration asks for:
+// the insecure development one only with --insecure-dev-auth (and a
+// warning), else the Admin SDK's. There is no default to fall back to: a
+// failure is an error, never a more permissive verifier.
+func chooseVerifier(ctx context.Context, c *serveConfig, stderr io.Writer) (callable.TokenVerifier, error) {
+	if c.insecureDevAuth {
+		fmt.Fprintln(stderr, "WARNING: --insecure-dev-auth: any caller can act as any uid with \"Bearer dev:<uid>\". Never expose this server.")
+		return functions.InsecureDevVerifier{}, nil
+	}
+	return cloudVerifier(ctx, c.project)
+}
+
+// timeouts bounds a connection's phases (http.Server's fields of the
+// same names). WriteTimeout is above the longest a function may take: the
+// service's store timeout (15 s) plus the store's resolution of an
+// unknown commit (10 s).
+type timeouts struct {
+	ReadHeader, Read, Write, Idle time.Duration
+	MaxHeaderBytes                int
+}
+
+// serverTimeouts are serve's: a client that sends its headers or body
+// slowly, or keeps an idle connection, is cut off.
+var serverTimeouts = timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second,
+	Write: 60 * time.Second, Idle: 120 * time.Second, MaxHeaderBytes: 64 << 10}
+
+func newHTTPServer(h http.Handler, t timeouts) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: t.ReadHeader, ReadTimeout: t.Read,
+		WriteTimeout: t.Write, IdleTimeout: t.Idle, MaxHeaderBytes: t.MaxHeaderBytes}
 }

@@ -6,10 +6,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 )
 
@@ -84,6 +87,11 @@ func TestServeRefusesUnsafeConfigs(t *testing.T) {
 		{"dev auth with a project", nil, []string{"--insecure-dev-auth", "--project", "p"}, "only for the in-memory"},
 		{"no token verification", nil, nil, "no way to verify ID tokens"},
 		{"bad flag", nil, []string{"--nope"}, "not defined"},
+		{"address without a port", nil, []string{"--insecure-dev-auth", "--addr", "nonsense"}, "--addr"},
+		{"port out of range", nil, []string{"--insecure-dev-auth", "--addr", "127.0.0.1:99999"}, "--addr"},
+		// The Auth emulator's tokens are unsigned: never beside a real project.
+		{"auth emulator beside a real project", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099", "GOOGLE_CLOUD_PROJECT": "fairboard-prod"}, nil, "not a demo- project"},
+		{"auth emulator beside --project", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"}, []string{"--project", "fairboard-prod"}, "not a demo- project"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clearServeEnv(t)
@@ -102,10 +110,74 @@ func TestServeRefusesUnsafeConfigs(t *testing.T) {
 
 func TestServeExitStatus(t *testing.T) {
 	clearServeEnv(t)
-	var stderr bytes.Buffer
-	if code := run([]string{"serve"}, io.Discard, &stderr); code != 2 {
-		t.Errorf("gamectl serve with no auth: exit %d, want 2 (stderr %q)", code, stderr.String())
+	for _, args := range [][]string{
+		{"serve"},
+		{"serve", "--insecure-dev-auth", "--addr", "nonsense"},
+		{"serve", "--insecure-dev-auth", "--addr", ":http-nope"},
+	} {
+		var stderr bytes.Buffer
+		if code := run(args, io.Discard, &stderr); code != 2 {
+			t.Errorf("gamectl %v: exit %d, want 2 (stderr %q)", args, code, stderr.String())
+		}
 	}
+}
+
+// The verifier is chosen, never defaulted: without --insecure-dev-auth it
+// is the Admin SDK's (cloud build) or an error (default build), never the
+// development one.
+func TestServeVerifierIsNeverTheDevOneByDefault(t *testing.T) {
+	clearServeEnv(t)
+	t.Setenv("FIREBASE_AUTH_EMULATOR_HOST", "127.0.0.1:1")
+	v, err := chooseVerifier(context.Background(), &serveConfig{project: "demo-x"}, io.Discard)
+	if _, dev := v.(functions.InsecureDevVerifier); dev {
+		t.Fatal("chose the insecure development verifier without --insecure-dev-auth")
+	}
+	if cloudBuilt != (err == nil) {
+		t.Errorf("chooseVerifier = %T, %v (cloud build %v)", v, err, cloudBuilt)
+	}
+	var warn bytes.Buffer
+	v, err = chooseVerifier(context.Background(), &serveConfig{insecureDevAuth: true}, &warn)
+	if _, dev := v.(functions.InsecureDevVerifier); !dev || err != nil || !strings.Contains(warn.String(), "WARNING") {
+		t.Errorf("with --insecure-dev-auth: %T, %v, warning %q", v, err, warn.String())
+	}
+}
+
+// serve's HTTP server cuts off a client that sends its headers too
+// slowly, and closes idle connections; its write timeout leaves room for
+// the slowest answer (the store timeout plus the resolution of an unknown
+// commit).
+func TestServeTimeouts(t *testing.T) {
+	st := serverTimeouts
+	if st.ReadHeader <= 0 || st.Read <= 0 || st.Idle <= 0 || st.MaxHeaderBytes <= 0 || st.Write < 25*time.Second+5*time.Second {
+		t.Fatalf("serve's timeouts %+v", st)
+	}
+	short := timeouts{ReadHeader: 200 * time.Millisecond, Read: 400 * time.Millisecond, Write: time.Second, Idle: 300 * time.Millisecond, MaxHeaderBytes: 4 << 10}
+	srv := newHTTPServer(http.NotFoundHandler(), short)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	closedWithin := func(name string, send string, within time.Duration) {
+		t.Helper()
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := conn.Write([]byte(send)); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		io.Copy(io.Discard, conn) // until the server closes it
+		if took := time.Since(start); took > within {
+			t.Errorf("%s: connection open for %v; want closed within %v", name, took, within)
+		}
+	}
+	closedWithin("headers never finished", "POST /act HTTP/1.1\r\nHost: x\r\n", 2*time.Second)
+	closedWithin("idle keep-alive", "GET / HTTP/1.1\r\nHost: x\r\n\r\n", 2*time.Second)
 }
 
 // TestServeWithoutCloudBuild: the default build (no cloud tag) has no
