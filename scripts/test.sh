@@ -44,7 +44,13 @@ GOOS=js GOARCH=wasm go vet ./web/verify/wasm   # the verifier page's WebAssembly
 go run ./lint/cmd/randlint ./...
 
 step "go test"
-go test -count=1 -timeout 30m ./...
+# The store, the service and the functions run once, under the race
+# detector, in the next step (their emulator tests are mostly waiting, so
+# -race costs little there); everything else runs here.
+go test -count=1 -timeout 30m $(go list ./... | grep -v -E '^github.com/fairboard/fairboard/(store|service|functions)(/|$)')
+
+step "go test -race: the store, the service and the functions (emulators included)"
+go test -count=1 -race -timeout 30m ./store/... ./service/... ./functions/...
 
 step "go test: gamectl built with -tags cloud (serve on Firestore)"
 go test -count=1 -tags cloud ./cmd/gamectl

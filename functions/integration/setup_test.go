@@ -13,6 +13,7 @@ import (
 
 	"cloud.google.com/go/firestore"
 	firebase "firebase.google.com/go/v4"
+	"google.golang.org/grpc"
 
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
@@ -58,9 +59,20 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 // service's configuration (AllowSeeded is on unless mod turns it off).
 func newEnv(t testing.TB, mod func(*service.Config)) *env {
 	t.Helper()
+	return newFaultyEnv(t, mod, nil)
+}
+
+// newFaultyEnv is newEnv with the Firestore client's calls going through
+// faults (nil: none) and the store's options.
+func newFaultyEnv(t testing.TB, mod func(*service.Config), faults *emulator.Faults, opts ...fsstore.Option) *env {
+	t.Helper()
 	emu.Require(t)
 	ctx := context.Background()
-	fc, err := emu.Firestore().Client(ctx)
+	var dial []grpc.DialOption
+	if faults != nil {
+		dial = faults.DialOptions()
+	}
+	fc, err := emu.Firestore().Client(ctx, dial...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +81,7 @@ func newEnv(t testing.TB, mod func(*service.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := fsstore.New(fc)
+	st := fsstore.New(fc, opts...)
 	e := &env{st: st, fc: fc, audit: &countingAudit{w: st}}
 	cfg := service.Config{Store: st, Engine: eng, AllowSeeded: true, Audit: e.audit, Logger: quiet(),
 		Now: func() time.Time { return fixedNow }}
