@@ -139,11 +139,11 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 }
 
 // GetView returns the game's public state and its log after a seq: data
-// [ViewRequest], result [service.View]. Seated players may view their
-// game (as the security rules let them read it); while the game is in its
-// lobby any signed-in user may, to see the free seats. Others get
-// NOT_FOUND, as for a game that does not exist, after one read (the game
-// document) and before the log is read.
+// [ViewRequest], result [service.View]. Seated players (as the security
+// rules let them read it) and the owner may view their game; while the
+// game is in its lobby any signed-in user may, to see the free seats.
+// Others get NOT_FOUND, as for a game that does not exist, after one read
+// (the game document) and before the log is read.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		var q ViewRequest

@@ -11,12 +11,13 @@ import (
 // INVALID_ARGUMENT. Every string's maximum and format are checked in one
 // place, service/limits.go (gameId and actionId: 1-128 characters of
 // [A-Za-z0-9_-]; target: a uid, at most 128 characters; cardId: at most
-// 64 bytes; seed: at most 256 bytes), before the store is touched; a
-// breach is INVALID_ARGUMENT naming the field. The uid always comes from
+// 64 bytes; seed: at most 256 bytes; entropy: at most 128 hex digits),
+// before the store is touched; a breach is INVALID_ARGUMENT naming the
+// field. The uid always comes from
 // the ID token, never from the data.
 
-// CreateRequest is createGame's data. Mode is "crypto" (default) or
-// "seeded" (only where the deployment allows it; Seed required then).
+// CreateRequest is createGame's data. Mode is "crypto" (default), "fair",
+// or "seeded" (only where the deployment allows it; Seed required then).
 type CreateRequest struct {
 	GameID   string `json:"gameId"`
 	ActionID string `json:"actionId,omitempty"`

@@ -194,6 +194,11 @@ func TestFieldLimits(t *testing.T) {
 		{"seat -1", "g", engine.Action{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk, Seat: -1}, "seat"},
 		{"seat past the last", "g", engine.Action{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk, Seat: maxSeat}, "seat"},
 		{"seat 1,000,000", "g", engine.Action{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk, Seat: 1_000_000}, "seat"},
+		{"129 hex digits of entropy", "g", engine.Action{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk, Entropy: strings.Repeat("a", service.MaxEntropyLen+1)}, "entropy"},
+		{"entropy not hex", "g", engine.Action{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk, Entropy: "zz"}, "entropy"},
+		{"odd entropy", "g", engine.Action{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk, Entropy: "abc"}, "entropy"},
+		{"entropy outside a join", "g", with(func(a *engine.Action) { a.Entropy = "ab" }), "entropy"},
+		{"a caller's server seed", "g", engine.Action{Kind: engine.ActCreate, Actor: "p1", ServerSeed: strings.Repeat("0", 64)}, "serverSeed"},
 	} {
 		_, err := svc.Do(ctx, tc.game, tc.a)
 		var fe *service.FieldError
@@ -210,6 +215,8 @@ func TestFieldLimits(t *testing.T) {
 	}
 	// At the limits: accepted by the checks (then judged by the engine).
 	for _, a := range []engine.Action{
+		{Kind: engine.ActCreate, Actor: "p1", ID: "fair", Mode: "fair"},
+		{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk, Entropy: strings.Repeat("Ab", service.MaxEntropyLen/2)},
 		{Kind: engine.ActCreate, Actor: strings.Repeat("é", service.MaxUIDLen), ID: strings.Repeat("i", service.MaxIDLen), Mode: "seeded", Seed: strings.Repeat("s", service.MaxSeedLen)},
 		{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk, Seat: maxSeat - 1},
 		with(func(a *engine.Action) {
@@ -262,6 +269,39 @@ func TestViewChecksBeforeReading(t *testing.T) {
 	}
 	if _, err := svc.View(ctx, "mallory", "l", 0); err != nil {
 		t.Errorf("stranger's view of a lobby: %v", err)
+	}
+}
+
+// TestOwnerSeesTheGame: the owner of a started game who has no seat is
+// in the game: they may view it and abandon it, while a stranger still
+// gets the answer of a missing game.
+func TestOwnerSeesTheGame(t *testing.T) {
+	svc := newService(store.NewMemory(), nil)
+	ctx := context.Background()
+	for _, a := range []engine.Action{
+		{Kind: engine.ActCreate, Actor: "host", ID: "c"},
+		{Kind: engine.ActJoin, Actor: "p1", ID: "j", Seat: 0, Class: engine.ClassWarrior},
+		{Kind: engine.ActJoin, Actor: "p2", ID: "j", Seat: 1, Class: engine.ClassMonk},
+		{Kind: engine.ActStart, Actor: "host", ID: "s"},
+	} {
+		if _, err := svc.Do(ctx, "g", a); err != nil {
+			t.Fatalf("%s by %s: %v", a.Kind, a.Actor, err)
+		}
+	}
+	if _, err := svc.View(ctx, "host", "g", 0); err != nil {
+		t.Errorf("the owner's view of their started game: %v", err)
+	}
+	if _, err := svc.View(ctx, "mallory", "g", 0); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a stranger's view: %v; want ErrNotFound", err)
+	}
+	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActAbandon, Actor: "mallory", ID: "x"}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a stranger's abandon: %v; want ErrNotFound", err)
+	}
+	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActAbandon, Actor: "host", ID: "x"}); err != nil {
+		t.Errorf("the owner's abandon: %v", err)
+	}
+	if v, err := svc.View(ctx, "p1", "g", 0); err != nil || v.Public.Phase != engine.PhaseFinished {
+		t.Errorf("after the abandon: %v, %v; want finished", v, err)
 	}
 }
 

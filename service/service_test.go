@@ -215,6 +215,18 @@ func TestIdempotentAndRejections(t *testing.T) {
 	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "seeded", Seed: "other"}); !errors.Is(err, store.ErrActionIDReused) {
 		t.Errorf("same id, another create = %v; want ErrActionIDReused", err)
 	}
+	// A crypto or fair create gets a new server seed on every call; the
+	// fingerprint leaves it out, so the retry is still the same action.
+	for _, mode := range []string{"crypto", "fair"} {
+		first, err := svc.Do(ctx, "g-"+mode, engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := svc.Do(ctx, "g-"+mode, engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: mode})
+		if err != nil || !again.Replayed || again.Version != first.Version {
+			t.Errorf("retried %s create = %+v, %v; want the first result replayed", mode, again, err)
+		}
+	}
 	// A member's rejection is recorded: the retry gets it even after the
 	// game changed so that the action would now be legal.
 	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p1", ID: "s"}); !errors.Is(err, engine.CodeTooFewPlayers) {
