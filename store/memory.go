@@ -33,6 +33,7 @@ type memGame struct {
 	public  []byte
 	secret  []byte
 	log     [][]byte          // index i holds seq i+1
+	applied [][]byte          // AppliedAction JSON, in version order
 	actions map[string][]byte // by RecordKey
 	audit   *audit.Ring
 }
@@ -117,6 +118,7 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 			return nil, err
 		}
 	}
+	before := g.Public.Version
 	out, err := fn(&g)
 	rec := &Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
@@ -136,6 +138,12 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	case err != nil:
 		return nil, err
 	}
+	var applied []byte
+	if out.Applied != nil {
+		if applied, err = json.Marshal(AppliedAction{Version: before, Action: *out.Applied}); err != nil {
+			return nil, err
+		}
+	}
 	rec.Version, rec.Events, rec.Audit = g.Public.Version, out.Events, out.Audit
 	pub, err := json.Marshal(&g.Public)
 	if err != nil {
@@ -146,7 +154,10 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 		return nil, err
 	}
 	// Refuse what a database could not store exactly, as Firestore does.
-	for _, b := range [][]byte{pub, sec} {
+	for _, b := range [][]byte{pub, sec, applied} {
+		if b == nil {
+			continue
+		}
 		if _, err := JSONToDoc(b); err != nil {
 			return nil, err
 		}
@@ -165,6 +176,9 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	}
 	mg.exists, mg.public, mg.secret = true, pub, sec
 	mg.log = append(mg.log, logs...)
+	if applied != nil {
+		mg.applied = append(mg.applied, applied)
+	}
 	return rec, nil
 }
 
@@ -205,6 +219,41 @@ func (m *Memory) Game(ctx context.Context, gameID string) (*engine.Public, error
 		return nil, err
 	}
 	return &p, nil
+}
+
+// State implements Store.
+func (m *Memory) State(ctx context.Context, gameID string) (*engine.Game, error) {
+	mg := m.lookup(gameID)
+	if mg == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, gameID)
+	}
+	defer mg.mu.Unlock()
+	var g engine.Game
+	if err := json.Unmarshal(mg.public, &g.Public); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(mg.secret, &g.Secret); err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// Applied implements Store.
+func (m *Memory) Applied(ctx context.Context, gameID string) ([]AppliedAction, error) {
+	out := []AppliedAction{}
+	mg := m.lookup(gameID)
+	if mg == nil {
+		return out, nil
+	}
+	defer mg.mu.Unlock()
+	for _, b := range mg.applied {
+		var a AppliedAction
+		if err := json.Unmarshal(b, &a); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
 }
 
 // Log implements Store.

@@ -1,5 +1,6 @@
 // Package store persists games: the public state, the secret state, the
-// public log, the record of every applied action and the RNG audit ring.
+// public log, the record of every action's outcome (by action id), the
+// server's list of every applied action in order, and the RNG audit ring.
 //
 // [Store] is the interface the service layer uses; [Memory] is the
 // in-process implementation (embedded server, unit tests) and
@@ -50,6 +51,23 @@ type Outcome struct {
 	// kept in the action's record (never readable by clients) so that a
 	// ring write that failed or never happened can be repaired later.
 	Audit []audit.Entry
+	// Applied is the action as the game applied it, for the game's list of
+	// applied actions ([Store.Applied]; an export replays them). The store
+	// writes it, in the same commit as the action, as the [AppliedAction]
+	// of the version the action was applied to (the stored game's version
+	// before the Mutator ran: 0 for create). nil records nothing (the
+	// service always sets it). It is never readable by clients, and holds
+	// no server secret (the service leaves the server seed out).
+	Applied *engine.Action
+}
+
+// AppliedAction is one action the game applied: Version is the game's
+// version it was applied to (0 for the create, then 1, 2, ...: the
+// export's numbering), Action the action (the engine's action id, the
+// server's time; no server seed).
+type AppliedAction struct {
+	Version uint64        `json:"version"`
+	Action  engine.Action `json:"action"`
 }
 
 // Mutator applies one action to g, a fresh working copy of the stored game
@@ -156,8 +174,9 @@ type Store interface {
 	// it returns the record with Replayed set (or ErrActionIDReused if the
 	// kind or fingerprint differ) and does not call m. Otherwise it calls
 	// m on a fresh copy of the stored game. If m succeeds, the new public
-	// and secret state, one log entry per event and the record (when
-	// ActionID is set) are written together, atomically. If m rejects the
+	// and secret state, one log entry per event, the applied action (when
+	// the Outcome has one) and the record (when ActionID is set) are
+	// written together, atomically. If m rejects the
 	// action (*engine.Error) on an existing game, only the record of the
 	// rejection is written (when ActionID is set), so a retry gets the
 	// same rejection; on a game that does not exist, or for an
@@ -174,6 +193,14 @@ type Store interface {
 
 	// Game returns the public state of the game, or ErrNotFound.
 	Game(ctx context.Context, gameID string) (*engine.Public, error)
+
+	// State returns the whole game, its secret state included (for an
+	// export of a finished game), or ErrNotFound.
+	State(ctx context.Context, gameID string) (*engine.Game, error)
+
+	// Applied returns every applied action of the game that was recorded
+	// (Outcome.Applied), in version order. An unknown game has none.
+	Applied(ctx context.Context, gameID string) ([]AppliedAction, error)
 
 	// Log returns up to limit log events with seq > after, in seq order
 	// (limit <= 0 means all). An unknown game has an empty log.

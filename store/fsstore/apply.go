@@ -106,6 +106,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 			return nil, failed, err
 		}
 	}
+	before := g.Public.Version
 	out, err := m(&g)
 	r := &store.Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
@@ -128,7 +129,11 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		if r.Events == nil {
 			r.Events = []engine.Event{}
 		}
-		writes = func(tx *firestore.Transaction) error { return writeAll(tx, refs, snaps[0], &g, r) }
+		var ap *store.AppliedAction
+		if out.Applied != nil {
+			ap = &store.AppliedAction{Version: before, Action: *out.Applied}
+		}
+		writes = func(tx *firestore.Transaction) error { return writeAll(tx, refs, snaps[0], &g, r, ap) }
 	}
 	// A write-only transaction: its commit applies the writes atomically
 	// and checks their preconditions; it holds no lock before.
@@ -216,8 +221,9 @@ func retryable(err error) bool {
 // writeAll queues the writes of an applied action: the game document
 // (created if it did not exist, else updated field by field, removed
 // fields deleted, only if unchanged since old was read), the private
-// state, one new log document per event, the new record.
-func writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, g *engine.Game, r *store.Record) error {
+// state, one new log document per event, the new applied action (ap, if
+// not nil), the new record.
+func writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, g *engine.Game, r *store.Record, ap *store.AppliedAction) error {
 	pub, err := store.ToDoc(&g.Public)
 	if err != nil {
 		return err
@@ -249,6 +255,11 @@ func writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old *fir
 			return err
 		}
 		if err := tx.Create(logs.Doc(logID(r.Events[i].Seq)), d); err != nil {
+			return err
+		}
+	}
+	if ap != nil {
+		if err := createDoc(tx, appliedRef(refs[0], ap.Version), ap); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@
 //	games/{gameId}/private/state   secret state (deck order, rng state, seed)
 //	games/{gameId}/log/{seq}       one public event each, id = %020d seq
 //	games/{gameId}/actions/{key}   store.Record, key = store.RecordKey(actor, actionId)
+//	games/{gameId}/applied/{ver}   store.AppliedAction, id = %020d of the version it was applied to
 //	games/{gameId}/rngAudit/{slot} audit ring, slot = seq % 500
 //
 // One action is one attempt, or a few: a plain read of the game, its
@@ -13,8 +14,8 @@
 // answers the action at once: a retry, a storm of identical submissions),
 // the Mutator on a fresh copy, then one write-only commit of everything,
 // conditional on what was read: the game document only if its update time
-// is unchanged, the record and the log documents (and a new game) only if
-// they do not exist. No read lock is held, so contenders never wait on
+// is unchanged, the record, the log documents, the applied action (and a
+// new game) only if they do not exist. No read lock is held, so contenders never wait on
 // each other's locks; of two concurrent actions on a game one commit
 // fails, and its request tries again after a jittered backoff (at most
 // MaxAttempts times, then store.ErrContention). One attempt per game runs
@@ -144,6 +145,11 @@ func record(game *firestore.DocumentRef, key string) *firestore.DocumentRef {
 }
 
 func logID(seq uint64) string { return fmt.Sprintf("%020d", seq) }
+
+// appliedRef is the document of the action applied to version v.
+func appliedRef(game *firestore.DocumentRef, v uint64) *firestore.DocumentRef {
+	return game.Collection("applied").Doc(fmt.Sprintf("%020d", v))
+}
 
 // mapErr turns Firestore and gRPC errors into the store's.
 func mapErr(err error) error {

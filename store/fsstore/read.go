@@ -39,17 +39,56 @@ func (s *Store) Game(ctx context.Context, gameID string) (*engine.Public, error)
 	return &p, nil
 }
 
+// State implements store.Store: the game document and its private state,
+// read together.
+func (s *Store) State(ctx context.Context, gameID string) (*engine.Game, error) {
+	if !store.ValidID(gameID) {
+		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
+	}
+	ref := s.game(gameID)
+	s.reads.Add(2)
+	snaps, err := s.c.GetAll(ctx, []*firestore.DocumentRef{ref, ref.Collection("private").Doc("state")})
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	if !snaps[0].Exists() {
+		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
+	}
+	var g engine.Game
+	if err := decodeGame(snaps[0].Data(), snaps[1], &g); err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// Applied implements store.Store: the applied collection, by document id
+// (the zero-padded version), ascending.
+func (s *Store) Applied(ctx context.Context, gameID string) ([]store.AppliedAction, error) {
+	if !store.ValidID(gameID) {
+		return []store.AppliedAction{}, nil
+	}
+	q := s.game(gameID).Collection("applied").OrderBy(firestore.DocumentID, firestore.Asc)
+	return queryAll[store.AppliedAction](ctx, s, q, "applied")
+}
+
 // Log implements store.Store: a query on the seq field, ascending.
 func (s *Store) Log(ctx context.Context, gameID string, after uint64, limit int) ([]engine.Event, error) {
-	out := []engine.Event{}
 	if !store.ValidID(gameID) {
-		return out, nil
+		return []engine.Event{}, nil
 	}
 	q := s.game(gameID).Collection("log").OrderBy(firestore.DocumentID, firestore.Asc).
 		StartAfter(logID(after))
 	if limit > 0 {
 		q = q.Limit(limit)
 	}
+	return queryAll[engine.Event](ctx, s, q, "log")
+}
+
+// queryAll runs q and decodes every document it returns into a T, in
+// order (an empty slice, not nil, when there is none); what names the
+// collection in errors.
+func queryAll[T any](ctx context.Context, s *Store, q firestore.Query, what string) ([]T, error) {
+	out := []T{}
 	it := q.Documents(ctx)
 	defer it.Stop()
 	defer func() { s.reads.Add(int64(max(1, len(out)))) }()
@@ -61,11 +100,11 @@ func (s *Store) Log(ctx context.Context, gameID string, after uint64, limit int)
 		if err != nil {
 			return nil, mapErr(err)
 		}
-		var e engine.Event
-		if err := store.FromDoc(snap.Data(), &e); err != nil {
-			return nil, fmt.Errorf("fsstore: decode log %s: %w", snap.Ref.ID, err)
+		var v T
+		if err := store.FromDoc(snap.Data(), &v); err != nil {
+			return nil, fmt.Errorf("fsstore: decode %s %s: %w", what, snap.Ref.ID, err)
 		}
-		out = append(out, e)
+		out = append(out, v)
 	}
 }
 
