@@ -38,13 +38,14 @@ func setup(t *testing.T) world {
 	}
 	defer db.Close()
 	docs := map[string]map[string]any{
-		"games/g1":                {"ownerUid": "alice", "playerUids": []any{"alice", "bob"}, "phase": "play"},
-		"games/g2":                {"ownerUid": "carol", "playerUids": []any{"carol"}, "phase": "setup"},
-		"games/g1/log/0001":       {"kind": "deal", "seat": 0},
-		"games/g2/log/0001":       {"kind": "deal", "seat": 0},
-		"games/g1/private/state":  {"deck": []any{"7H", "2C"}, "seed": "s3cr3t", "rngState": "sfc32:1:2:3:4"},
-		"games/g1/actions/a1":     {"uid": "alice", "kind": "draw"},
-		"games/g1/rngAudit/00001": {"tag": "deck.shuffle", "value": 17},
+		"games/g1":                              {"ownerUid": "alice", "playerUids": []any{"alice", "bob"}, "phase": "play"},
+		"games/g2":                              {"ownerUid": "carol", "playerUids": []any{"carol"}, "phase": "setup"},
+		"games/g1/log/0001":                     {"kind": "deal", "seat": 0},
+		"games/g2/log/0001":                     {"kind": "deal", "seat": 0},
+		"games/g1/private/state":                {"deck": []any{"7H", "2C"}, "seed": "s3cr3t", "rngState": "sfc32:1:2:3:4"},
+		"games/g1/actions/a1":                   {"uid": "alice", "kind": "draw"},
+		"games/g1/applied/00000000000000000000": {"version": 0, "action": map[string]any{"kind": "join", "actor": "bob", "entropy": "0badc0de"}},
+		"games/g1/rngAudit/00001":               {"tag": "deck.shuffle", "value": 17},
 	}
 	paths := make([]string, 0, len(docs))
 	for p := range docs {
@@ -107,6 +108,11 @@ var readCases = []rulesCase{
 	{"seated player lists private", "bob", call{"GET", "/games/g1/private", nil}, false},
 	{"owner gets action record", "alice", call{"GET", "/games/g1/actions/a1", nil}, false},
 	{"seated player lists actions", "bob", call{"GET", "/games/g1/actions", nil}, false},
+	{"owner gets applied action", "alice", call{"GET", "/games/g1/applied/00000000000000000000", nil}, false},
+	{"seated player gets applied action", "bob", call{"GET", "/games/g1/applied/00000000000000000000", nil}, false},
+	{"seated player lists applied actions", "bob", call{"GET", "/games/g1/applied", nil}, false},
+	{"owner queries applied actions", "alice", call{"POST", "/games/g1:runQuery", query("applied", false, "", "")}, false},
+	{"collection-group query over applied", "alice", call{"POST", ":runQuery", query("applied", true, "", "")}, false},
 	{"owner gets rng audit entry", "alice", call{"GET", "/games/g1/rngAudit/00001", nil}, false},
 	{"seated player lists rng audit", "bob", call{"GET", "/games/g1/rngAudit", nil}, false},
 	{"unauthenticated gets private state", "", call{"GET", "/games/g1/private/state", nil}, false},
@@ -129,6 +135,9 @@ var writeCases = []rulesCase{
 	{"owner deletes log entry", "alice", call{"DELETE", "/games/g1/log/0001", nil}, false},
 	{"owner writes private state", "alice", call{"PATCH", "/games/g1/private/state", fields("seed", "mine")}, false},
 	{"owner deletes private state", "alice", call{"DELETE", "/games/g1/private/state", nil}, false},
+	{"seated player lists an applied action", "bob", call{"PATCH", "/games/g1/applied/00000000000000000009", fields("kind", "move")}, false},
+	{"owner rewrites an applied action", "alice", call{"PATCH", "/games/g1/applied/00000000000000000000", fields("kind", "start")}, false},
+	{"owner deletes an applied action", "alice", call{"DELETE", "/games/g1/applied/00000000000000000000", nil}, false},
 	{"seated player records action", "bob", call{"PATCH", "/games/g1/actions/a2", fields("kind", "draw")}, false},
 	{"owner writes rng audit", "alice", call{"PATCH", "/games/g1/rngAudit/00002", fields("tag", "x")}, false},
 	{"unauthenticated creates game", "", call{"PATCH", "/games/g8", fields("ownerUid", "x")}, false},
@@ -169,13 +178,16 @@ func TestRules(t *testing.T) {
 	if g1.Data()["ownerUid"] != "alice" || g1.Data()["phase"] != "play" {
 		t.Errorf("games/g1 changed: %v", g1.Data())
 	}
-	for _, p := range []string{"games/g9", "games/g8", "games/g1/log/0002", "users/alice", "games/g1/actions/a2"} {
+	for _, p := range []string{"games/g9", "games/g8", "games/g1/log/0002", "users/alice", "games/g1/actions/a2", "games/g1/applied/00000000000000000009"} {
 		if snap, err := db.Doc(p).Get(t.Context()); err == nil && snap.Exists() {
 			t.Errorf("%s was created by a denied write", p)
 		}
 	}
 	if s, err := db.Doc("games/g1/private/state").Get(t.Context()); err != nil || s.Data()["seed"] != "s3cr3t" {
 		t.Errorf("private state changed or gone: %v %v", s.Data(), err)
+	}
+	if s, err := db.Doc("games/g1/applied/00000000000000000000").Get(t.Context()); err != nil || s.Data()["action"].(map[string]any)["kind"] != "join" {
+		t.Errorf("applied action changed or gone: %v %v", s.Data(), err)
 	}
 }
 
