@@ -32,8 +32,16 @@ import (
 const MaxSize = 1_000_000
 
 // ErrInput is wrapped by every error about an unknown algorithm, a bad seed
-// or a bad deck size.
+// or a bad deck size; each also wraps the one of ErrAlgorithm, ErrSeed or
+// ErrDeck that names the input at fault.
 var ErrInput = errors.New("shuffles: invalid input")
+
+// The input at fault (each wraps ErrInput).
+var (
+	ErrAlgorithm = fmt.Errorf("%w: algorithm", ErrInput)
+	ErrSeed      = fmt.Errorf("%w: seed", ErrInput)
+	ErrDeck      = fmt.Errorf("%w: deck", ErrInput)
+)
 
 // Algorithm is one registered shuffle.
 type Algorithm struct {
@@ -87,7 +95,7 @@ var registry = []*Algorithm{
 		shuffle: func(seed string, deck []string) error {
 			s, err := rng.NewSeeded(seed)
 			if err != nil {
-				return fmt.Errorf("%w: seed: %v", ErrInput, err)
+				return fmt.Errorf("%w: %v", ErrSeed, err)
 			}
 			rng.Shuffle(s, deck, "", nil)
 			return nil
@@ -110,23 +118,23 @@ var registry = []*Algorithm{
 		About: "Tenhou: MT19937 init_by_array(seed); round K's rnd = SHA-512 of each 32-word chunk of the K-th 288 words; for i = 0..n-2, swap(i, i + rnd[i] % (n-i))",
 		shuffle: func(seed string, deck []string) error {
 			if len(deck) != tenhou.Tiles4 && len(deck) != tenhou.Tiles3 {
-				return fmt.Errorf("%w: a Tenhou wall has 136 or 108 tiles, not %d", ErrInput, len(deck))
+				return fmt.Errorf("%w: a Tenhou wall has 136 or 108 tiles, not %d", ErrDeck, len(deck))
 			}
 			text, k := seed, 1
 			if at := strings.LastIndexByte(seed, '@'); at >= 0 {
 				n, err := strconv.Atoi(seed[at+1:])
 				if err != nil || n < 1 {
-					return fmt.Errorf("%w: seed: round %q is not a number >= 1", ErrInput, seed[at+1:])
+					return fmt.Errorf("%w: round %q is not a number >= 1", ErrSeed, seed[at+1:])
 				}
 				text, k = seed[:at], n
 			}
 			words, err := tenhou.ParseSeed(text)
 			if err != nil {
-				return fmt.Errorf("%w: seed: %v", ErrInput, err)
+				return fmt.Errorf("%w: %v", ErrSeed, err)
 			}
 			r, err := tenhou.RoundOf(words, k)
 			if err != nil {
-				return fmt.Errorf("%w: %v", ErrInput, err)
+				return fmt.Errorf("%w: %v", ErrSeed, err)
 			}
 			tenhou.ShuffleWithRnd(deck, &r.Rnd)
 			return nil
@@ -160,7 +168,7 @@ func Lookup(name string) (*Algorithm, error) {
 			return a, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: unknown algorithm %q (known: %s)", ErrInput, name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("%w: unknown algorithm %q (known: %s)", ErrAlgorithm, name, strings.Join(Names(), ", "))
 }
 
 // Shuffle returns deck (unchanged) shuffled by the algorithm for the seed,
@@ -171,7 +179,7 @@ func Shuffle(name, seed string, deck []string) ([]string, error) {
 		return nil, err
 	}
 	if len(deck) < 1 || len(deck) > MaxSize {
-		return nil, fmt.Errorf("%w: a deck of %d cards (1 to %d)", ErrInput, len(deck), MaxSize)
+		return nil, fmt.Errorf("%w: a deck of %d cards (1 to %d)", ErrDeck, len(deck), MaxSize)
 	}
 	out := slices.Clone(deck)
 	if err := a.shuffle(seed, out); err != nil {
@@ -184,7 +192,7 @@ func Shuffle(name, seed string, deck []string) ([]string, error) {
 // unshuffled deck, of the card the shuffle puts at position i.
 func Permutation(name, seed string, n int) ([]int, error) {
 	if n < 1 || n > MaxSize {
-		return nil, fmt.Errorf("%w: a deck of %d cards (1 to %d)", ErrInput, n, MaxSize)
+		return nil, fmt.Errorf("%w: a deck of %d cards (1 to %d)", ErrDeck, n, MaxSize)
 	}
 	d, err := Shuffle(name, seed, numbers(n))
 	if err != nil {
@@ -277,7 +285,7 @@ func itoa(v []int) []string {
 func hexSeed(s string) ([]byte, error) {
 	b, err := hex.DecodeString(s)
 	if err != nil {
-		return nil, fmt.Errorf("%w: seed: not hexadecimal: %v", ErrInput, err)
+		return nil, fmt.Errorf("%w: not hexadecimal: %v", ErrSeed, err)
 	}
 	return b, nil
 }
@@ -286,7 +294,7 @@ func hexSeed(s string) ([]byte, error) {
 func hashChainSeed(s string) (*rng.HashChain, error) {
 	parts := strings.Split(s, ":")
 	if len(parts) != 1 && len(parts) != 3 {
-		return nil, fmt.Errorf("%w: seed: want HEX or HEX:SESSION:MOVE, not %q", ErrInput, s)
+		return nil, fmt.Errorf("%w: want HEX or HEX:SESSION:MOVE, not %q", ErrSeed, s)
 	}
 	b, err := hexSeed(parts[0])
 	if err != nil {
@@ -296,10 +304,10 @@ func hashChainSeed(s string) (*rng.HashChain, error) {
 	var move uint64
 	if len(parts) == 3 {
 		if session, err = strconv.ParseUint(parts[1], 10, 64); err != nil {
-			return nil, fmt.Errorf("%w: seed: session %q is not a u64", ErrInput, parts[1])
+			return nil, fmt.Errorf("%w: session %q is not a u64", ErrSeed, parts[1])
 		}
 		if move, err = strconv.ParseUint(parts[2], 10, 32); err != nil {
-			return nil, fmt.Errorf("%w: seed: move %q is not a u32", ErrInput, parts[2])
+			return nil, fmt.Errorf("%w: move %q is not a u32", ErrSeed, parts[2])
 		}
 	}
 	return rng.NewHashChain(b, session, uint32(move)), nil
