@@ -1,7 +1,8 @@
 // Package functions is the game's HTTP API as Cloud Functions (2nd gen) on
 // the Functions Framework for Go, speaking Firebase's callable protocol so
 // a client's httpsCallable works unchanged: createGame, joinGame,
-// startGame, act and getView. Each verifies the caller's Firebase ID token
+// startGame, act, getView, and for checking a game: exportGame,
+// getShuffle and verifyShuffle. Each verifies the caller's Firebase ID token
 // (the uid comes from the token, never from the body), decodes the body's
 // data strictly, runs the action through the service (one Firestore
 // transaction) and maps the outcome to a callable status (see
@@ -26,7 +27,7 @@ import (
 
 // Names lists the functions, as deployed (entry points are the same
 // names with a capital: CreateGame, ...).
-var Names = []string{"createGame", "joinGame", "startGame", "act", "getView"}
+var Names = []string{"createGame", "joinGame", "startGame", "act", "getView", "exportGame", "getShuffle", "verifyShuffle"}
 
 // API serves the functions over one service and token verifier.
 type API struct {
@@ -65,6 +66,12 @@ func (a *API) Handler(name string) http.HandlerFunc {
 		return a.Act
 	case "getView":
 		return a.GetView
+	case "exportGame":
+		return a.ExportGame
+	case "getShuffle":
+		return a.GetShuffle
+	case "verifyShuffle":
+		return a.VerifyShuffle
 	}
 	return nil
 }
@@ -104,7 +111,7 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
-			Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb})
+			Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy})
 	})
 }
 
@@ -151,5 +158,46 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		return a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
+	})
+}
+
+// ExportGame returns the fairboard-export/v1 export of a finished game to
+// one of its seated players or its owner: data [ExportRequest], result
+// the export (docs/fairness.md). A game not finished is
+// FAILED_PRECONDITION (details.code "not_finished"); anyone else gets
+// NOT_FOUND, as for a game that does not exist.
+func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
+	a.serve(w, r, "exportGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		var q ExportRequest
+		if err := decodeData(data, &q); err != nil {
+			return nil, err
+		}
+		return a.svc.Export(ctx, uid, q.GameID)
+	})
+}
+
+// GetShuffle returns every shuffle of a finished game's deck(s) to one of
+// its seated players or its owner: data [ShuffleRequest], result
+// [service.Shuffles]. Refusals as [API.ExportGame].
+func (a *API) GetShuffle(w http.ResponseWriter, r *http.Request) {
+	a.serve(w, r, "getShuffle", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		var q ShuffleRequest
+		if err := decodeData(data, &q); err != nil {
+			return nil, err
+		}
+		return a.svc.Shuffles(ctx, uid, q.GameID, q.DeckID)
+	})
+}
+
+// VerifyShuffle recomputes a shuffle for any signed-in caller: data
+// [VerifyShuffleRequest], result {valid, actual_deck, matches}. Bad input
+// is INVALID_ARGUMENT naming the field.
+func (a *API) VerifyShuffle(w http.ResponseWriter, r *http.Request) {
+	a.serve(w, r, "verifyShuffle", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		var q VerifyShuffleRequest
+		if err := decodeData(data, &q); err != nil {
+			return nil, err
+		}
+		return a.svc.VerifyShuffle(q.Algorithm, q.Seed, q.ClaimedDeck)
 	})
 }

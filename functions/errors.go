@@ -61,6 +61,12 @@ func classify(err error) (*callable.Error, bool) {
 			return &callable.Error{Status: callable.StatusInternal, Message: "internal error"}, false
 		}
 		return &callable.Error{Status: st, Message: rej.Msg, Details: details{string(rej.Code)}}, true
+	case errors.Is(err, service.ErrNotFinished):
+		return callable.FailedPrecondition("the game has not finished: its export and its shuffles are given out only once it has ended").
+			WithDetails(details{"not_finished"}), true
+	case errors.Is(err, service.ErrNotExportable):
+		return callable.FailedPrecondition("this game cannot be exported: the server has no complete list of its actions (a game played before the server kept one)").
+			WithDetails(details{"not_exportable"}), false
 	case errors.Is(err, service.ErrSeededRefused):
 		return callable.FailedPrecondition("seeded mode is disabled in this deployment (seeded games are replayable, for development only); create the game in crypto mode").
 			WithDetails(details{"seeded_disabled"}), true

@@ -11,8 +11,9 @@ import (
 // INVALID_ARGUMENT. Every string's maximum and format are checked in one
 // place, service/limits.go (gameId and actionId: 1-128 characters of
 // [A-Za-z0-9_-]; target: a uid, at most 128 characters; cardId: at most
-// 64 bytes; seed: at most 256 bytes; entropy: at most 128 hex digits),
-// before the store is touched; a breach is INVALID_ARGUMENT naming the
+// 64 bytes; seed: at most 256 bytes; entropy: at most 128 hex digits;
+// verifyShuffle's seed at most 4096 bytes and claimed_deck 1 to 4096
+// cards of at most 64 bytes), before the store is touched; a breach is INVALID_ARGUMENT naming the
 // field. The uid always comes from
 // the ID token, never from the data.
 
@@ -26,13 +27,16 @@ type CreateRequest struct {
 	Audit    bool   `json:"audit,omitempty"`
 }
 
-// JoinRequest is joinGame's data.
+// JoinRequest is joinGame's data. Entropy (fair games only) is the
+// player's contribution to the game seed: 0 to 64 bytes as hex, drawn at
+// random on the player's device after seeing the game's commitment.
 type JoinRequest struct {
 	GameID        string       `json:"gameId"`
 	ActionID      string       `json:"actionId,omitempty"`
 	Seat          int          `json:"seat"`
 	Class         engine.Class `json:"class"`
 	KeepSmokeBomb bool         `json:"keepSmokeBomb,omitempty"`
+	Entropy       string       `json:"entropy,omitempty"`
 }
 
 // StartRequest is startGame's data.
@@ -59,6 +63,27 @@ type ActRequest struct {
 type ViewRequest struct {
 	GameID   string `json:"gameId"`
 	AfterSeq uint64 `json:"afterSeq,omitempty"`
+}
+
+// ExportRequest is exportGame's data.
+type ExportRequest struct {
+	GameID string `json:"gameId"`
+}
+
+// ShuffleRequest is getShuffle's data: the game and, optionally, one deck
+// (an id of engine.DeckIDs; every deck when empty).
+type ShuffleRequest struct {
+	GameID string `json:"gameId"`
+	DeckID string `json:"deckId,omitempty"`
+}
+
+// VerifyShuffleRequest is verifyShuffle's data: an algorithm of
+// rng/shuffles, a seed in that algorithm's encoding, and the deck claimed
+// to be its shuffle (top first).
+type VerifyShuffleRequest struct {
+	Algorithm   string   `json:"algorithm"`
+	Seed        string   `json:"seed"`
+	ClaimedDeck []string `json:"claimed_deck"`
 }
 
 // inGame lists the kinds act accepts; inGameKinds names them for errors.

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
+	"github.com/fairboard/fairboard/rng/shuffles"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -35,6 +37,15 @@ const (
 	// MaxEntropyLen bounds a join's entropy (a fair game's seed
 	// contribution): fair.MaxEntropy bytes as hex digits.
 	MaxEntropyLen = 2 * fair.MaxEntropy
+	// MaxShuffleSeedLen bounds verifyShuffle's seed. The longest a
+	// registered algorithm needs is Tenhou's seed text (its prefix and
+	// 3,328 characters of base64, then "@K").
+	MaxShuffleSeedLen = 4096
+	// MaxClaimedDeck bounds the cards of verifyShuffle's claimed_deck:
+	// far above the decks the algorithms are used with (52 cards, Tenhou's
+	// 136 tiles, the hash chain's 300-card vectors), and a few
+	// milliseconds of work.
+	MaxClaimedDeck = 4096
 )
 
 // FieldError is a request field that is missing, too long or malformed.
@@ -65,7 +76,7 @@ type stringField struct {
 // checked by [checkAction] before the store is touched. A new field of
 // engine.Action that a client can set gets a row.
 var stringFields = []stringField{
-	{name: "gameId", max: MaxIDLen, required: true, get: func(g string, _ *engine.Action) string { return g }, format: idFormat},
+	gameIDField,
 	{name: "actionId", max: MaxIDLen, get: func(_ string, a *engine.Action) string { return a.ID }, format: idFormat},
 	{name: "actor", max: MaxUIDLen, chars: true, required: true, get: func(_ string, a *engine.Action) string { return a.Actor }},
 	{name: "kind", max: MaxEnumLen, required: true, get: func(_ string, a *engine.Action) string { return string(a.Kind) }, format: kindFormat},
@@ -79,31 +90,63 @@ var stringFields = []stringField{
 	{name: "serverSeed", max: 0, get: func(_ string, a *engine.Action) string { return a.ServerSeed }},
 }
 
+// gameIDField is the game id of every request.
+var gameIDField = stringField{name: "gameId", max: MaxIDLen, required: true, get: func(g string, _ *engine.Action) string { return g }, format: idFormat}
+
+// The fields of the requests that are not actions (exportGame,
+// getShuffle, verifyShuffle), checked by [checkQuery] and
+// [checkVerifyShuffle] before anything else happens. A new field of such
+// a request gets a row here.
+var (
+	// deckIdField: getShuffle's optional deck.
+	deckIDField = stringField{name: "deckId", max: MaxEnumLen, format: deckFormat}
+	// algorithmField: verifyShuffle's algorithm, a name of rng/shuffles.
+	algorithmField = stringField{name: "algorithm", max: MaxEnumLen, required: true, format: algorithmFormat}
+	// shuffleSeedField: verifyShuffle's seed, in the algorithm's own
+	// encoding (which the algorithm checks).
+	shuffleSeedField = stringField{name: "seed", max: MaxShuffleSeedLen}
+	// claimedCardField: each card of verifyShuffle's claimed_deck.
+	claimedCardField = stringField{name: "claimed_deck", max: MaxCardIDLen, required: true}
+)
+
+// checkQuery checks a game id and, if not empty, a deck id.
+func checkQuery(gameID, deckID string) error {
+	if err := gameIDField.check(gameID, nil); err != nil {
+		return err
+	}
+	return deckIDField.check(deckID, nil)
+}
+
+// checkVerifyShuffle checks verifyShuffle's fields: the algorithm, the
+// seed's length, and the claimed deck (1 to MaxClaimedDeck cards, each a
+// non-empty string of at most MaxCardIDLen bytes).
+func checkVerifyShuffle(algorithm, seed string, claimed []string) error {
+	if err := algorithmField.check(algorithm, nil); err != nil {
+		return err
+	}
+	if err := shuffleSeedField.check(seed, nil); err != nil {
+		return err
+	}
+	if len(claimed) < 1 || len(claimed) > MaxClaimedDeck {
+		return &FieldError{"claimed_deck", fmt.Sprintf("must hold 1 to %d cards, not %d", MaxClaimedDeck, len(claimed))}
+	}
+	for i, c := range claimed {
+		var fe *FieldError
+		if errors.As(claimedCardField.check(c, nil), &fe) {
+			return &FieldError{fe.Field, fmt.Sprintf("card %d %s", i, fe.Problem)}
+		}
+	}
+	return nil
+}
+
 // checkAction checks the request's fields: every string against its row
 // of stringFields (valid UTF-8, its maximum, its format), the create's
 // game id and seed, and a join's seat against the ruleset's seats. It
 // returns the first *FieldError, or nil.
 func checkAction(rules *engine.Ruleset, gameID string, a *engine.Action) error {
 	for _, f := range stringFields {
-		v := f.get(gameID, a)
-		switch {
-		case v == "" && f.required:
-			return &FieldError{f.name, "is required"}
-		case v == "":
-			continue
-		case !utf8.ValidString(v):
-			return &FieldError{f.name, "is not valid UTF-8"}
-		case f.chars && utf8.RuneCountInString(v) > f.max:
-			return &FieldError{f.name, fmt.Sprintf("must be at most %d characters", f.max)}
-		case f.max == 0:
-			return &FieldError{f.name, "is set by the server, never by a caller"}
-		case !f.chars && len(v) > f.max:
-			return &FieldError{f.name, fmt.Sprintf("must be at most %d bytes", f.max)}
-		}
-		if f.format != nil {
-			if p := f.format(v, a); p != "" {
-				return &FieldError{f.name, p}
-			}
+		if err := f.check(f.get(gameID, a), a); err != nil {
+			return err
 		}
 	}
 	switch a.Kind {
@@ -122,9 +165,48 @@ func checkAction(rules *engine.Ruleset, gameID string, a *engine.Action) error {
 	return nil
 }
 
+// check checks v against the field's row: required, valid UTF-8, its
+// maximum, its format. It returns a *FieldError or nil.
+func (f *stringField) check(v string, a *engine.Action) error {
+	switch {
+	case v == "" && f.required:
+		return &FieldError{f.name, "is required"}
+	case v == "":
+		return nil
+	case !utf8.ValidString(v):
+		return &FieldError{f.name, "is not valid UTF-8"}
+	case f.chars && utf8.RuneCountInString(v) > f.max:
+		return &FieldError{f.name, fmt.Sprintf("must be at most %d characters", f.max)}
+	case f.max == 0:
+		return &FieldError{f.name, "is set by the server, never by a caller"}
+	case !f.chars && len(v) > f.max:
+		return &FieldError{f.name, fmt.Sprintf("must be at most %d bytes", f.max)}
+	}
+	if f.format != nil {
+		if p := f.format(v, a); p != "" {
+			return &FieldError{f.name, p}
+		}
+	}
+	return nil
+}
+
 func idFormat(v string, _ *engine.Action) string {
 	if !store.ValidID(v) {
 		return "must be 1-128 characters of [A-Za-z0-9_-], not of the form __x__"
+	}
+	return ""
+}
+
+func deckFormat(v string, _ *engine.Action) string {
+	if !slices.Contains(engine.DeckIDs[:], v) {
+		return "must be one of " + strings.Join(engine.DeckIDs[:], ", ")
+	}
+	return ""
+}
+
+func algorithmFormat(v string, _ *engine.Action) string {
+	if _, err := shuffles.Lookup(v); err != nil {
+		return "must be one of " + strings.Join(shuffles.Names(), ", ")
 	}
 	return ""
 }

@@ -2,10 +2,13 @@
 // the store: it checks every field of a request (limits.go), stamps the
 // action with the server's time, runs it through the engine inside the
 // store's transaction (rebuilding the game and its RNG stream from what
-// each attempt read), keeps callers who are not in a game from reading it
-// or leaving anything in it, and, for games with audit enabled, writes the
-// action's audit entries to the game's ring, repairing them when a retry
-// finds them missing.
+// each attempt read, and listing the action among the game's applied
+// actions in the same commit), keeps callers who are not in a game from
+// reading it or leaving anything in it, and, for games with audit
+// enabled, writes the action's audit entries to the game's ring,
+// repairing them when a retry finds them missing. For the members of a
+// finished game it builds the game's export and lists its shuffles
+// (export.go); it recomputes shuffles for anyone (VerifyShuffle).
 //
 // It knows nothing of HTTP: errors are the engine's *engine.Error
 // rejections, the store's errors, [ErrSeededRefused] and [*FieldError].
@@ -190,6 +193,11 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	}
 	ea := a
 	ea.ID = EngineActionID(a.Actor, a.ID)
+	// The game's list of applied actions (an export replays it) keeps the
+	// action as the engine applied it, but never the server's seed: a
+	// fair game reveals it at its end, a crypto game's salt key never.
+	applied := ea
+	applied.ServerSeed = ""
 	m := func(g *engine.Game) (store.Outcome, error) {
 		if !visible(&g.Public, a.Actor) {
 			return store.Outcome{}, notFound(gameID)
@@ -203,7 +211,7 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 		if err != nil {
 			return store.Outcome{}, err
 		}
-		return store.Outcome{Events: ev, Audit: audit.Stamp(col.entries, a.At)}, nil
+		return store.Outcome{Events: ev, Audit: audit.Stamp(col.entries, a.At), Applied: &applied}, nil
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	rec, err := s.cfg.Store.Apply(cctx, req, m)

@@ -1,7 +1,7 @@
 // Package deploy wires the game's functions to Google Cloud for a
 // deployment: Firestore as the store, the Firebase Admin SDK as the token
-// verifier, and the Functions Framework registration of createGame,
-// joinGame, startGame, act and getView. It is the only package of the
+// verifier, and the Functions Framework registration of every function
+// of functions.Names. It is the only package of the
 // server that imports those clients, so that everything else (the handlers
 // in package functions, the in-memory store, gamectl's default build)
 // builds without them. The repository's root package imports it.
@@ -55,11 +55,14 @@ func Deployed(name string) http.HandlerFunc {
 // The deployed entry points, one per function, for a buildpack's
 // generated main or a root package that re-exports them.
 var (
-	CreateGame = Deployed("createGame")
-	JoinGame   = Deployed("joinGame")
-	StartGame  = Deployed("startGame")
-	Act        = Deployed("act")
-	GetView    = Deployed("getView")
+	CreateGame    = Deployed("createGame")
+	JoinGame      = Deployed("joinGame")
+	StartGame     = Deployed("startGame")
+	Act           = Deployed("act")
+	GetView       = Deployed("getView")
+	ExportGame    = Deployed("exportGame")
+	GetShuffle    = Deployed("getShuffle")
+	VerifyShuffle = Deployed("verifyShuffle")
 )
 
 var (
