@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -118,6 +119,21 @@ func TestRefusals(t *testing.T) {
 		{"huge kind", "act", "dev:p1", map[string]any{"gameId": "g1", "actionId": "h", "kind": strings.Repeat("k", 100_000)}, string(callable.StatusInvalidArgument), 400, ""},
 		{"seed in crypto mode", "createGame", "dev:p1", map[string]any{"gameId": "g9", "seed": "s"}, string(callable.StatusInvalidArgument), 400, "invalid_seed"},
 		{"unknown mode", "createGame", "dev:p1", map[string]any{"gameId": "g9", "mode": "fair-ish"}, string(callable.StatusInvalidArgument), 400, "invalid_mode"},
+		{"entropy not hex", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j9", "seat": 2, "class": "scout", "entropy": "xyz0"}, string(callable.StatusInvalidArgument), 400, "invalid_entropy"},
+		{"entropy too long", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j9", "seat": 2, "class": "scout", "entropy": strings.Repeat("00", 65)}, string(callable.StatusInvalidArgument), 400, "invalid_entropy"},
+		{"entropy in a seeded game", "joinGame", "dev:p3", map[string]any{"gameId": "g1", "actionId": "j9", "seat": 2, "class": "scout", "entropy": "00ff"}, string(callable.StatusInvalidArgument), 400, "invalid_action"},
+		{"export of a game in its lobby", "exportGame", "dev:p2", map[string]any{"gameId": "g1"}, string(callable.StatusFailedPrecondition), 400, "not_finished"},
+		{"shuffles of a game in its lobby", "getShuffle", "dev:p1", map[string]any{"gameId": "g1"}, string(callable.StatusFailedPrecondition), 400, "not_finished"},
+		{"shuffles of an unknown deck", "getShuffle", "dev:p1", map[string]any{"gameId": "g1", "deckId": "jokers"}, string(callable.StatusInvalidArgument), 400, "invalid_deckId"},
+		{"export with a bad id", "exportGame", "dev:p1", map[string]any{"gameId": "../g1"}, string(callable.StatusInvalidArgument), 400, "invalid_gameId"},
+		{"export with an unknown field", "exportGame", "dev:p1", map[string]any{"gameId": "g1", "format": "v2"}, string(callable.StatusInvalidArgument), 400, ""},
+		{"unknown algorithm", "verifyShuffle", "dev:p1", map[string]any{"algorithm": "riffle", "seed": "00", "claimed_deck": []string{"0"}}, string(callable.StatusInvalidArgument), 400, "invalid_algorithm"},
+		{"seed not hex", "verifyShuffle", "dev:p1", map[string]any{"algorithm": "fisher-yates-v1", "seed": "zz", "claimed_deck": []string{"0"}}, string(callable.StatusInvalidArgument), 400, "invalid_seed"},
+		{"oversized deck", "verifyShuffle", "dev:p1", map[string]any{"algorithm": "fisher-yates-v1", "seed": "00", "claimed_deck": make([]string, 5000)}, string(callable.StatusInvalidArgument), 400, "invalid_claimed_deck"},
+		{"no deck", "verifyShuffle", "dev:p1", map[string]any{"algorithm": "fisher-yates-v1", "seed": "00"}, string(callable.StatusInvalidArgument), 400, "invalid_claimed_deck"},
+		{"deck as a string", "verifyShuffle", "dev:p1", map[string]any{"algorithm": "fisher-yates-v1", "seed": "00", "claimed_deck": "0,1"}, string(callable.StatusInvalidArgument), 400, ""},
+		{"deck key misspelt", "verifyShuffle", "dev:p1", map[string]any{"algorithm": "fisher-yates-v1", "seed": "00", "claimedDeck": []string{"0"}}, string(callable.StatusInvalidArgument), 400, ""},
+		{"verifyShuffle without a token", "verifyShuffle", "", map[string]any{"algorithm": "fisher-yates-v1", "seed": "00", "claimed_deck": []string{"0"}}, string(callable.StatusUnauthenticated), 401, ""},
 	}
 	for _, tc := range cases {
 		var buf bytes.Buffer
@@ -184,6 +200,9 @@ func TestOutOfTurnAndWrongPlayer(t *testing.T) {
 		{"getView", map[string]any{"gameId": "g2"}},
 		{"startGame", map[string]any{"gameId": "g2", "actionId": "o2"}},
 		{"joinGame", map[string]any{"gameId": "g2", "actionId": "o2", "seat": 3, "class": "scout"}},
+		{"exportGame", map[string]any{"gameId": "g2"}},
+		{"getShuffle", map[string]any{"gameId": "g2"}},
+		{"getShuffle", map[string]any{"gameId": "g2", "deckId": "treasure.t1"}},
 	} {
 		raw := func(game string) string {
 			d := map[string]any{}
@@ -285,6 +304,8 @@ func TestProbingLeavesNoMemory(t *testing.T) {
 			{"getView", map[string]any{"gameId": id}},
 			{"joinGame", map[string]any{"gameId": id, "actionId": "j", "seat": 0, "class": "monk"}},
 			{"startGame", map[string]any{"gameId": id, "actionId": "s"}},
+			{"exportGame", map[string]any{"gameId": id}},
+			{"getShuffle", map[string]any{"gameId": id}},
 		} {
 			if err := c.Call(ctx, call.fn, "dev:mallory", call.data, nil); functest.Status(err) != string(callable.StatusNotFound) {
 				t.Fatalf("%s on %s: %v; want NOT_FOUND", call.fn, id, err)
@@ -292,6 +313,33 @@ func TestProbingLeavesNoMemory(t *testing.T) {
 		}
 	}
 	if n := mem.Games(); n != 1 {
-		t.Errorf("the store holds %d games after 1200 probes; want 1", n)
+		t.Errorf("the store holds %d games after 1800 probes; want 1", n)
+	}
+}
+
+// TestEveryFunctionServedAndDeployed: every name of functions.Names has a
+// handler, is served by Mux, and is in the deploy loops of the README and
+// docs/functions.md (which deploy exactly functions.Names).
+func TestEveryFunctionServedAndDeployed(t *testing.T) {
+	c, _ := newServer(t, true)
+	api := functions.New(service.New(service.Config{Store: store.NewMemory(), Engine: eng}), functions.InsecureDevVerifier{}, nil)
+	for _, n := range functions.Names {
+		if api.Handler(n) == nil {
+			t.Errorf("%s has no handler", n)
+		}
+		a, err := c.Raw(context.Background(), n, "", []byte(`{"data":{}}`))
+		if err != nil || a.HTTP != 401 {
+			t.Errorf("%s is not served (an unauthenticated call answered %+v, %v)", n, a, err)
+		}
+	}
+	loop := "for f in " + strings.Join(functions.Names, " ") + "; do"
+	for _, doc := range []string{"../README.md", "../docs/functions.md"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), loop) {
+			t.Errorf("%s does not deploy every function with %q", doc, loop)
+		}
 	}
 }
