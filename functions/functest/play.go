@@ -2,6 +2,7 @@ package functest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/fairboard/fairboard/bot"
@@ -30,22 +31,50 @@ type Player struct {
 	Seat       bot.Seat
 }
 
-// PlayBots plays a seeded game to its end over HTTP: players[0] creates
-// and starts it, everyone joins in order, then each action the game awaits
-// is chosen by that player's bot from getView's state. It returns the log
-// read back with getView and the number of in-game actions sent.
-func PlayBots(ctx context.Context, c *Client, gameID, seed string, players []Player, rules *engine.Ruleset) ([]engine.Event, int, error) {
-	owner := players[0].Token
-	if err := c.Call(ctx, "createGame", owner, map[string]any{"gameId": gameID, "actionId": "create", "mode": "seeded", "seed": seed}, nil); err != nil {
+// Game is a game for [Play] to play: its id and mode, a seeded game's
+// seed, a fair game's entropy per seat ("" or missing: none).
+type Game struct {
+	ID, Mode, Seed string
+	Entropy        []string
+	// After, if not nil, is called after every action the game applied,
+	// with the function called, the caller and the result as the server
+	// sent it; an error stops the game.
+	After func(fn string, by Player, result json.RawMessage) error
+}
+
+// Play plays g to its end over HTTP: players[0] creates and starts it,
+// everyone joins in order (with their entropy), then each action the
+// game awaits is chosen by that player's bot from getView's state. It
+// returns the log read back with getView and the number of in-game
+// actions sent.
+func Play(ctx context.Context, c *Client, g Game, players []Player, rules *engine.Ruleset) ([]engine.Event, int, error) {
+	call := func(fn string, p Player, data map[string]any) error {
+		var raw json.RawMessage
+		if err := c.Call(ctx, fn, p.Token, data, &raw); err != nil {
+			return err
+		}
+		if g.After != nil {
+			return g.After(fn, p, raw)
+		}
+		return nil
+	}
+	create := map[string]any{"gameId": g.ID, "actionId": "create", "mode": g.Mode}
+	if g.Seed != "" {
+		create["seed"] = g.Seed
+	}
+	if err := call("createGame", players[0], create); err != nil {
 		return nil, 0, fmt.Errorf("createGame: %w", err)
 	}
 	for i, p := range players {
-		d := map[string]any{"gameId": gameID, "actionId": "join-" + p.UID, "seat": i, "class": p.Seat.Class}
-		if err := c.Call(ctx, "joinGame", p.Token, d, nil); err != nil {
+		d := map[string]any{"gameId": g.ID, "actionId": "join-" + p.UID, "seat": i, "class": p.Seat.Class}
+		if i < len(g.Entropy) && g.Entropy[i] != "" {
+			d["entropy"] = g.Entropy[i]
+		}
+		if err := call("joinGame", p, d); err != nil {
 			return nil, 0, fmt.Errorf("joinGame %s: %w", p.UID, err)
 		}
 	}
-	if err := c.Call(ctx, "startGame", owner, map[string]any{"gameId": gameID, "actionId": "start"}, nil); err != nil {
+	if err := call("startGame", players[0], map[string]any{"gameId": g.ID, "actionId": "start"}); err != nil {
 		return nil, 0, fmt.Errorf("startGame: %w", err)
 	}
 	byUID := map[string]Player{}
@@ -62,7 +91,7 @@ func PlayBots(ctx context.Context, c *Client, gameID, seed string, players []Pla
 				after = log[len(log)-1].Seq
 			}
 			v = View{}
-			if err := c.Call(ctx, "getView", owner, map[string]any{"gameId": gameID, "afterSeq": after}, &v); err != nil {
+			if err := c.Call(ctx, "getView", players[0].Token, map[string]any{"gameId": g.ID, "afterSeq": after}, &v); err != nil {
 				return nil, n, fmt.Errorf("getView: %w", err)
 			}
 			log, more = append(log, v.Events...), v.More
@@ -77,9 +106,14 @@ func PlayBots(ctx context.Context, c *Client, gameID, seed string, players []Pla
 		a := p.Seat.Policy.Choose(&v.State, rules, p.UID)
 		a.ID = fmt.Sprintf("a%05d", n)
 		a.Version = v.State.Version
-		if err := c.Call(ctx, "act", p.Token, ActData(gameID, a), nil); err != nil {
+		if err := call("act", p, ActData(g.ID, a)); err != nil {
 			return nil, n, fmt.Errorf("act %s by %s: %w", a.Kind, p.UID, err)
 		}
 	}
 	return log, n, nil
+}
+
+// PlayBots plays a seeded game to its end over HTTP ([Play]).
+func PlayBots(ctx context.Context, c *Client, gameID, seed string, players []Player, rules *engine.Ruleset) ([]engine.Event, int, error) {
+	return Play(ctx, c, Game{ID: gameID, Mode: "seeded", Seed: seed}, players, rules)
 }

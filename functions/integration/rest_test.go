@@ -1,0 +1,169 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// What a player reads of Firestore directly, over its REST API with their
+// ID token, as the security rules allow it (the Firebase client SDKs do
+// the same over gRPC/WebChannel).
+
+// restGet reads a document (path under .../documents) as the token's user
+// and returns its JSON; anything but 200 fails the test.
+func restGet(t testing.TB, path, tok string) []byte {
+	t.Helper()
+	code, body := restDo(t, http.MethodGet, path, tok, nil)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s as a player: HTTP %d %s", path, code, body)
+	}
+	return body
+}
+
+func restDo(t testing.TB, method, path, tok string, body any) (int, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, emu.Firestore().DocumentsURL()+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, out
+}
+
+// restDoc is one document read over REST: its log seq (from its id) and
+// its JSON as the player received it.
+type restDoc struct {
+	seq uint64
+	raw []byte
+}
+
+// restLogAfter reads the game's log documents after seq, in order, with a
+// query as the token's user (at most 300 a call; call again for more).
+func restLogAfter(t testing.TB, gameID string, after uint64, tok string) []restDoc {
+	t.Helper()
+	prefix := fmt.Sprintf("projects/%s/databases/(default)/documents/games/%s/log/", emu.ProjectID(), gameID)
+	q := map[string]any{"structuredQuery": map[string]any{
+		"from":    []any{map[string]any{"collectionId": "log"}},
+		"orderBy": []any{map[string]any{"field": map[string]any{"fieldPath": "__name__"}, "direction": "ASCENDING"}},
+		"startAt": map[string]any{"values": []any{map[string]any{"referenceValue": prefix + fmt.Sprintf("%020d", after)}}, "before": false},
+		"limit":   300,
+	}}
+	code, body := restDo(t, http.MethodPost, "/games/"+gameID+":runQuery", tok, q)
+	if code != http.StatusOK {
+		t.Fatalf("a player's query of the log after %d: HTTP %d %s", after, code, body)
+	}
+	var rows []struct {
+		Document json.RawMessage `json:"document"`
+	}
+	if err := json.Unmarshal(body, &rows); err != nil {
+		t.Fatalf("runQuery answer %s: %v", body, err)
+	}
+	var out []restDoc
+	for _, r := range rows {
+		if r.Document == nil {
+			continue
+		}
+		var d struct{ Name string }
+		if err := json.Unmarshal(r.Document, &d); err != nil {
+			t.Fatal(err)
+		}
+		seq, err := strconv.ParseUint(strings.TrimPrefix(d.Name, prefix), 10, 64)
+		if err != nil || !strings.HasPrefix(d.Name, prefix) {
+			t.Fatalf("log document %q", d.Name)
+		}
+		out = append(out, restDoc{seq: seq, raw: r.Document})
+	}
+	return out
+}
+
+// restField returns a string field of a REST document, by path through
+// map fields ("fairness", "serverSeedHex"); "" if absent.
+func restField(t testing.TB, doc []byte, path ...string) string {
+	t.Helper()
+	var d struct {
+		Fields map[string]json.RawMessage `json:"fields"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatalf("REST document %s: %v", doc, err)
+	}
+	fields := d.Fields
+	for i, name := range path {
+		var v struct {
+			StringValue *string `json:"stringValue"`
+			BoolValue   *bool   `json:"booleanValue"`
+			MapValue    struct {
+				Fields map[string]json.RawMessage `json:"fields"`
+			} `json:"mapValue"`
+		}
+		raw, ok := fields[name]
+		if !ok {
+			return ""
+		}
+		if err := json.Unmarshal(raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		if i == len(path)-1 {
+			switch {
+			case v.StringValue != nil:
+				return *v.StringValue
+			case v.BoolValue != nil:
+				return strconv.FormatBool(*v.BoolValue)
+			}
+			return string(raw)
+		}
+		fields = v.MapValue.Fields
+	}
+	return ""
+}
+
+// stringsIn collects every string value of a JSON document (not the keys).
+func stringsIn(t testing.TB, raw []byte, into func(s string)) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			into(x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+}
