@@ -36,6 +36,8 @@ type Player struct {
 type Game struct {
 	ID, Mode, Seed string
 	Entropy        []string
+	// Anonymous sends create, the joins and start without an action id.
+	Anonymous bool
 	// After, if not nil, is called after every action the game applied,
 	// with the function called, the caller and the result as the server
 	// sent it; an error stops the game.
@@ -58,7 +60,13 @@ func Play(ctx context.Context, c *Client, g Game, players []Player, rules *engin
 		}
 		return nil
 	}
-	create := map[string]any{"gameId": g.ID, "actionId": "create", "mode": g.Mode}
+	setupID := func(data map[string]any, id string) map[string]any {
+		if !g.Anonymous {
+			data["actionId"] = id
+		}
+		return data
+	}
+	create := setupID(map[string]any{"gameId": g.ID, "mode": g.Mode}, "create")
 	if g.Seed != "" {
 		create["seed"] = g.Seed
 	}
@@ -66,7 +74,7 @@ func Play(ctx context.Context, c *Client, g Game, players []Player, rules *engin
 		return nil, 0, fmt.Errorf("createGame: %w", err)
 	}
 	for i, p := range players {
-		d := map[string]any{"gameId": g.ID, "actionId": "join-" + p.UID, "seat": i, "class": p.Seat.Class}
+		d := setupID(map[string]any{"gameId": g.ID, "seat": i, "class": p.Seat.Class}, "join-"+p.UID)
 		if i < len(g.Entropy) && g.Entropy[i] != "" {
 			d["entropy"] = g.Entropy[i]
 		}
@@ -74,7 +82,7 @@ func Play(ctx context.Context, c *Client, g Game, players []Player, rules *engin
 			return nil, 0, fmt.Errorf("joinGame %s: %w", p.UID, err)
 		}
 	}
-	if err := call("startGame", players[0], map[string]any{"gameId": g.ID, "actionId": "start"}); err != nil {
+	if err := call("startGame", players[0], setupID(map[string]any{"gameId": g.ID}, "start")); err != nil {
 		return nil, 0, fmt.Errorf("startGame: %w", err)
 	}
 	byUID := map[string]Player{}
