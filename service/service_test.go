@@ -227,6 +227,22 @@ func TestIdempotentAndRejections(t *testing.T) {
 			t.Errorf("retried %s create = %+v, %v; want the first result replayed", mode, again, err)
 		}
 	}
+	// Each fair create commits to a seed of its own (crypto/rand): two
+	// games' commitments differ, and each is 32 bytes of SHA-256 as hex.
+	if _, err := svc.Do(ctx, "g-fair-2", engine.Action{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "fair"}); err != nil {
+		t.Fatal(err)
+	}
+	var commitments []string
+	for _, id := range []string{"g-fair", "g-fair-2"} {
+		v, err := svc.View(ctx, "p1", id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		commitments = append(commitments, v.Public.Fairness.CommitmentHex)
+	}
+	if len(commitments[0]) != 64 || commitments[0] == commitments[1] {
+		t.Errorf("two fair games' commitments %q: want two different 64-digit hashes", commitments)
+	}
 	// A member's rejection is recorded: the retry gets it even after the
 	// game changed so that the action would now be legal.
 	if _, err := svc.Do(ctx, "g", engine.Action{Kind: engine.ActStart, Actor: "p1", ID: "s"}); !errors.Is(err, engine.CodeTooFewPlayers) {
