@@ -38,6 +38,10 @@ type Runner struct {
 // NewRunner returns a runner for the engine.
 func NewRunner(eng *engine.Engine) *Runner { return &Runner{eng: eng, disp: eng.NewDispatcher()} }
 
+// Lean switches the runner's dispatcher to lean mode, keeping only the
+// events in keep (see [engine.Dispatcher.Lean]): for simulations only.
+func (r *Runner) Lean(keep engine.EventSet) { r.disp.Lean(keep) }
+
 // UID returns the uid of seat i: "p1" for seat 0.
 func UID(i int) string { return "p" + strconv.Itoa(i+1) }
 

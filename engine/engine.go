@@ -23,6 +23,10 @@ type Ctx struct {
 	RNG    *rng.Stream
 	Action *Action
 	Events []Event
+
+	// lean, if not nil, is the dispatcher's lean mode (see
+	// [Dispatcher.Lean]).
+	lean *lean
 }
 
 // Emit gives e the game's next log seq and appends it to the events. It is
@@ -38,12 +42,78 @@ func (c *Ctx) Emit(e Event) {
 // it for the caller to fill in: every other field is zero. The event is
 // built in place in the buffer, so nothing is copied; the pointer is valid
 // only until the next Add or Emit (the buffer may move).
+//
+// In a dispatcher's lean mode an event of a type it does not keep is built
+// in a scratch slot instead and dropped; its seq is counted all the same.
 func (c *Ctx) Add(t EventType) *Event {
 	c.P.LogSeq++
+	if c.lean != nil && !c.lean.keep.Has(t) {
+		e := &c.lean.scratch
+		*e = Event{Seq: c.P.LogSeq, Type: t}
+		return e
+	}
 	c.Events = append(c.Events, Event{})
 	e := &c.Events[len(c.Events)-1]
 	e.Seq, e.Type = c.P.LogSeq, t
 	return e
+}
+
+// CommitShuffle is [Game.CommitShuffle] on the game, for a reducer that has
+// just shuffled deck d with the stream: it records the shuffle and returns
+// its commitment. In a dispatcher's lean mode it does nothing and returns
+// the zero hash.
+func (c *Ctx) CommitShuffle(d int, tag rng.Tag) Hash32 {
+	if c.lean != nil {
+		return Hash32{}
+	}
+	return c.G.CommitShuffle(d, tag, c.RNG.Seq())
+}
+
+// EventSet is a set of event types (a bit per [EventType]).
+type EventSet uint64
+
+// EventsOf returns the set of the types given.
+func EventsOf(types ...EventType) EventSet {
+	var s EventSet
+	for _, t := range types {
+		s |= 1 << t
+	}
+	return s
+}
+
+// An EventSet has a bit for every type.
+var _ [64 - numEventTypes]struct{}
+
+// Has reports whether t is in the set.
+func (s EventSet) Has(t EventType) bool { return t < 64 && s&(1<<t) != 0 }
+
+// lean is a dispatcher's lean mode: the events it keeps, the slot the
+// others are built in, and a finished fight whose memory the next may use.
+type lean struct {
+	keep    EventSet
+	scratch Event
+	combat  *Combat
+}
+
+// RecycleCombat takes a fight the game has just let go (Public.Combat no
+// longer points to it). In a dispatcher's lean mode [Ctx.SpareCombat] lends
+// its memory to the next fight; otherwise it is left to the garbage
+// collector, as something a caller may still hold.
+func (c *Ctx) RecycleCombat(cb *Combat) {
+	if c.lean != nil {
+		c.lean.combat = cb
+	}
+}
+
+// SpareCombat returns the fight [Ctx.RecycleCombat] took, to be reset and
+// reused, or nil (always nil outside lean mode).
+func (c *Ctx) SpareCombat() *Combat {
+	if c.lean == nil {
+		return nil
+	}
+	cb := c.lean.combat
+	c.lean.combat = nil
+	return cb
 }
 
 // Engine dispatches actions to a handler table under one ruleset. It holds
@@ -96,7 +166,7 @@ func (e *Engine) Rules() *Ruleset { return e.rules }
 // invalid_action (unknown kind; serverSeed on another kind than create,
 // entropy on another kind than join), bad_stream; then the handler's own.
 func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
-	return e.dispatch(nil, g, a, s, out)
+	return e.dispatch(nil, nil, g, a, s, out)
 }
 
 // Dispatcher is [Engine.Dispatch] with its working memory (the handlers'
@@ -104,23 +174,44 @@ func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Eve
 // game, a replay) allocates nothing per action for it. Not safe for
 // concurrent use: give each goroutine its own; the Engine is shared.
 type Dispatcher struct {
-	eng *Engine
-	c   Ctx
+	eng  *Engine
+	c    Ctx
+	lean *lean
 }
 
 // NewDispatcher returns a dispatcher on the engine.
 func (e *Engine) NewDispatcher() *Dispatcher { return &Dispatcher{eng: e} }
 
-// Dispatch is [Engine.Dispatch]: same checks, same effects, same result.
+// Lean is the one switch of a simulation that reads only some of the log:
+// from then on the dispatcher skips the work nobody reads. It applies the
+// same handlers, draws the same randomness and leaves every game in the
+// state a full dispatch would, but for two things:
+//
+//   - it appends to the log only the events whose types are in keep; the
+//     others are built and dropped (their seqs are counted, so Public.LogSeq
+//     and the seqs of the events kept are those of the full log);
+//   - it commits no shuffle ([Ctx.CommitShuffle]): Secret.Shuffles stays
+//     empty, DeckShuffled's commitment is zero and the Fairness revealed at
+//     the end has no salts;
+//   - a finished fight's memory is reused by the next ([Ctx.RecycleCombat]),
+//     so a pointer to an old Public.Combat may see a later fight.
+//
+// A lean game is therefore not one a player or verifier may see: use it
+// for simulations only. The zero EventSet keeps no event.
+func (d *Dispatcher) Lean(keep EventSet) { d.lean = &lean{keep: keep} }
+
+// Dispatch is [Engine.Dispatch]: same checks, same effects, same result
+// (in lean mode, see [Dispatcher.Lean]).
 func (d *Dispatcher) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
-	ev, err := d.eng.dispatch(&d.c, g, a, s, out)
+	ev, err := d.eng.dispatch(&d.c, d.lean, g, a, s, out)
 	d.c = Ctx{} // hold no game, stream or buffer between calls
 	return ev, err
 }
 
 // dispatch is Dispatch with the Ctx to use (overwritten), or nil for a new
-// one once the action has passed the engine's checks.
-func (e *Engine) dispatch(c *Ctx, g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
+// one once the action has passed the engine's checks, and the lean mode
+// (nil for none).
+func (e *Engine) dispatch(c *Ctx, ln *lean, g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
 	p := &g.Public
 	if a.Kind != ActCreate {
 		if p.Phase == PhaseNone {
@@ -160,7 +251,7 @@ func (e *Engine) dispatch(c *Ctx, g *Game, a *Action, s *rng.Stream, out []Event
 	if c == nil {
 		c = new(Ctx)
 	}
-	*c = Ctx{G: g, P: p, Rules: e.rules, RNG: s, Action: a, Events: out}
+	*c = Ctx{G: g, P: p, Rules: e.rules, RNG: s, Action: a, Events: out, lean: ln}
 	if err := h(c, a); err != nil {
 		return out, err
 	}

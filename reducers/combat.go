@@ -40,7 +40,7 @@ func SpawnEnemiesOnTile(c *engine.Ctx, pl *engine.Player, tile, tier int, cause 
 			continue
 		}
 		if cb == nil {
-			cb = newCombat(len(tiers))
+			cb = newCombat(c, len(tiers))
 			cb.ID, cb.UID, cb.TileID, cb.Tier, cb.Cause = nextID(c, "c"), pl.UID, tile, tier, cause
 		}
 		k := c.Rules.Card(id)
@@ -59,8 +59,13 @@ type combatBox struct {
 }
 
 // newCombat returns an empty Combat whose Enemies has room for n enemies:
-// the same as &engine.Combat{Enemies: make([]engine.Enemy, 0, n)}.
-func newCombat(n int) *engine.Combat {
+// the same as &engine.Combat{Enemies: make([]engine.Enemy, 0, n)}, made of
+// a recycled fight's memory in lean mode (engine.Ctx.SpareCombat).
+func newCombat(c *engine.Ctx, n int) *engine.Combat {
+	if cb := c.SpareCombat(); cb != nil && cap(cb.Enemies) >= n {
+		*cb = engine.Combat{Enemies: cb.Enemies[:0]}
+		return cb
+	}
 	b := new(combatBox)
 	if n <= len(b.enemies) {
 		b.cb.Enemies = b.enemies[:0]
@@ -169,4 +174,5 @@ func cleanupCombat(c *engine.Ctx) {
 		toDiscard(c, cb.Enemies[i].CardID)
 	}
 	c.P.Combat = nil
+	c.RecycleCombat(cb)
 }

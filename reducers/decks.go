@@ -16,12 +16,12 @@ var reshuffleTags = [engine.NumDecks]rng.Tag{
 }
 
 // shuffleDeck shuffles deck d's draw pile in place with one rng.Shuffle and
-// logs DeckShuffled with the commitment to the new order (Game.CommitShuffle;
+// logs DeckShuffled with the commitment to the new order (Ctx.CommitShuffle;
 // the order itself, and the spec's headPreview, stay out of the log).
 func shuffleDeck(c *engine.Ctx, d int, tag rng.Tag) {
 	cards := c.G.Secret.Decks[d].Cards
 	rng.Shuffle(c.RNG, cards, tag, &rng.Ctx{DeckID: engine.DeckIDs[d]})
-	commit := c.G.CommitShuffle(d, tag, c.RNG.Seq())
+	commit := c.CommitShuffle(d, tag)
 	e := c.Add(engine.EvDeckShuffled)
 	e.DeckID, e.Size, e.Tag, e.Commitment = engine.DeckIDs[d], len(cards), tag, commit
 }

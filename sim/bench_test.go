@@ -15,16 +15,23 @@ func benchPipeline(b *testing.B, workers int, perGame io.Writer) {
 	cfg.PerGame = perGame
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	o, err := Run(context.Background(), cfg, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	NewResults(cfg, o, nil)
+	cpu := cpuTime() - cpu0
 	b.StopTimer()
 	if o.FailedGames > 0 {
 		b.Fatalf("%d games failed: %+v", o.FailedGames, o.Failures[0])
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	if cpu > 0 {
+		// CPU time does not swing with the machine's load as wall time
+		// does: games/s on W idle cores is about W / (cpu-µs/game) · 10⁶.
+		b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/game")
+	}
 }
 
 // BenchmarkSimPipeline measures the whole pipeline of `gamectl sim` on

@@ -40,6 +40,12 @@ type Config struct {
 	// then one row per player-game, in game order whatever the number of
 	// workers (see PlayersHeader). PerGameB is the same under ruleset B.
 	PerGame, PerGameB io.Writer
+
+	// Full plays every game with the whole public log and the shuffle
+	// commitments, as a real game does. By default a simulation plays
+	// leanly (engine.Dispatcher.Lean): it logs only the events its tally
+	// reads and commits no shuffle. The results are the same either way.
+	Full bool
 }
 
 // GameSeed returns the seed of game i of a run seeded with seed: "seed#i".

@@ -124,12 +124,21 @@ type worker struct {
 
 func newWorker(cfg *Config) *worker {
 	w := &worker{cfg: cfg, scanA: newScan(cfg.A.Rules)}
-	w.ra = bot.NewRunner(engine.New(cfg.A.Rules, reducers.Table()))
+	w.ra = newRunner(cfg, cfg.A.Rules)
 	if cfg.B != nil {
-		w.rb = bot.NewRunner(engine.New(cfg.B.Rules, reducers.Table()))
+		w.rb = newRunner(cfg, cfg.B.Rules)
 		w.scanB = newScan(cfg.B.Rules)
 	}
 	return w
+}
+
+// newRunner returns a bot runner on the ruleset, lean unless cfg.Full.
+func newRunner(cfg *Config, r *engine.Ruleset) *bot.Runner {
+	rn := bot.NewRunner(engine.New(r, reducers.Table()))
+	if !cfg.Full {
+		rn.Lean(scanned)
+	}
+	return rn
 }
 
 // loop claims game indices in order until the range is done or ctx is
@@ -214,11 +223,12 @@ func (o *Outcome) fail(i int64, seed string, err error) {
 func (o *Outcome) note(i int64, seed string, rounds int64) {
 	n := Notable{Index: i, Seed: seed, Rounds: rounds}
 	if o.Shortest == nil || better(n, *o.Shortest, true) {
-		o.Shortest = &n
+		s := n
+		o.Shortest = &s
 	}
 	if o.Longest == nil || better(n, *o.Longest, false) {
-		m := n
-		o.Longest = &m
+		l := n
+		o.Longest = &l
 	}
 }
 

@@ -5,8 +5,14 @@ import (
 	"strconv"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/rng"
 )
+
+// scanned are the event types scan reads: a lean simulation keeps only
+// these (see engine.Dispatcher.Lean).
+var scanned = engine.EventsOf(engine.EvGameStarted, engine.EvTurnStarted, engine.EvKnockedOut,
+	engine.EvDuelOffered, engine.EvDuelCancelled, engine.EvDuelEnded, engine.EvEnemyCompositionChosen,
+	engine.EvEnemySpawned, engine.EvDamageDealt, engine.EvCombatEnded, engine.EvLootRoll,
+	engine.EvItemUsed, engine.EvChanceResolved, engine.EvBracketStarted, engine.EvGameFinished)
 
 // gameScan is the reusable working state of one game's scan: per-player
 // counters (laid out by the ruleset's schema) and where the game stands.
@@ -125,8 +131,11 @@ func (sc *gameScan) scan(events []engine.Event, players int, c *CombatTally) err
 				}
 				sc.pendingTier = 0
 			}
-		case engine.EvDiceRolled:
-			if e.Tag == rng.TagCombatPlayerAttack {
+		case engine.EvDamageDealt:
+			// Every round of a fight logs the player's blow at the first
+			// enemy alive (a DamageDealt whose target is no player) and
+			// nothing else does: the rounds of the fight are those blows.
+			if sc.inCombat && seatOf(e.Target) < 0 {
 				sc.combatRounds++
 			}
 		case engine.EvCombatEnded:

@@ -26,13 +26,20 @@ func TestScanCountsAHandWrittenLog(t *testing.T) {
 		// p1 challenges p3 and wins: fought, decided, won by the challenger
 		ev(engine.Event{Type: engine.EvDuelOffered, DuelID: "d2", UID: "p1", Target: "p3"}),
 		ev(engine.Event{Type: engine.EvDuelEnded, DuelID: "d2", Winner: "p1", Outcome: "damage"}),
-		// p1 fights a tier-2 composition for three attack rounds, wins, loots
+		// p1 fights a tier-2 composition for three rounds, wins, loots
 		ev(engine.Event{Type: engine.EvEnemyCompositionChosen, Tier: 2}),
 		ev(engine.Event{Type: engine.EvEnemySpawned, Tier: 1}),
 		ev(engine.Event{Type: engine.EvEnemySpawned, Tier: 1}),
+		// three rounds: each logs p1's blow, and the enemies' blows at p1
 		ev(engine.Event{Type: engine.EvDiceRolled, Tag: rng.TagCombatPlayerAttack}),
+		ev(engine.Event{Type: engine.EvDamageDealt, Who: "p1", Target: "t1-goblin-1", Amount: 1}),
+		ev(engine.Event{Type: engine.EvDamageDealt, Who: "t1-goblin-2", Target: "p1", Amount: 2}),
 		ev(engine.Event{Type: engine.EvDiceRolled, Tag: rng.TagCombatPlayerAttack}),
+		ev(engine.Event{Type: engine.EvDamageDealt, Who: "p1", Target: "t1-goblin-1", Amount: 1}),
+		ev(engine.Event{Type: engine.EvDamageDealt, Who: "t1-goblin-2", Target: "p1", Amount: 2}),
 		ev(engine.Event{Type: engine.EvDiceRolled, Tag: rng.TagCombatPlayerAttack}),
+		ev(engine.Event{Type: engine.EvDamageDealt, Who: "p1", Target: "t1-goblin-1", Amount: 1}),
+		ev(engine.Event{Type: engine.EvDamageDealt, Who: "t1-goblin-2", Target: "p1", Amount: 2}),
 		ev(engine.Event{Type: engine.EvLootRoll, EnemyTier: 1, Outcome: "T1"}),
 		ev(engine.Event{Type: engine.EvCombatEnded, UID: "p1", Outcome: "won"}),
 		ev(engine.Event{Type: engine.EvTurnStarted, UID: "p3"}),
