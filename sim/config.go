@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/fairboard/fairboard/bot"
@@ -46,6 +47,35 @@ type Config struct {
 	// leanly (engine.Dispatcher.Lean): it logs only the events its tally
 	// reads and commits no shuffle. The results are the same either way.
 	Full bool
+
+	// Precision, if > 0, stops the run as soon as it is precise enough:
+	// the games are played in batches of PrecisionBatch game indices, in
+	// order, and the run stops at the end of the first batch after which
+	// every headline measure's 95% interval has a half-width of at most
+	// Precision (a fraction: 0.01 is one percentage point; see Precise).
+	// Games is then the ceiling. Only the results decide where it stops,
+	// so the same configuration always plays the same games.
+	Precision float64
+
+	// From, if > 0, starts the run at game index From instead of 0: the
+	// run plays games From..Games-1 (not sharded). A tool that grows runs
+	// in steps (sensitivity) plays each step so.
+	From int64
+
+	// Records, if not nil, receives a summary of every game played:
+	// Records[i] for game i (len(Records) >= Games).
+	Records []GameRecord
+}
+
+// GameRecord is what a paired analysis needs of one game: its length, the
+// winner's class (an index into engine.Classes) and turn-order position
+// (0-based), -1 for none, and the number of seats of each class.
+type GameRecord struct {
+	Rounds      int32
+	WinnerClass int8
+	WinnerPos   int8
+	Failed      bool
+	ClassSeats  [4]uint8
 }
 
 // GameSeed returns the seed of game i of a run seeded with seed: "seed#i".
@@ -55,6 +85,9 @@ func GameSeed(seed string, i int64) string { return seed + "#" + strconv.FormatI
 // Range returns the game indices [lo, hi) of the configured shard: shard I
 // of N plays the I-th of N contiguous slices of 0..Games-1.
 func (c *Config) Range() (lo, hi int64) {
+	if c.From > 0 {
+		return c.From, c.Games
+	}
 	n := int64(max(c.Shards, 1))
 	i := int64(c.Shard)
 	return c.Games * i / n, c.Games * (i + 1) / n
@@ -85,6 +118,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--workers must be at least 1, not %d", c.Workers)
 	case c.Shards < 1 || c.Shard < 0 || c.Shard >= c.Shards:
 		return fmt.Errorf("shard %d/%d: want 0 <= I < N", c.Shard, c.Shards)
+	case c.From < 0 || c.From >= c.Games || (c.From > 0 && c.Shards != 1):
+		return fmt.Errorf("from game %d: want 0 <= from < %d games, unsharded", c.From, c.Games)
+	case c.Precision < 0 || math.IsNaN(c.Precision) || c.Precision >= 1:
+		return fmt.Errorf("--precision must be above 0 and below 100 percentage points")
+	case c.Precision > 0 && c.Shards != 1:
+		return fmt.Errorf("--precision decides the number of games from the results, which shards do not share: run it unsharded")
+	case c.Records != nil && int64(len(c.Records)) < c.Games:
+		return fmt.Errorf("records: %d for %d games", len(c.Records), c.Games)
 	case int64(c.Shards) > c.Games:
 		return fmt.Errorf("shard %d/%d: %d games cannot be split into %d shards (some would play no game); use at most %d shards", c.Shard, c.Shards, c.Games, c.Shards, c.Games)
 	}

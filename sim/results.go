@@ -36,6 +36,11 @@ type ConfigRecord struct {
 	Workers    int      `json:"workers"` // informational: results do not depend on it
 	Shard      int      `json:"shard"`
 	Shards     int      `json:"shards"`
+	// Precision (in percentage points) is the half-width a run to a
+	// precision (--precision) aimed at, and MaxGames its ceiling (--games);
+	// Games is then the number of games it decided on.
+	Precision float64 `json:"precision,omitempty"`
+	MaxGames  int64   `json:"maxGames,omitempty"`
 }
 
 // Results is everything a run produced, as written to results.json: enough
@@ -73,11 +78,15 @@ type Replay struct {
 // NewResults assembles the results of a run.
 func NewResults(cfg *Config, o *Outcome, command []string) *Results {
 	lo, hi := cfg.Range()
+	rec := configRecord(cfg)
+	if o.Hi > 0 && o.Hi < hi { // a run to a precision, precise before its ceiling
+		rec.Games, hi = o.Hi, o.Hi
+	}
 	r := &Results{
 		Format:  Format,
 		Version: version(),
 		Command: command,
-		Config:  configRecord(cfg),
+		Config:  rec,
 		Rules:   RulesRecord{Source: cfg.A.Source, Hash: cfg.A.Rules.Hash()},
 		Range:   [2]int64{lo, hi},
 		Done:    o.Done, Partial: o.Partial,
@@ -111,6 +120,9 @@ func configRecord(cfg *Config) ConfigRecord {
 	c := ConfigRecord{Games: cfg.Games, Seed: cfg.Seed, SeedScheme: cfg.Seed + "#<game index>",
 		Players: cfg.Players, Bots: cfg.Bots, Workers: cfg.Workers, Shard: cfg.Shard, Shards: max(cfg.Shards, 1),
 		Design: DesignName, DesignText: cfg.DescribeDesign(), Aliases: cfg.Aliases()}
+	if cfg.Precision > 0 {
+		c.Precision, c.MaxGames = 100*cfg.Precision, cfg.Games
+	}
 	if cfg.Classes == nil {
 		c.Classes = []string{"mixed"}
 	}

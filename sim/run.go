@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -34,8 +35,11 @@ type Notable struct {
 // of the shard's range if the run was stopped early), failures, notable
 // games and, when comparing, the paired per-game differences B - A.
 type Outcome struct {
-	Lo, Done    int64 // the games [Lo, Lo+Done) were played
-	Partial     bool  // stopped before the end of its range
+	Lo, Done int64 // the games [Lo, Lo+Done) were played
+	// Hi ends the run's range: the configured range's end, or the batch
+	// at which a run to a precision was precise enough.
+	Hi          int64
+	Partial     bool // stopped before Hi
 	A, B        *Tally
 	Paired      map[string]*Moments `json:"paired,omitempty"`
 	Failures    []Failure
@@ -67,27 +71,28 @@ func Run(ctx context.Context, cfg *Config, progress *Progress) (*Outcome, error)
 	if cfg.PerGameB != nil && cfg.B != nil {
 		sinkB = newOrderedSink(cfg.PerGameB, PlayersHeader(cfg.B.Rules), lo, cancel)
 	}
-	var next atomic.Int64
-	next.Store(lo)
-	parts := make([]*Outcome, cfg.Workers)
-	var wg sync.WaitGroup
-	for w := range parts {
-		parts[w] = newOutcome(cfg)
-		wg.Add(1)
-		go func(o *Outcome) {
-			defer wg.Done()
-			wk := newWorker(cfg)
-			wk.sinkA, wk.sinkB = sinkA, sinkB
-			wk.loop(ctx, o, &next, hi, progress)
-		}(parts[w])
+	workers := make([]*worker, cfg.Workers)
+	for w := range workers {
+		workers[w] = newWorker(cfg)
+		workers[w].sinkA, workers[w].sinkB = sinkA, sinkB
 	}
-	wg.Wait()
 	total := newOutcome(cfg)
-	total.Lo = lo
-	for _, p := range parts {
-		total.merge(p)
+	total.Lo, total.Hi = lo, hi
+	for at := lo; at < hi && ctx.Err() == nil; {
+		end := hi
+		if cfg.Precision > 0 {
+			end = min(hi, at+PrecisionBatch)
+		}
+		playBatch(ctx, cfg, workers, at, end, progress, total)
+		at = lo + total.Done
+		if at == end && at < hi && cfg.Precision > 0 && total.precise(cfg) {
+			total.Hi = at // precise enough: the run is these games
+		}
+		if total.Hi == at {
+			break
+		}
 	}
-	total.Partial = lo+total.Done < hi
+	total.Partial = lo+total.Done < total.Hi
 	errA, errB := sinkA.flush(), sinkB.flush()
 	if errA != nil {
 		return total, fmt.Errorf("writing players.csv: %w", errA)
@@ -96,6 +101,27 @@ func Run(ctx context.Context, cfg *Config, progress *Progress) (*Outcome, error)
 		return total, fmt.Errorf("writing players_b.csv: %w", errB)
 	}
 	return total, nil
+}
+
+// playBatch plays the games [lo, hi) on the workers and adds them to
+// total: all of them, or a prefix if ctx is cancelled.
+func playBatch(ctx context.Context, cfg *Config, workers []*worker, lo, hi int64, progress *Progress, total *Outcome) {
+	var next atomic.Int64
+	next.Store(lo)
+	parts := make([]*Outcome, len(workers))
+	var wg sync.WaitGroup
+	for w, wk := range workers {
+		parts[w] = newOutcome(cfg)
+		wg.Add(1)
+		go func(o *Outcome) {
+			defer wg.Done()
+			wk.loop(ctx, o, &next, hi, progress)
+		}(parts[w])
+	}
+	wg.Wait()
+	for _, p := range parts {
+		total.merge(p)
+	}
 }
 
 func newOutcome(cfg *Config) *Outcome {
@@ -179,14 +205,19 @@ func (w *worker) play(i int64, o *Outcome) {
 	gA, evA, err := w.ra.Play(seed, w.seats, nil)
 	if err != nil {
 		o.fail(i, seed, err)
+		w.failed(i)
 		return
 	}
 	gsA, err := o.A.AddGame(evA, w.classes, w.names, w.scanA)
 	if err != nil {
 		o.fail(i, seed, err)
+		w.failed(i)
 		return
 	}
 	o.note(i, seed, gsA.Rounds)
+	if w.cfg.Records != nil {
+		w.record(i)
+	}
 	if w.sinkA != nil {
 		rowsA = w.scanA.appendRows(w.rowsA[:0], i, seed, w.classes, w.names, gA)
 	}
@@ -263,5 +294,28 @@ func (o *Outcome) merge(p *Outcome) {
 		if o.Longest == nil || better(l, *o.Longest, false) {
 			o.Longest = &l
 		}
+	}
+}
+
+// record fills in Records[i] from the scan of game i under ruleset A.
+func (w *worker) record(i int64) {
+	sc := w.scanA
+	r := GameRecord{Rounds: int32(sc.rounds), WinnerClass: -1, WinnerPos: -1}
+	for _, c := range w.classes {
+		if k := slices.Index(engine.Classes, c); k >= 0 {
+			r.ClassSeats[k]++
+		}
+	}
+	if j := sc.winner; j >= 0 {
+		r.WinnerClass = int8(slices.Index(engine.Classes, w.classes[j]))
+		r.WinnerPos = int8(sc.pos[j])
+	}
+	w.cfg.Records[i] = r
+}
+
+// failed marks game i failed in Records.
+func (w *worker) failed(i int64) {
+	if w.cfg.Records != nil {
+		w.cfg.Records[i] = GameRecord{Failed: true, WinnerClass: -1, WinnerPos: -1}
 	}
 }

@@ -25,8 +25,10 @@ func init() {
 
 var simUsage = `usage: gamectl sim --games N --seed S [--players 4] [--classes mixed|LIST]
                   [--bots LIST] [--rules FILE] [--compare FILE2]
-                  [--workers K] [--shard I/N] [--out DIR]
+                  [--workers K] [--shard I/N] [--precision P] [--out DIR]
        gamectl sim merge [--out DIR] DIR...
+       gamectl sim sweep --param PATH --values V1,V2,... (see "gamectl help sim sweep")
+       gamectl sim sensitivity [--step 1] (see "gamectl help sim sensitivity")
 
 Plays N bot games and reports who wins and why, with 95% intervals. Game i
 uses seed "S#i": "gamectl play --seed 'S#i'" with that game's classes and
@@ -53,6 +55,12 @@ the longest game).
                    "gamectl sim merge" combines the shards' directories into
                    exactly what one run gives
 
+  --precision P    plays in batches of ` + strconv.Itoa(sim.PrecisionBatch) + ` games and stops after the
+                   first batch at which every headline win rate (by position,
+                   seat, class, bot) has a 95% interval of at most +-P
+                   percentage points; --games is then the ceiling. The same
+                   command always plays the same games.
+
 Results do not depend on --workers. Ctrl-C writes what was played, marked
 partial, and exits 130.
 
@@ -70,8 +78,15 @@ flags:
 `
 
 func runSim(args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "merge" {
-		return runSimMerge(args[1:], stdout, stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case "merge":
+			return runSimMerge(args[1:], stdout, stderr)
+		case "sweep":
+			return runSimSweep(args[1:], stdout, stderr)
+		case "sensitivity":
+			return runSimSensitivity(args[1:], stdout, stderr)
+		}
 	}
 	fs := newFlagSet("sim", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simUsage); fs.PrintDefaults() }
@@ -85,12 +100,19 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
 	shard := fs.String("shard", "", "I/N: play the I-th (0-based) of N slices of the games")
 	out := fs.String("out", "", "directory for the results (see above); default: print the summary only")
+	precision := fs.Float64("precision", 0, "P > 0: stop once the headline win rates' 95% intervals are at most P percentage points on each side; --games is the ceiling")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
 	cfg, err := simConfig(*games, *seed, *players, *classes, *bots, *rules, *compare, *workers, *shard)
 	if err != nil {
 		return err
+	}
+	if cfg.Precision, err = precisionFlag(*precision); err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
 	}
 	*out = strings.ReplaceAll(*out, "{shard}", strconv.Itoa(cfg.Shard))
 	var output *sim.Output
@@ -298,6 +320,10 @@ var summaryNotes = map[string]string{
 // difference significant after Holm's correction.
 func printSummary(w io.Writer, r *sim.Results, out string) {
 	fmt.Fprintf(w, "%d games, seed %q (game i: %s), %d players, ruleset %s\n", r.Done, r.Config.Seed, r.Config.SeedScheme, r.Config.Players, r.Rules.Source)
+	if c := r.Config; c.Precision > 0 {
+		fmt.Fprintf(w, "precision: played until every headline win rate's 95%% interval was within +-%s pp, in batches of %d games (ceiling %d games)\n",
+			sim.FormatNumber(c.Precision), sim.PrecisionBatch, c.MaxGames)
+	}
 	fmt.Fprintf(w, "design: %s\n", r.Config.DesignText)
 	for _, a := range r.Config.Aliases {
 		fmt.Fprintf(w, "warning: %s\n", a)
