@@ -69,11 +69,11 @@ flags:
 
 // designFlags are the flags sweep and sensitivity share with sim.
 type designFlags struct {
-	games                         *int64
-	seed, classes, bots, rules    *string
-	out                           *string
-	players, workers              *int
-	precision                     *float64
+	games                      *int64
+	seed, classes, bots, rules *string
+	out                        *string
+	players, workers           *int
+	precision                  *float64
 }
 
 func addDesignFlags(fs *flag.FlagSet, games int64) designFlags {
