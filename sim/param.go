@@ -18,7 +18,7 @@ import (
 //
 //	startHp                              a top-level number
 //	classes.scoutMove                    a key of an object
-//	decks[enemy.t1].cards[t1-goblin].hp  an element by identifier
+//	decks[enemy.t1].cards[e1-goblin].hp  an element by identifier
 //	composition[2].options[2xT1].weight  ("2" is the table's tier)
 //	composition[2].options[1xT2].enemies[#0]  an element by position
 //
@@ -158,7 +158,7 @@ func (n *node) ident() string {
 }
 
 // splitPath splits a path into steps: a key ("classes") or a selector
-// ("[t1-goblin]", "[#0]"). Dots inside brackets belong to the selector.
+// ("[e1-goblin]", "[#0]"). Dots inside brackets belong to the selector.
 func splitPath(path string) ([]string, error) {
 	var steps []string
 	for i := 0; i < len(path); {

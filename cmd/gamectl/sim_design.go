@@ -21,7 +21,7 @@ import (
 const pathHelp = `A PATH names one number of the ruleset JSON: keys joined by dots, an array
 element in brackets by its identifier (its id, choice, outcome, tier or
 index field, the first it has) or by position as [#N]:
-  startHp   classes.scoutMove   dice.move   decks[enemy.t1].cards[t1-goblin].hp
+  startHp   classes.scoutMove   dice.move   decks[enemy.t1].cards[e1-goblin].hp
   composition[2].options[2xT1].weight   composition[2].options[1xT2].enemies[#0]
 `
 
