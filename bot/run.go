@@ -88,7 +88,11 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 		if err != nil {
 			return err
 		}
-		r.act = seats[seat].Policy.Choose(&g.Public, rules, uid)
+		if c, ok := seats[seat].Policy.(chooser); ok {
+			c.chooseInto(&r.act, &g.Public, rules, uid)
+		} else {
+			r.act = seats[seat].Policy.Choose(&g.Public, rules, uid)
+		}
 		if err := r.dispatch(g, s); err != nil {
 			return err
 		}
@@ -191,6 +195,9 @@ func (r *Runner) awaited(g *engine.Game, seats []Seat, n int) (int, string, erro
 		return 0, "", errors.New("bot: game did not finish within the action limit")
 	}
 	uid := g.Public.Awaiting
+	if _, i := g.Public.Player(uid); i >= 0 && i < len(seats) && r.uids[i] == uid {
+		return i, uid, nil // the usual case: Players[i] sits in seat i
+	}
 	for i := range seats {
 		if r.uids[i] == uid {
 			return i, uid, nil

@@ -222,6 +222,7 @@ type compiled struct {
 	hash     string
 	cards    []Card
 	index    map[string]int32
+	ids      cardIDs // the fast path of Card
 	decks    [NumDecks][]string // initial order
 	tiles    []TileKind
 	tier     []int
@@ -234,6 +235,9 @@ func (r *Ruleset) Hash() string { return r.c.hash }
 
 // Card returns the card with the id, or nil if there is none.
 func (r *Ruleset) Card(id string) *Card {
+	if i := r.c.ids.find(id, r.c.cards); i >= 0 {
+		return &r.c.cards[i]
+	}
 	i, ok := r.c.index[id]
 	if !ok {
 		return nil

@@ -283,6 +283,7 @@ func (r *Ruleset) compileDecks(p *problems) {
 			p.add("deck %q has no cards", DeckIDs[d])
 		}
 	}
+	r.c.intern()
 }
 
 func (r *Ruleset) checkCard(p *problems, where string, deck int, cs CardSpec) {
