@@ -27,6 +27,8 @@ type Runner struct {
 	events  []engine.Event
 	actions []engine.Action
 	uids    []string
+	// choosers holds each seat's policy as a chooser, nil if it is none.
+	choosers []chooser
 
 	// Record keeps every action dispatched (for fixtures); off by default.
 	Record bool
@@ -82,13 +84,18 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 	if err := r.do(g, engine.Action{Kind: engine.ActStart, Actor: r.uids[0]}, s); err != nil {
 		return err
 	}
+	r.choosers = r.choosers[:0]
+	for _, st := range seats {
+		c, _ := st.Policy.(chooser)
+		r.choosers = append(r.choosers, c)
+	}
 	rules := r.eng.Rules()
 	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
 		seat, uid, err := r.awaited(g, seats, n)
 		if err != nil {
 			return err
 		}
-		if c, ok := seats[seat].Policy.(chooser); ok {
+		if c := r.choosers[seat]; c != nil {
 			c.chooseInto(&r.act, &g.Public, rules, uid)
 		} else {
 			r.act = seats[seat].Policy.Choose(&g.Public, rules, uid)
