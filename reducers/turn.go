@@ -47,6 +47,7 @@ func sharesTile(c *engine.Ctx, pl *engine.Player) bool {
 // sets Public.Awaiting to whoever must act next.
 func advance(c *engine.Ctx) {
 	p := c.P
+	var cur *engine.Player // the current player, looked up again after endTurn
 	for p.Phase == engine.PhasePlaying {
 		if p.Step == engine.StepBracket {
 			if bracketWaits(c) {
@@ -54,7 +55,9 @@ func advance(c *engine.Ctx) {
 			}
 			continue
 		}
-		cur := current(c)
+		if cur == nil {
+			cur = current(c)
+		}
 		switch p.Step {
 		case engine.StepStart:
 			p.Step = engine.StepManage
@@ -85,6 +88,7 @@ func advance(c *engine.Ctx) {
 				return
 			}
 			endTurn(c)
+			cur = nil
 		default:
 			panic("reducers: advance from unknown step " + string(p.Step))
 		}

@@ -187,8 +187,11 @@ func sumSeats(counts [][]int64, at int) int64 {
 	return v
 }
 
+// lootKeys are Tally.Loot's keys by tier (built once, not per game).
+var lootKeys = [4]string{"t0", "t1", "t2", "t3"}
+
 func (t *Tally) addLoot(tier int, outcome string, v int64) {
-	key := "t" + strconv.Itoa(tier)
+	key := lootKeys[tier]
 	m := t.Loot[key]
 	if m == nil {
 		m = map[string]int64{}
