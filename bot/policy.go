@@ -51,30 +51,35 @@ func ByName(name string) (Policy, error) {
 // Choose implements Policy.
 func (c Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
-	c.chooseInto(&a, p, r, uid)
+	if me, _ := p.Player(uid); me != nil {
+		c.chooseInto(&a, p, r, me)
+	}
 	return a
 }
 
 // Choose implements Policy.
 func (g Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
-	g.chooseInto(&a, p, r, uid)
+	if me, _ := p.Player(uid); me != nil {
+		g.chooseInto(&a, p, r, me)
+	}
 	return a
 }
 
 // chooser is a Policy that writes its choice into an action in place, as
 // the built-in ones do: the runner's loop then copies no Action (216 bytes)
 // per decision.
+// me is the player the game awaits.
 type chooser interface {
-	chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, uid string)
+	chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player)
 }
 
-func (Cautious) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, uid string) {
-	choose(a, p, r, uid, style{potionAt: r.MaxHP / 2, sleepAt: r.MaxHP * 4 / 10, duel: false})
+func (Cautious) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player) {
+	choose(a, p, r, me, style{potionAt: r.MaxHP / 2, sleepAt: r.MaxHP * 4 / 10, duel: false})
 }
 
-func (Aggressive) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, uid string) {
-	choose(a, p, r, uid, style{potionAt: r.MaxHP * 3 / 10, sleepAt: r.MaxHP * 2 / 10, duel: true})
+func (Aggressive) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player) {
+	choose(a, p, r, me, style{potionAt: r.MaxHP * 3 / 10, sleepAt: r.MaxHP * 2 / 10, duel: true})
 }
 
 type style struct {
@@ -82,10 +87,10 @@ type style struct {
 	duel              bool
 }
 
-// choose sets *a to the action of style s for uid.
-func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, uid string, s style) {
+// choose sets *a to the action of style s for the player me.
+func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, s style) {
+	uid := me.UID
 	*a = engine.Action{Actor: uid}
-	me, _ := p.Player(uid)
 	switch p.Step {
 	case engine.StepManage:
 		a.Kind = engine.ActEndManage

@@ -91,14 +91,14 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 	}
 	rules := r.eng.Rules()
 	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
-		seat, uid, err := r.awaited(g, seats, n)
+		seat, me, err := r.awaited(g, seats, n)
 		if err != nil {
 			return err
 		}
 		if c := r.choosers[seat]; c != nil {
-			c.chooseInto(&r.act, &g.Public, rules, uid)
+			c.chooseInto(&r.act, &g.Public, rules, me)
 		} else {
-			r.act = seats[seat].Policy.Choose(&g.Public, rules, uid)
+			r.act = seats[seat].Policy.Choose(&g.Public, rules, me.UID)
 		}
 		if err := r.dispatch(g, s); err != nil {
 			return err
@@ -179,38 +179,42 @@ func (r *Runner) PlayWith(g *engine.Game, cfg Config, seats []Seat) error {
 	}
 	rules := r.eng.Rules()
 	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
-		seat, uid, err := r.awaited(g, seats, n)
+		seat, me, err := r.awaited(g, seats, n)
 		if err != nil {
 			return err
 		}
-		if err := step(seats[seat].Policy.Choose(&g.Public, rules, uid), s); err != nil {
+		if err := step(seats[seat].Policy.Choose(&g.Public, rules, me.UID), s); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// awaited returns the seat and uid the game waits for before its n-th
-// action after start, or an error if n reaches the action limit or the
+// awaited returns the seat and the player the game waits for before its
+// n-th action after start, or an error if n reaches the action limit or the
 // awaited player has no seat.
-func (r *Runner) awaited(g *engine.Game, seats []Seat, n int) (int, string, error) {
+func (r *Runner) awaited(g *engine.Game, seats []Seat, n int) (int, *engine.Player, error) {
 	limit := r.MaxActions
 	if limit == 0 {
 		limit = 100000
 	}
 	if n == limit {
-		return 0, "", errors.New("bot: game did not finish within the action limit")
+		return 0, nil, errors.New("bot: game did not finish within the action limit")
 	}
 	uid := g.Public.Awaiting
-	if _, i := g.Public.Player(uid); i >= 0 && i < len(seats) && r.uids[i] == uid {
-		return i, uid, nil // the usual case: Players[i] sits in seat i
+	me, i := g.Public.Player(uid)
+	if me == nil {
+		return 0, nil, fmt.Errorf("bot: the game awaits %q, who has no seat", uid)
+	}
+	if i < len(seats) && r.uids[i] == uid {
+		return i, me, nil // the usual case: Players[i] sits in seat i
 	}
 	for i := range seats {
 		if r.uids[i] == uid {
-			return i, uid, nil
+			return i, me, nil
 		}
 	}
-	return 0, "", fmt.Errorf("bot: the game awaits %q, who has no seat", uid)
+	return 0, nil, fmt.Errorf("bot: the game awaits %q, who has no seat", uid)
 }
 
 // do dispatches a.
