@@ -222,7 +222,7 @@ type compiled struct {
 	hash     string
 	cards    []Card
 	index    map[string]int32
-	ids      cardIDs // the fast path of Card
+	ids      cardIDs            // the fast path of Card
 	decks    [NumDecks][]string // initial order
 	tiles    []TileKind
 	tier     []int
