@@ -217,3 +217,31 @@ func TestSpreadIntervalHasAboutTheRightWidth(t *testing.T) {
 	// estimates; with 12 blocks the sample sd is itself rough (±25%).
 	require.InDelta(t, 1.96*sd, h, 0.6*h, "half-width %.4f against 1.96·sd %.4f", h, 1.96*sd)
 }
+
+// Line names crowded at a chart's right end are moved apart, as little as
+// they can be, within the chart (values worked out by hand: the gap is 15).
+func TestSpreadLabels(t *testing.T) {
+	ys := func(ls []lineLabel) []float64 {
+		var out []float64
+		for _, l := range ls {
+			out = append(out, l.y)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		in, want []float64
+	}{
+		{[]float64{200, 100, 105}, []float64{100, 115, 200}},           // sorted; the second pushed down
+		{[]float64{270, 275, 278}, []float64{250, 265, 280}},           // at the bottom: pushed up from 280
+		{[]float64{0, 2}, []float64{10, 25}},                           // at the top: from 10
+		{[]float64{50, 150, 250}, []float64{50, 150, 250}},             // apart already
+		{[]float64{100, 100, 100, 100}, []float64{100, 115, 130, 145}}, // equal
+	} {
+		ls := make([]lineLabel, len(c.in))
+		for i, y := range c.in {
+			ls[i].y = y
+		}
+		spreadLabels(ls, 10, 280)
+		require.Equal(t, c.want, ys(ls), "%v", c.in)
+	}
+}

@@ -78,7 +78,6 @@ func tornado(title string, rs []RankedParam, obj int) string {
 		labelW = math.Max(labelW, textWidth(r.Param))
 	}
 	left := labelW + 2*gap
-	plotW := chartWidth - left - 20
 	m := 0.0
 	for _, r := range rs {
 		for _, n := range []*Nudge{r.Down, r.Up} {
@@ -91,6 +90,13 @@ func tornado(title string, rs []RankedParam, obj int) string {
 	if m == 0 {
 		m = 1
 	}
+	ticks := []float64{-m, -m / 2, 0, m / 2, m}
+	tickLabel := func(v float64) string { return fmt.Sprintf("%+.2g%s", v*scale, unit) }
+	// The outer tick labels are centred on the plot's ends: leave room for
+	// their halves.
+	right := math.Max(20, textWidth(tickLabel(m))/2+gap)
+	left = math.Max(left, textWidth(tickLabel(-m))/2+gap)
+	plotW := chartWidth - left - right
 	h := len(rs)*rowHeight*2 + 40
 	X := func(v float64) float64 { return left + plotW/2 + v/m*plotW/2*0.95 }
 	var b strings.Builder
@@ -112,8 +118,8 @@ func tornado(title string, rs []RankedParam, obj int) string {
 		}
 	}
 	fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="0" y2="%d" stroke="#555"/>`, X(0), X(0), h-30)
-	for _, v := range []float64{-m, -m / 2, 0, m / 2, m} {
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%+.2g%s</text>`, X(v), h-12, v*scale, unit)
+	for _, v := range ticks {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`, X(v), h-12, tickLabel(v))
 	}
 	b.WriteString("</svg>")
 	return b.String()

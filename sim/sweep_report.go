@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -51,6 +52,9 @@ func lineChart(title, xLabel string, xs []float64, ss []series, fair []float64, 
 	right := 30.0
 	for _, s := range ss {
 		right = math.Max(right, textWidth(s.name)+2*gap)
+	}
+	if fair != nil {
+		right = math.Max(right, textWidth(fairLabel)+2*gap)
 	}
 	plotW, plotH := w-left-right, float64(h-top-bottom)
 	xmin, xmax := xs[0], xs[len(xs)-1]
@@ -101,7 +105,13 @@ func lineChart(title, xLabel string, xs []float64, ss []series, fair []float64, 
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", X(x), Y(fair[i])))
 		}
 		fmt.Fprintf(&b, `<polyline class="fair" points="%s" fill="none" stroke="#555" stroke-dasharray="5,4"/>`, strings.Join(pts, " "))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f">fair share</text>`, X(xs[len(xs)-1])+gap, Y(fair[len(fair)-1])+4)
+	}
+	// Each line is named at its right end; names whose lines end close
+	// together are moved apart (spreadLabels), the fair share's too.
+	last := len(xs) - 1
+	var ends []lineLabel
+	if fair != nil {
+		ends = append(ends, lineLabel{y: Y(fair[last]), text: fairLabel, color: "#555"})
 	}
 	for k, s := range ss {
 		c := palette[k%len(palette)]
@@ -115,11 +125,46 @@ func lineChart(title, xLabel string, xs []float64, ss []series, fair []float64, 
 		}
 		fmt.Fprintf(&b, `<polygon points="%s" fill="%s" fill-opacity="0.15" stroke="none"/>`, strings.Join(band, " "), c)
 		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.Join(line, " "), c)
-		last := len(xs) - 1
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="%s">%s</text>`, X(xs[last])+gap, Y(s.y[last])+4, c, html.EscapeString(s.name))
+		ends = append(ends, lineLabel{y: Y(s.y[last]), text: s.name, color: c})
+	}
+	spreadLabels(ends, float64(top)/2, float64(h-bottom))
+	for _, e := range ends {
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="%s">%s</text>`, X(xs[last])+gap, e.y+4, e.color, html.EscapeString(e.text))
 	}
 	b.WriteString("</svg>")
 	return b.String()
+}
+
+// fairLabel names the fair-share line.
+const fairLabel = "fair share"
+
+// lineLabel is the name written at the right end of a line, centred on y.
+type lineLabel struct {
+	y           float64
+	text, color string
+}
+
+// labelGap is the least distance between the centres of two end labels
+// (12-pixel text and a little air).
+const labelGap = 15
+
+// spreadLabels moves the labels apart so that their centres are at least
+// labelGap apart, each as near its line's end as it can be, and all within
+// lo..hi (if they fit); it sorts them by y.
+func spreadLabels(ls []lineLabel, lo, hi float64) {
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].y < ls[j].y })
+	for i := range ls {
+		ls[i].y = math.Max(ls[i].y, lo)
+		if i > 0 {
+			ls[i].y = math.Max(ls[i].y, ls[i-1].y+labelGap)
+		}
+	}
+	for i := len(ls) - 1; i >= 0; i-- {
+		ls[i].y = math.Min(ls[i].y, hi)
+		if i < len(ls)-1 {
+			ls[i].y = math.Min(ls[i].y, ls[i+1].y-labelGap)
+		}
+	}
 }
 
 // heatMap draws a grid of values: rows are ys (param2), columns xs
