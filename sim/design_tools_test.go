@@ -245,3 +245,25 @@ func TestSpreadLabels(t *testing.T) {
 		require.Equal(t, c.want, ys(ls), "%v", c.in)
 	}
 }
+
+// --values takes finite numbers, each once; anything else names the flag
+// and the item.
+func TestParseValues(t *testing.T) {
+	got, err := ParseValues("--values", " 3, 0.5 ,-2,1e2")
+	require.NoError(t, err)
+	require.Equal(t, []float64{3, 0.5, -2, 100}, got)
+	for in, want := range map[string]string{
+		"":        "--values names no value",
+		"  ":      "--values names no value",
+		"1,,2":    "--values: value 2 is empty",
+		"1,":      "--values: value 2 is empty",
+		"x":       `--values: "x" is not a number`,
+		"NaN":     `--values: "NaN" is not a number`,
+		"1,+Inf":  `--values: "+Inf" is not a number`,
+		"1e400":   `--values: "1e400" is not a number`,
+		"4,2,4.0": "--values: 4.0 is given twice",
+	} {
+		_, err := ParseValues("--values", in)
+		require.EqualError(t, err, want, "%q", in)
+	}
+}

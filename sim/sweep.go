@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fairboard/fairboard/engine"
 )
@@ -214,29 +217,28 @@ func PrepareDir(dir string, files []string) error {
 	return nil
 }
 
-// ParseValues reads a comma-separated list of numbers (--values), naming
-// the flag and the entry that is not one.
+// ParseValues parses a comma-separated list of the values of a ruleset
+// number (flag names the flag, for errors): finite numbers, each once, at
+// least one. An empty item ("1,,2"), a non-number, an infinity or a value
+// given twice is an error naming it.
 func ParseValues(flag, s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("%s names no value", flag)
+	}
 	var out []float64
-	for _, f := range splitComma(s) {
+	for i, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, fmt.Errorf("%s: value %d is empty", flag, i+1)
+		}
 		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || v != v {
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%s: %q is not a number", flag, f)
+		}
+		if slices.Contains(out, v) {
+			return nil, fmt.Errorf("%s: %s is given twice", flag, f)
 		}
 		out = append(out, v)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s names no value", flag)
-	}
 	return out, nil
-}
-
-func splitComma(s string) []string {
-	var out []string
-	for _, f := range bytes.Split([]byte(s), []byte(",")) {
-		if t := string(bytes.TrimSpace(f)); t != "" {
-			out = append(out, t)
-		}
-	}
-	return out
 }

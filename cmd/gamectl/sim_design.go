@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -219,7 +220,7 @@ func runSimSensitivity(args []string, stdout, stderr io.Writer) error {
 	if sc.Relative = strings.HasSuffix(s, "%"); sc.Relative {
 		s = strings.TrimSuffix(s, "%")
 	}
-	if sc.Step, err = strconv.ParseFloat(s, 64); err != nil || !(sc.Step > 0) || (sc.Relative && sc.Step >= 100) {
+	if sc.Step, err = strconv.ParseFloat(s, 64); err != nil || !(sc.Step > 0) || math.IsInf(sc.Step, 0) || (sc.Relative && sc.Step >= 100) {
 		return usagef("--step %q: want an amount above 0, or a percentage between 0%% and 100%%", *step)
 	}
 	if sc.Relative {

@@ -49,6 +49,16 @@ func TestSimSweepAndSensitivityRefuseBadInput(t *testing.T) {
 		{[]string{"sweep", "--param", "dice.move", "--values", "4", "--precision", "-1"}, "--precision -1"},
 		{[]string{"sensitivity", "--step", "0"}, `--step "0"`},
 		{[]string{"sensitivity", "--step", "150%"}, `--step "150%"`},
+		{[]string{"sensitivity", "--step", "Inf"}, `--step "Inf"`},
+		{[]string{"sensitivity", "--step", "abc"}, `--step "abc"`},
+		{[]string{"sweep", "--param", "dice.move", "--values", "1,,2"}, "--values: value 2 is empty"},
+		{[]string{"sweep", "--param", "dice.move", "--values", "4,4"}, "--values: 4 is given twice"},
+		{[]string{"sweep", "--param", "dice.move", "--values", "4", "--param2", "dice.duel"}, "--values2 names no value"},
+		{[]string{"sweep", "--param", "decks[#99].id", "--values", "1"}, "decks has elements #0..#6, not #99"},
+		{[]string{"sweep", "--param", "dice.move", "--values", "4.5"}, "dice.move = 4.5: the ruleset refuses it"},
+		{[]string{"sweep", "--param", "dice.move", "--values", "4", "--workers", "0"}, "--workers must be at least 1"},
+		{[]string{"sweep", "--param", "dice.move", "--values", "4", "--bots", "foo"}, `unknown bot "foo"`},
+		{[]string{"sensitivity", "--precision", "100"}, "--precision 100"},
 		{[]string{"sensitivity", "--rank", "fun"}, `--rank "fun"`},
 	} {
 		dir := filepath.Join(t.TempDir(), "out")
