@@ -267,3 +267,67 @@ func TestParseValues(t *testing.T) {
 		require.EqualError(t, err, want, "%q", in)
 	}
 }
+
+// A sweep to a precision runs each point as "gamectl sim --precision"
+// would run its ruleset alone: the same games, stopped at the same batch,
+// whatever the number of workers.
+func TestSweepToAPrecisionIsReproducible(t *testing.T) {
+	const p = 0.03
+	sweep := func(workers int) *Sweep {
+		base := testConfig(6*PrecisionBatch, workers)
+		base.Precision = p
+		s, err := RunSweep(context.Background(), &SweepConfig{Base: *base, RulesJSON: engine.DefaultRulesJSON(),
+			Param: "classes.scoutMove", Values: []float64{0, 2}}, nil)
+		require.NoError(t, err)
+		return s
+	}
+	a, b := sweep(2), sweep(1)
+	for i, v := range []float64{0, 2} {
+		r, err := WithParams(engine.DefaultRulesJSON(), Param{Path: "classes.scoutMove", Value: v})
+		require.NoError(t, err)
+		alone := testConfig(6*PrecisionBatch, 2)
+		alone.Precision, alone.A = p, Ruleset{Rules: r, Source: alone.A.Source}
+		want := run(t, alone)
+		require.Less(t, want.Done, int64(6*PrecisionBatch), "the run stops before its ceiling")
+		require.Equal(t, comparable(t, want), comparable(t, a.Points[i].Results), "value %v", v)
+		require.Equal(t, comparable(t, want), comparable(t, b.Points[i].Results), "value %v on one worker", v)
+	}
+}
+
+// A sensitivity analysis to a precision stops at the first batch at which
+// every played nudge's effects on the spread and on the first-position
+// edge are within the precision: not at the batch before (an analysis
+// whose ceiling is that batch is not precise), and the same games whatever
+// the workers. (Batches of 30 games, not PrecisionBatch, keep the 245
+// rulesets of the default ruleset's nudges quick to play.)
+func TestSensitivityToAPrecisionStopsAtTheFirstPreciseBatch(t *testing.T) {
+	defer func(b int64) { sensitivityBatch = b }(sensitivityBatch)
+	sensitivityBatch = 30
+	const p = 0.25
+	analyse := func(ceiling int64, workers int) *Sensitivity {
+		cfg := testConfig(ceiling, workers)
+		cfg.Precision = p
+		s, err := RunSensitivity(context.Background(), &SensitivityConfig{Base: *cfg, RulesJSON: engine.DefaultRulesJSON(), Step: 1}, nil)
+		require.NoError(t, err)
+		return s
+	}
+	a := analyse(20*sensitivityBatch, 2)
+	require.Zero(t, a.Games%sensitivityBatch)
+	require.Greater(t, a.Games, sensitivityBatch, "the first batch is not precise enough")
+	require.Less(t, a.Games, 20*sensitivityBatch, "stopped before the ceiling")
+	require.True(t, a.precise(p))
+	for _, n := range a.Nudges {
+		if n.Refused == "" {
+			for _, o := range []int{ObjSpread, ObjFirst} {
+				require.LessOrEqual(t, (n.Effects[o].Hi-n.Effects[o].Lo)/2, p, "%s = %v", n.Param, n.Value)
+			}
+		}
+	}
+	before := analyse(a.Games-sensitivityBatch, 2)
+	require.Equal(t, a.Games-sensitivityBatch, before.Games, "a lower ceiling is played to its end")
+	require.False(t, before.precise(p), "not precise one batch earlier")
+	b := analyse(20*sensitivityBatch, 1)
+	require.Equal(t, a.Games, b.Games)
+	require.Equal(t, a.Nudges, b.Nudges, "the same effects on one worker")
+	require.Equal(t, a.Base, b.Base)
+}

@@ -140,7 +140,7 @@ func RunSensitivity(ctx context.Context, sc *SensitivityConfig, progress *Progre
 	}
 	batch := games
 	if sc.Base.Precision > 0 {
-		batch = PrecisionBatch
+		batch = sensitivityBatch
 	}
 	var tallyBase *Tally
 	for at := int64(0); at < games; {
@@ -190,6 +190,10 @@ func RunSensitivity(ctx context.Context, sc *SensitivityConfig, progress *Progre
 	}
 	return s, nil
 }
+
+// sensitivityBatch is PrecisionBatch, for RunSensitivity (a variable so
+// that a test may play smaller batches).
+var sensitivityBatch int64 = PrecisionBatch
 
 // measure computes every played nudge's effects over the first s.Games
 // games.
