@@ -3,6 +3,7 @@ package export_test
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -354,10 +355,12 @@ func TestGameShuffles(t *testing.T) {
 	require.Equal(t, "treasure.t1", first.DeckID)
 	require.Equal(t, "chacha20-spec-v1", first.Algorithm)
 	require.Equal(t, g.Secret.GameSeed, first.SeedHex)
+	require.Equal(t, first.SeedHex, first.Seed, "verifyShuffle takes chacha20-spec-v1's seed as hex")
 	require.True(t, first.Verifiable)
 	// The game's first shuffle is the registry's algorithm on the ruleset's
-	// deck and the game seed alone.
-	again, err := shuffles.Shuffle(first.Algorithm, first.SeedHex, eng.Rules().InitialDeck(engine.DeckTreasureT1))
+	// deck and the game seed alone, as verifyShuffle would be called with
+	// the answer's own fields.
+	again, err := shuffles.Shuffle(first.Algorithm, first.Seed, eng.Rules().InitialDeck(engine.DeckTreasureT1))
 	require.NoError(t, err)
 	require.Equal(t, first.Order, again)
 	enemies, err := export.GameShuffles(&g, "enemy.t1")
@@ -377,5 +380,13 @@ func TestGameShuffles(t *testing.T) {
 	s, err := export.GameShuffles(&live, "chance")
 	require.NoError(t, err)
 	require.Equal(t, "sfc32-spec-v1", s[0].Algorithm)
-	require.Equal(t, "6c697665", s[0].SeedHex)
+	require.Equal(t, "6c697665", s[0].SeedHex) // "live" in ASCII, by hand
+	require.Equal(t, "live", s[0].Seed, "verifyShuffle takes sfc32-spec-v1's seed as the text")
+	every, err := export.GameShuffles(&live, "")
+	require.NoError(t, err)
+	require.Zero(t, every[0].K)
+	deck := eng.Rules().InitialDeck(slices.Index(engine.DeckIDs[:], every[0].DeckID))
+	again, err = shuffles.Shuffle(every[0].Algorithm, every[0].Seed, deck)
+	require.NoError(t, err)
+	require.Equal(t, every[0].Order, again, "a seeded game's first shuffle from the answer's algorithm and seed")
 }

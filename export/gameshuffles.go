@@ -29,6 +29,11 @@ type ShuffleInfo struct {
 	// replaying the game's export (gamectl verify).
 	Algorithm string `json:"algorithm"`
 	SeedHex   string `json:"seedHex"`
+	// Seed is the same seed in the encoding verifyShuffle (rng/shuffles)
+	// takes for Algorithm: the game seed's hex in fair mode, the seed text
+	// itself in seeded mode, "" in crypto mode. It can be passed to
+	// verifyShuffle as it is.
+	Seed string `json:"seed"`
 	// Order is the draw pile the shuffle made, top first.
 	Order []string `json:"deck_order"`
 	// SaltHex and the order open the commitment of the shuffle's
@@ -57,19 +62,19 @@ func GameShuffles(g *engine.Game, deckID string) ([]ShuffleInfo, error) {
 	if deckID != "" && !slices.Contains(engine.DeckIDs[:], deckID) {
 		return nil, fmt.Errorf("export: unknown deck %q", deckID)
 	}
-	var algo, seed string
+	var algo, seedHex, seed string
 	switch p.RNG.Mode {
 	case rng.ModeFair:
-		algo, seed = "chacha20-spec-v1", g.Secret.GameSeed
+		algo, seedHex, seed = "chacha20-spec-v1", g.Secret.GameSeed, g.Secret.GameSeed
 	case rng.ModeSeeded:
-		algo, seed = "sfc32-spec-v1", hex.EncodeToString([]byte(g.Secret.Seed))
+		algo, seedHex, seed = "sfc32-spec-v1", hex.EncodeToString([]byte(g.Secret.Seed)), g.Secret.Seed
 	}
 	out := []ShuffleInfo{}
 	for _, s := range g.Secret.Shuffles {
 		if deckID != "" && s.DeckID != deckID {
 			continue
 		}
-		out = append(out, ShuffleInfo{DeckID: s.DeckID, Tag: s.Tag, Seq: s.Seq, K: s.K, Algorithm: algo, SeedHex: seed,
+		out = append(out, ShuffleInfo{DeckID: s.DeckID, Tag: s.Tag, Seq: s.Seq, K: s.K, Algorithm: algo, SeedHex: seedHex, Seed: seed,
 			Order: slices.Clone(s.Order), SaltHex: s.Salt, Verifiable: algo != ""})
 	}
 	return out, nil
