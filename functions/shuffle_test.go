@@ -171,11 +171,10 @@ func TestShufflesOfSeededGame(t *testing.T) {
 	for i, card := range first.Order {
 		claimed[i] = strconv.Itoa(slices.Index(deck, card))
 	}
-	seed, err := hex.DecodeString(first.SeedHex)
-	require.NoError(t, err)
+	require.Equal(t, "audit me", first.Seed, "seed is verifyShuffle's encoding: the text")
 	var v verdict
 	require.NoError(t, c.Call(ctx, "verifyShuffle", ps[0].Token,
-		map[string]any{"algorithm": "sfc32-spec-v1", "seed": string(seed), "claimed_deck": claimed}, &v))
+		map[string]any{"algorithm": first.Algorithm, "seed": first.Seed, "claimed_deck": claimed}, &v))
 	require.True(t, v.Valid && v.Matches, "%v vs %v", claimed, v.Actual)
 
 	err = c.Call(ctx, "createGame", "dev:p1", map[string]any{"gameId": "own-seed", "mode": "fair",
