@@ -278,8 +278,8 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 }
 
 // appendString appends s as a JSON string, escaping as encoding/json does
-// (quotes, backslashes, control characters, <, >, &, U+2028/9; invalid
-// UTF-8 becomes U+FFFD).
+// (quotes, backslashes, \b \f \n \r \t, other control characters as \u00XX,
+// <, >, &, U+2028/9; invalid UTF-8 becomes U+FFFD).
 func appendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -295,6 +295,10 @@ func appendString(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case c == '\t':
 				b = append(b, '\\', 't')
+			case c == '\b':
+				b = append(b, '\\', 'b')
+			case c == '\f':
+				b = append(b, '\\', 'f')
 			case c < 0x20 || c == '<' || c == '>' || c == '&':
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			default:
