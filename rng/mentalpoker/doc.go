@@ -1,6 +1,6 @@
 // Package mentalpoker is a zero-trust card shuffle ("mental poker") for any
 // number of players, after the protocol of Vlad Riscutia's "Mental Poker
-// Part 6: Shuffling Implementation" (/work/shared/spec/mental-poker-shuffle.md),
+// Part 6: Shuffling Implementation" (docs/spec/mental-poker-shuffle.md),
 // built on SRA (Shamir–Rivest–Adleman) commutative encryption.
 //
 // # Encryption

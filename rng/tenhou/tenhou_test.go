@@ -10,8 +10,8 @@ import (
 )
 
 // published is Tenhou's validation data for game
-// 2016022509gm-0009-0000-b327da61, copied unchanged from
-// /work/shared/testdata/tenhou/ (see its "about" field).
+// 2016022509gm-0009-0000-b327da61, copied unchanged from the published data
+// (see its "about" field).
 type published struct {
 	About     string   `json:"about"`
 	SeedB64   string   `json:"seed_base64"`

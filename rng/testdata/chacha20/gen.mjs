@@ -10,7 +10,7 @@
 //     followed by the 12-byte nonce. Before anything else this script checks
 //     OpenSSL against RFC 8439 section 2.4.2's published example and aborts
 //     if it differs.
-//   - The RNG: ADR-005 (/work/shared/spec/ADR-005-deterministic-rng.md),
+//   - The RNG: ADR-005 (docs/spec/ADR-005-deterministic-rng.md),
 //     "Seeded RNG Implementation": key = SHA-256(seed), zero 12-byte nonce,
 //     counter 0; Intn(n) = (next 8 keystream bytes as big-endian uint64) % n;
 //     Shuffle = "for i = len-1 down to 1: j = Intn(i+1); swap".

@@ -11,7 +11,7 @@
 //     raw word t >>> 0; the published version returns (t >>> 0) / 4294967296,
 //     which is float01 below.
 //   - uniformInt, shuffleInPlace, weightedPick: the pseudocode of
-//     /work/shared/spec/RNG_AND_SHUFFLING.md ("Pseudocode examples"), with the
+//     docs/spec/RNG_AND_SHUFFLING.md ("Pseudocode examples"), with the
 //     tag/ctx arguments dropped (they do not affect the numbers).
 //   - float01 = u32 / 2^32 and chooseOne = arr[uniformInt(0, n-1)]: the
 //     spec's interface comments ("[0,1)", "uniform").
