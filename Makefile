@@ -1,5 +1,5 @@
 # The README's two commands, plus the jobs run on request.
-.PHONY: test demo bench fuzz
+.PHONY: test demo bench fuzz mutation
 
 # Every test, as CI runs it (.ci/run): static checks, then go test.
 test:
@@ -12,3 +12,9 @@ demo:
 # Benchmarks, on request only (never in CI).
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+# Mutation testing, on request only (never in CI; about two hours on two
+# cores, see docs/testing.md). One package at a time with a summary per
+# package; `make mutation PKGS="rng engine"` runs only those.
+mutation:
+	bash scripts/mutation.sh $(PKGS)

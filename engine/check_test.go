@@ -89,6 +89,7 @@ var twoProblems = map[string]string{
 	"too many players":                 "seat 6 out of range", // seats are 0..5
 	"current not seated":               "is not the turn order's",
 	"a combat outside the combat step": "0 enemies",
+	"a card the ruleset does not have": "71 card ids in play, the ruleset has 70",
 }
 
 func TestCheckNamesEachProblem(t *testing.T) {
@@ -178,6 +179,9 @@ func TestCheckNamesEachProblem(t *testing.T) {
 			sd.Cards = sd.Cards[1:]
 			g.Public.Decks[engine.DeckChance].Size--
 		}, "is in 0 places, want exactly 1"},
+		{"manage", "a card the ruleset does not have", func(g *engine.Game, r *engine.Ruleset) {
+			g.Public.Decks[engine.DeckChance].Discard = append(g.Public.Decks[engine.DeckChance].Discard, "chance-meteor-1")
+		}, `the discard pile of chance holds "chance-meteor-1", which is not one of its cards`},
 
 		// The turn.
 		{"manage", "order names a stranger", func(g *engine.Game, r *engine.Ruleset) { g.Public.Order[3] = "zz" }, `turn order names "zz" twice or not seated`},

@@ -362,3 +362,27 @@ func TestNewRefusesAnUnvalidatedRuleset(t *testing.T) {
 		t.Error("Rules() is not the engine's ruleset")
 	}
 }
+
+// TestErrorMatching: an *Error matches its Code and any *Error of the same
+// code, and nothing else.
+func TestErrorMatching(t *testing.T) {
+	err := error(Reject(CodeGameOver, "over"))
+	switch {
+	case !errors.Is(err, CodeGameOver), !errors.Is(err, Reject(CodeGameOver, "another message")):
+		t.Error("an *Error does not match its own code")
+	case errors.Is(err, CodeWrongStep), errors.Is(err, Reject(CodeWrongStep, "over")), errors.Is(err, errors.New("game_over")):
+		t.Error("an *Error matches another code or a plain error")
+	case CodeGameOver.Error() != "game_over" || err.Error() != "game_over: over":
+		t.Errorf("messages %q, %q", CodeGameOver.Error(), err.Error())
+	}
+	seen := map[Code]bool{}
+	for _, c := range Codes {
+		if seen[c] || c == "" {
+			t.Errorf("code %q repeated or empty", c)
+		}
+		seen[c] = true
+	}
+	if len(Codes) != 19 {
+		t.Errorf("%d codes, error.go lists 19", len(Codes))
+	}
+}

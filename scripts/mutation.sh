@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Mutation testing (make mutation), on request only: CI does not run it.
+#
+# For each package in turn, Gremlins (github.com/go-gremlins/gremlins, from
+# the module proxy at a pinned version) runs the package's tests once with
+# coverage, then makes one small change at a time to the package's code (a
+# flipped comparison, `+` for `-`, `++` for `--`, ...) and runs the
+# package's tests again: a mutant the tests fail on is KILLED, one they pass
+# on LIVED (a test is missing, or the change does not alter behaviour).
+# Subpackages (rng/tenhou, store/fsstore, ...) are not part of their
+# parent's run; name them in PKGS to run them.
+#
+# Usage: scripts/mutation.sh [pkg ...]     (default: the packages below)
+# Env:   WORKERS     parallel mutants (default 1: the machine is shared)
+#        TIMEOUT_COEFF  a mutant's test run may take this many times the
+#                    coverage run before it counts as TIMED OUT (default 4)
+# Output: out/mutation/<pkg>.log (every mutant's status) and a summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GREMLINS_VERSION=v0.6.0
+pkgs=("$@")
+if [ ${#pkgs[@]} -eq 0 ]; then
+	pkgs=(rng engine reducers audit session service store)
+fi
+workers=${WORKERS:-1}
+coeff=${TIMEOUT_COEFF:-4}
+
+out=out/mutation
+mkdir -p "$out"
+bin="$out/gremlins"
+if [ ! -x "$bin" ]; then
+	GOBIN="$(pwd)/$out" go install "github.com/go-gremlins/gremlins/cmd/gremlins@$GREMLINS_VERSION"
+fi
+
+# count STATUS LOG: how many mutants the log reports with that status.
+count() { grep -cE "^ *$1 " "$2" || true; }
+
+summary="$out/summary.txt"
+printf '%-10s %6s %6s %6s %6s %6s %8s %8s\n' package killed timed lived notcov notvia score time >"$summary"
+for pkg in "${pkgs[@]}"; do
+	name=${pkg//\//-}
+	log="$out/$name.log"
+	printf '\n== mutation: %s\n' "$pkg"
+	start=$(date +%s)
+	# --exclude-files '/': the paths are relative to the package directory, so
+	# this leaves out the files of subpackages.
+	"$bin" unleash --workers "$workers" --timeout-coefficient "$coeff" \
+		--exclude-files '/' "./$pkg" 2>&1 | tee "$log"
+	secs=$(($(date +%s) - start))
+	k=$(count KILLED "$log")
+	to=$(count 'TIMED OUT' "$log")
+	l=$(count LIVED "$log")
+	nc=$(count 'NOT COVERED' "$log")
+	nv=$(count 'NOT VIABLE' "$log")
+	viable=$((k + to + l + nc))
+	score=n/a
+	if [ "$viable" -gt 0 ]; then
+		score=$(awk -v c=$((k + to)) -v v="$viable" 'BEGIN { printf "%.1f%%", 100 * c / v }')
+	fi
+	printf '%-10s %6d %6d %6d %6d %6d %8s %7ds\n' "$pkg" "$k" "$to" "$l" "$nc" "$nv" "$score" "$secs" >>"$summary"
+done
+
+cat <<'EOF'
+
+== mutation summary
+score = (killed + timed out) / (killed + timed out + lived + not covered):
+a mutant no test runs counts as a survivor. Not viable mutants (they do not
+compile) are left out. Survivors: grep -E 'LIVED|NOT COVERED' out/mutation/*.log
+EOF
+cat "$summary"
