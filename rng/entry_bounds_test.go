@@ -39,6 +39,12 @@ func TestEntryJSONBounds(t *testing.T) {
 		{`"weighted","data":{"weights":[4294967297],"r":0,"index":0}`, false},
 		{`"weighted","data":{"weights":[4294967295,1],"r":4294967295,"index":1}`, true},
 		{`"weighted","data":{"weights":[4294967295,2],"r":0,"index":0}`, false},
+		// shuffle: 0 <= preview items <= size <= 2^32.
+		{`"shuffle","data":{"size":0,"headPreview":[]}`, true},
+		{`"shuffle","data":{"size":-1,"headPreview":[]}`, false},
+		{`"shuffle","data":{"deckId":"chance","size":2,"headPreview":["a","b"]}`, true},
+		{`"shuffle","data":{"size":4294967296,"headPreview":[]}`, true},
+		{`"shuffle","data":{"size":4294967297,"headPreview":[]}`, false},
 		// u32: 0 .. 2^32-1.
 		{`"sample","data":{"op":"u32","value":0}`, true},
 		{`"sample","data":{"op":"u32","value":4294967295}`, true},

@@ -37,6 +37,7 @@ fi
 count() { grep -cE "^ *$1 " "$2" || true; }
 
 summary="$out/summary.txt"
+status=0
 printf '%-10s %6s %6s %6s %6s %6s %8s %8s\n' package killed timed lived notcov notvia score time >"$summary"
 for pkg in "${pkgs[@]}"; do
 	name=${pkg//\//-}
@@ -45,8 +46,13 @@ for pkg in "${pkgs[@]}"; do
 	start=$(date +%s)
 	# --exclude-files '/': the paths are relative to the package directory, so
 	# this leaves out the files of subpackages.
-	"$bin" unleash --workers "$workers" --timeout-coefficient "$coeff" \
-		--exclude-files '/' "./$pkg" 2>&1 | tee "$log"
+	if ! "$bin" unleash --workers "$workers" --timeout-coefficient "$coeff" \
+		--exclude-files '/' "./$pkg" 2>&1 | tee "$log"; then
+		# Gremlins stops when the package's own tests fail unmutated.
+		printf '%-10s gremlins failed: see %s\n' "$pkg" "$log" >>"$summary"
+		status=1
+		continue
+	fi
 	secs=$(($(date +%s) - start))
 	k=$(count KILLED "$log")
 	to=$(count 'TIMED OUT' "$log")
@@ -69,3 +75,4 @@ a mutant no test runs counts as a survivor. Not viable mutants (they do not
 compile) are left out. Survivors: grep -E 'LIVED|NOT COVERED' out/mutation/*.log
 EOF
 cat "$summary"
+exit $status
