@@ -41,3 +41,26 @@ func TestTruncateInMessages(t *testing.T) {
 		t.Errorf("42 bytes: %v", err)
 	}
 }
+
+// TestTierAndDeckTags: the tier tags exist for tiers 1..3 only; other tiers
+// get the spec's fallback tag.
+func TestTierAndDeckTags(t *testing.T) {
+	for tier, want := range map[int][2]Tag{
+		-1: {"random.sample", "random.sample"},
+		0:  {"random.sample", "random.sample"},
+		1:  {"enemy.composition.pick.t1", "loot.drop.roll.t1"},
+		2:  {"enemy.composition.pick.t2", "loot.drop.roll.t2"},
+		3:  {"enemy.composition.pick.t3", "loot.drop.roll.t3"},
+		4:  {"random.sample", "random.sample"},
+	} {
+		if got := CompositionTag(tier); got != want[0] {
+			t.Errorf("CompositionTag(%d) = %q, want %q", tier, got, want[0])
+		}
+		if got := LootTag(tier); got != want[1] {
+			t.Errorf("LootTag(%d) = %q, want %q", tier, got, want[1])
+		}
+	}
+	if InitShuffleTag("enemy.t2") != "deck.initShuffle.enemy.t2" || ReshuffleTag("chance") != "deck.reshuffle.chance" {
+		t.Errorf("deck tags %q, %q", InitShuffleTag("enemy.t2"), ReshuffleTag("chance"))
+	}
+}
