@@ -2,6 +2,7 @@ package rng
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -62,5 +63,28 @@ func TestTierAndDeckTags(t *testing.T) {
 	}
 	if InitShuffleTag("enemy.t2") != "deck.initShuffle.enemy.t2" || ReshuffleTag("chance") != "deck.reshuffle.chance" {
 		t.Errorf("deck tags %q, %q", InitShuffleTag("enemy.t2"), ReshuffleTag("chance"))
+	}
+}
+
+// TestLimitOfWeights: a weight is a whole number in [1, 2^32] and the sum
+// is at most 2^32; anything else is refused before a word is drawn, naming
+// the weight.
+func TestLimitOfWeights(t *testing.T) {
+	src := &script{t: t, words: []uint32{4294967295, 0}}
+	// One weight of 2^32: limit 2^32, r is the word.
+	p, err := WeightedPick(New(src), []Weighted[int]{{7, 1 << 32}}, TagTestOnly, nil)
+	if err != nil || p.R != 4294967295 || p.Item != 7 || src.pos != 1 {
+		t.Errorf("one weight of 2^32: %+v, %v after %d words", p, err, src.pos)
+	}
+	for _, ws := range [][]float64{
+		{0}, {1, 0}, {-1}, {1.5}, {math.NaN()}, {math.Inf(1)}, {1<<32 + 1}, {1 << 32, 1}, {4294967295, 2},
+	} {
+		items := make([]Weighted[int], len(ws))
+		for i, w := range ws {
+			items[i] = Weighted[int]{i, w}
+		}
+		if _, err := WeightedPick(New(src), items, TagTestOnly, nil); !errors.Is(err, ErrRange) || src.pos != 1 {
+			t.Errorf("weights %v: err = %v after %d words, want ErrRange and no draw", ws, err, src.pos)
+		}
 	}
 }
