@@ -5,15 +5,19 @@
 // Go's coverage has no block for some code that runs: the case expressions
 // of a switch, constant expressions and package-level declarations. Their
 // mutants are reported NOT COVERED and never tried, although the tests
-// would catch them. mutrun tries each: it copies the module once, applies
-// the one-token change Gremlins would have made (the same mutator table:
-// `<` to `<=`, `==` to `!=`, `+` to `-`, ...), runs the package's tests
-// and prints the outcome in Gremlins' format, marked "(rerun)":
+// would catch them. mutrun tries each: it copies the module once, takes the
+// package's coverage profile, and for every NOT COVERED mutant that lies in
+// no block of the profile (a mutant inside a block no test reaches stays
+// NOT COVERED), applies the one-token change Gremlins would have made (the
+// same mutator table: `<` to `<=`, `==` to `!=`, `+` to `-`, ...), runs the
+// package's tests and prints the outcome in Gremlins' format, marked
+// "(rerun)":
 //
 //	go run ./internal/cmd/mutrun -log out/mutation/rng.log -pkg ./rng
 //
 // KILLED: the tests failed; LIVED: they passed; TIMED OUT: they ran past
-// -timeout; NOT VIABLE: the mutant does not build. Exit status 2 for bad
+// -timeout; NOT VIABLE: the mutant does not build; NOT COVERED: no test
+// reaches it, so it was not run. Exit status 2 for bad
 // flags or a log that cannot be read, 1 if a mutant could not be applied.
 package main
 
@@ -27,11 +31,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/tools/cover"
 )
 
 func main() {
@@ -63,8 +70,17 @@ func main() {
 		os.Exit(2)
 	}
 	defer os.RemoveAll(root)
+	blocks, err := coverage(root, *pkg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutrun:", err)
+		os.Exit(2)
+	}
 	failed := false
 	for _, m := range mutants {
+		if unreached(blocks, *pkg, m) {
+			fmt.Printf("%12s %s at %s:%d:%d (rerun: no test reaches it)\n", "NOT COVERED", m.Type, m.File, m.Line, m.Col)
+			continue
+		}
 		status, err := run(root, *pkg, m, *timeout)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "mutrun: %s: %v\n", m, err)
@@ -215,4 +231,36 @@ func copyModule() (string, error) {
 		}
 	}
 	return root, nil
+}
+
+// coverage runs the package's tests in the copy of the module at root and
+// returns its coverage profile.
+func coverage(root, pkg string) ([]*cover.Profile, error) {
+	out := filepath.Join(root, "mutrun-cover.out")
+	cmd := exec.Command("go", "test", "-count=1", "-coverprofile="+out, pkg)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("the unmutated tests of %s fail: %v\n%s", pkg, err, b)
+	}
+	return cover.ParseProfiles(out)
+}
+
+// unreached reports whether m lies inside a block of the profile that no
+// test ran. A mutant in no block at all (a case expression, a constant) is
+// not unreached: the profile cannot say, so it is run.
+func unreached(profiles []*cover.Profile, pkg string, m mutant) bool {
+	suffix := "/" + path.Join(strings.TrimPrefix(pkg, "./"), m.File)
+	for _, p := range profiles {
+		if !strings.HasSuffix(p.FileName, suffix) {
+			continue
+		}
+		for _, b := range p.Blocks {
+			after := m.Line > b.StartLine || (m.Line == b.StartLine && m.Col >= b.StartCol)
+			before := m.Line < b.EndLine || (m.Line == b.EndLine && m.Col < b.EndCol)
+			if after && before {
+				return b.Count == 0
+			}
+		}
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/cover"
 )
 
 func TestParseLog(t *testing.T) {
@@ -61,5 +63,34 @@ func TestApply(t *testing.T) {
 		if _, err := apply([]byte(src), m); err == nil {
 			t.Errorf("%v: applied", m)
 		}
+	}
+}
+
+func TestUnreached(t *testing.T) {
+	profiles := []*cover.Profile{{
+		FileName: "github.com/fairboard/fairboard/rng/pick.go",
+		Blocks: []cover.ProfileBlock{
+			{StartLine: 10, StartCol: 20, EndLine: 12, EndCol: 3, Count: 4},
+			{StartLine: 12, StartCol: 3, EndLine: 15, EndCol: 2, Count: 0},
+		},
+	}}
+	for _, c := range []struct {
+		m    mutant
+		want bool
+	}{
+		{mutant{"X", "pick.go", 11, 1}, false},  // in a block the tests ran
+		{mutant{"X", "pick.go", 13, 9}, true},   // in a block no test ran
+		{mutant{"X", "pick.go", 12, 3}, true},   // the second block starts here
+		{mutant{"X", "pick.go", 12, 2}, false},  // the first one ends just after
+		{mutant{"X", "pick.go", 9, 15}, false},  // in no block: a case expression
+		{mutant{"X", "pick.go", 15, 2}, false},  // just past the last block
+		{mutant{"X", "other.go", 13, 9}, false}, // another file: no block
+	} {
+		if got := unreached(profiles, "./rng", c.m); got != c.want {
+			t.Errorf("%v: unreached = %v, want %v", c.m, got, c.want)
+		}
+	}
+	if unreached(profiles, "./engine", mutant{"X", "pick.go", 13, 9}) {
+		t.Error("a file of another package matched")
 	}
 }
