@@ -30,6 +30,7 @@ func TestEntryJSONBounds(t *testing.T) {
 		// 0 <= r < sum, and the index r picks.
 		{`"weighted","data":{"weights":[1],"r":0,"index":0}`, true},
 		{`"weighted","data":{"weights":[0],"r":0,"index":0}`, false},
+		{`"weighted","data":{"weights":[0,5],"r":0,"index":1}`, false}, // a zero weight before others
 		{`"weighted","data":{"weights":[70,30],"r":69,"index":0}`, true},
 		{`"weighted","data":{"weights":[70,30],"r":70,"index":1}`, true},
 		{`"weighted","data":{"weights":[70,30],"r":70,"index":0}`, false},
