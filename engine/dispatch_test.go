@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/fairboard/fairboard/rng"
@@ -101,6 +102,13 @@ func TestDispatchGuards(t *testing.T) {
 		{"unknown kind", CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.Kind = "teleport" }},
 		{"empty kind", CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.Kind = "" }},
 		{"kind in the wrong case", CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.Kind = "Move" }},
+		{"serverSeed on a move", CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.ServerSeed = strings.Repeat("ab", 32) }},
+		{"entropy on a move", CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.Entropy = "ab" }},
+		{"entropy on create", CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) {
+			*g = Game{}
+			a.Kind, a.Version, a.Entropy = ActCreate, 0, "ab"
+		}},
+		{"serverSeed on join", CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.Kind, a.ServerSeed = ActJoin, strings.Repeat("ab", 32) }},
 		{"no stream", CodeBadStream, func(g *Game, a *Action, s **rng.Stream) { *s = nil }},
 		{"stream seq behind", CodeBadStream, func(g *Game, a *Action, s **rng.Stream) { g.Public.RNG.Seq = 6 }},
 		{"stream seq ahead", CodeBadStream, func(g *Game, a *Action, s **rng.Stream) { g.Public.RNG.Seq = 4 }},
@@ -152,7 +160,8 @@ func TestDispatchGuards(t *testing.T) {
 
 // TestDispatchGuardOrder: when an action breaks several checks, the first
 // in the documented order gives the code: not_created, rules_mismatch,
-// stale_version, duplicate_action, game_over, invalid_action, bad_stream.
+// stale_version, duplicate_action, game_over, invalid_action (unknown kind,
+// then serverSeed off create, then entropy off join), bad_stream.
 func TestDispatchGuardOrder(t *testing.T) {
 	pr := &probe{}
 	e := New(DefaultRules(), pr.table())
@@ -170,6 +179,8 @@ func TestDispatchGuardOrder(t *testing.T) {
 			}
 		}},
 		{CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.Kind = "teleport" }},
+		{CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.ServerSeed = strings.Repeat("ab", 32) }},
+		{CodeInvalidAction, func(g *Game, a *Action, s **rng.Stream) { a.Entropy = "ab" }},
 		{CodeBadStream, func(g *Game, a *Action, s **rng.Stream) { *s = nil }},
 	}
 	// Break checks i..end: check i must answer.
@@ -242,6 +253,21 @@ func TestDispatchCreate(t *testing.T) {
 		s, _ := rng.NewSeeded("x")
 		if _, err := dispatch(g, &Action{Kind: ActCreate, Actor: "p1"}, s, nil); err != nil || pr.calls != calls+1 {
 			t.Errorf("%s: create on a created game did not reach the handler: %v", name, err)
+		}
+	}
+	// serverSeed belongs to create and entropy to join: both reach the
+	// handler there.
+	for _, a := range []Action{
+		{Kind: ActCreate, Actor: "p1", ServerSeed: strings.Repeat("ab", 32)},
+		{Kind: ActJoin, Actor: "p2", Entropy: "ab"},
+	} {
+		g, s := lobbyGame(t)
+		if a.Kind == ActCreate {
+			g, s = &Game{}, nil
+		}
+		calls := pr.calls
+		if _, err := e.Dispatch(g, &a, s, nil); err != nil || pr.calls != calls+1 {
+			t.Errorf("%s with its own field: %v, handler calls %d", a.Kind, err, pr.calls-calls)
 		}
 	}
 	// The version, duplicate and finished checks apply to create too.

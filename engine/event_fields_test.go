@@ -19,7 +19,8 @@ import (
 // by hand: each type's JSON keys, besides "seq" and "type". DeckShuffled is
 // left to TestEventJSONRoundTrip.
 var documentedFields = map[engine.EventType][]string{
-	engine.EvGameCreated:            {"uid", "gameId"},
+	engine.EvGameCreated:            {"uid", "gameId", "rulesHash"}, // and "commitment" in fair mode
+	engine.EvFairnessRevealed:       {"fairness"},
 	engine.EvPlayerJoined:           {"uid", "seat", "class"},
 	engine.EvTurnOrderRolled:        {"uid", "value"},
 	engine.EvTieBreakRerolled:       {"uid", "value"},
@@ -60,7 +61,7 @@ func fullEvent(t engine.EventType) engine.Event {
 		Choice: "2xT1", Outcome: "T2", CardID: "c-1", From: 4, To: 7, Cause: "roll", Amount: 3, HP: 6,
 		Effect: "earthquake", Reason: "mysticWave", ChosenUID: "cu", Candidates: []string{"a", "b"},
 		Order: []string{"p2", "p1"}, CombatID: "c1", DuelID: "d1", Winner: "wi", Seat: 2,
-		Class: engine.ClassScout, Round: 9, Turn: 11, GameID: "g",
+		Class: engine.ClassScout, Round: 9, Turn: 11, GameID: "g", RulesHash: "rh",
 	}
 	e.Mods[0], e.Mods[1] = 1, 2
 	return e
@@ -100,7 +101,7 @@ func TestEventFieldsAsDocumented(t *testing.T) {
 			t.Errorf("%s: MarshalJSON differs from AppendJSON", typ)
 		}
 	}
-	if len(documentedFields) != int(engine.EvGameFinished)-1 {
+	if len(documentedFields) != int(lastEventType())-1 {
 		t.Errorf("the table covers %d types, want every type but EvNone and DeckShuffled", len(documentedFields))
 	}
 }
@@ -162,8 +163,21 @@ func TestEventStringsEscapedAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// lastEventType is the last type with a name.
+func lastEventType() engine.EventType {
+	typ := engine.EvGameCreated
+	for (typ + 1).String() != "Unknown" {
+		typ++
+	}
+	return typ
+}
+
 func TestEventTypeNames(t *testing.T) {
-	for typ := engine.EvGameCreated; typ <= engine.EvGameFinished; typ++ {
+	last := lastEventType()
+	if last < engine.EvGameFinished || last > 100 {
+		t.Fatalf("the last named event type is %d", last)
+	}
+	for typ := engine.EvGameCreated; typ <= last; typ++ {
 		name := typ.String()
 		if name == "" || name == "Unknown" || engine.ParseEventType(name) != typ {
 			t.Errorf("type %d: name %q parses to %d", typ, name, engine.ParseEventType(name))
@@ -174,7 +188,7 @@ func TestEventTypeNames(t *testing.T) {
 			t.Errorf("ParseEventType(%q) = %d, want EvNone", s, engine.ParseEventType(s))
 		}
 	}
-	if engine.EvNone.String() != "" || engine.EventType(engine.EvGameFinished+1).String() != "Unknown" {
+	if engine.EvNone.String() != "" || (last+1).String() != "Unknown" || engine.EventType(255).String() != "Unknown" {
 		t.Error("names of EvNone and past the last type")
 	}
 }

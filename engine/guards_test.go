@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fairboard/fairboard/bot"
@@ -15,8 +16,9 @@ import (
 // TestGuardsOnARealGame plays a whole seeded four-player game with the
 // reference game's handlers. Before each legal action it sends the same
 // action broken, once per check of Dispatch (a version ahead and behind,
-// the last action's id, an unknown kind, no stream, a stream one draw
-// ahead, a crypto stream, an engine under another ruleset), and requires
+// the last action's id, an unknown kind, a serverSeed off create, entropy
+// off join, no stream, a stream one draw ahead, a crypto stream, an engine
+// under another ruleset), and requires
 // the check's code, the game byte for byte as it was (canonical JSON), the
 // stream not moved and the caller's events untouched. Then it applies the
 // legal action. Once the game is over every kind, by every player, is
@@ -123,6 +125,12 @@ func checkGuards(t *testing.T, eng, otherEng *engine.Engine, g *engine.Game, s *
 	}
 	if p.LastActionID != "" {
 		vs = append(vs, variant{"the last action's id", engine.CodeDuplicateAction, eng, with(func(b *engine.Action) { b.ID = p.LastActionID }), s})
+	}
+	if a.Kind != engine.ActCreate {
+		vs = append(vs, variant{"a serverSeed off create", engine.CodeInvalidAction, eng, with(func(b *engine.Action) { b.ServerSeed = strings.Repeat("ab", 32) }), s})
+	}
+	if a.Kind != engine.ActJoin && a.Kind != engine.ActCreate {
+		vs = append(vs, variant{"entropy off join", engine.CodeInvalidAction, eng, with(func(b *engine.Action) { b.Entropy = "ab" }), s})
 	}
 	if a.Kind != engine.ActCreate {
 		ahead, _ := rng.NewSeeded("guards", rng.WithSeq(p.RNG.Seq+1))
