@@ -294,3 +294,24 @@ func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// TestEventCommitments: DeckShuffled always writes its commitment (zero
+// included); GameCreated writes one only in fair mode (non-zero); both
+// read back.
+func TestEventCommitments(t *testing.T) {
+	zero := strings.Repeat("0", 64)
+	d := engine.Event{Seq: 4, Type: engine.EvDeckShuffled, DeckID: "chance", Size: 12, Tag: "deck.initShuffle.chance"}
+	want := `{"seq":4,"type":"DeckShuffled","deckId":"chance","size":12,"tag":"deck.initShuffle.chance","commitment":"` + zero + `"}`
+	if got := string(d.AppendJSON(nil)); got != want {
+		t.Errorf("DeckShuffled with a zero commitment:\n got %s\nwant %s", got, want)
+	}
+	c := engine.Event{Seq: 1, Type: engine.EvGameCreated, UID: "p1", GameID: "g", RulesHash: "rh", Commitment: engine.Hash32{0xab, 0x01}}
+	b := c.AppendJSON(nil)
+	if !strings.Contains(string(b), `"commitment":"ab01`+strings.Repeat("0", 60)+`"`) {
+		t.Errorf("GameCreated in fair mode: %s", b)
+	}
+	var back engine.Event
+	if err := json.Unmarshal(b, &back); err != nil || back.Commitment != c.Commitment || back.RulesHash != "rh" {
+		t.Errorf("read back: %v, %+v", err, back)
+	}
+}
