@@ -160,6 +160,15 @@ func TestRuleNearestTieBreak(t *testing.T) {
 	if r := o.audit[1].Ctx.Reason; r != "nefariousSpirit" {
 		t.Fatalf("ctx.reason %q", r)
 	}
+
+	// A player on amy's own tile is nearest (distance 0), before one a
+	// tile away that comes later in seat order: no tie, no word.
+	g = onChance(5, "chance-spirit-2", pc("amy", 1, warrior, 0, 10), pc("kai", 0, monk, 5, 10), pc("mia", 2, scout, 6, 10))
+	wantLog(t, act(t, g, engine.ActMove, die(1)),
+		"dice amy move.roll 1", "moved amy 4->5 move",
+		"drew amy chance chance-spirit-2", "chance amy chance-spirit-2 nefariousSpirit",
+		"hit nefariousSpirit->kai 2 hp=8",
+		"turn kai r1 t2")
 }
 
 // R-CHANCE-4, R-KO-1: Nefarious Spirit takes 2 HP from the nearest other

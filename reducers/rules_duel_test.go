@@ -31,6 +31,18 @@ func TestRuleOfferDuelRefusals(t *testing.T) {
 	refuse(t, g, dare("amy"), engine.CodeInvalidAction)
 	refuse(t, g, dare("cy"), engine.CodeInvalidAction) // one tile away
 	wantLog(t, do(t, g, dare("bob")), "duel d1 amy->bob")
+	// The duel's id counts on from the game's counter, past the table of
+	// ready-made ids.
+	for _, c := range []struct {
+		next int
+		id   string
+	}{{510, "d511"}, {511, "d512"}, {2000, "d2001"}} {
+		g := preDuel(pc("amy", 0, warrior, 0, 10), pc("bob", 1, warrior, 0, 10))
+		g.Public.NextID = c.next
+		wantLog(t, do(t, g, dare("bob")), "duel "+c.id+" amy->bob")
+	}
+	g = preDuel(pc("amy", 0, warrior, 0, 10), pc("bob", 1, warrior, 0, 10))
+	do(t, g, dare("bob"))
 	wantAt(t, g, engine.StepDuel, "amy")
 	if d := g.Public.Duel; d.ID != "d1" || d.Challenger != "amy" || d.Target != "bob" || d.Bracket {
 		t.Fatalf("duel %+v", d)
@@ -236,6 +248,8 @@ func TestRuleDuelKnockOutTarget(t *testing.T) {
 		{[]string{"t3-axe-1", "t3-relic-1", "t3-plate-2"}, 3, "t3-relic-1"},        // 2 + 2 beats 3
 		{[]string{"t2-sword-2", "t2-chain-1", "t2-sword-1"}, 4, "t2-chain-1"},      // all 2: lowest id
 		{[]string{"t1-boots-1", "t1-potion-1", "t1-leather-2"}, 5, "t1-leather-2"}, // def 1 beats 0
+		{[]string{"t2-chain-2", "t2-chain-1"}, 4, "t2-chain-1"},                    // the same card: lowest id
+		{[]string{"t2-smoke-1", "t1-dagger-1"}, 6, "t2-smoke-1"},                   // the first item stays best
 		{nil, 6, ""},
 	} {
 		// bob, a scout at 2 HP. Dice amy 6 / 6, bob 1 / 1: bob's blow

@@ -70,6 +70,17 @@ func TestRuleMoveModifiers(t *testing.T) {
 	}
 }
 
+// R-CLASS-SCOUT: the scout's bonus is the ruleset's; at 0 it adds
+// nothing, not even a 0 modifier in the log.
+func TestRuleScoutMoveZero(t *testing.T) {
+	r := variant(t, map[string]any{"classes.scoutMove": 0})
+	g := newGameOn(r, pc("amy", 0, scout, 2, 10), pc("bob", 1, monk, 9, 10))
+	wantLog(t, act(t, g, engine.ActMove, die(2)), "dice amy move.roll 2", "moved amy 2->4 move", "turn bob r1 t2")
+	if ev := act(t, newGameOn(r, pc("amy", 0, scout, 2, 10), pc("bob", 1, monk, 9, 10)), engine.ActMove, die(2)).ev[0]; ev.NMods != 0 || ev.Total != 2 {
+		t.Fatalf("modifiers %v total %d", ev.Modifiers(), ev.Total)
+	}
+}
+
 // R-MOVE-3, R-END-1: a move stops on the final tile 35 and the excess is
 // lost; arriving there marks the end of the game for the end of the round.
 func TestRuleMoveFinalTile(t *testing.T) {
