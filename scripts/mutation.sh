@@ -34,6 +34,9 @@ if [ ${#pkgs[@]} -eq 0 ]; then
 	pkgs=(rng engine reducers audit session service store)
 fi
 workers=${WORKERS:-1}
+# A cached coverage run (a fraction of a second) would become every
+# mutant's time limit and time them all out: never read the test cache.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1"
 coeff=${TIMEOUT_COEFF:-4}
 
 out=out/mutation
