@@ -23,7 +23,9 @@
 #        TIMEOUT_COEFF  a mutant's test run may take this many times the
 #                    coverage run before it counts as TIMED OUT (default 4)
 #        RERUN_TIMEOUT  the same limit for mutrun's runs (default 3m)
-# Output: out/mutation/<pkg>.log (Gremlins' output), <pkg>.rerun (mutrun's),
+#        OUT         the output directory (default out/mutation; give each of
+#                    two runs at once its own, they share summary.txt)
+# Output: $OUT/<pkg>.log (Gremlins' output), <pkg>.rerun (mutrun's),
 #         <pkg>.all (every mutant's final status) and summary.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,11 +41,12 @@ workers=${WORKERS:-1}
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1"
 coeff=${TIMEOUT_COEFF:-4}
 
-out=out/mutation
+out=${OUT:-out/mutation}
 mkdir -p "$out"
 bin="$out/gremlins"
 if [ ! -x "$bin" ]; then
-	GOBIN="$(pwd)/$out" go install "github.com/go-gremlins/gremlins/cmd/gremlins@$GREMLINS_VERSION"
+	case $out in /*) gobin=$out ;; *) gobin=$(pwd)/$out ;; esac
+	GOBIN="$gobin" go install "github.com/go-gremlins/gremlins/cmd/gremlins@$GREMLINS_VERSION"
 fi
 
 # count STATUS LOG: how many mutants the log reports with that status.
@@ -91,7 +94,7 @@ cat <<'EOF'
 == mutation summary
 score = (killed + timed out) / (killed + timed out + lived + not covered):
 a mutant no test runs counts as a survivor. Not viable mutants (they do not
-compile) are left out. Survivors: grep -E 'LIVED|NOT COVERED' out/mutation/*.all
+compile) are left out. Survivors: grep -E 'LIVED|NOT COVERED' OUT/*.all
 EOF
 cat "$summary"
 exit $status
