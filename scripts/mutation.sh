@@ -79,7 +79,7 @@ for pkg in "${pkgs[@]}"; do
 	to=$(count 'TIMED OUT' "$all")
 	l=$(count LIVED "$all")
 	# NOT COVERED: what mutrun found no test reaches, and what it could not run.
-	nc=$(($(count 'NOT COVERED' "$all") + $(count 'NOT COVERED' "$log") - $(grep -c . "$rerun" || true)))
+	nc=$(($(count 'NOT COVERED' "$all") + $(count 'NOT COVERED' "$log") - $(grep -c ' at ' "$rerun" || true)))
 	nv=$(count 'NOT VIABLE' "$all")
 	viable=$((k + to + l + nc))
 	score=n/a
