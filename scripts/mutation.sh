@@ -74,12 +74,16 @@ for pkg in "${pkgs[@]}"; do
 	go run ./internal/cmd/mutrun -log "$log" -pkg "./$pkg" -timeout "${RERUN_TIMEOUT:-3m}" | tee "$rerun" || status=1
 	secs=$(($(date +%s) - start))
 	all="$out/$name.all"
-	grep -v 'NOT COVERED' "$log" | cat - "$rerun" >"$all"
+	# Every mutant once: mutrun's line where it has one (a rerun NOT COVERED
+	# mutant, a KILLED one that does not build), else Gremlins'.
+	awk 'function key(s) { sub(/^ *(KILLED|LIVED|TIMED OUT|NOT COVERED|NOT VIABLE) /, "", s); sub(/ \(rerun.*$/, "", s); return s }
+		FNR == NR { if (/ at /) seen[key($0)] = 1; next }
+		/ at / && !(key($0) in seen)' "$rerun" "$log" | cat - "$rerun" | grep ' at ' >"$all" || true
 	k=$(count KILLED "$all")
 	to=$(count 'TIMED OUT' "$all")
 	l=$(count LIVED "$all")
 	# NOT COVERED: what mutrun found no test reaches, and what it could not run.
-	nc=$(($(count 'NOT COVERED' "$all") + $(count 'NOT COVERED' "$log") - $(grep -c ' at ' "$rerun" || true)))
+	nc=$(count 'NOT COVERED' "$all")
 	nv=$(count 'NOT VIABLE' "$all")
 	viable=$((k + to + l + nc))
 	score=n/a

@@ -17,7 +17,15 @@
 //
 // KILLED: the tests failed; LIVED: they passed; TIMED OUT: they ran past
 // -timeout; NOT VIABLE: the mutant does not build; NOT COVERED: no test
-// reaches it, so it was not run. Exit status 2 for bad
+// reaches it, so it was not run.
+//
+// Gremlins v0.6.0 also counts a mutant that does not compile as KILLED: it
+// takes go test's exit status 2 for "not viable", but go test exits 1 when
+// the package does not build. The only such mutant of its default table is
+// `+` turned into `-` between strings, so mutrun builds (go build, no
+// tests) every KILLED ARITHMETIC_BASE mutant on a `+` and prints the ones
+// that do not build as NOT VIABLE "(rerun: does not build)"; a line of its
+// output replaces Gremlins' line for the same mutant. Exit status 2 for bad
 // flags or a log that cannot be read, 1 if a mutant could not be applied.
 package main
 
@@ -55,13 +63,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mutrun:", err)
 		os.Exit(2)
 	}
-	mutants, err := parseLog(f)
+	mutants, killed, err := parseLog(f)
 	f.Close()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutrun:", err)
 		os.Exit(2)
 	}
-	if len(mutants) == 0 {
+	if len(mutants) == 0 && len(killed) == 0 {
 		return
 	}
 	root, err := copyModule()
@@ -70,10 +78,12 @@ func main() {
 		os.Exit(2)
 	}
 	defer os.RemoveAll(root)
-	blocks, err := coverage(root, *pkg)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutrun:", err)
-		os.Exit(2)
+	var blocks []*cover.Profile
+	if len(mutants) > 0 {
+		if blocks, err = coverage(root, *pkg); err != nil {
+			fmt.Fprintln(os.Stderr, "mutrun:", err)
+			os.Exit(2)
+		}
 	}
 	failed := false
 	for _, m := range mutants {
@@ -89,6 +99,17 @@ func main() {
 		}
 		fmt.Printf("%12s %s at %s:%d:%d (rerun)\n", status, m.Type, m.File, m.Line, m.Col)
 	}
+	for _, m := range killed {
+		ok, err := builds(root, *pkg, m)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mutrun: %s: %v\n", m, err)
+			failed = true
+			continue
+		}
+		if !ok {
+			fmt.Printf("%12s %s at %s:%d:%d (rerun: does not build)\n", "NOT VIABLE", m.Type, m.File, m.Line, m.Col)
+		}
+	}
 	if failed {
 		os.Exit(1)
 	}
@@ -103,22 +124,28 @@ type mutant struct {
 
 func (m mutant) String() string { return fmt.Sprintf("%s at %s:%d:%d", m.Type, m.File, m.Line, m.Col) }
 
-var notCovered = regexp.MustCompile(`^\s*NOT COVERED ([A-Z_]+) at (\S+):(\d+):(\d+)\s*$`)
+var logLine = regexp.MustCompile(`^\s*(NOT COVERED|KILLED) ([A-Z_]+) at (\S+):(\d+):(\d+)\s*$`)
 
-// parseLog returns the NOT COVERED mutants of a Gremlins log, in order.
-func parseLog(r io.Reader) ([]mutant, error) {
-	var out []mutant
+// parseLog returns the NOT COVERED mutants of a Gremlins log and its
+// KILLED ARITHMETIC_BASE mutants (the ones that may not build), in order.
+func parseLog(r io.Reader) (notCovered, killed []mutant, err error) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		m := notCovered.FindStringSubmatch(sc.Text())
+		m := logLine.FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
 		}
-		line, _ := strconv.Atoi(m[3])
-		col, _ := strconv.Atoi(m[4])
-		out = append(out, mutant{Type: m[1], File: m[2], Line: line, Col: col})
+		line, _ := strconv.Atoi(m[4])
+		col, _ := strconv.Atoi(m[5])
+		mu := mutant{Type: m[2], File: m[3], Line: line, Col: col}
+		switch {
+		case m[1] == "NOT COVERED":
+			notCovered = append(notCovered, mu)
+		case mu.Type == "ARITHMETIC_BASE":
+			killed = append(killed, mu)
+		}
 	}
-	return out, sc.Err()
+	return notCovered, killed, sc.Err()
 }
 
 // mutations is Gremlins' table for its default mutators: the operator at
@@ -138,17 +165,9 @@ func apply(src []byte, m mutant) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown mutator %s", m.Type)
 	}
-	off := 0
-	for l := 1; l < m.Line; l++ {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return nil, fmt.Errorf("the file has fewer than %d lines", m.Line)
-		}
-		off += i + 1
-	}
-	off += m.Col - 1
-	if m.Col < 1 || off >= len(src) {
-		return nil, fmt.Errorf("column %d is past the end of line %d", m.Col, m.Line)
+	off, err := offset(src, m)
+	if err != nil {
+		return nil, err
 	}
 	op := string(src[off])
 	if off+1 < len(src) {
@@ -164,6 +183,23 @@ func apply(src []byte, m mutant) ([]byte, error) {
 	out = append(out, src[:off]...)
 	out = append(out, repl...)
 	return append(out, src[off+len(op):]...), nil
+}
+
+// offset returns the byte offset in src of m's line:col (1-based).
+func offset(src []byte, m mutant) (int, error) {
+	off := 0
+	for l := 1; l < m.Line; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return 0, fmt.Errorf("the file has fewer than %d lines", m.Line)
+		}
+		off += i + 1
+	}
+	off += m.Col - 1
+	if m.Col < 1 || off >= len(src) {
+		return 0, fmt.Errorf("column %d is past the end of line %d", m.Col, m.Line)
+	}
+	return off, nil
 }
 
 // run applies m in the copy of the module at root, runs the package's
@@ -200,6 +236,44 @@ func run(root, pkg string, m mutant, timeout time.Duration) (string, error) {
 		return "NOT VIABLE", nil
 	}
 	return "KILLED", nil
+}
+
+// builds applies m in the copy of the module at root when the operator it
+// changes is a `+` (the only mutation of Gremlins' table that can fail to
+// type-check: string concatenation), reports whether the package still
+// builds, and puts the file back. A mutant on another operator builds.
+func builds(root, pkg string, m mutant) (bool, error) {
+	path := filepath.Join(root, pkg, m.File)
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		return false, err
+	}
+	off, err := offset(orig, m)
+	if err != nil {
+		return false, err
+	}
+	if orig[off] != '+' {
+		return true, nil
+	}
+	mutated, err := apply(orig, m)
+	if err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(path, mutated, 0o644); err != nil {
+		return false, err
+	}
+	defer os.WriteFile(path, orig, 0o644)
+	cmd := exec.Command("go", "build", "-o", os.DevNull, pkg)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &exit) && len(out) > 0:
+		return false, nil
+	}
+	return false, fmt.Errorf("go build: %v\n%s", err, out)
 }
 
 // copyModule copies the module's files (tracked, and untracked but not

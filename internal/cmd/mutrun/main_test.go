@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,12 +15,18 @@ func TestParseLog(t *testing.T) {
  NOT COVERED CONDITIONALS_NEGATION at entry_json.go:127:15
        LIVED ARITHMETIC_BASE at pick.go:57:24
  NOT COVERED INVERT_NEGATIVES at uniform.go:27:11
-Killed: 1, Lived: 1, Not covered: 2
+      KILLED ARITHMETIC_BASE at event_json.go:40:17
+   TIMED OUT ARITHMETIC_BASE at stream.go:9:3
+Killed: 2, Lived: 1, Not covered: 2
 `
-	got, err := parseLog(strings.NewReader(log))
+	got, killed, err := parseLog(strings.NewReader(log))
 	want := []mutant{{"CONDITIONALS_NEGATION", "entry_json.go", 127, 15}, {"INVERT_NEGATIVES", "uniform.go", 27, 11}}
 	if err != nil || len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("parseLog = %v, %v; want %v", got, err, want)
+	}
+	// Only a KILLED ARITHMETIC_BASE may be a mutant that does not build.
+	if wantK := (mutant{"ARITHMETIC_BASE", "event_json.go", 40, 17}); len(killed) != 1 || killed[0] != wantK {
+		t.Fatalf("parseLog's killed = %v, want [%v]", killed, wantK)
 	}
 }
 
@@ -92,5 +100,38 @@ func TestUnreached(t *testing.T) {
 	}
 	if unreached(profiles, "./engine", mutant{"X", "pick.go", 13, 9}) {
 		t.Error("a file of another package matched")
+	}
+}
+
+// A `+` between strings turned into `-` does not build; one between numbers
+// does, and so does a mutant on another operator (never built).
+func TestBuilds(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, src string) {
+		if err := os.MkdirAll(filepath.Join(root, "p"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module m\n\ngo 1.22\n")
+	src := "package p\n\nfunc S(a string) string { return a + \"x\" }\n\nfunc N(a int) int { return a + 1 - a*2 }\n"
+	write("p/p.go", src)
+	for _, c := range []struct {
+		m    mutant
+		want bool
+	}{
+		{mutant{"ARITHMETIC_BASE", "p.go", 3, 36}, false}, // a + "x" -> a - "x"
+		{mutant{"ARITHMETIC_BASE", "p.go", 5, 30}, true},  // a + 1 -> a - 1
+		{mutant{"ARITHMETIC_BASE", "p.go", 5, 34}, true},  // the -: not built
+	} {
+		got, err := builds(root, "./p", c.m)
+		if err != nil || got != c.want {
+			t.Errorf("%v: builds = %v, %v; want %v", c.m, got, err, c.want)
+		}
+		if b, _ := os.ReadFile(filepath.Join(root, "p", "p.go")); string(b) != src {
+			t.Errorf("%v: the file was not put back", c.m)
+		}
 	}
 }
