@@ -136,6 +136,11 @@ func TestCheckNamesEachProblem(t *testing.T) {
 				g.Public.Players = append(g.Public.Players, engine.Player{UID: fmt.Sprint("q", i), Seat: i, Class: engine.ClassMonk, HP: 5})
 			}
 		}, "7 players, the ruleset allows 6"},
+		{"lobby", "as many players as the ruleset allows", func(g *engine.Game, r *engine.Ruleset) {
+			for i := 4; i < r.MaxPlayers; i++ { // seats 4 and 5: six players
+				g.Public.Players = append(g.Public.Players, engine.Player{UID: fmt.Sprint("q", i), Seat: i, Class: engine.ClassMonk, HP: 5})
+			}
+		}, ""},
 		{"manage", "a held chance card", func(g *engine.Game, r *engine.Ruleset) {
 			id := g.Secret.Decks[engine.DeckChance].Cards[0]
 			pl(g, 0).Items = append(pl(g, 0).Items, id)
