@@ -255,6 +255,15 @@ func TestCheckNamesEachProblem(t *testing.T) {
 				g.Public.Decks[d].Size--
 			}
 		}, "9 enemies"},
+		{"combat", "as many enemies as a composition may spawn", func(g *engine.Game, r *engine.Ruleset) {
+			cb := g.Public.Combat
+			for len(cb.Enemies) < engine.MaxEnemies { // 8
+				d := engine.EnemyDeck(1)
+				cb.Enemies = append(cb.Enemies, engine.Enemy{CardID: g.Secret.Decks[d].Cards[0], Tier: 1, HP: 1})
+				g.Secret.Decks[d].Cards = g.Secret.Decks[d].Cards[1:]
+				g.Public.Decks[d].Size--
+			}
+		}, ""},
 		{"combat", "an enemy that is a treasure", func(g *engine.Game, r *engine.Ruleset) {
 			cb := g.Public.Combat
 			d := engine.TreasureDeck(1)
