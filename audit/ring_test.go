@@ -112,3 +112,13 @@ func TestStamp(t *testing.T) {
 		t.Fatalf("Stamp = %+v", es)
 	}
 }
+
+// Holds for a slot past the ones grown so far: a ring of 4 holding seq 1
+// (slot 1) has grown two slots; seq 2 and 3 (slots 2 and 3) are not held.
+func TestRingHoldsPastTheGrownSlots(t *testing.T) {
+	r := NewRing(4)
+	r.Put(dice(1, 1))
+	if !r.Holds(1) || r.Holds(2) || r.Holds(3) || r.Holds(4) {
+		t.Error("Holds: want 1 held; 2, 3 (slots not grown) and 4 (slot 0, empty) not")
+	}
+}
