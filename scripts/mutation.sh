@@ -77,7 +77,7 @@ for pkg in "${pkgs[@]}"; do
 	# Every mutant once: mutrun's line where it has one (a rerun NOT COVERED
 	# mutant, a KILLED one that does not build), else Gremlins'.
 	awk 'function key(s) { sub(/^ *(KILLED|LIVED|TIMED OUT|NOT COVERED|NOT VIABLE) /, "", s); sub(/ \(rerun.*$/, "", s); return s }
-		FNR == NR { if (/ at /) seen[key($0)] = 1; next }
+		FILENAME == ARGV[1] { if (/ at /) seen[key($0)] = 1; next }
 		/ at / && !(key($0) in seen)' "$rerun" "$log" | cat - "$rerun" | grep ' at ' >"$all" || true
 	k=$(count KILLED "$all")
 	to=$(count 'TIMED OUT' "$all")
