@@ -19,3 +19,17 @@ func TestKindIndex(t *testing.T) {
 		}
 	}
 }
+
+// An event type past the table (a value no constructor makes) is named
+// "Unknown" and written with no fields: {"seq":..,"type":"Unknown"}.
+func TestEventTypePastTheTable(t *testing.T) {
+	for _, ty := range []EventType{numEventTypes, numEventTypes + 1} {
+		if s := ty.String(); s != "Unknown" {
+			t.Errorf("EventType(%d).String() = %q, want Unknown", ty, s)
+		}
+		e := Event{Seq: 3, Type: ty, UID: "p1", Value: 4}
+		if got := string(e.AppendJSON(nil)); got != `{"seq":3,"type":"Unknown"}` {
+			t.Errorf("EventType(%d): AppendJSON = %s", ty, got)
+		}
+	}
+}

@@ -17,7 +17,7 @@
 //
 // KILLED: the tests failed; LIVED: they passed; TIMED OUT: they ran past
 // -timeout; NOT VIABLE: the mutant does not build; NOT COVERED: no test
-// reaches it, so it was not run.
+// reaches it, so it was not run (or NOT VIABLE if it does not build).
 //
 // Gremlins v0.6.0 also counts a mutant that does not compile as KILLED: it
 // takes go test's exit status 2 for "not viable", but go test exits 1 when
@@ -88,6 +88,11 @@ func main() {
 	failed := false
 	for _, m := range mutants {
 		if unreached(blocks, *pkg, m) {
+			// Unless it does not build: then it is no mutant at all.
+			if ok, err := builds(root, *pkg, m); err == nil && !ok {
+				fmt.Printf("%12s %s at %s:%d:%d (rerun: does not build)\n", "NOT VIABLE", m.Type, m.File, m.Line, m.Col)
+				continue
+			}
 			fmt.Printf("%12s %s at %s:%d:%d (rerun: no test reaches it)\n", "NOT COVERED", m.Type, m.File, m.Line, m.Col)
 			continue
 		}
