@@ -33,3 +33,17 @@ func TestEventTypePastTheTable(t *testing.T) {
 		}
 	}
 }
+
+// Player finds a player by uid with its index; an unknown uid gives nil, -1.
+func TestPlayerByUID(t *testing.T) {
+	p := &Public{Players: []Player{{UID: "b"}, {UID: "a"}}}
+	if pl, i := p.Player("a"); pl != &p.Players[1] || i != 1 {
+		t.Errorf("Player(a) = %p, %d; want the second player, 1", pl, i)
+	}
+	if pl, i := p.Player("c"); pl != nil || i != -1 {
+		t.Errorf("Player(c) = %v, %d; want nil, -1", pl, i)
+	}
+	if pl, i := (&Public{}).Player(""); pl != nil || i != -1 {
+		t.Errorf("Player on no players = %v, %d; want nil, -1", pl, i)
+	}
+}

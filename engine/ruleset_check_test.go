@@ -86,6 +86,8 @@ func TestRulesetNumbers(t *testing.T) {
 		{"monkCancelMin 7 of a d6", func(r *engine.Ruleset) { r.Classes.MonkCancelMin = 7 }, nil},
 		{"monkCancelMin 0", func(r *engine.Ruleset) { r.Classes.MonkCancelMin = 0 }, w("classes.monkCancelMin is 0; it must be in 1..7")},
 		{"monkCancelMin 8 of a d6", func(r *engine.Ruleset) { r.Classes.MonkCancelMin = 8 }, w("classes.monkCancelMin is 8; it must be in 1..7")},
+		{"monkCancelMin 2 of a d1", func(r *engine.Ruleset) { r.Dice.MonkCancel, r.Classes.MonkCancelMin = 1, 2 }, nil},
+		{"monkCancelMin 3 of a d1", func(r *engine.Ruleset) { r.Dice.MonkCancel, r.Classes.MonkCancelMin = 1, 3 }, w("classes.monkCancelMin is 3; it must be in 1..2")},
 		{"duelistRerolls 1", func(r *engine.Ruleset) { r.Classes.DuelistRerolls = 1 }, nil},
 		{"duelistRerolls -1", func(r *engine.Ruleset) { r.Classes.DuelistRerolls = -1 }, w("classes.duelistRerolls is -1; it must be 0 or 1")},
 		{"duelistRerolls 2", func(r *engine.Ruleset) { r.Classes.DuelistRerolls = 2 }, w("classes.duelistRerolls is 2; it must be 0 or 1")},
