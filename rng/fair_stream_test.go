@@ -165,3 +165,18 @@ func TestSeekChaCha20MatchesReading(t *testing.T) {
 		require.Equal(t, c.Uint64(), d.Uint64())
 	}
 }
+
+// A fair stream that has drawn nothing saves "chacha20:0", and that state
+// (a lone 0 is no leading zero) resumes at the keystream's first byte.
+func TestRestoreFairAtZero(t *testing.T) {
+	seed := []byte("zero")
+	st, err := rng.NewFair(seed).State()
+	require.NoError(t, err)
+	require.Equal(t, "chacha20:0", st)
+	s, err := rng.RestoreFair(seed, st)
+	require.NoError(t, err)
+	ref := rng.NewChaCha20(seed)
+	for i := range 3 {
+		require.Equal(t, ref.Uint32(), s.Uint32(rng.TagTestOnly, nil), "word %d", i)
+	}
+}
