@@ -186,6 +186,15 @@ func TestRulesetDecks(t *testing.T) {
 		{"a deck twice", func(r *engine.Ruleset) { r.Decks = append(r.Decks, r.Decks[3]) }, w(`decks[7]: deck "chance" is defined twice`)},
 		{"a deck missing", func(r *engine.Ruleset) { r.Decks = append(r.Decks[:3:3], r.Decks[4:]...) }, w(`deck "chance" is missing`)},
 		{"a deck with no cards", func(r *engine.Ruleset) { r.Decks[3].Cards = nil }, w(`deck "chance" has no cards`)},
+		// An empty enemy deck is named once, not again by every composition
+		// that draws from it.
+		{"an enemy deck with no cards", func(r *engine.Ruleset) {
+			for i := range r.Decks {
+				if r.Decks[i].ID == "enemy.t1" {
+					r.Decks[i].Cards = nil
+				}
+			}
+		}, w(`deck "enemy.t1" has no cards`)},
 		{"a card with no id", func(r *engine.Ruleset) { dagger(r).ID = "" }, w("decks[0].cards[0] () has no id")},
 		{"count 0", func(r *engine.Ruleset) { dagger(r).Count = 0 }, w("decks[0].cards[0] (t1-dagger) has count 0; it must be at least 1")},
 		{"count 1", func(r *engine.Ruleset) { dagger(r).Count = 1 }, nil},
