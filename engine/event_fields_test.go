@@ -150,6 +150,7 @@ func TestEventStringsEscapedAsEncodingJSON(t *testing.T) {
 	for _, s := range []string{
 		"", "plain", `quote " and \ backslash`, "\n\r\t", ctl.String(), "\x7f", "<b>&amp;</b>",
 		"\u2028\u2029", "\u2027\u202a", "é, 漢字, 🎲", "bad \xff\xfe utf-8", "\xc3", "a\x00b", " ~",
+		"\x80", "a\x80b", // 0x80: the first byte past ASCII, a lone continuation byte
 	} {
 		want, _ := json.Marshal(s)
 		e := engine.Event{Seq: 1, Type: engine.EvRoundEnded}
