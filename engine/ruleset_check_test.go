@@ -397,3 +397,24 @@ func TestLoadRulesRejectsBadJSON(t *testing.T) {
 		t.Errorf("trailing white space refused: %v", err)
 	}
 }
+
+// Each card carries its deck's tier: treasure.tK and enemy.tK cards tier K,
+// chance cards none (0), in every deck of the default ruleset.
+func TestCardTierIsItsDecks(t *testing.T) {
+	r := engine.DefaultRules()
+	want := map[int]int{engine.DeckChance: 0}
+	for tier := 1; tier <= 3; tier++ {
+		want[engine.TreasureDeck(tier)], want[engine.EnemyDeck(tier)] = tier, tier
+	}
+	for d, tier := range want {
+		ids := r.InitialDeck(d)
+		if len(ids) == 0 {
+			t.Fatalf("deck %s has no cards", engine.DeckIDs[d])
+		}
+		for _, id := range ids {
+			if c := r.Card(id); c == nil || c.Tier != tier || c.Deck != d {
+				t.Fatalf("card %s of deck %s: %+v, want tier %d", id, engine.DeckIDs[d], c, tier)
+			}
+		}
+	}
+}
