@@ -13,8 +13,8 @@ demo:
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
 
-# Mutation testing, on request only (never in CI; about two hours on two
-# cores, see docs/testing.md). One package at a time with a summary per
+# Mutation testing, on request only (never in CI; about three hours on two
+# shared cores, see docs/testing.md). One package at a time with a summary per
 # package; `make mutation PKGS="rng engine"` runs only those.
 mutation:
 	bash scripts/mutation.sh $(PKGS)
