@@ -25,6 +25,8 @@
 #        RERUN_TIMEOUT  the same limit for mutrun's runs (default 3m)
 #        OUT         the output directory (default out/mutation; give each of
 #                    two runs at once its own, they share summary.txt)
+#        DIFF        a commit: mutate only the lines changed since it (Gremlins'
+#                    --diff), to measure a change without the whole package
 # Output: $OUT/<pkg>.log (Gremlins' output), <pkg>.rerun (mutrun's),
 #         <pkg>.all (every mutant's final status) and summary.txt.
 set -euo pipefail
@@ -40,6 +42,10 @@ workers=${WORKERS:-1}
 # mutant's time limit and time them all out: never read the test cache.
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1"
 coeff=${TIMEOUT_COEFF:-4}
+diff=()
+if [ -n "${DIFF:-}" ]; then
+	diff=(--diff "$DIFF")
+fi
 
 out=${OUT:-out/mutation}
 mkdir -p "$out"
@@ -63,7 +69,7 @@ for pkg in "${pkgs[@]}"; do
 	# --exclude-files '/': the paths are relative to the package directory, so
 	# this leaves out the files of subpackages.
 	if ! "$bin" unleash --workers "$workers" --timeout-coefficient "$coeff" \
-		--exclude-files '/' "./$pkg" 2>&1 | tee "$log"; then
+		"${diff[@]}" --exclude-files '/' "./$pkg" 2>&1 | tee "$log"; then
 		# Gremlins stops when the package's own tests fail unmutated.
 		printf '%-10s gremlins failed: see %s\n' "$pkg" "$log" >>"$summary"
 		status=1
