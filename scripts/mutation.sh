@@ -25,8 +25,10 @@
 #        RERUN_TIMEOUT  the same limit for mutrun's runs (default 3m)
 #        OUT         the output directory (default out/mutation; give each of
 #                    two runs at once its own, they share summary.txt)
-#        DIFF        a commit: mutate only the lines changed since it (Gremlins'
-#                    --diff), to measure a change without the whole package
+#        DIFF        a commit: mutate only the package's files changed since it
+#                    (whole files; Gremlins' own --diff matches no file of a
+#                    package in a subdirectory), to measure a change without
+#                    the whole package
 # Output: $OUT/<pkg>.log (Gremlins' output), <pkg>.rerun (mutrun's),
 #         <pkg>.all (every mutant's final status) and summary.txt.
 set -euo pipefail
@@ -42,10 +44,6 @@ workers=${WORKERS:-1}
 # mutant's time limit and time them all out: never read the test cache.
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-count=1"
 coeff=${TIMEOUT_COEFF:-4}
-diff=()
-if [ -n "${DIFF:-}" ]; then
-	diff=(--diff "$DIFF")
-fi
 
 out=${OUT:-out/mutation}
 mkdir -p "$out"
@@ -66,6 +64,17 @@ for pkg in "${pkgs[@]}"; do
 	log="$out/$name.log"
 	printf '\n== mutation: %s\n' "$pkg"
 	start=$(date +%s)
+	# With DIFF, every file of the package that did not change is excluded.
+	diff=()
+	if [ -n "${DIFF:-}" ]; then
+		changed=$(git diff --name-only "$DIFF" -- "$pkg" | grep -v '_test\.go$' || true)
+		for f in "$pkg"/*.go; do
+			case $f in *_test.go) continue ;; esac
+			if ! grep -qxF "$f" <<<"$changed"; then
+				diff+=(--exclude-files "^${f#"$pkg"/}\$")
+			fi
+		done
+	fi
 	# --exclude-files '/': the paths are relative to the package directory, so
 	# this leaves out the files of subpackages.
 	if ! "$bin" unleash --workers "$workers" --timeout-coefficient "$coeff" \
