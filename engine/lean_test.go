@@ -72,3 +72,56 @@ func TestCtxCommitShuffle(t *testing.T) {
 		t.Errorf("the handler ran %d times, want 3", calls)
 	}
 }
+
+// TestLeanDropsEventsButCountsThem: a lean dispatcher keeps only the
+// events of its set, but every event built counts in Public.LogSeq, so the
+// kept ones carry the seqs of the full log. Worked by hand: the game's
+// LogSeq is 4; the handler adds GameCreated (seq 5, dropped), DiceRolled
+// (seq 6, kept, value 3) and GameCreated again (seq 7, dropped, its slot
+// written over): the log gets one event, seq 6, and LogSeq is 7.
+func TestLeanDropsEventsButCountsThem(t *testing.T) {
+	tab := Table{ActMove: func(c *Ctx, a *Action) error {
+		e := c.Add(EvGameCreated)
+		e.UID, e.NMods = "dropped", 2
+		e = c.Add(EvDiceRolled)
+		e.Who, e.Sides, e.Value = a.Actor, 6, 3
+		e = c.Add(EvGameCreated)
+		if e.NMods != 0 || e.Seq != 7 || e.Type != EvGameCreated {
+			t.Errorf("a reused slot: seq %d, type %v, nmods %d; want 7, GameCreated, 0", e.Seq, e.Type, e.NMods)
+		}
+		return nil
+	}}
+	d := New(DefaultRules(), tab).NewDispatcher()
+	d.Lean(EventsOf(EvDiceRolled))
+	g, s := lobbyGame(t)
+	ev, err := d.Dispatch(g, &Action{Kind: ActMove, Actor: "p1", ID: "a4", Version: 3}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev) != 1 || ev[0].Seq != 6 || ev[0].Type != EvDiceRolled || ev[0].Value != 3 || ev[0].Who != "p1" {
+		t.Errorf("kept events %+v, want one DiceRolled at seq 6", ev)
+	}
+	if g.Public.LogSeq != 7 {
+		t.Errorf("LogSeq %d, want 7", g.Public.LogSeq)
+	}
+}
+
+// TestEventSet: EventsOf sets a bit per type; Has is false for every
+// other type, including types past the 64 a set can hold.
+func TestEventSet(t *testing.T) {
+	s := EventsOf(EvDiceRolled, EvRoundEnded)
+	for _, c := range []struct {
+		t    EventType
+		want bool
+	}{{EvDiceRolled, true}, {EvRoundEnded, true}, {EvGameCreated, false}, {0, false}, {63, false}, {64, false}, {200, false}} {
+		if got := s.Has(c.t); got != c.want {
+			t.Errorf("Has(%d) = %v, want %v", c.t, got, c.want)
+		}
+	}
+	if EventsOf().Has(EvDiceRolled) || !EventSet(^uint64(0)).Has(63) || EventSet(^uint64(0)).Has(64) {
+		t.Error("the empty and the full set")
+	}
+	if EventsOf(EvDiceRolled) != EventSet(1)<<EvDiceRolled {
+		t.Errorf("EventsOf(DiceRolled) = %b", EventsOf(EvDiceRolled))
+	}
+}
