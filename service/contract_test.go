@@ -298,3 +298,38 @@ func TestConfiguredLoggerGetsAuditFailures(t *testing.T) {
 		t.Errorf("the configured logger got %q after the repair; want a WARN naming game=logged", buf.String())
 	}
 }
+
+// TestVerifyShuffleEdges: claimed_deck holds "1 to 4096 cards"
+// (docs/functions.md, Field limits), so 4096 are verified, not refused;
+// and the registry's explanation of a bad seed is cut at 160 bytes, on a
+// character boundary, with "…" after it. hashchain-v1 explains a seed
+// with one ':' by quoting it: `want HEX or HEX:SESSION:MOVE, not "` (35
+// bytes), the seed, `"`.
+func TestVerifyShuffleEdges(t *testing.T) {
+	svc := newService(store.NewMemory(), nil)
+	deck := make([]string, 4096)
+	for i := range deck {
+		deck[i] = fmt.Sprintf("c%d", i)
+	}
+	r, err := svc.VerifyShuffle("fisher-yates-v1", "00", deck)
+	if err != nil || len(r.Actual) != 4096 {
+		t.Fatalf("a claim of 4096 cards: %v; want it verified", err)
+	}
+
+	const prefix = `is not a seed of hashchain-v1: want HEX or HEX:SESSION:MOVE, not "`
+	for _, tc := range []struct{ name, seed, want string }{
+		// 35 + 124 + 1 = 160 bytes: whole.
+		{"160 bytes", "a:" + strings.Repeat("b", 122), prefix + "a:" + strings.Repeat("b", 122) + `"`},
+		// 161 bytes: the first 160 (the closing quote goes).
+		{"161 bytes", "a:" + strings.Repeat("b", 123), prefix + "a:" + strings.Repeat("b", 123) + "…"},
+		// The é's (2 bytes each) start at byte 37; byte 160 is the second
+		// half of the 62nd, so the cut falls back to 159: 61 é's.
+		{"cut inside a character", "a:" + strings.Repeat("é", 70), prefix + "a:" + strings.Repeat("é", 61) + "…"},
+	} {
+		_, err := svc.VerifyShuffle("hashchain-v1", tc.seed, deck[:5])
+		var fe *service.FieldError
+		if !errors.As(err, &fe) || fe.Field != "seed" || fe.Problem != tc.want {
+			t.Errorf("%s: %v; want the seed's problem %q", tc.name, err, tc.want)
+		}
+	}
+}
