@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -47,8 +48,9 @@ func TestValidIDEdges(t *testing.T) {
 // FromDoc: a value JSON cannot encode, a number outside float64 at the top
 // and an integer outside int64 nested in an object and in an array.
 func TestDocConversionErrors(t *testing.T) {
-	if _, err := store.ToDoc(map[string]any{"c": make(chan int)}); err == nil {
-		t.Error("ToDoc of a channel: no error")
+	var unsupported *json.UnsupportedTypeError
+	if _, err := store.ToDoc(map[string]any{"c": make(chan int)}); !errors.As(err, &unsupported) {
+		t.Errorf("ToDoc of a channel: %v, want encoding/json's UnsupportedTypeError", err)
 	}
 	for _, in := range []string{
 		`{"a":1e400}`,
@@ -60,8 +62,8 @@ func TestDocConversionErrors(t *testing.T) {
 		}
 	}
 	var v struct{ A int }
-	if err := store.FromDoc(map[string]any{"A": make(chan int)}, &v); err == nil {
-		t.Error("FromDoc of a channel: no error")
+	if err := store.FromDoc(map[string]any{"A": make(chan int)}, &v); !errors.As(err, &unsupported) {
+		t.Errorf("FromDoc of a channel: %v, want encoding/json's UnsupportedTypeError", err)
 	}
 	// The edges that are accepted: the largest int64 stays exact.
 	m, err := store.JSONToDoc([]byte(`{"a":{"b":[9223372036854775807]}}`))
