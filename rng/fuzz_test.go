@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/fairboard/fairboard/internal/jsref"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -109,28 +110,6 @@ func FuzzWeightedPick(f *testing.F) {
 	})
 }
 
-// cyrb128Ref is bryc's cyrb128 over UTF-16 code units, transcribed from the
-// JavaScript apart from rng.Cyrb128 (which walks runes).
-func cyrb128Ref(units []uint16) [4]uint32 {
-	h1, h2, h3, h4 := uint32(1779033703), uint32(3144134277), uint32(1013904242), uint32(2773480762)
-	for _, u := range units {
-		k := uint32(u)
-		h1 = h2 ^ (h1^k)*597399067
-		h2 = h3 ^ (h2^k)*2869860233
-		h3 = h4 ^ (h3^k)*951274213
-		h4 = h1 ^ (h4^k)*2716044179
-	}
-	h1 = (h3 ^ h1>>18) * 597399067
-	h2 = (h4 ^ h2>>22) * 2869860233
-	h3 = (h1 ^ h3>>17) * 951274213
-	h4 = (h2 ^ h4>>19) * 2716044179
-	h1 ^= h2 ^ h3 ^ h4
-	h2 ^= h1
-	h3 ^= h1
-	h4 ^= h1
-	return [4]uint32{h1, h2, h3, h4}
-}
-
 // FuzzSeed: any string. NewSeeded fails exactly when it is not valid UTF-8;
 // otherwise its hash is cyrb128 over the string's UTF-16 code units, and a
 // State/Restore in the middle continues the same stream.
@@ -150,7 +129,7 @@ func FuzzSeed(f *testing.F) {
 			t.Fatalf("NewSeeded(%q): %v", seed, err)
 		}
 		h, _ := rng.Cyrb128(seed)
-		if want := cyrb128Ref(utf16.Encode([]rune(seed))); h != want {
+		if want := jsref.Cyrb128Units(utf16.Encode([]rune(seed))); h != want {
 			t.Fatalf("Cyrb128(%q) = %v, reference %v", seed, h, want)
 		}
 		for range k {
