@@ -12,6 +12,7 @@ import (
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/export/exporttest"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/shuffles"
@@ -175,20 +176,6 @@ func TestBuildRefuses(t *testing.T) {
 func TestDivergences(t *testing.T) {
 	fairX := game(t, rng.ModeFair, 3)
 	cryptoX := game(t, rng.ModeCrypto, 2)
-	ev := func(x *export.Export, i int) engine.Event {
-		var e engine.Event
-		require.NoError(t, json.Unmarshal(x.Log[i], &e))
-		return e
-	}
-	first := func(x *export.Export, typ engine.EventType) int {
-		for i := range x.Log {
-			if ev(x, i).Type == typ {
-				return i
-			}
-		}
-		t.Fatalf("no %s", typ)
-		return 0
-	}
 	cases := []struct {
 		name   string
 		base   *export.Export
@@ -196,21 +183,21 @@ func TestDivergences(t *testing.T) {
 		want   string
 	}{
 		{"a log seq skipped", fairX, func(x *export.Export) {
-			e := ev(x, 5)
+			e := exporttest.Event(t, x, 5)
 			e.Seq = 99
-			x.Log[5] = e.AppendJSON(nil)
+			exporttest.SetEvent(x, 5, e)
 		}, "DeckShuffled.seq: expected 6, found 99"},
 		{"a crypto log seq skipped", cryptoX, func(x *export.Export) {
-			e := ev(x, 5)
+			e := exporttest.Event(t, x, 5)
 			e.Seq = 99
-			x.Log[5] = e.AppendJSON(nil)
+			exporttest.SetEvent(x, 5, e)
 		}, "log[5].seq: expected 6, found 99"},
 		{"an unknown event in a replayed log", fairX, func(x *export.Export) {
-			i := first(x, engine.EvMoved)
+			i := exporttest.Find(t, x, engine.EvMoved)
 			x.Log[i] = []byte(strings.Replace(string(x.Log[i]), `"type":"Moved"`, `"type":"Teleported"`, 1))
 		}, `Moved.type: expected "Moved", found "Teleported"`},
 		{"an event added at the end", fairX, func(x *export.Export) {
-			e := ev(x, len(x.Log)-2)
+			e := exporttest.Event(t, x, len(x.Log)-2)
 			e.Seq = uint64(len(x.Log) + 1)
 			x.Log = append(x.Log, e.AppendJSON(nil))
 		}, "log (last event): expected FairnessRevealed"},
@@ -218,20 +205,20 @@ func TestDivergences(t *testing.T) {
 			x.Log = x.Log[:len(x.Log)/2]
 		}, "expected FairnessRevealed"},
 		{"a drawn card changed in the log", cryptoX, func(x *export.Export) {
-			i := first(x, engine.EvCardDrawn)
-			e := ev(x, i)
+			i := exporttest.Find(t, x, engine.EvCardDrawn)
+			e := exporttest.Event(t, x, i)
 			e.CardID = x.Fairness.Shuffles[0].Order[5]
 			if e.DeckID != "treasure.t1" {
 				e.CardID = "t1-boots-1"
 				e.DeckID = "treasure.t1"
 			}
-			x.Log[i] = e.AppendJSON(nil)
+			exporttest.SetEvent(x, i, e)
 		}, "CardDrawn.cardId: expected"},
 		{"an enemy never committed", cryptoX, func(x *export.Export) {
-			i := first(x, engine.EvEnemySpawned)
-			e := ev(x, i)
+			i := exporttest.Find(t, x, engine.EvEnemySpawned)
+			e := exporttest.Event(t, x, i)
 			e.CardID = "no-such-card"
-			x.Log[i] = e.AppendJSON(nil)
+			exporttest.SetEvent(x, i, e)
 		}, `EnemySpawned.cardId: expected a card of the ruleset, found "no-such-card"`},
 		{"an order with a card of another deck", cryptoX, func(x *export.Export) {
 			x.Fairness.Shuffles[0].Order[0] = "e1-rats-1"
@@ -242,24 +229,24 @@ func TestDivergences(t *testing.T) {
 		{"a crypto export claims a seed", cryptoX, func(x *export.Export) {
 			x.Fairness.Seed = "s"
 			i := len(x.Log) - 1
-			e := ev(x, i)
+			e := exporttest.Event(t, x, i)
 			e.Fair.Seed = "s"
-			x.Log[i] = e.AppendJSON(nil)
+			exporttest.SetEvent(x, i, e)
 		}, "a crypto game has none"},
 		{"a crypto action moved", cryptoX, func(x *export.Export) {
 			x.Actions[7], x.Actions[8] = x.Actions[8], x.Actions[7]
 		}, "actions[7].version: expected 7, found 8"},
 		{"a field added to an event", fairX, func(x *export.Export) {
-			i := first(x, engine.EvMoved)
+			i := exporttest.Find(t, x, engine.EvMoved)
 			x.Log[i] = []byte(strings.TrimSuffix(string(x.Log[i]), "}") + `,"bonus":1}`)
 		}, "Moved.bonus: expected nothing, found 1"},
 		{"the create's mode changed", fairX, func(x *export.Export) {
 			x.Actions[0].Mode = "seeded"
 		}, `actions[0].mode: expected fair, found "seeded"`},
 		{"the commitment in the log changed", fairX, func(x *export.Export) {
-			e := ev(x, 0)
+			e := exporttest.Event(t, x, 0)
 			e.Commitment[0] ^= 1
-			x.Log[0] = e.AppendJSON(nil)
+			exporttest.SetEvent(x, 0, e)
 		}, "GameCreated.commitment"},
 	}
 	for _, c := range cases {

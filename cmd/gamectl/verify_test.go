@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/export/exporttest"
 )
 
 // playExport plays a bot game with gamectl play and returns its export.
@@ -48,28 +48,6 @@ func clone(t *testing.T, x *export.Export) *export.Export {
 	return c
 }
 
-// event decodes log entry i; setEvent writes it back.
-func event(t *testing.T, x *export.Export, i int) engine.Event {
-	t.Helper()
-	var e engine.Event
-	require.NoError(t, json.Unmarshal(x.Log[i], &e))
-	return e
-}
-
-func setEvent(x *export.Export, i int, e engine.Event) { x.Log[i] = e.AppendJSON(nil) }
-
-// find returns the index of the first log event of the type.
-func find(t *testing.T, x *export.Export, typ engine.EventType) int {
-	t.Helper()
-	for i := range x.Log {
-		if event(t, x, i).Type == typ {
-			return i
-		}
-	}
-	t.Fatalf("no %s in the log", typ)
-	return -1
-}
-
 // The good fair export verifies; each tampered copy is refused (exit 1)
 // with a message that names what is wrong.
 func TestVerifyFairExportAndTamperedCopies(t *testing.T) {
@@ -85,9 +63,9 @@ func TestVerifyFairExportAndTamperedCopies(t *testing.T) {
 
 	reveal := len(good.Log) - 1
 	setReveal := func(x *export.Export, f func(*engine.Fairness)) {
-		e := event(t, x, reveal)
+		e := exporttest.Event(t, x, reveal)
 		f(e.Fair)
-		setEvent(x, reveal, e)
+		exporttest.SetEvent(x, reveal, e)
 	}
 	cases := []struct {
 		name   string
@@ -95,10 +73,10 @@ func TestVerifyFairExportAndTamperedCopies(t *testing.T) {
 		want   []string
 	}{
 		{"one dice value changed", func(x *export.Export) {
-			i := find(t, x, engine.EvDiceRolled)
-			e := event(t, x, i)
+			i := exporttest.Find(t, x, engine.EvDiceRolled)
+			e := exporttest.Event(t, x, i)
 			e.Value = e.Value%e.Sides + 1
-			setEvent(x, i, e)
+			exporttest.SetEvent(x, i, e)
 		}, []string{"DiceRolled.value: expected", "event seq"}},
 		{"two cards of a revealed order swapped", func(x *export.Export) {
 			o := x.Fairness.Shuffles[2].Order
@@ -166,9 +144,9 @@ func TestVerifySeededAndCryptoExports(t *testing.T) {
 	require.Contains(t, out, "ok: seeded game bot-verify-1")
 	x := clone(t, seeded)
 	x.Fairness.Seed = "verify-2"
-	e := event(t, x, len(x.Log)-1)
+	e := exporttest.Event(t, x, len(x.Log)-1)
 	e.Fair.Seed = "verify-2"
-	setEvent(x, len(x.Log)-1, e)
+	exporttest.SetEvent(x, len(x.Log)-1, e)
 	code, _, errs = verifyExport(t, x)
 	require.Equal(t, 1, code)
 	require.Contains(t, errs, `actions[0].seed: expected "verify-2", found "verify-1"`)
@@ -192,10 +170,10 @@ func TestVerifySeededAndCryptoExports(t *testing.T) {
 	require.Contains(t, errs, "not what DeckShuffled committed to")
 
 	x = clone(t, crypto)
-	i := find(t, x, engine.EvDiceRolled)
-	e = event(t, x, i)
+	i := exporttest.Find(t, x, engine.EvDiceRolled)
+	e = exporttest.Event(t, x, i)
 	e.Value = e.Value%e.Sides + 1
-	setEvent(x, i, e)
+	exporttest.SetEvent(x, i, e)
 	code, _, _ = verifyExport(t, x)
 	require.Zero(t, code, "a crypto game's dice cannot be checked")
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/export/exporttest"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/service"
 )
@@ -130,20 +131,6 @@ func TestFairGameExportedAndVerified(t *testing.T) {
 	t.Log(strings.TrimSpace(out))
 
 	// Tampered copies.
-	event := func(x *export.Export, i int) engine.Event {
-		var ev engine.Event
-		require.NoError(t, json.Unmarshal(x.Log[i], &ev))
-		return ev
-	}
-	find := func(x *export.Export, typ engine.EventType) int {
-		for i := range x.Log {
-			if event(x, i).Type == typ {
-				return i
-			}
-		}
-		t.Fatalf("no %s in the log", typ)
-		return -1
-	}
 	// Two neighbouring actions that differ (moving identical ones would
 	// change nothing, and rightly verify).
 	moved := -1
@@ -162,10 +149,10 @@ func TestFairGameExportedAndVerified(t *testing.T) {
 		want   []string
 	}{
 		{"one dice value changed", func(x *export.Export) {
-			i := find(x, engine.EvDiceRolled)
-			ev := event(x, i)
+			i := exporttest.Find(t, x, engine.EvDiceRolled)
+			ev := exporttest.Event(t, x, i)
 			ev.Value = ev.Value%ev.Sides + 1
-			x.Log[i] = ev.AppendJSON(nil)
+			exporttest.SetEvent(x, i, ev)
 		}, []string{"DiceRolled.value: expected", "event seq"}},
 		{"two cards of a revealed order swapped", func(x *export.Export) {
 			o := x.Fairness.Shuffles[3].Order

@@ -20,6 +20,7 @@ import (
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/export/exporttest"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/web/verify"
 )
@@ -86,15 +87,10 @@ func exports(t *testing.T, dir string) (good, bad string) {
 	require.NoError(t, err)
 	good = filepath.Join(dir, "good.json")
 	require.NoError(t, os.WriteFile(good, b, 0o644))
-	for i := range x.Log {
-		var e engine.Event
-		require.NoError(t, json.Unmarshal(x.Log[i], &e))
-		if e.Type == engine.EvDiceRolled {
-			e.Value = e.Value%e.Sides + 1
-			x.Log[i] = e.AppendJSON(nil)
-			break
-		}
-	}
+	i := exporttest.Find(t, x, engine.EvDiceRolled)
+	e := exporttest.Event(t, x, i)
+	e.Value = e.Value%e.Sides + 1
+	exporttest.SetEvent(x, i, e)
 	b, err = x.Encode()
 	require.NoError(t, err)
 	bad = filepath.Join(dir, "tampered.json")
