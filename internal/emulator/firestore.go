@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -123,6 +125,39 @@ func (f *Firestore) Resume() error { return f.p.signal(syscall.SIGCONT) }
 // "http://HOST/v1/projects/PROJECT/databases/(default)/documents".
 func (f *Firestore) DocumentsURL() string {
 	return "http://" + f.Host + "/v1/projects/" + f.ProjectID + "/databases/(default)/documents"
+}
+
+// REST sends one request to the documents REST API, as a client would:
+// method on DocumentsURL()+path, body (if not nil) as JSON, and idToken
+// (if not empty) as its bearer token, so the security rules apply to that
+// user. It returns the HTTP status and the body; an error only when the
+// request could not be made or read.
+func (f *Firestore) REST(ctx context.Context, method, path, idToken string, body any) (int, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, f.DocumentsURL()+path, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if idToken != "" {
+		req.Header.Set("Authorization", "Bearer "+idToken)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, out, err
 }
 
 // Reset deletes every document of the project's default database, so each

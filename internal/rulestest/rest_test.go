@@ -1,10 +1,7 @@
 package rulestest
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"testing"
 )
 
@@ -19,34 +16,11 @@ type call struct {
 // returns the HTTP status and the body.
 func do(t *testing.T, c call, idToken string) (int, []byte) {
 	t.Helper()
-	var rd io.Reader
-	if c.body != nil {
-		b, err := json.Marshal(c.body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(t.Context(), c.method, emu.Firestore().DocumentsURL()+c.path, rd)
+	code, out, err := emu.Firestore().REST(t.Context(), c.method, c.path, idToken, c.body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if idToken != "" {
-		req.Header.Set("Authorization", "Bearer "+idToken)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, out
+	return code, out
 }
 
 // fields builds a REST document body with string fields.
