@@ -36,11 +36,7 @@ func benchEnv(b *testing.B) (*service.Service, *fsstore.Store) {
 		b.Skip(err)
 	}
 	emu.Require(b)
-	fc, err := emu.Firestore().Client(context.Background())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { fc.Close() })
+	fc := emu.Client(b)
 	st := fsstore.New(fc)
 	warmOnce.Do(func() { warmUp(b, fc) })
 	svc := service.New(service.Config{Store: st, Engine: eng, AllowSeeded: true, Logger: quiet(),

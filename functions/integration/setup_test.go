@@ -72,11 +72,7 @@ func newFaultyEnv(t testing.TB, mod func(*service.Config), faults *emulator.Faul
 	if faults != nil {
 		dial = faults.DialOptions()
 	}
-	fc, err := emu.Firestore().Client(ctx, dial...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fc.Close() })
+	fc := emu.Client(t, dial...)
 	v, err := deploy.AdminVerifier(ctx, emu.ProjectID())
 	if err != nil {
 		t.Fatal(err)

@@ -24,11 +24,7 @@ func TestFirestoreWriteRead(t *testing.T) {
 	emu.Require(t)
 	emu.Reset(t)
 	ctx := t.Context()
-	c, err := emu.Firestore().Client(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := emu.Client(t)
 	want := map[string]any{"ownerUid": "u1", "playerUids": []any{"u1", "u2"}, "turn": int64(3)}
 	if _, err := c.Doc("games/g1").Set(ctx, want); err != nil {
 		t.Fatal(err)
@@ -52,11 +48,7 @@ func TestFirestoreEnvClientSeesSameData(t *testing.T) {
 	if got := os.Getenv("FIRESTORE_EMULATOR_HOST"); got != emu.Firestore().Host {
 		t.Fatalf("FIRESTORE_EMULATOR_HOST = %q, want %q", got, emu.Firestore().Host)
 	}
-	ours, err := emu.Firestore().Client(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ours.Close()
+	ours := emu.Client(t)
 	if _, err := ours.Doc("games/g2").Set(ctx, map[string]any{"n": 7}); err != nil {
 		t.Fatal(err)
 	}
@@ -80,16 +72,12 @@ func TestFirestoreEnvClientSeesSameData(t *testing.T) {
 func TestResetDeletesDocuments(t *testing.T) {
 	emu.Require(t)
 	ctx := t.Context()
-	c, err := emu.Firestore().Client(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := emu.Client(t)
 	if _, err := c.Doc("games/g3/log/1").Set(ctx, map[string]any{"k": "v"}); err != nil {
 		t.Fatal(err)
 	}
 	emu.Reset(t)
-	_, err = c.Doc("games/g3/log/1").Get(ctx)
+	_, err := c.Doc("games/g3/log/1").Get(ctx)
 	if status.Code(err) != codes.NotFound {
 		t.Fatalf("after Reset, Get error = %v, want NotFound", err)
 	}
@@ -202,11 +190,7 @@ func TestFirestorePauseResume(t *testing.T) {
 	emu.Require(t)
 	emu.Reset(t)
 	ctx := t.Context()
-	c, err := emu.Firestore().Client(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := emu.Client(t)
 	if _, err := c.Doc("p/1").Set(ctx, map[string]any{"v": int64(1)}); err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +199,7 @@ func TestFirestorePauseResume(t *testing.T) {
 	}
 	t.Cleanup(func() { emu.Firestore().Resume() })
 	short, cancel := context.WithTimeout(ctx, time.Second)
-	_, err = c.Doc("p/1").Get(short)
+	_, err := c.Doc("p/1").Get(short)
 	cancel()
 	if status.Code(err) != codes.DeadlineExceeded && !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("read while paused: %v; want a deadline", err)

@@ -7,6 +7,9 @@ import (
 	"os"
 	"sync"
 	"testing"
+
+	"cloud.google.com/go/firestore"
+	"google.golang.org/grpc"
 )
 
 // Config says which emulators a [Suite] runs.
@@ -144,6 +147,19 @@ func (s *Suite) Firestore() *Firestore { return s.fs }
 // Auth is the running Auth emulator; nil before a successful Require or when
 // the suite has none.
 func (s *Suite) Auth() *Auth { return s.auth }
+
+// Client returns an owner's Go client of the running Firestore emulator
+// ([Firestore.Client] with opts), closed when the test ends; it fails the
+// test if the client cannot be made. Call it after Require.
+func (s *Suite) Client(t testing.TB, opts ...grpc.DialOption) *firestore.Client {
+	t.Helper()
+	c, err := s.fs.Client(context.Background(), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
 
 // ProjectID is the project both emulators use.
 func (s *Suite) ProjectID() string { return s.cfg.ProjectID }

@@ -32,11 +32,7 @@ func setup(t *testing.T) world {
 	emu.Require(t)
 	emu.Reset(t)
 	ctx := t.Context()
-	db, err := emu.Firestore().Client(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := emu.Client(t)
 	docs := map[string]map[string]any{
 		"games/g1":                              {"ownerUid": "alice", "playerUids": []any{"alice", "bob"}, "phase": "play"},
 		"games/g2":                              {"ownerUid": "carol", "playerUids": []any{"carol"}, "phase": "setup"},
