@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
-	"sync"
+
+	"github.com/fairboard/fairboard/internal/strictjson"
 )
 
 // checkExactKeys rejects raw (valid JSON) if an object in it has a key that
@@ -47,7 +47,7 @@ func exactKeys(v any, t reflect.Type, path string) *Error {
 		if !ok {
 			return nil
 		}
-		fields := jsonFields(t)
+		fields := strictjson.Fields(t)
 		keys := make([]string, 0, len(obj))
 		for k := range obj {
 			keys = append(keys, k)
@@ -84,52 +84,4 @@ func exactKeys(v any, t reflect.Type, path string) *Error {
 		}
 	}
 	return nil
-}
-
-var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
-
-// jsonFields returns the JSON names of t's fields as encoding/json names
-// them (the tag's name, else the Go name; "-" and unexported fields left
-// out; untagged embedded structs' fields promoted unless shadowed), each
-// with its type.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	if m, ok := fieldCache.Load(t); ok {
-		return m.(map[string]reflect.Type)
-	}
-	m := map[string]reflect.Type{}
-	var embedded []reflect.Type
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		ft := f.Type
-		if f.Anonymous && name == "" {
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				embedded = append(embedded, ft)
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		m[name] = f.Type
-	}
-	for _, et := range embedded {
-		for k, v := range jsonFields(et) {
-			if _, shadowed := m[k]; !shadowed {
-				m[k] = v
-			}
-		}
-	}
-	fieldCache.Store(t, m)
-	return m
 }

@@ -24,6 +24,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -189,7 +190,7 @@ func (c *checker) object(t reflect.Type, path string) error {
 	if t != nil {
 		switch t.Kind() {
 		case reflect.Struct:
-			fields = fieldsOf(t)
+			fields = Fields(t)
 		case reflect.Map:
 			elem = t.Elem()
 		}
@@ -241,9 +242,23 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-// fieldsOf maps the JSON names of t's exported fields to their types, as
-// encoding/json names them: the tag's name, else the Go name; "-" skips.
-// Embedded structs without a tag contribute their fields.
+var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
+
+// Fields maps the JSON names of struct type t's exported fields to their
+// types, as encoding/json names them: the tag's name, else the Go name;
+// "-" and unexported fields left out; the fields of untagged embedded
+// structs promoted unless a field of t has the name. The map is cached per
+// type and shared: callers must not change it.
+func Fields(t reflect.Type) map[string]reflect.Type {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string]reflect.Type)
+	}
+	m := fieldsOf(t)
+	fieldCache.Store(t, m)
+	return m
+}
+
+// fieldsOf is Fields without the cache.
 func fieldsOf(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {
@@ -259,7 +274,7 @@ func fieldsOf(t reflect.Type) map[string]reflect.Type {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				for k, v := range fieldsOf(ft) {
+				for k, v := range Fields(ft) {
 					if _, ok := out[k]; !ok {
 						out[k] = v
 					}
