@@ -65,7 +65,10 @@ func TestReadmeServeExample(t *testing.T) {
 	}
 	script := strings.ReplaceAll(block, "127.0.0.1:8080", addr)
 	script = strings.Replace(script, build, ": built by the test", 1)
-	script += "\nwait %1\necho \"exit=$?\"\n"
+	// wait $! (the block's one background job), not wait %1: bash may
+	// have reaped the job and dropped it from its job table by then ("wait:
+	// %1: no such job", exit 127), while it keeps the status of $!.
+	script += "\nwait $!\necho \"exit=$?\"\n"
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
