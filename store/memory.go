@@ -165,7 +165,7 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 		if b == nil {
 			continue
 		}
-		if _, err := JSONToDoc(b); err != nil {
+		if err := checkStorable(b); err != nil {
 			return nil, err
 		}
 	}
@@ -197,7 +197,7 @@ func putRecord(mg *memGame, key string, rec *Record) error {
 	if err != nil {
 		return err
 	}
-	if _, err := JSONToDoc(b); err != nil {
+	if err := checkStorable(b); err != nil {
 		return err
 	}
 	mg.actions[key] = b
