@@ -67,14 +67,14 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 				return nil, fmt.Errorf("%w: %v (after %v)", store.ErrContention, err, last)
 			}
 		}
-		rec, out, err := s.attempt(ctx, req, key, m)
+		rec, out, queued, err := s.attempt(ctx, req, key, m)
 		switch out {
 		case committed:
 			return rec, nil
 		case failed:
 			return nil, mapErr(err)
 		case unknown:
-			return s.resolve(ctx, req, key, m, err)
+			return s.resolve(ctx, req, key, m, err, queued)
 		}
 		last = err
 	}
@@ -90,7 +90,10 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 // only if it is unchanged since (its update time), the record, the log
 // documents (and a new game) only if they do not exist. Of two concurrent
 // actions on a game, one commit fails (lost); both never land.
-func (s *Store) attempt(ctx context.Context, req store.Request, key string, m store.Mutator) (*store.Record, outcome, error) {
+//
+// It also returns the writes the commit held when its outcome is unknown
+// (resolve counts them once it finds the commit landed).
+func (s *Store) attempt(ctx context.Context, req store.Request, key string, m store.Mutator) (*store.Record, outcome, int, error) {
 	s.attempts.Add(1)
 	gameRef := s.game(req.GameID)
 	refs := []*firestore.DocumentRef{gameRef, gameRef.Collection("private").Doc("state")}
@@ -100,21 +103,21 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	s.reads.Add(int64(len(refs)))
 	snaps, err := s.c.GetAll(ctx, refs)
 	if err != nil {
-		return nil, failed, err
+		return nil, failed, 0, err
 	}
 	if key != "" && snaps[2].Exists() {
 		rec, err := decodeRecord(snaps[2].Data(), req)
 		if err != nil {
-			return nil, failed, err
+			return nil, failed, 0, err
 		}
 		s.plainReplays.Add(1)
-		return rec, committed, nil
+		return rec, committed, 0, nil
 	}
 	var g engine.Game
 	exists := snaps[0].Exists()
 	if exists {
 		if err := decodeGame(snaps[0].Data(), snaps[1], &g); err != nil {
-			return nil, failed, err
+			return nil, failed, 0, err
 		}
 	}
 	before := g.Public.Version
@@ -127,15 +130,15 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	switch {
 	case errors.As(err, &unrec):
 		r.Rejection, r.Events = &store.Rejection{Code: unrec.Rejection.Code, Msg: unrec.Rejection.Msg}, []engine.Event{}
-		return r, committed, nil
+		return r, committed, 0, nil
 	case errors.As(err, &rej):
 		r.Rejection, r.Events = &store.Rejection{Code: rej.Code, Msg: rej.Msg}, []engine.Event{}
 		if key == "" || !exists {
-			return r, committed, nil
+			return r, committed, 0, nil
 		}
 		writes = func(tx *firestore.Transaction) error { queued = 1; return createDoc(tx, refs[2], r) }
 	case err != nil:
-		return nil, failed, err
+		return nil, failed, 0, err
 	default:
 		r.Version, r.Events, r.Audit = g.Public.Version, out.Events, out.Audit
 		r.Ringed = len(r.Audit) > 0 && !s.previous
@@ -165,22 +168,22 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	switch {
 	case err == nil:
 		s.committed(queued)
-		return r, committed, nil
+		return r, committed, 0, nil
 	case !sent:
 		// BeginTransaction failed, or a write could not be queued:
 		// nothing was committed.
-		return nil, failed, err
+		return nil, failed, 0, err
 	}
 	switch status.Code(err) {
 	case codes.Aborted, codes.FailedPrecondition, codes.AlreadyExists:
 		// Refused by the database: not committed (a concurrent action
 		// changed the game, or created the record or a log document).
-		return nil, lost, err
+		return nil, lost, 0, err
 	}
 	// Any other error of a commit that was sent leaves its outcome
 	// unknown: a deadline, a broken connection, or the answer to the
 	// client's own retry of a commit whose first answer was lost.
-	return nil, unknown, err
+	return nil, unknown, queued, err
 }
 
 // definite reports whether a commit error, on a fresh attempt, means the
@@ -202,7 +205,11 @@ func definite(err error) bool {
 // resolve timeout, since the caller's may be the one that expired. A
 // record found this way is answered as applied, not Replayed: it is most
 // likely this request's own commit.
-func (s *Store) resolve(ctx context.Context, req store.Request, key string, m store.Mutator, cause error) (*store.Record, error) {
+//
+// queued is the writes of the commit whose answer was lost: counted once
+// a look-up finds that commit's record (a new attempt that commits counts
+// its own).
+func (s *Store) resolve(ctx context.Context, req store.Request, key string, m store.Mutator, cause error, queued int) (*store.Record, error) {
 	s.unknown.Add(1)
 	if key == "" {
 		return nil, fmt.Errorf("%w: the commit's answer was lost and without an action id its outcome cannot be looked up: %v", store.ErrUnavailable, cause)
@@ -211,10 +218,13 @@ func (s *Store) resolve(ctx context.Context, req store.Request, key string, m st
 	defer cancel()
 	last := cause
 	for n := 1; ; n++ {
-		rec, out, err := s.attempt(rctx, req, key, m)
+		rec, out, _, err := s.attempt(rctx, req, key, m)
 		switch {
 		case out == committed:
 			s.solved.Add(1)
+			if rec.Replayed { // found: the lost commit landed
+				s.committed(queued)
+			}
 			rec.Replayed = false
 			return rec, nil
 		case out == failed && !retryable(mapErr(err)):

@@ -75,6 +75,27 @@ func (b *botGame) next(p *engine.Public) (engine.Action, bool) {
 	return a, true
 }
 
+// playWhole plays b's game to its end through svc on st.
+func playWhole(t *testing.T, svc *service.Service, st *fsstore.Store, b *botGame) {
+	t.Helper()
+	ctx := context.Background()
+	var p engine.Public
+	for {
+		a, ok := b.next(&p)
+		if !ok {
+			return
+		}
+		if _, err := svc.Do(ctx, b.id, a); err != nil {
+			t.Fatalf("%s %s: %v", b.id, a.Kind, err)
+		}
+		got, err := st.Game(ctx, b.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = *got
+	}
+}
+
 // logDocs reads the game's log documents, ordered by id.
 func logDocs(t *testing.T, c *firestore.Client, gameID string) []*firestore.DocumentSnapshot {
 	t.Helper()
