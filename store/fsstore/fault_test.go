@@ -12,8 +12,8 @@ import (
 
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 )
