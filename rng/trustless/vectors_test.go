@@ -42,16 +42,16 @@ type Example struct {
 	ChainLength    uint32
 	Transcript0Hex string
 	Seats          []struct {
-		Seat                                   uint32
-		UID                                    string `json:"uid"`
-		Class                                  string
-		SecretHex, KeySeedHex, PublicKeyHex    string
-		HeadHex, Link1Hex, Link2Hex            string
-		Link256Hex, Link65535Hex               string
+		Seat                                uint32
+		UID                                 string `json:"uid"`
+		Class                               string
+		SecretHex, KeySeedHex, PublicKeyHex string
+		HeadHex, Link1Hex, Link2Hex         string
+		Link256Hex, Link65535Hex            string
 	}
 	Records []struct {
-		Kind, Actor                                            string
-		Version                                                uint64
+		Kind, Actor                                          string
+		Version                                              uint64
 		CanonicalHex, DigestHex, SignatureHex, TranscriptHex string
 	}
 	Pending struct {
@@ -260,4 +260,3 @@ func TestExampleVectors(t *testing.T) {
 }
 
 func hx(b [32]byte) string { return hex.EncodeToString(b[:]) }
-
