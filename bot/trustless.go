@@ -121,8 +121,12 @@ func (r *Runner) PlayTrustless(g *engine.Game, cfg TrustlessConfig, seats []Seat
 			return clients, nil
 		}
 		if pd := g.Public.Trustless.Pending; pd != nil {
-			if err := r.revealRound(g, clients, pd.Index, step); err != nil {
+			stopped, err := r.revealRound(g, clients, pd.Index, step, cfg.Stop)
+			if err != nil {
 				return nil, err
+			}
+			if stopped {
+				return clients, nil
 			}
 			continue
 		}
@@ -138,24 +142,28 @@ func (r *Runner) PlayTrustless(g *engine.Game, cfg TrustlessConfig, seats []Seat
 }
 
 // revealRound has every seat reveal the pending index v, seat (v+k) mod n
-// k-th, each after checking what the server shows against its replica.
-func (r *Runner) revealRound(g *engine.Game, clients []*player.Seat, v uint32, step func(engine.Action) error) error {
+// k-th, each after checking what the server shows against its replica;
+// stop, if not nil, may end the play between two reveals.
+func (r *Runner) revealRound(g *engine.Game, clients []*player.Seat, v uint32, step func(engine.Action) error, stop func(*engine.Game) bool) (bool, error) {
 	n := len(clients)
 	for k := range n {
+		if k > 0 && stop != nil && stop(g) {
+			return true, nil
+		}
 		c := clients[(int(v)+k)%n]
 		a, err := c.Reveal(&g.Public, 0)
 		if errors.Is(err, player.ErrNothingToReveal) {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("bot: %s refuses to reveal index %d: %w", c.UID(), v, err)
+			return false, fmt.Errorf("bot: %s refuses to reveal index %d: %w", c.UID(), v, err)
 		}
 		if err := step(a); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if pd := g.Public.Trustless.Pending; pd != nil && pd.Index == v {
-		return fmt.Errorf("bot: round %d did not close", v)
+		return false, fmt.Errorf("bot: round %d did not close", v)
 	}
-	return nil
+	return false, nil
 }
