@@ -29,6 +29,9 @@ type TrustlessConfig struct {
 	// Stop, if not nil, is asked before every action whether to stop the
 	// game there (to export or inspect a game in the middle of its play).
 	Stop func(g *engine.Game) bool
+	// Auditor, if not nil, receives every RNG audit entry (the draws of
+	// every round's stream).
+	Auditor rng.Auditor
 }
 
 // PlayTrustless plays one trustless game of bots from create to its end,
@@ -59,13 +62,17 @@ func (r *Runner) PlayTrustless(g *engine.Game, cfg TrustlessConfig, seats []Seat
 		tick = 1000
 	}
 	var clients []*player.Seat
+	var opts []rng.Option
+	if cfg.Auditor != nil {
+		opts = append(opts, rng.WithAuditor(cfg.Auditor))
+	}
 	step := func(a engine.Action) error {
 		now += tick
 		a.At = now
 		var s *rng.Stream
 		if a.Kind != engine.ActCreate {
 			var err error
-			if s, err = session.StreamFor(g, &a); err != nil {
+			if s, err = session.StreamFor(g, &a, opts...); err != nil {
 				return err
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func runCmd(args ...string) (int, string, string) {
@@ -94,6 +96,10 @@ func TestPlayBadInput(t *testing.T) {
 		{"play", "--seed", "x", "--rules", "/nonexistent/rules.json"},
 		{"play", "--seed", "x", "--rules", bad},
 		{"play", "--seed", "x", "--nope"},
+		{"play", "--mode", "trustless", "--seed", "x"},
+		{"play", "--mode", "trustless", "--server-seed-hex", strings.Repeat("ab", 32)},
+		{"play", "--mode", "trustless", "--entropy", "00"},
+		{"play", "--mode", "oracle"},
 	} {
 		if code, _, errs := runCmd(args...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errs)
@@ -207,4 +213,15 @@ func TestPlayChecksExportFirst(t *testing.T) {
 	if code != 2 || out != "" || !strings.Contains(errs, "--export "+path) {
 		t.Errorf("--export %s: exit %d, stdout %d bytes, stderr %q", path, code, len(out), errs)
 	}
+}
+
+// gamectl play --mode trustless plays a whole game in process, each seat
+// its own client, and its export verifies.
+func TestPlayTrustless(t *testing.T) {
+	x := playExport(t, "--mode", "trustless", "--players", "5", "--bots", "aggressive,cautious")
+	require.Equal(t, "trustless", string(x.Mode))
+	require.Len(t, x.Trustless.Seats, 5)
+	code, out, errs := verifyExport(t, x)
+	require.Zero(t, code, errs)
+	require.Contains(t, out, "ok: trustless game bot-trustless: ")
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	commands["verify"] = command{"verify a finished game's export (fairboard-export/v1)", runVerify}
+	commands["verify"] = command{"verify a game's export (fairboard-export/v1): a finished game, or a trustless game at any point", runVerify}
 }
 
 // runVerify checks one export: exit 0 with a one-line summary, 1 naming the
@@ -25,7 +25,7 @@ func init() {
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("verify", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gamectl verify FILE\n\nChecks a fairboard-export/v1 file (gamectl play --export, or the exportGame\ncallable): commitments, seeds, a replay of every action, every shuffle.\nExit 0: verified; 1: the first divergence; 2: not a readable export.")
+		fmt.Fprintln(stderr, "usage: gamectl verify FILE\n\nChecks a fairboard-export/v1 file (gamectl play --export, or the exportGame\ncallable): commitments, seeds, a replay of every action, every shuffle;\nin a trustless game every link, signature and draw, at any point of play.\nExit 0: verified; 1: the first divergence; 2: not a readable export.")
 	}
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
@@ -77,8 +77,13 @@ func playConfig(mode, seed, serverSeed, entropy string, players int) (bot.Config
 		cfg.Create.Seed, cfg.Create.GameID = seed, "bot-"+seed
 		return cfg, nil
 	case rng.ModeCrypto, rng.ModeFair:
+	case rng.ModeTrustless:
+		if seed != "" || serverSeed != "" || entropy != "" {
+			return cfg, usagef("--seed, --server-seed-hex and --entropy are not for trustless games: their randomness comes from the seats' hash chains")
+		}
+		return cfg, nil
 	default:
-		return cfg, usagef("--mode %q: want seeded, crypto or fair", mode)
+		return cfg, usagef("--mode %q: want seeded, crypto, fair or trustless", mode)
 	}
 	if seed != "" {
 		return cfg, usagef("--seed is for seeded games; a %s game's seed comes from --server-seed-hex", mode)
