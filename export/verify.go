@@ -249,6 +249,20 @@ func (v *verifier) checkSeeds() error {
 			return diverge(-1, 0, fmt.Sprintf("fairness.contributionsHex[%d]", i), "0 to 64 bytes of hex", strconv.Quote(h), err.Error())
 		}
 	}
+	if r := v.last.Fair; r != nil && r.Openings {
+		// A fair game with openings: each contribution opens the
+		// commitment its seat published at join.
+		if len(r.Seats) != len(cs) {
+			return diverge(-1, 0, "fairness.seats", strconv.Itoa(len(cs))+" commitments (one per seat)", strconv.Itoa(len(r.Seats)), "")
+		}
+		for i, c := range cs {
+			s := r.Seats[i]
+			if got := fair.ContributionCommitment(v.x.GameID, uint32(s.Seat), c); engine.Hash32(got) != s.CommitmentHex {
+				return diverge(-1, 0, fmt.Sprintf("fairness.contributionsHex[%d]", i), "the contribution seat "+strconv.Itoa(s.Seat)+" committed to ("+s.CommitmentHex.String()+")",
+					f.ContributionsHex[i]+" (commitment "+engine.Hash32(got).String()+")", "the contribution does not open the commitment its seat published at join")
+			}
+		}
+	}
 	gs := fair.GameSeed(seed[:], cs)
 	want := hex.EncodeToString(gs[:])
 	if !v.started() {

@@ -61,7 +61,8 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	mode := fs.String("mode", "seeded", "rng mode: seeded, crypto, fair or trustless")
 	seed := fs.String("seed", "", "seed of the game's sfc32 stream (seeded mode, required there)")
 	serverSeed := fs.String("server-seed-hex", "", "crypto and fair modes: the server seed, 64 lower-case hex digits (default: from crypto/rand)")
-	entropy := fs.String("entropy", "", "fair mode: comma-separated hex contribution per seat, 0 to 64 bytes each (empty for none)")
+	entropy := fs.String("entropy", "", "fair mode: comma-separated hex contribution per seat, 0 to 64 bytes each (empty for none); with --openings, 32 bytes each")
+	openings := fs.Bool("openings", false, "fair mode: each seat commits to its contribution at join and opens it before the start (default contributions: 32 bytes from crypto/rand)")
 	exportPath := fs.String("export", "", "write the finished game's fairboard-export/v1 to this file")
 	players := fs.Int("players", 4, "number of players, p1..pN seated 0..N-1, within the ruleset's minPlayers..maxPlayers")
 	classes := fs.String("classes", "", "comma-separated class of each seat (see above)")
@@ -75,6 +76,11 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	cfg, err := playConfig(*mode, *seed, *serverSeed, *entropy, *players)
 	if err != nil {
 		return err
+	}
+	if *openings {
+		if err := withOpenings(&cfg, *players); err != nil {
+			return err
+		}
 	}
 	if cfg.Create.Seed != "" {
 		if _, err := rng.SeedSFC32(cfg.Create.Seed); err != nil {

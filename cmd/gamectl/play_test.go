@@ -100,6 +100,9 @@ func TestPlayBadInput(t *testing.T) {
 		{"play", "--mode", "trustless", "--server-seed-hex", strings.Repeat("ab", 32)},
 		{"play", "--mode", "trustless", "--entropy", "00"},
 		{"play", "--mode", "oracle"},
+		{"play", "--seed", "x", "--openings"},
+		{"play", "--mode", "fair", "--openings", "--players", "2", "--entropy", "00,11"},
+		{"play", "--mode", "fair", "--openings", "--players", "3", "--entropy", strings.Repeat("ab", 32)},
 	} {
 		if code, _, errs := runCmd(args...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errs)
@@ -224,4 +227,21 @@ func TestPlayTrustless(t *testing.T) {
 	code, out, errs := verifyExport(t, x)
 	require.Zero(t, code, errs)
 	require.Contains(t, out, "ok: trustless game bot-trustless: ")
+}
+
+// gamectl play --mode fair --openings: every seat commits at join and
+// opens before the start; the export verifies.
+func TestPlayFairOpenings(t *testing.T) {
+	x := playExport(t, "--mode", "fair", "--openings", "--players", "3")
+	code, out, errs := verifyExport(t, x)
+	require.Zero(t, code, errs)
+	require.Contains(t, out, "ok: fair game bot-fair: ")
+	var opens int
+	for _, a := range x.Actions {
+		if a.Kind == "open" {
+			opens++
+			require.Len(t, a.Entropy, 64)
+		}
+	}
+	require.Equal(t, 3, opens)
 }

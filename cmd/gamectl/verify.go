@@ -116,6 +116,35 @@ func playConfig(mode, seed, serverSeed, entropy string, players int) (bot.Config
 	return cfg, nil
 }
 
+// withOpenings makes cfg a fair game with openings: every seat commits to
+// a 32-byte contribution (--entropy's, or one from crypto/rand) at join
+// and opens it before the start.
+func withOpenings(cfg *bot.Config, players int) error {
+	if rng.Mode(cfg.Create.Mode) != rng.ModeFair {
+		return usagef("--openings is for fair games")
+	}
+	cfg.Create.Openings = true
+	if len(cfg.Entropy) == 0 {
+		for range players {
+			c, err := fair.NewContribution()
+			if err != nil {
+				return err
+			}
+			cfg.Entropy = append(cfg.Entropy, c)
+		}
+		return nil
+	}
+	if len(cfg.Entropy) != players {
+		return usagef("--openings: --entropy gives %d contributions for %d players (one of 32 bytes per seat)", len(cfg.Entropy), players)
+	}
+	for i, h := range cfg.Entropy {
+		if _, err := fair.ParseContribution(h); err != nil {
+			return usagef("--entropy: seat %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
 // writeExport writes the finished game's export to path.
 func writeExport(path string, g *engine.Game, rules *engine.Ruleset, actions []engine.Action, events []engine.Event) error {
 	x, err := export.Build(g, rules, actions, events)

@@ -226,3 +226,15 @@ func NewServerSeed() (string, error) {
 	}
 	return hex.EncodeToString(seed[:]), nil
 }
+
+// NewContribution draws a contribution for a fair game with openings: 32
+// bytes from crypto/rand, as 64 lower-case hex digits (what a client
+// commits to at join and opens before the start). It fails only if the
+// system's random source does.
+func NewContribution() (string, error) {
+	var c [ContributionSize]byte
+	if _, err := rand.Read(c[:]); err != nil {
+		return "", fmt.Errorf("fair: drawing a contribution: %w", err)
+	}
+	return hex.EncodeToString(c[:]), nil
+}
