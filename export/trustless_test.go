@@ -10,9 +10,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/session"
 )
 
 // trustlessExport is a whole 4-player trustless game's export, played
@@ -239,4 +242,36 @@ func TestTrustlessExportSection(t *testing.T) {
 	seeded := encode(t, game(t, "seeded", 2))
 	_, err = export.Verify(mutate(t, seeded, func(x *export.Export) { x.Trustless = &export.Trustless{} }))
 	require.True(t, errors.As(err, &fe), "%v", err)
+}
+
+// TestTrustlessAbortedExport: a game aborted at a round's deadline, with
+// one seat's link missing, exports and verifies; the summary names the
+// abort and the seat; the links that came are published and checked.
+func TestTrustlessAbortedExport(t *testing.T) {
+	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	r := bot.NewRunner(eng)
+	r.Record = true
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Aggressive{}}, {Class: engine.ClassMonk, Policy: bot.Cautious{}},
+		{Class: engine.ClassScout, Policy: bot.Aggressive{}}}
+	g := &engine.Game{}
+	_, err := r.PlayTrustless(g, bot.TrustlessConfig{GameID: "tl-abort", Stop: func(g *engine.Game) bool {
+		pd := g.Public.Trustless.Pending
+		return pd != nil && pd.Index == 9 && len(pd.Reveals) == 2
+	}}, seats)
+	require.NoError(t, err)
+	pd := g.Public.Trustless.Pending
+	abort := engine.Action{Kind: engine.ActAbort, Actor: "server", At: pd.Deadline + 1}
+	s, err := session.StreamFor(g, &abort)
+	require.NoError(t, err)
+	ev, err := eng.Dispatch(g, &abort, s, nil)
+	require.NoError(t, err)
+	actions := append(slices.Clone(r.Actions()), abort)
+	x, err := export.Build(g, eng.Rules(), actions, append(slices.Clone(r.Events()), ev...))
+	require.NoError(t, err)
+	rep, err := export.Verify(encode(t, x))
+	require.NoError(t, err)
+	require.NotNil(t, rep.Aborted)
+	require.Len(t, rep.Aborted.Missing, 1)
+	require.Contains(t, rep.Summary(), "; aborted at round 9 (deadline, not revealed by "+rep.Aborted.Missing[0]+")")
+	require.Equal(t, 8*3+2, rep.Links, "the two links that came are checked too")
 }
