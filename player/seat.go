@@ -148,6 +148,9 @@ func (s *Seat) Reveal(pub *engine.Public, at int64) (engine.Action, error) {
 		return engine.Action{}, fmt.Errorf("player: the server asks for index %d; the log's pending action uses %d", sp.Index, v)
 	case v == s.sec.Revealed && pd.Digest == s.sec.Digest:
 		return engine.Action{}, ErrNothingToReveal // revealed already; the server has not shown it yet
+	case v == s.sec.Revealed:
+		return engine.Action{}, fmt.Errorf("player: index %d was revealed for the action of digest %s; the log now has %s pending there: a revealed index serves that action or none",
+			v, s.sec.Digest, pd.Digest)
 	case v != s.sec.Revealed+1:
 		return engine.Action{}, fmt.Errorf("player: index %d is not the next after %d, the last this seat revealed", v, s.sec.Revealed)
 	case sp.Digest != pd.Digest:

@@ -166,3 +166,16 @@ func TestRestoreSeat(t *testing.T) {
 	require.ErrorIs(t, err, player.ErrNothingToReveal, "the restored seat knows it revealed index 1")
 	s.apply(a)
 }
+
+// TestSeatRevealsAnIndexForOneActionOnly: a seat that revealed index 1 for
+// one action refuses to reveal it for another (a replaced pending action).
+func TestSeatRevealsAnIndexForOneActionOnly(t *testing.T) {
+	s := newServer(t)
+	sec := s.seats[1].Secrets()
+	sec.Revealed, sec.Digest = 1, engine.Hash32{0xde, 0xad}
+	seat, err := player.RestoreSeat(engine.DefaultRules(), sec)
+	require.NoError(t, err)
+	require.NoError(t, seat.Follow(s.log))
+	_, err = seat.Reveal(&s.g.Public, 1)
+	require.ErrorContains(t, err, "a revealed index serves that action or none")
+}
