@@ -102,17 +102,7 @@ func TestConversionOfWholeGames(t *testing.T) {
 		version := uint64(0)
 		cfg.After = func(g *engine.Game, events []engine.Event) error {
 			what := fmt.Sprintf("%s %d players, version %d", tc.mode, tc.n, g.Public.Version)
-			sameDecode[engine.Public](t, what+" public", sameDoc(t, what+" public", &g.Public))
-			sameDecode[engine.Secret](t, what+" secret", sameDoc(t, what+" secret", &g.Secret))
-			for i := range events {
-				b := events[i].AppendJSON(nil)
-				got, err := store.JSONToDoc(b)
-				want, werr := store.JSONToDocStd(b)
-				if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
-					t.Fatalf("%s event %s: JSONToDoc %#v (%v), the standard decode %#v (%v)", what, b, got, err, want, werr)
-				}
-				sameDecode[engine.Event](t, what+" event", got)
-			}
+			sameState(t, what, g, events)
 			es := audit.Stamp(drawn, 1_760_000_000_000)
 			rec := store.Record{ActionID: "a", Actor: "p1", Kind: engine.ActMove, Fingerprint: "f", Version: g.Public.Version,
 				Events: events, Audit: es, Ringed: len(es) > 0}
@@ -145,17 +135,7 @@ func TestConversionOfWholeGames(t *testing.T) {
 		_, err := r.PlayTrustless(&g, bot.TrustlessConfig{GameID: fmt.Sprint("conv-trustless-", n),
 			After: func(g *engine.Game, events []engine.Event) error {
 				what := fmt.Sprintf("trustless %d players, version %d", n, g.Public.Version)
-				sameDecode[engine.Public](t, what+" public", sameDoc(t, what+" public", &g.Public))
-				sameDecode[engine.Secret](t, what+" secret", sameDoc(t, what+" secret", &g.Secret))
-				for i := range events {
-					b := events[i].AppendJSON(nil)
-					got, err := store.JSONToDoc(b)
-					want, werr := store.JSONToDocStd(b)
-					if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
-						t.Fatalf("%s event %s: JSONToDoc %#v (%v), the standard decode %#v (%v)", what, b, got, err, want, werr)
-					}
-					sameDecode[engine.Event](t, what+" event", got)
-				}
+				sameState(t, what, g, events)
 				docs++
 				return nil
 			}}, seats)
@@ -165,6 +145,23 @@ func TestConversionOfWholeGames(t *testing.T) {
 	}
 	if docs < 1000 {
 		t.Errorf("only %d actions checked", docs)
+	}
+}
+
+// sameState checks a game's public and secret state and the events of its
+// last action, each converted and decoded, against the JSON round trip.
+func sameState(t *testing.T, what string, g *engine.Game, events []engine.Event) {
+	t.Helper()
+	sameDecode[engine.Public](t, what+" public", sameDoc(t, what+" public", &g.Public))
+	sameDecode[engine.Secret](t, what+" secret", sameDoc(t, what+" secret", &g.Secret))
+	for i := range events {
+		b := events[i].AppendJSON(nil)
+		got, err := store.JSONToDoc(b)
+		want, werr := store.JSONToDocStd(b)
+		if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s event %s: JSONToDoc %#v (%v), the standard decode %#v (%v)", what, b, got, err, want, werr)
+		}
+		sameDecode[engine.Event](t, what+" event", got)
 	}
 }
 
