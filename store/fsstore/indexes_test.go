@@ -66,7 +66,7 @@ func TestIndexExemptions(t *testing.T) {
 		id string
 		st *fsstore.Store
 	}{{"idx-prev", prev}, {"idx-cur", cur}} {
-		playWhole(t, newSvc(g.st), g.st, newBotGame(g.id, 3, true))
+		playWhole(t, newSvc(g.st), g.st, newBotGame(g.id, 2, true))
 	}
 	c := cur.Client()
 	seen := map[string]map[string]bool{}
