@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 
@@ -32,6 +33,21 @@ type TrustlessConfig struct {
 	// Auditor, if not nil, receives every RNG audit entry (the draws of
 	// every round's stream).
 	Auditor rng.Auditor
+	// Seed, if not empty, makes every seat's chain secret and signing key
+	// a function of it (SHA-256 of a label, the seed and the seat), so
+	// that a game of bots is the same game each time it is played: for
+	// tests and simulations only. Empty: each seat draws fresh secrets
+	// from crypto/rand, as a real client does.
+	Seed string
+}
+
+// seededSecrets are a seat's secrets derived from cfg.Seed.
+func seededSecrets(seed, gameID, uid string, seat int, n uint32) player.Secrets {
+	derive := func(label string) engine.Hash32 {
+		return engine.Hash32(sha256.Sum256([]byte(fmt.Sprintf("fairboard/bot-secrets/v1\x00%s\x00%s\x00%d", label, seed, seat))))
+	}
+	return player.Secrets{GameID: gameID, UID: uid, Seat: seat, ChainLength: n,
+		ChainSecret: derive("chain"), KeySeed: derive("key")}
 }
 
 // PlayTrustless plays one trustless game of bots from create to its end,
@@ -97,7 +113,13 @@ func (r *Runner) PlayTrustless(g *engine.Game, cfg TrustlessConfig, seats []Seat
 	}
 	n := g.Public.Trustless.ChainLength
 	for i, st := range seats {
-		c, err := player.NewSeat(rules, gameID, r.uids[i], i, n)
+		var c *player.Seat
+		var err error
+		if cfg.Seed != "" {
+			c, err = player.RestoreSeat(rules, seededSecrets(cfg.Seed, gameID, r.uids[i], i, n))
+		} else {
+			c, err = player.NewSeat(rules, gameID, r.uids[i], i, n)
+		}
 		if err != nil {
 			return nil, err
 		}
