@@ -51,8 +51,9 @@ func ByName(name string) (Policy, error) {
 // Choose implements Policy.
 func (c Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
+	var buf [legalRoom]engine.Action
 	if me, _ := p.Player(uid); me != nil {
-		c.chooseInto(&a, p, r, me)
+		c.chooseInto(&a, p, r, me, engine.LegalActions(p, r, uid, engine.TurnKinds, buf[:0]))
 	}
 	return a
 }
@@ -60,26 +61,33 @@ func (c Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine
 // Choose implements Policy.
 func (g Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
+	var buf [legalRoom]engine.Action
 	if me, _ := p.Player(uid); me != nil {
-		g.chooseInto(&a, p, r, me)
+		g.chooseInto(&a, p, r, me, engine.LegalActions(p, r, uid, engine.TurnKinds, buf[:0]))
 	}
 	return a
 }
 
+// legalRoom is the room of a decision's buffer of legal actions: enough
+// for any turn of the default ruleset (a manage step lists 2 actions per
+// item held, plus one).
+const legalRoom = 16
+
 // chooser is a Policy that writes its choice into an action in place, as
 // the built-in ones do: the runner's loop then copies no Action (216 bytes)
-// per decision.
-// me is the player the game awaits.
+// per decision more than the one it dispatches. me is the player the game
+// awaits and legal its legal turn actions (engine.LegalActions), of which
+// the choice is one (the zero Action if legal is empty).
 type chooser interface {
-	chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player)
+	chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal []engine.Action)
 }
 
-func (Cautious) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player) {
-	choose(a, p, r, me, style{potionAt: r.MaxHP / 2, sleepAt: r.MaxHP * 4 / 10, duel: false})
+func (Cautious) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal []engine.Action) {
+	choose(a, p, r, me, legal, style{potionAt: r.MaxHP / 2, sleepAt: r.MaxHP * 4 / 10, duel: false})
 }
 
-func (Aggressive) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player) {
-	choose(a, p, r, me, style{potionAt: r.MaxHP * 3 / 10, sleepAt: r.MaxHP * 2 / 10, duel: true})
+func (Aggressive) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal []engine.Action) {
+	choose(a, p, r, me, legal, style{potionAt: r.MaxHP * 3 / 10, sleepAt: r.MaxHP * 2 / 10, duel: true})
 }
 
 type style struct {
@@ -87,86 +95,118 @@ type style struct {
 	duel              bool
 }
 
-// choose sets *a to the action of style s for the player me.
-func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, s style) {
-	uid := me.UID
-	*a = engine.Action{Actor: uid}
+// choose sets *a to the legal action that style s picks for the player me
+// (the zero Action when legal is empty). The legal list is in
+// engine.LegalActions' order: by kind, then inventory order, then seat
+// order.
+//
+//   - manage: the first potion held (inventory order) when HP is at or
+//     below potionAt, else end the step;
+//   - preDuel: with the dueling style and more than half the maximum HP,
+//     challenge whoever on the tile holds the most valuable item (lowest
+//     uid on ties), else skip;
+//   - moveOrSleep: sleep at or below sleepAt HP (if not at the maximum),
+//     else move;
+//   - a duelist's re-roll: re-roll a defense die of at most half the die;
+//   - capacity: discard the least valuable item (highest id on ties);
+//   - any other step: its one action.
+func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal []engine.Action, s style) {
+	pick := -1
 	switch p.Step {
 	case engine.StepManage:
-		a.Kind = engine.ActEndManage
 		if me.HP <= s.potionAt {
-			for _, id := range me.Items {
-				if r.Card(id).Kind == engine.CardPotion {
-					a.Kind, a.CardID = engine.ActUseItem, id
-					break
-				}
-			}
+			pick = firstOf(legal, engine.ActUseItem)
+		}
+		if pick < 0 {
+			pick = firstOf(legal, engine.ActEndManage)
 		}
 	case engine.StepPreDuel:
-		a.Kind = engine.ActSkipDuel
 		if s.duel && me.HP*2 > r.MaxHP {
-			if t := richestOnTile(p, r, me); t != "" {
-				a.Kind, a.Target = engine.ActOfferDuel, t
-			}
+			pick = richestTarget(r, p, legal)
+		}
+		if pick < 0 {
+			pick = firstOf(legal, engine.ActSkipDuel)
 		}
 	case engine.StepMoveOrSleep:
-		a.Kind = engine.ActMove
 		if me.HP <= s.sleepAt && me.HP < r.MaxHP {
-			a.Kind = engine.ActSleep
+			pick = firstOf(legal, engine.ActSleep)
+		} else {
+			pick = firstOf(legal, engine.ActMove)
 		}
-	case engine.StepCombat:
-		a.Kind = engine.ActCombatRound
 	case engine.StepDuel, engine.StepBracket:
-		d := p.Duel
-		switch {
-		case d != nil && d.Rolled:
+		if d := p.Duel; d != nil && d.Rolled {
 			def := d.TDef
-			if uid == d.Challenger && !d.CDecided {
+			if me.UID == d.Challenger && !d.CDecided {
 				def = d.CDef
 			}
-			a.Kind = engine.ActDeclineReroll
+			pick = firstOf(legal, engine.ActDeclineReroll)
 			if def <= r.Dice.Duel/2 {
-				a.Kind = engine.ActReroll
+				pick = firstOf(legal, engine.ActReroll)
 			}
-		default:
-			a.Kind = engine.ActDuelRound
 		}
 	case engine.StepCapacity:
-		a.Kind, a.CardID = engine.ActDiscard, worstItem(r, me)
+		pick = worstDiscard(r, legal)
 	}
+	if pick < 0 && len(legal) > 0 {
+		pick = 0 // a step of one action: combat, a duel round
+	}
+	if pick < 0 {
+		*a = engine.Action{}
+		return
+	}
+	*a = legal[pick]
+}
+
+// firstOf returns the index of the first action of kind k, or -1.
+func firstOf(legal []engine.Action, k engine.ActionKind) int {
+	for i := range legal {
+		if legal[i].Kind == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // itemValue orders items: tier, then attack + defense.
 func itemValue(k *engine.Card) int { return k.Tier*100 + k.Atk + k.Def }
 
-// worstItem is the item a bot discards first: lowest value, then highest id.
-func worstItem(r *engine.Ruleset, me *engine.Player) string {
-	worst := ""
-	for _, id := range me.Items {
-		if worst == "" {
-			worst = id
+// worstDiscard returns the index of the discard of the item a bot
+// discards first: lowest value, then highest id; -1 if there is none.
+func worstDiscard(r *engine.Ruleset, legal []engine.Action) int {
+	worst := -1
+	for i := range legal {
+		if legal[i].Kind != engine.ActDiscard {
 			continue
 		}
-		v, w := itemValue(r.Card(id)), itemValue(r.Card(worst))
-		if v < w || (v == w && id > worst) {
-			worst = id
+		if worst < 0 {
+			worst = i
+			continue
+		}
+		id, w := legal[i].CardID, legal[worst].CardID
+		v, wv := itemValue(r.Card(id)), itemValue(r.Card(w))
+		if v < wv || (v == wv && id > w) {
+			worst = i
 		}
 	}
 	return worst
 }
 
-// richestOnTile is the player on me's tile holding the most valuable item
-// (lowest uid on ties), or "" if no one there holds anything.
-func richestOnTile(p *engine.Public, r *engine.Ruleset, me *engine.Player) string {
-	best, bestV := "", -1
-	for i := range p.Players {
-		o := &p.Players[i]
-		if o.UID == me.UID || o.Pos != me.Pos {
+// richestTarget returns the index of the challenge of the player holding
+// the most valuable item among those the legal challenges name (lowest uid
+// on ties), or -1 if none of them holds anything.
+func richestTarget(r *engine.Ruleset, p *engine.Public, legal []engine.Action) int {
+	best, bestV, bestUID := -1, -1, ""
+	for i := range legal {
+		if legal[i].Kind != engine.ActOfferDuel {
+			continue
+		}
+		o, _ := p.Player(legal[i].Target)
+		if o == nil {
 			continue
 		}
 		for _, id := range o.Items {
-			if v := itemValue(r.Card(id)); v > bestV || (v == bestV && o.UID < best) {
-				best, bestV = o.UID, v
+			if v := itemValue(r.Card(id)); v > bestV || (v == bestV && o.UID < bestUID) {
+				best, bestV, bestUID = i, v, o.UID
 			}
 		}
 	}

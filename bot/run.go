@@ -29,6 +29,8 @@ type Runner struct {
 	uids    []string
 	// choosers holds each seat's policy as a chooser, nil if it is none.
 	choosers []chooser
+	// legal is the awaited player's legal actions at a decision.
+	legal []engine.Action
 
 	// Record keeps every action dispatched (for fixtures); off by default.
 	Record bool
@@ -38,7 +40,9 @@ type Runner struct {
 }
 
 // NewRunner returns a runner for the engine.
-func NewRunner(eng *engine.Engine) *Runner { return &Runner{eng: eng, disp: eng.NewDispatcher()} }
+func NewRunner(eng *engine.Engine) *Runner {
+	return &Runner{eng: eng, disp: eng.NewDispatcher(), legal: make([]engine.Action, 0, legalRoom)}
+}
 
 // Lean switches the runner's dispatcher to lean mode, keeping only the
 // events in keep (see [engine.Dispatcher.Lean]): for simulations only.
@@ -96,7 +100,8 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 			return err
 		}
 		if c := r.choosers[seat]; c != nil {
-			c.chooseInto(&r.act, &g.Public, rules, me)
+			r.legal = engine.LegalActions(&g.Public, rules, me.UID, engine.TurnKinds, r.legal)
+			c.chooseInto(&r.act, &g.Public, rules, me, r.legal)
 		} else {
 			r.act = seats[seat].Policy.Choose(&g.Public, rules, me.UID)
 		}
