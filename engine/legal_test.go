@@ -435,3 +435,26 @@ func TestKindSet(t *testing.T) {
 	require.Zero(t, engine.KindsOf("dance"))
 	require.False(t, engine.AllKinds.Has("dance"))
 }
+
+// A buffer whose actions a caller changed (an ID, a version, a fair
+// join's entropy set in place) gives the same list: the enumeration
+// writes every field of the slots it reuses.
+func TestLegalActionsReusesADirtyBuffer(t *testing.T) {
+	rules := engine.DefaultRules()
+	p := &engine.Public{Phase: engine.PhasePlaying, Awaiting: "p1", Step: engine.StepPreDuel,
+		Players: []engine.Player{{UID: "p1", Pos: 3, Items: []string{"t1-potion-1"}}, {UID: "p2", Seat: 1, Pos: 3}}}
+	want := engine.LegalActions(p, rules, "p1", engine.AllKinds, nil)
+	buf := make([]engine.Action, 4, 16)
+	for i := range buf {
+		buf[i] = engine.Action{Kind: engine.ActJoin, Actor: "x", ID: "a1", Version: 7, At: 9, GameID: "g", Mode: "fair", Seed: "s",
+			Audit: true, ServerSeed: "ff", Seat: 3, Class: engine.ClassMonk, KeepSmokeBomb: true, Entropy: "ab", Target: "p9", CardID: "c"}
+	}
+	require.Equal(t, want, engine.LegalActions(p, rules, "p1", engine.AllKinds, buf))
+	buf = buf[:cap(buf)]
+	for i := range buf {
+		buf[i].Version = uint64(i + 1)
+	}
+	p.Step = engine.StepManage
+	want = engine.LegalActions(p, rules, "p1", engine.AllKinds, nil)
+	require.Equal(t, want, engine.LegalActions(p, rules, "p1", engine.AllKinds, buf))
+}
