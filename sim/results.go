@@ -11,7 +11,7 @@ import (
 
 // Format names the layout of results.json; a change that old readers cannot
 // read bumps it.
-const Format = "fairboard-sim/2"
+const Format = "fairboard-sim/3"
 
 // RulesRecord identifies a ruleset: where it came from and its content hash.
 type RulesRecord struct {

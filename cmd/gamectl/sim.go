@@ -306,13 +306,14 @@ func sameDir(a, b string) bool {
 
 // summaryGroups are the groups printed on the terminal; the report has all.
 var summaryGroups = []string{sim.GroupOrder, sim.GroupSeat, sim.GroupClass, sim.GroupBot, sim.GroupClassBot,
-	sim.GroupLength, sim.GroupEnds, sim.GroupEndsAlso}
+	sim.GroupSeatBot, sim.GroupLength, sim.GroupLengthBot, sim.GroupEnds, sim.GroupEndsAlso}
 
 // summaryNotes follow a group's title on the terminal.
 var summaryNotes = map[string]string{
-	sim.GroupEnds:     "(each game ends one way: these sum to 100%)",
-	sim.GroupEndsAlso: "(these games are counted above too)",
-	sim.GroupLength:   "(percentiles are whole rounds, without interval)",
+	sim.GroupEnds:      "(each game ends one way: these sum to 100%)",
+	sim.GroupEndsAlso:  "(these games are counted above too)",
+	sim.GroupLength:    "(percentiles are whole rounds, without interval)",
+	sim.GroupLengthBot: "(the games each policy played in; a game counts for each policy at its table)",
 }
 
 // printSummary prints the design, any aliasing, the headline measures with
