@@ -217,6 +217,21 @@ func appendAction(buf []Action, k ActionKind, uid, card, target string) []Action
 		a.Audit || a.ServerSeed != "" || a.Entropy != "" {
 		*a = Action{}
 	}
-	a.Kind, a.Actor, a.Seat, a.Class, a.KeepSmokeBomb, a.Target, a.CardID = k, uid, 0, "", false, target, card
+	// A field is written only if it differs: the slot most often holds
+	// the same strings already, and each write of a string into the heap
+	// costs a write barrier while the garbage collector runs.
+	setString(&a.Kind, k)
+	setString(&a.Actor, uid)
+	setString(&a.Class, "")
+	setString(&a.Target, target)
+	setString(&a.CardID, card)
+	a.Seat, a.KeepSmokeBomb = 0, false
 	return buf
+}
+
+// setString sets *p to v unless it is equal already.
+func setString[S ~string](p *S, v S) {
+	if *p != v {
+		*p = v
+	}
 }
