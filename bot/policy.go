@@ -33,17 +33,29 @@ func (Cautious) Name() string { return "cautious" }
 // Name returns "aggressive".
 func (Aggressive) Name() string { return "aggressive" }
 
-// Names lists the built-in policies.
-var Names = []string{"cautious", "aggressive"}
+// Names lists the bots by name: the built-in policies, and the search bot
+// mcts:N (N simulations per decision, 1 to MaxSimulations).
+var Names = []string{"cautious", "aggressive", "mcts:N"}
 
-// ByName returns the built-in policy with the name, or an error naming the
-// known ones.
+// Heuristics lists the built-in (heuristic) policies.
+var Heuristics = []string{"cautious", "aggressive"}
+
+// ByName returns the bot with the name ("cautious", "aggressive" or
+// "mcts:N"), or an error naming the known ones. A search bot is a new one
+// (one per seat: it keeps a seat's memory and stream); the built-in
+// policies are values.
 func ByName(name string) (Policy, error) {
 	switch name {
 	case "cautious":
 		return Cautious{}, nil
 	case "aggressive":
 		return Aggressive{}, nil
+	}
+	switch m, err := parseMCTS(name); {
+	case err != nil:
+		return nil, err
+	case m != nil:
+		return m, nil
 	}
 	return nil, fmt.Errorf("unknown bot %q (known: %s)", name, strings.Join(Names, ", "))
 }
@@ -53,7 +65,7 @@ func (c Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine
 	var a engine.Action
 	var buf [legalRoom]engine.Action
 	if me, _ := p.Player(uid); me != nil {
-		c.chooseInto(&a, p, r, me, engine.LegalActions(p, r, uid, engine.TurnKinds, buf[:0]))
+		c.chooseInto(&a, p, r, me, &legalList{buf: buf[:0]})
 	}
 	return a
 }
@@ -63,7 +75,7 @@ func (g Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 	var a engine.Action
 	var buf [legalRoom]engine.Action
 	if me, _ := p.Player(uid); me != nil {
-		g.chooseInto(&a, p, r, me, engine.LegalActions(p, r, uid, engine.TurnKinds, buf[:0]))
+		g.chooseInto(&a, p, r, me, &legalList{buf: buf[:0]})
 	}
 	return a
 }
@@ -73,21 +85,40 @@ func (g Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 // item held, plus one).
 const legalRoom = 16
 
+// legalList is a decision's legal actions (engine.LegalActions), listed
+// when first asked for: a policy lists them only where it picks among the
+// actions of a kind (an item to use or discard, a player to challenge),
+// as most decisions are a step's one action or one of two actions every
+// player always has (move or sleep), and listing them at each of a game's
+// some 170 decisions was a fifth of a simulated game's time. A search bot
+// that has listed them already hands them over (ready).
+type legalList struct {
+	buf   []engine.Action
+	ready bool
+}
+
+// get returns the legal turn actions of me, listing them if needed.
+func (l *legalList) get(p *engine.Public, r *engine.Ruleset, me *engine.Player) []engine.Action {
+	if !l.ready {
+		l.buf, l.ready = engine.LegalActions(p, r, me.UID, engine.TurnKinds, l.buf), true
+	}
+	return l.buf
+}
+
 // chooser is a Policy that writes its choice into an action in place, as
-// the built-in ones do: the runner's loop then copies no Action (216 bytes)
-// per decision more than the one it dispatches. me is the player the game
-// awaits and legal its legal turn actions (engine.LegalActions), of which
-// the choice is one (the zero Action if legal is empty).
+// the built-in ones do: the runner's loop then copies no Action (216
+// bytes) per decision more than the one it dispatches. me is the player
+// the game awaits; legal lists its legal actions when asked (see choose).
 type chooser interface {
-	chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal []engine.Action)
+	chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal *legalList)
 }
 
-func (Cautious) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal []engine.Action) {
-	choose(a, p, r, me, legal, style{potionAt: r.MaxHP / 2, sleepAt: r.MaxHP * 4 / 10, duel: false})
+func (Cautious) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal *legalList) {
+	choose(a, p, r, me, legal, cautiousStyle(r))
 }
 
-func (Aggressive) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal []engine.Action) {
-	choose(a, p, r, me, legal, style{potionAt: r.MaxHP * 3 / 10, sleepAt: r.MaxHP * 2 / 10, duel: true})
+func (Aggressive) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal *legalList) {
+	choose(a, p, r, me, legal, aggressiveStyle(r))
 }
 
 type style struct {
@@ -95,10 +126,8 @@ type style struct {
 	duel              bool
 }
 
-// choose sets *a to the legal action that style s picks for the player me
-// (the zero Action when legal is empty). The legal list is in
-// engine.LegalActions' order: by kind, then inventory order, then seat
-// order.
+// choose sets *a to the action style s picks for the player me, whom the
+// game awaits:
 //
 //   - manage: the first potion held (inventory order) when HP is at or
 //     below potionAt, else end the step;
@@ -109,52 +138,65 @@ type style struct {
 //     else move;
 //   - a duelist's re-roll: re-roll a defense die of at most half the die;
 //   - capacity: discard the least valuable item (highest id on ties);
-//   - any other step: its one action.
-func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal []engine.Action, s style) {
+//   - combat, a duel round: the step's one action.
+//
+// An action with a parameter (the potion, the player challenged, the item
+// discarded) is one engine.LegalActions lists, picked from the list; the
+// others are the actions every player the game awaits in the step may
+// send (move and sleep, end the step, skip the duel, fight the round,
+// re-roll or not), built directly. The legal-actions test checks that every
+// choice is listed.
+func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal *legalList, s style) {
+	k := engine.ActionKind("")
 	pick := -1
 	switch p.Step {
 	case engine.StepManage:
-		if me.HP <= s.potionAt {
-			pick = firstOf(legal, engine.ActUseItem)
-		}
-		if pick < 0 {
-			pick = firstOf(legal, engine.ActEndManage)
+		k = engine.ActEndManage
+		if me.HP <= s.potionAt && holdsPotion(r, me) {
+			pick = firstOf(legal.get(p, r, me), engine.ActUseItem)
 		}
 	case engine.StepPreDuel:
+		k = engine.ActSkipDuel
 		if s.duel && me.HP*2 > r.MaxHP {
-			pick = richestTarget(r, p, legal)
-		}
-		if pick < 0 {
-			pick = firstOf(legal, engine.ActSkipDuel)
+			pick = richestTarget(r, p, legal.get(p, r, me))
 		}
 	case engine.StepMoveOrSleep:
+		k = engine.ActMove
 		if me.HP <= s.sleepAt && me.HP < r.MaxHP {
-			pick = firstOf(legal, engine.ActSleep)
-		} else {
-			pick = firstOf(legal, engine.ActMove)
+			k = engine.ActSleep
 		}
+	case engine.StepCombat:
+		k = engine.ActCombatRound
 	case engine.StepDuel, engine.StepBracket:
+		k = engine.ActDuelRound
 		if d := p.Duel; d != nil && d.Rolled {
 			def := d.TDef
 			if me.UID == d.Challenger && !d.CDecided {
 				def = d.CDef
 			}
-			pick = firstOf(legal, engine.ActDeclineReroll)
+			k = engine.ActDeclineReroll
 			if def <= r.Dice.Duel/2 {
-				pick = firstOf(legal, engine.ActReroll)
+				k = engine.ActReroll
 			}
 		}
 	case engine.StepCapacity:
-		pick = worstDiscard(r, legal)
+		pick = worstDiscard(r, legal.get(p, r, me))
 	}
-	if pick < 0 && len(legal) > 0 {
-		pick = 0 // a step of one action: combat, a duel round
-	}
-	if pick < 0 {
-		*a = engine.Action{}
+	if pick >= 0 {
+		*a = legal.buf[pick]
 		return
 	}
-	*a = legal[pick]
+	*a = engine.Action{Kind: k, Actor: me.UID}
+}
+
+// holdsPotion reports whether me holds a potion.
+func holdsPotion(r *engine.Ruleset, me *engine.Player) bool {
+	for _, id := range me.Items {
+		if r.Card(id).Kind == engine.CardPotion {
+			return true
+		}
+	}
+	return false
 }
 
 // firstOf returns the index of the first action of kind k, or -1.
