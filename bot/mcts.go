@@ -24,18 +24,14 @@ const maxSearchSeats = 16
 const rolloutLimit = 20000
 
 // explore is the UCB1 exploration constant c in mean + c·sqrt(ln(n)/n_i),
-// for rewards in [0, 1] (the join's choice).
+// for rewards in [0, 1] (the join's choice between two answers).
 const explore = 0.7
 
-// The tree's selection is PUCT (Rosin 2011; AlphaZero): a child's score is
-// its mean reward for the player who acts plus cPUCT · prior ·
-// sqrt(availability) / (1 + visits), where the prior gives the cautious
-// policy's choice priorHint and shares the rest evenly. Every option is
-// still tried, but one that departs from the heuristic needs the
-// simulations' evidence to be chosen: with few simulations the bot plays
-// close to the heuristic, and more simulations let it leave it where that
-// wins more.
-var (
+// Below the root, the tree's selection is PUCT (Rosin 2011, as AlphaZero):
+// a child's score is its mean reward for the player who acts there plus
+// cPUCT · prior · sqrt(availability) / (1 + visits), where the prior gives
+// the cautious policy's choice priorHint and shares the rest evenly.
+const (
 	cPUCT     = 1.0
 	priorHint = 0.6
 	// shrink is the virtual visits at the parent's mean that every
@@ -44,36 +40,58 @@ var (
 	shrink = 2.0
 	// widen is the visits a node below the root needs before its children
 	// are chosen by their scores; until then the cautious policy's choice
-	// is followed, so that a node seen a few times plays as the
-	// play-outs do rather than as its noise says.
+	// is followed, so that a node seen a few times plays as the play-outs
+	// do rather than as its noise says.
 	widen int32 = 8
 )
 
 // MCTS is the search bot mcts:N: a Monte Carlo tree search over the
 // engine's own reducers, N simulations per decision that has two or more
-// legal options (a decision of one option is taken without search).
+// legal options (a decision of one option is taken without search, and
+// draws nothing).
 //
-// It sees what a player sees: the public view ([View]) and the ruleset. What
-// a player cannot see is the order of the undrawn cards and the future
-// dice, so each simulation samples both afresh (information-set MCTS by
-// determinization): the draw piles are dealt in a random order from the
-// cards no player holds and no discard pile or fight shows, and the dice
-// come from a stream that goes on from simulation to simulation. A
-// simulation descends one tree shared by every determinization (nodes are
-// the actions taken since the decision, open loop: the dice between them
-// are not part of the node), choosing at each decision with UCB1 among the
-// children legal in this determinization (availability counts, as in
-// Cowling, Powley and Whitehouse's ISMCTS), on the reward of the player who
-// acts there (max^n: every node keeps a reward per seat); it adds one node,
-// then plays the game to its end with the cautious policy for every seat,
-// and scores 1 for the winner, 0 for the others. The choice is the root
-// action simulated most often.
+// It sees what a player sees: the public view ([View]) and the ruleset.
+// What a player cannot see is the order of the undrawn cards and the
+// future dice, so each simulation samples both afresh (information-set
+// MCTS by determinization): the draw piles are dealt in a random order
+// from the cards no player holds and no discard pile or fight shows, and
+// the dice come from a stream of the simulation's own, so the search
+// never plans on a die it could not know. Each opponent plays the
+// simulation as the cautious or the aggressive policy, drawn anew each
+// time (the bot does not know how its opponents play); the deciding
+// player's own later moves are cautious.
+//
+// The decision's options (its legal actions: the root's children) share
+// the N simulations by sequential halving (Karnin, Koren and Somekh 2013;
+// as Gumbel MuZero's root): in each round every option still in the
+// running gets the same number of new simulations, on the same samples
+// (sample k deals the same piles and, turn by turn, rolls the same dice
+// for every option: common random numbers), and the better half goes on.
+// Below the root, the simulations descend one tree shared by every
+// sample (open loop: a node is the actions since the decision, not the
+// dice between them), choosing among the children legal in the sample at
+// hand (availability counts, as Cowling, Powley and Whitehouse's ISMCTS)
+// by PUCT on the reward of the player who acts there: every node keeps a
+// reward per seat (max^n). A simulation adds the nodes of a decision it
+// reaches, plays the rest of the game out, and scores 1 for the winner, 0
+// for everyone else.
+//
+// The bot then plays the halving's winner only if it did significantly
+// better than the cautious policy's choice on the samples both were
+// simulated on (the one-sided paired test at 5%, Bonferroni-corrected for
+// the alternatives); otherwise it plays the cautious policy's choice.
+// Most options of this game differ by a few points of win rate, less than
+// the noise of a few hundred play-outs, and the heuristic is right most of
+// the time: a search that follows its noise plays worse than the
+// heuristic (measured: 6 pp worse at mcts:300), one that leaves the
+// heuristic on evidence plays better, and the more so with more
+// simulations (docs/sim.md).
 //
 // Its randomness comes from its own stream (NewGame): one decision draws
-// four words from it to seed the decision's search stream. The same view
-// and stream state give the same choice. An MCTS is one seat's bot: not
-// safe for concurrent use; it keeps its memory between decisions and
-// games, so a decision allocates little.
+// four words from it to seed the decision's samples. The same view and
+// stream state give the same choice. An MCTS is one seat's bot: not safe
+// for concurrent use; it keeps its memory between decisions and games, so
+// a decision allocates little.
 type MCTS struct {
 	n int
 	s *rng.Stream // the bot's own stream, from NewGame
@@ -109,6 +127,9 @@ type MCTS struct {
 	events             []engine.Event
 	act                engine.Action
 	reward             [maxSearchSeats]float32
+
+	// sims counts the simulations run (all decisions): for benchmarks.
+	sims int64
 
 	// peek, if set, makes the search read the game's secret: the real
 	// draw piles and the real generator. Only the tests set it, to build
@@ -451,6 +472,7 @@ func grow[T any](s []T, n int) []T {
 // never simulated, a cautious play-out to the end, and the rewards backed
 // up the path.
 func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
+	m.sims++
 	k := int(m.nodes[root].visits)
 	m.sampleSeed(k)
 	m.drawStyles(len(view.Players), seat)
@@ -461,7 +483,12 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 	defer func() { m.outs[m.nodes[root].index] = append(m.outs[m.nodes[root].index], m.reward[m.rootSeat]) }()
 	node, inTree := root, m.nodes[root].visits > 0
 	m.act = m.legal[m.nodes[root].index]
+	keyed := -1
 	for n := 0; ; n++ {
+		if p.Turn != keyed {
+			keyed = p.Turn
+			m.keyTurn(k, keyed)
+		}
 		var err error
 		if m.events, err = m.disp.Dispatch(g, &m.act, m.search, m.events[:0]); err != nil {
 			panic("bot: a simulated " + string(m.act.Kind) + " was refused: " + err.Error())
@@ -495,6 +522,24 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 		m.act = m.legal2[m.nodes[node].index]
 	}
 	m.backup(p)
+}
+
+// keyTurn reseeds the simulation's dice at the start of turn `turn` of
+// sample k: the dice of a turn depend on the sample and the turn, not on
+// how many were rolled before it. So the simulations of one sample
+// through different root actions roll the same dice for the turns that
+// follow (common random numbers): after "sleep" or "move" the next
+// player's turn goes the same way in both, and their difference is the
+// actions' doing more than the dice's. Within a sample the turns' dice are
+// still independent draws (the turn is mixed into the sample's seed words
+// and the generator warmed up).
+func (m *MCTS) keyTurn(k, turn int) {
+	w := &m.seeds[k]
+	t := uint32(turn)
+	*m.searchGen = *rng.NewSFC32(w[0]^t*0x9e3779b9, w[1]^t*0x85ebca6b, w[2]^t*0xc2b2ae35, w[3])
+	for range 12 {
+		m.searchGen.Uint32()
+	}
 }
 
 // selectChild picks the child of parent to simulate among the legal
@@ -582,6 +627,7 @@ func (m *MCTS) backup(p *engine.Public) {
 			m.reward[i] = 1
 		}
 	}
+
 	for _, c := range m.path {
 		nd := &m.nodes[c]
 		nd.visits++
@@ -645,6 +691,7 @@ func (m *MCTS) KeepSmokeBomb(view *engine.Public, r *engine.Ruleset, uid string,
 			}
 		}
 		visits[arm]++
+		m.sims++
 		sum[arm] += m.simulateJoin(view, uid, seat, class, players, arm == 1)
 	}
 	return visits[1] > visits[0] || (visits[1] == visits[0] && sum[1] > sum[0])

@@ -63,9 +63,8 @@ func ByName(name string) (Policy, error) {
 // Choose implements Policy.
 func (c Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
-	var buf [legalRoom]engine.Action
 	if me, _ := p.Player(uid); me != nil {
-		c.chooseInto(&a, p, r, me, &legalList{buf: buf[:0]})
+		c.chooseInto(&a, p, r, me, &legalList{})
 	}
 	return a
 }
@@ -73,9 +72,8 @@ func (c Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine
 // Choose implements Policy.
 func (g Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
-	var buf [legalRoom]engine.Action
 	if me, _ := p.Player(uid); me != nil {
-		g.chooseInto(&a, p, r, me, &legalList{buf: buf[:0]})
+		g.chooseInto(&a, p, r, me, &legalList{})
 	}
 	return a
 }
