@@ -53,6 +53,7 @@ type SkillEdge struct {
 	Edge, Lo, Hi     float64
 	Rate, Fair       float64
 	Games, PlayerGms int64
+	level            int // index in Levels
 }
 
 // SkillDiff is the difference of one class's edge between a level and
@@ -187,7 +188,7 @@ func (s *Skill) compare() {
 			e, v := moments[i].Edge(c)
 			h := z975 * math.Sqrt(v)
 			s.Edges = append(s.Edges, SkillEdge{Class: string(engine.Classes[c]), Level: l.Name, Edge: e, Lo: e - h, Hi: e + h,
-				Rate: moments[i].Rate(c), Fair: moments[i].Fair(), Games: moments[i].N, PlayerGms: moments[i].Sum[numClasses+c]})
+				Rate: moments[i].Rate(c), Fair: moments[i].Fair(), Games: moments[i].N, PlayerGms: moments[i].Sum[numClasses+c], level: i})
 		}
 	}
 	for i := 1; i < len(s.Levels); i++ {

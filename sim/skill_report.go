@@ -57,6 +57,7 @@ func (s *Skill) reportHTML() []byte {
 	for _, l := range s.Levels {
 		fmt.Fprintf(&b, "<h3><code>%s</code></h3>\n", e(l.Name))
 		for _, g := range []string{GroupClass, GroupSeat, GroupLength} {
+			fmt.Fprintf(&b, "<h4>%s</h4>\n", e(g))
 			writeMeasureTable(&b, filterMeasures(l.Results.Measures, g))
 		}
 	}
@@ -92,7 +93,7 @@ func (s *Skill) edgeChart() string {
 	fmt.Fprintf(&b, `<line class="fair" x1="%.1f" x2="%.1f" y1="0" y2="%d" stroke="#555" stroke-dasharray="4 3"/>`, X(0), X(0), h-30)
 	for i, ed := range s.Edges {
 		y := float64(i*rowHeight) + float64(rowHeight)/2 + 2
-		c := palette[i%len(s.Levels)%len(palette)]
+		c := palette[ed.level%len(palette)]
 		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-gap, y+4, html.EscapeString(ed.Class+" · "+ed.Level))
 		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="2"/>`, X(ed.Lo), X(ed.Hi), y, y, c)
 		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s · %s: %+.1f pp [%+.1f, %+.1f]</title></circle>`,
