@@ -23,10 +23,6 @@ const maxSearchSeats = 16
 // not ended by then (never seen) scores nothing for anyone.
 const rolloutLimit = 20000
 
-// explore is the UCB1 exploration constant c in mean + c·sqrt(ln(n)/n_i),
-// for rewards in [0, 1] (the join's choice between two answers).
-const explore = 0.7
-
 // Below the root, the tree's selection is PUCT (Rosin 2011, as AlphaZero):
 // a child's score is its mean reward for the player who acts there plus
 // cPUCT · prior · sqrt(availability) / (1 + visits), where the prior gives
@@ -663,10 +659,12 @@ func cautiousStyle(r *engine.Ruleset) style {
 
 // KeepSmokeBomb implements Joiner: whether to keep a held Smoke bomb when
 // challenged, the one standing preference a player sets at its join. It
-// shares N simulations between the two answers by UCB1, each a game the lobby could become (the
-// seats not yet taken filled in seat order by players of a class drawn at
-// random, who spend their bombs, then the start, then a cautious play-out
-// for every seat), and answers the one simulated most often.
+// simulates N/2 games the lobby could become with each answer, on the same
+// samples (the seats not yet taken filled in seat order by players of a
+// class drawn at random, who spend their bombs; then the start and a
+// play-out to the end, the opponents' styles drawn as in a decision), and
+// keeps its bombs only if that won significantly more (the decisions'
+// test): the heuristics spend them.
 func (m *MCTS) KeepSmokeBomb(view *engine.Public, r *engine.Ruleset, uid string, seat int, class engine.Class, players int) bool {
 	if view.Phase != engine.PhaseLobby || players > maxSearchSeats || players < r.MinPlayers || players > r.MaxPlayers ||
 		seat < 0 || seat >= players || len(view.Players) >= players {
@@ -674,32 +672,22 @@ func (m *MCTS) KeepSmokeBomb(view *engine.Public, r *engine.Ruleset, uid string,
 	}
 	m.bind(r)
 	m.startSearch()
-	*m.searchGen = *m.rootGen
-	var visits [2]int32
-	var sum [2]float32
-	for k := range m.n {
-		arm := k
-		if k >= 2 {
-			arm = 0
-			score := [2]float64{}
-			for i := range score {
-				v := float64(visits[i])
-				score[i] = float64(sum[i])/v + explore*math.Sqrt(math.Log(float64(k))/v)
-			}
-			if score[1] > score[0] {
-				arm = 1
-			}
+	m.outs = grow(m.outs, 2)
+	m.outs[0], m.outs[1] = m.outs[0][:0], m.outs[1][:0]
+	for k := range max(m.n/2, 1) {
+		for arm := range 2 {
+			m.sampleSeed(k) // the same sample for both answers
+			m.sims++
+			m.outs[arm] = append(m.outs[arm], m.simulateJoin(view, uid, seat, class, players, arm == 1))
 		}
-		visits[arm]++
-		m.sims++
-		sum[arm] += m.simulateJoin(view, uid, seat, class, players, arm == 1)
 	}
-	return visits[1] > visits[0] || (visits[1] == visits[0] && sum[1] > sum[0])
+	return m.better(1, 0, 1)
 }
 
 // simulateJoin plays one game the lobby could become, with uid joining
 // seat with class and keep, and returns uid's reward.
 func (m *MCTS) simulateJoin(view *engine.Public, uid string, seat int, class engine.Class, players int, keep bool) float32 {
+	m.drawStyles(players, seat)
 	g := &m.det
 	g.Reset()
 	m.copyPublic(&g.Public, view)
@@ -739,8 +727,9 @@ func (m *MCTS) simulateJoin(view *engine.Public, uid string, seat int, class eng
 		if me == nil || n == rolloutLimit {
 			return 0
 		}
+		_, i := p.Player(me.UID)
 		m.play.ready = false
-		choose(&m.act, p, m.rules, me, &m.play, cautiousStyle(m.rules))
+		choose(&m.act, p, m.rules, me, &m.play, m.styles[i])
 		if !do(&m.act) {
 			panic("bot: a simulated " + string(m.act.Kind) + " was refused")
 		}
