@@ -174,3 +174,51 @@ func TestBuiltInChoicesAreListed(t *testing.T) {
 	}
 	t.Logf("%d choices checked", checked)
 }
+
+// A determinization is a game the public view could be: each draw pile
+// holds exactly the cards of the real pile (in another order), at every
+// decision of whole games, and the rest of the state is the view's.
+func TestDeterminizationIsConsistent(t *testing.T) {
+	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	rules := eng.Rules()
+	m := NewMCTS(1)
+	s, err := StreamFor("det", 0)
+	require.NoError(t, err)
+	m.NewGame(s)
+	m.bind(rules)
+	var view engine.Public
+	checked := 0
+	for game := range 8 {
+		g := &engine.Game{}
+		st, err := rng.NewSeeded(fmt.Sprint("det-", game))
+		require.NoError(t, err)
+		r := NewRunner(eng)
+		r.MaxActions = 1
+		seats := make([]Seat, 4)
+		for i := range seats {
+			seats[i] = Seat{Class: engine.Classes[(game+i)%4], Policy: []Policy{Cautious{}, Aggressive{}}[i%2]}
+		}
+		_ = r.PlayGame(g, st, "det", seats)
+		for g.Public.Phase == engine.PhasePlaying {
+			View(&view, &g.Public)
+			m.startSearch()
+			m.deal(&view)
+			m.sampleSeed(0)
+			m.determinize(&view)
+			for d := range engine.NumDecks {
+				real := slices.Sorted(slices.Values(g.Secret.Decks[d].Cards))
+				dealt := slices.Sorted(slices.Values(m.det.Secret.Decks[d].Cards))
+				require.Equal(t, real, dealt, "deck %s", engine.DeckIDs[d])
+				require.Equal(t, len(real), m.det.Public.Decks[d].Size)
+			}
+			require.NoError(t, m.det.Check(rules), "the determinization is a consistent game")
+			checked++
+			uid := g.Public.Awaiting
+			_, seat := g.Public.Player(uid)
+			a := seats[seat].Policy.Choose(&g.Public, rules, uid)
+			_, err := eng.Dispatch(g, &a, st, nil)
+			require.NoError(t, err)
+		}
+	}
+	t.Logf("%d states dealt", checked)
+}
