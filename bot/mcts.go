@@ -532,14 +532,23 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 // player's turn goes the same way in both, and their difference is the
 // actions' doing more than the dice's. Within a sample the turns' dice are
 // still independent draws (the turn is mixed into the sample's seed words
-// and the generator warmed up).
+// by a finaliser that spreads it over every bit).
 func (m *MCTS) keyTurn(k, turn int) {
 	w := &m.seeds[k]
 	t := uint32(turn)
-	*m.searchGen = *rng.NewSFC32(w[0]^t*0x9e3779b9, w[1]^t*0x85ebca6b, w[2]^t*0xc2b2ae35, w[3])
-	for range 12 {
-		m.searchGen.Uint32()
-	}
+	*m.searchGen = *rng.NewSFC32(fmix32(w[0]^t*0x9e3779b9), fmix32(w[1]^t*0x85ebca6b), fmix32(w[2]^t*0xc2b2ae35), w[3])
+}
+
+// fmix32 is MurmurHash3's finaliser, a bijection that spreads every bit of
+// x over the word: the turn mixed into a seed word leaves no pattern for
+// the generator (which has no warm-up) to carry into its first outputs.
+func fmix32(x uint32) uint32 {
+	x ^= x >> 16
+	x *= 0x85ebca6b
+	x ^= x >> 13
+	x *= 0xc2b2ae35
+	x ^= x >> 16
+	return x
 }
 
 // selectChild picks the child of parent to simulate among the legal
