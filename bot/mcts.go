@@ -256,11 +256,12 @@ const minEvidence = 10
 // better reports whether option i did significantly better than option
 // h for the deciding player, on the samples both were simulated on (at
 // least minEvidence): the one-sided paired test of the mean difference of
-// their rewards at the level 1% / alts (Bonferroni over the alternatives to the cautious
-// choice, one of which the halving picked on these same samples). The bot
-// leaves the cautious policy's choice only on such evidence: with few
-// simulations the difference between two options is mostly noise, and
-// the heuristic's choice, right most of the time, is then the better bet.
+// their rewards at the level 1% / alts (Bonferroni over the alternatives
+// to the cautious choice, one of which the halving picked on these same
+// samples). The bot leaves the cautious policy's choice only on such
+// evidence: with few simulations the difference between two options is
+// mostly noise, and the heuristic's choice, right most of the time, is
+// then the better bet.
 func (m *MCTS) better(i, h, alts int) bool {
 	a, b := m.outs[i], m.outs[h]
 	n := min(len(a), len(b))

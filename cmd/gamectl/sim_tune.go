@@ -35,8 +35,9 @@ the answer is "not met within budget" with the closest candidate (or
 "infeasible", when the whole grid was played and every point misses).
 
   --param PATH[=LO:HI]  a number to tune and its range; without a range,
-                   the range the ruleset's validation allows (up to twice
-                   the value, or the value + 10, where it sets no bound).
+                   the range the ruleset's validation allows (where it
+                   sets no bound: to twice the value or the value + 10,
+                   whichever is further).
                    A weight (composition, loot) is searched as a real
   --games N        the whole budget in games, the confirmation included
                    (it takes 20%)
