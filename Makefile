@@ -1,5 +1,5 @@
 # The README's two commands, plus the jobs run on request.
-.PHONY: test demo bench fuzz mutation
+.PHONY: test demo bench fuzz mutation strength
 
 # Every test, as CI runs it (.ci/run): static checks, then go test.
 test:
@@ -12,6 +12,11 @@ demo:
 # Benchmarks, on request only (never in CI).
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+# The search bot's long strength test, on request only (never in CI): hours
+# on two cores (docs/sim.md). STRENGTH_GAMES=N sets the games per level.
+strength:
+	go test -tags strength -run TestSearchStrength -timeout 12h -v ./bot/
 
 # Mutation testing, on request only (never in CI; about three hours on two
 # shared cores, see docs/testing.md). One package at a time with a summary per

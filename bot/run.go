@@ -31,7 +31,17 @@ type Runner struct {
 	uids    []string
 	// choosers holds each seat's policy as a chooser, nil if it is none.
 	choosers []chooser
+	// legal is the awaited player's legal actions at a decision.
+	legal legalList
 
+	// view is the public view a policy is handed (View).
+	view engine.Public
+
+	// BotSeed is the bot seed of the next game: each search bot
+	// ([Searcher]) gets the stream StreamFor(BotSeed, seat) at the start of
+	// a game. It must not be, or be made from, the game's seed; ""
+	// means DefaultBotSeed.
+	BotSeed string
 	// Record keeps every action dispatched (for fixtures); off by default.
 	Record bool
 	// MaxActions bounds a game, as a guard against a policy loop; 0 means
@@ -40,7 +50,9 @@ type Runner struct {
 }
 
 // NewRunner returns a runner for the engine.
-func NewRunner(eng *engine.Engine) *Runner { return &Runner{eng: eng, disp: eng.NewDispatcher()} }
+func NewRunner(eng *engine.Engine) *Runner {
+	return &Runner{eng: eng, disp: eng.NewDispatcher(), legal: legalList{buf: make([]engine.Action, 0, legalRoom)}}
+}
 
 // Lean switches the runner's dispatcher to lean mode, keeping only the
 // events in keep (see [engine.Dispatcher.Lean]): for simulations only.
@@ -74,12 +86,15 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 	for len(r.uids) < len(seats) {
 		r.uids = append(r.uids, UID(len(r.uids)))
 	}
+	if err := r.newGame(seats); err != nil {
+		return err
+	}
 	if err := r.do(g, engine.Action{Kind: engine.ActCreate, Actor: r.uids[0], GameID: "bot-" + seed,
 		Mode: string(rng.ModeSeeded), Seed: seed}, s); err != nil {
 		return err
 	}
-	for i, st := range seats {
-		if err := r.do(g, engine.Action{Kind: engine.ActJoin, Actor: r.uids[i], Seat: i, Class: st.Class}, s); err != nil {
+	for i := range seats {
+		if err := r.do(g, r.join(g, seats, i), s); err != nil {
 			return err
 		}
 	}
@@ -98,9 +113,10 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 			return err
 		}
 		if c := r.choosers[seat]; c != nil {
-			c.chooseInto(&r.act, &g.Public, rules, me)
+			r.legal.ready = false
+			c.chooseInto(&r.act, &g.Public, rules, me, &r.legal)
 		} else {
-			r.act = seats[seat].Policy.Choose(&g.Public, rules, me.UID)
+			r.act = r.decide(g, seats[seat].Policy, me.UID)
 		}
 		if err := r.dispatch(g, s); err != nil {
 			return err
@@ -138,6 +154,9 @@ func (r *Runner) PlayWith(g *engine.Game, cfg Config, seats []Seat) error {
 	for len(r.uids) < len(seats) {
 		r.uids = append(r.uids, UID(len(r.uids)))
 	}
+	if err := r.newGame(seats); err != nil {
+		return err
+	}
 	var opts []rng.Option
 	if cfg.Auditor != nil {
 		opts = append(opts, rng.WithAuditor(cfg.Auditor))
@@ -170,8 +189,8 @@ func (r *Runner) PlayWith(g *engine.Game, cfg Config, seats []Seat) error {
 	if openings && len(cfg.Entropy) != len(seats) {
 		return fmt.Errorf("bot: a fair game with openings needs a contribution for each of its %d seats, not %d", len(seats), len(cfg.Entropy))
 	}
-	for i, st := range seats {
-		a := engine.Action{Kind: engine.ActJoin, Actor: r.uids[i], Seat: i, Class: st.Class}
+	for i := range seats {
+		a := r.join(g, seats, i)
 		switch {
 		case openings:
 			c, err := fair.ParseContribution(cfg.Entropy[i])
@@ -200,17 +219,59 @@ func (r *Runner) PlayWith(g *engine.Game, cfg Config, seats []Seat) error {
 	if err := step(engine.Action{Kind: engine.ActStart, Actor: r.uids[0]}, s); err != nil {
 		return err
 	}
-	rules := r.eng.Rules()
 	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
 		seat, me, err := r.awaited(g, seats, n)
 		if err != nil {
 			return err
 		}
-		if err := step(seats[seat].Policy.Choose(&g.Public, rules, me.UID), s); err != nil {
+		if err := step(r.decide(g, seats[seat].Policy, me.UID), s); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// newGame gives each search bot of the seats its stream for the game.
+func (r *Runner) newGame(seats []Seat) error {
+	seed := r.BotSeed
+	if seed == "" {
+		seed = DefaultBotSeed
+	}
+	for i, st := range seats {
+		if sr, ok := st.Policy.(Searcher); ok {
+			s, err := StreamFor(seed, i)
+			if err != nil {
+				return fmt.Errorf("bot: bot seed: %w", err)
+			}
+			sr.NewGame(s)
+		}
+	}
+	return nil
+}
+
+// join returns seat i's join: its uid, seat and class, and the standing
+// preference its policy chooses if it is a Joiner (from the lobby's view).
+func (r *Runner) join(g *engine.Game, seats []Seat, i int) engine.Action {
+	a := engine.Action{Kind: engine.ActJoin, Actor: r.uids[i], Seat: i, Class: seats[i].Class}
+	if j, ok := seats[i].Policy.(Joiner); ok {
+		View(&r.view, &g.Public)
+		a.KeepSmokeBomb = j.KeepSmokeBomb(&r.view, r.eng.Rules(), a.Actor, i, a.Class, len(seats))
+	}
+	return a
+}
+
+// decide asks the policy for the action of uid, handing it the game's
+// public view (View) only.
+func (r *Runner) decide(g *engine.Game, pol Policy, uid string) engine.Action {
+	return decide(&r.view, g, pol, r.eng.Rules(), uid)
+}
+
+// decide is the one door through which a policy sees a game: it fills
+// view with the game's public view and asks the policy for uid's action.
+// Nothing of g.Secret, and no field View blanks, reaches the policy.
+func decide(view *engine.Public, g *engine.Game, pol Policy, rules *engine.Ruleset, uid string) engine.Action {
+	View(view, &g.Public)
+	return pol.Choose(view, rules, uid)
 }
 
 // awaited returns the seat and the player the game waits for before its

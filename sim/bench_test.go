@@ -50,3 +50,27 @@ func BenchmarkSimPipelineOneWorker(b *testing.B) { benchPipeline(b, 1, nil) }
 func BenchmarkSimPipelinePlayersCSV(b *testing.B) {
 	benchPipeline(b, runtime.GOMAXPROCS(0), io.Discard)
 }
+
+// BenchmarkSimPipelineSearch200 is the pipeline with mcts:200 in every
+// seat: one op is one game (games/s, cpu-µs/game); its baseline is
+// BenchmarkSimPipeline, the heuristic pair, in the same run.
+func BenchmarkSimPipelineSearch200(b *testing.B) {
+	cfg := testConfig(int64(b.N), runtime.GOMAXPROCS(0))
+	cfg.Bots = []string{"mcts:200"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	o, err := Run(context.Background(), cfg, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cpu := cpuTime() - cpu0
+	b.StopTimer()
+	if o.FailedGames > 0 {
+		b.Fatalf("%d games failed: %+v", o.FailedGames, o.Failures[0])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/game")
+	}
+}

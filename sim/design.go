@@ -1,7 +1,11 @@
 package sim
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fairboard/fairboard/bot"
@@ -56,8 +60,9 @@ func (c *Config) classCycle() int64 {
 func (c *Config) Block() int64 { return c.classCycle() * int64(max(len(c.Bots), 1)) }
 
 // seating returns the seats and the policy names of game i (see the design
-// above). seats and names are reused buffers.
-func (c *Config) seating(i int64, seats []bot.Seat, names []string) ([]bot.Seat, []string) {
+// above). seats and names are reused buffers; pool, if not nil, keeps the
+// worker's search bots (one per seat and name) from game to game.
+func (c *Config) seating(i int64, seats []bot.Seat, names []string, pool policyPool) ([]bot.Seat, []string) {
 	seats, names = seats[:0], names[:0]
 	cc, l := c.classCycle(), int64(len(c.Bots))
 	r, k := i%cc, i/cc
@@ -72,8 +77,7 @@ func (c *Config) seating(i int64, seats []bot.Seat, names []string) ([]bot.Seat,
 		digit := v % l
 		v /= l
 		name := c.Bots[(int64(j)+u+digit)%l]
-		p, _ := bot.ByName(name) // validated
-		seats = append(seats, bot.Seat{Class: cl, Policy: p})
+		seats = append(seats, bot.Seat{Class: cl, Policy: pool.get(j, name)})
 		names = append(names, name)
 	}
 	return seats, names
@@ -131,3 +135,50 @@ func classStrings(cs []engine.Class) []string {
 }
 
 func joinClasses(cs []engine.Class) string { return strings.Join(classStrings(cs), ", ") }
+
+// policyPool keeps a worker's search bots, one per seat and name: a search
+// bot is a seat's memory and stream, reused from game to game (each game
+// gives it a new stream). The built-in policies are values, made afresh.
+type policyPool map[poolKey]bot.Policy
+
+type poolKey struct {
+	seat int
+	name string
+}
+
+// get returns the policy of the name for seat j (validated names only).
+func (pp policyPool) get(j int, name string) bot.Policy {
+	if pp == nil || !IsSearcher(name) {
+		p, _ := bot.ByName(name) // validated
+		return p
+	}
+	k := poolKey{j, name}
+	p, ok := pp[k]
+	if !ok {
+		p, _ = bot.ByName(name)
+		pp[k] = p
+	}
+	return p
+}
+
+// IsSearcher reports whether the bot name is a search bot (mcts:N), which
+// draws from a stream of its own.
+func IsSearcher(name string) bool { return strings.HasPrefix(name, "mcts:") }
+
+// searchers reports whether any of the bots is a search bot.
+func searchers(bots []string) bool { return slices.ContainsFunc(bots, IsSearcher) }
+
+// BotSeed returns the bot seed of game i of a run seeded with seed: the
+// search bots of that game draw from bot.StreamFor(BotSeed(seed, i),
+// seat). It is the first 16 bytes of SHA-256("fairboard/bot-seed/v1",
+// seed, i), in hex: a seed of its own, from which neither the run's seed
+// nor the game's seed ("seed#i") can be computed, so a bot holding its
+// stream learns nothing of the game's dice or deck orders.
+func BotSeed(seed string, i int64) string {
+	h := sha256.New()
+	h.Write([]byte("fairboard/bot-seed/v1\x00"))
+	h.Write([]byte(seed))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.FormatInt(i, 10)))
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}

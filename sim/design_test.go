@@ -24,7 +24,7 @@ func TestDesignBalancesEveryBlock(t *testing.T) {
 			for start := int64(0); start < 5*block; start += block {
 				count := map[string]int{}
 				for i := start; i < start+block; i++ {
-					seats, names := cfg.seating(i, nil, nil)
+					seats, names := cfg.seating(i, nil, nil, nil)
 					require.Len(t, seats, players)
 					for j := range seats {
 						// Entries of the list are the levels: a repeated
@@ -70,7 +70,7 @@ func TestDesignCrossesEveryBotCombination(t *testing.T) {
 	cfg := testConfig(1, 1)
 	seen := map[string]int{}
 	for i := int64(0); i < 128; i++ {
-		seats, names := cfg.seating(i, nil, nil)
+		seats, names := cfg.seating(i, nil, nil, nil)
 		seen[string(seats[0].Class)+":"+strings.Join(names, ",")]++
 	}
 	require.Len(t, seen, 4*16)
@@ -79,7 +79,7 @@ func TestDesignCrossesEveryBotCombination(t *testing.T) {
 	}
 	// Within a game with mixed classes and 4 players, no class repeats.
 	for i := int64(0); i < 16; i++ {
-		seats, _ := cfg.seating(i, nil, nil)
+		seats, _ := cfg.seating(i, nil, nil, nil)
 		got := map[engine.Class]bool{}
 		for _, s := range seats {
 			got[s.Class] = true
@@ -93,12 +93,12 @@ func TestDesignWithFixedClasses(t *testing.T) {
 	cfg.Classes = []engine.Class{"scout", "scout", "monk", "warrior"}
 	require.EqualValues(t, 2, cfg.Block())
 	for i := int64(0); i < 16; i += 2 {
-		seats, names := cfg.seating(i, nil, nil)
+		seats, names := cfg.seating(i, nil, nil, nil)
 		for j, s := range seats {
 			require.Equal(t, cfg.Classes[j], s.Class)
 		}
 		// each block of two games gives each seat both policies
-		_, next := cfg.seating(i+1, nil, nil)
+		_, next := cfg.seating(i+1, nil, nil, nil)
 		for j := range names {
 			require.NotEqual(t, names[j], next[j], "seat %d, games %d and %d", j, i, i+1)
 		}

@@ -50,7 +50,7 @@ func TestCombatRoundsAreTheAttackDice(t *testing.T) {
 	sc := newScan(rules)
 	fights := 0
 	for i := range int64(300) {
-		seats, names := cfg.seating(i, nil, nil)
+		seats, names := cfg.seating(i, nil, nil, nil)
 		_, ev, err := r.Play(GameSeed("rounds", i), seats, nil)
 		require.NoError(t, err)
 		var dice []int64 // attack dice of each fight, in order

@@ -15,7 +15,11 @@ const (
 	GroupClass    = "Win rate by class"
 	GroupBot      = "Win rate by bot policy"
 	GroupClassBot = "Win rate by class and bot policy"
+	GroupSeatBot  = "Win rate by seat and bot policy"
 	GroupLength   = "Game length (rounds)"
+	// GroupLengthBot: the length of the games each policy played in (a
+	// game counts once for each policy at its table).
+	GroupLengthBot = "Game length by bot policy (rounds)"
 	// GroupEnds: how each game ended; the shares sum to 100%.
 	GroupEnds = "How games end"
 	// GroupEndsAlso: games counted in GroupEnds too (overlapping).
@@ -84,6 +88,12 @@ func (t *Tally) Measures(players int) []Measure {
 		}
 	}
 
+	for _, b := range sortedKeys(t.SeatBot) {
+		for seat := 0; seat < players && seat < len(t.SeatBot[b]); seat++ {
+			win("win.seatBot."+strconv.Itoa(seat)+"."+b, GroupSeatBot, "seat "+strconv.Itoa(seat)+" · "+b, t.SeatBot[b][seat])
+		}
+	}
+
 	add(Mean("length.mean", GroupLength, "mean", t.Rounds), UnitRounds)
 	for _, q := range []struct {
 		id    string
@@ -91,6 +101,10 @@ func (t *Tally) Measures(players int) []Measure {
 		q     float64
 	}{{"length.p10", "10th percentile", 0.10}, {"length.p50", "median", 0.50}, {"length.p90", "90th percentile", 0.90}, {"length.p99", "99th percentile", 0.99}} {
 		add(Value(q.id, GroupLength, q.label, float64(t.RoundsHist.Percentile(q.q)), t.Games), UnitRounds)
+	}
+
+	for _, b := range sortedKeys(t.RoundsByBot) {
+		add(Mean("length.bot."+b, GroupLengthBot, b, *t.RoundsByBot[b]), UnitRounds)
 	}
 
 	for _, k := range sortedKeys(t.Ends) {
@@ -194,6 +208,11 @@ func unpairedMeans(a, b *Tally) map[string][2]Moments {
 	for k, ma := range a.Chance {
 		if mb, ok := b.Chance[k]; ok {
 			out["chance."+k] = [2]Moments{a.perGame(ma), b.perGame(mb)}
+		}
+	}
+	for k, ma := range a.RoundsByBot {
+		if mb, ok := b.RoundsByBot[k]; ok {
+			out["length.bot."+k] = [2]Moments{*ma, *mb}
 		}
 	}
 	for k, ma := range a.KnockoutsByClass {

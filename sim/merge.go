@@ -34,6 +34,20 @@ func (t *Tally) Merge(o *Tally) {
 		}
 		mergeWins(d, m)
 	}
+	for k, ws := range o.SeatBot {
+		d := t.SeatBot[k]
+		if d == nil {
+			d = make([]WinCount, MaxSeats)
+			t.SeatBot[k] = d
+		}
+		for i := range ws {
+			if i < len(d) {
+				d[i].Played += ws[i].Played
+				d[i].Won += ws[i].Won
+			}
+		}
+	}
+	mergeMoments(t.RoundsByBot, o.RoundsByBot)
 	t.Knockouts.Merge(o.Knockouts)
 	mergeMoments(t.KnockoutsByClass, o.KnockoutsByClass)
 	t.DuelsOffered.Merge(o.DuelsOffered)
@@ -123,7 +137,14 @@ func (t *Tally) check() error {
 	if err := neg("roundsHist", t.RoundsHist.Counts...); err != nil {
 		return err
 	}
-	for _, w := range append(append([]WinCount{}, t.Seat...), t.Order...) {
+	seats := append(append([]WinCount{}, t.Seat...), t.Order...)
+	for k, ws := range t.SeatBot {
+		if len(ws) > MaxSeats {
+			return fmt.Errorf("seatBot %q: more than %d seats", k, MaxSeats)
+		}
+		seats = append(seats, ws...)
+	}
+	for _, w := range seats {
 		if err := neg("seat", w.Played, w.Won); err != nil {
 			return err
 		}
@@ -150,7 +171,7 @@ func (t *Tally) check() error {
 			return err
 		}
 	}
-	for _, m := range []map[string]*Moments{t.ItemUse, t.Chance, t.KnockoutsByClass} {
+	for _, m := range []map[string]*Moments{t.ItemUse, t.Chance, t.KnockoutsByClass, t.RoundsByBot} {
 		for k, v := range m {
 			if v == nil || v.N < 0 {
 				return fmt.Errorf("moments %q missing or negative", k)

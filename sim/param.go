@@ -344,30 +344,55 @@ func FormatNumber(v float64) string {
 // values, loaded and validated: an unknown path, a path that names no
 // number, or a value the ruleset refuses is an error naming it.
 func WithParams(rulesJSON []byte, set ...Param) (*engine.Ruleset, error) {
+	data, what, err := setParams(rulesJSON, set)
+	if err != nil {
+		return nil, err
+	}
+	r, err := engine.LoadRules(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the ruleset refuses it: %w", strings.Join(what, ", "), err)
+	}
+	return r, nil
+}
+
+// ParamsJSON returns the ruleset's JSON with the numbers at the paths set
+// to the values, indented, keys in their order: what WithParams loads,
+// as a file "gamectl sim --rules" takes. It does not validate the values.
+func ParamsJSON(rulesJSON []byte, set ...Param) ([]byte, error) {
+	data, _, err := setParams(rulesJSON, set)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, data, "", "  "); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// setParams writes the values into the JSON at the paths; what names each
+// change, for errors.
+func setParams(rulesJSON []byte, set []Param) (data []byte, what []string, err error) {
 	root, err := parseTree(rulesJSON)
 	if err != nil {
-		return nil, fmt.Errorf("ruleset: %w", err)
+		return nil, nil, fmt.Errorf("ruleset: %w", err)
 	}
-	var what []string
 	for _, p := range set {
 		n, err := root.find(p.Path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if n.kind != 'n' {
-			return nil, fmt.Errorf("path %q names %s, not a number", p.Path, describeNode(n))
+			return nil, nil, fmt.Errorf("path %q names %s, not a number", p.Path, describeNode(n))
 		}
 		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) {
-			return nil, fmt.Errorf("%s = %v is not a number", p.Path, p.Value)
+			return nil, nil, fmt.Errorf("%s = %v is not a number", p.Path, p.Value)
 		}
 		n.num = json.Number(FormatNumber(p.Value))
 		what = append(what, p.Path+" = "+FormatNumber(p.Value))
 	}
 	var b bytes.Buffer
 	root.write(&b)
-	r, err := engine.LoadRules(b.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("%s: the ruleset refuses it: %w", strings.Join(what, ", "), err)
-	}
-	return r, nil
+	return b.Bytes(), what, nil
 }

@@ -74,8 +74,13 @@ func expectFromPlayers(t *testing.T, p playersTable, id string, players int) (k,
 	gameEnd := map[string]string{}
 	gameBracket := map[string]bool{}
 	gameWon := map[string]bool{}
+	gameBots := map[string]map[string]bool{}
 	for _, r := range p.rows {
 		g := p.str(r, "game")
+		if gameBots[g] == nil {
+			gameBots[g] = map[string]bool{}
+		}
+		gameBots[g][p.str(r, "bot")] = true
 		games[g] = true
 		gameRounds[g] = p.num(t, r, "rounds")
 		gameEnd[g] = p.str(r, "end")
@@ -110,6 +115,17 @@ func expectFromPlayers(t *testing.T, p playersTable, id string, players int) (k,
 		return rate(is("bot", parts[2]))
 	case strings.HasPrefix(id, "win.classBot."):
 		return rate(and(is("class", parts[2]), is("bot", parts[3])))
+	case strings.HasPrefix(id, "win.seatBot."):
+		return rate(and(is("seat", parts[2]), is("bot", strings.Join(parts[3:], "."))))
+	case strings.HasPrefix(id, "length.bot."):
+		b := strings.TrimPrefix(id, "length.bot.")
+		var s, n int64
+		for g, v := range gameRounds {
+			if gameBots[g][b] {
+				s, n = s+v, n+1
+			}
+		}
+		return 0, n, float64(s) / float64(n), true
 	case id == "length.mean":
 		var s int64
 		for _, v := range gameRounds {
@@ -226,6 +242,7 @@ func TestEveryMeasureEqualsPlayersCSV(t *testing.T) {
 		ids[m.ID] = true
 	}
 	for _, id := range []string{"win.order.1", "win.seat.3", "win.class.scout", "win.bot.cautious", "win.classBot.scout.aggressive",
+		"win.seatBot.2.cautious", "length.bot.aggressive",
 		"end.finalTile", "end.bracket", "duels.cancelled.smokeBomb", "duels.challengerWon", "combat.won.t3", "loot.t2.T2",
 		"items.t1-potion", "chance.earthquake", "knockouts.class.monk", "length.p90"} {
 		require.Truef(t, ids[id], "no measure %s", id)

@@ -28,6 +28,8 @@ var groupNotes = map[string]string{
 	GroupClass:            "The dashed line is the fair share: the win rate every class would have if classes were balanced.",
 	GroupBot:              "The dashed line is the fair share: the win rate every policy would have if policies did not matter.",
 	GroupClassBot:         "Each class played by each bot policy; the design plays every combination equally often, so each cell compares like with like.",
+	GroupSeatBot:          "Each seat played by each bot policy. The dashed line is the fair share.",
+	GroupLengthBot:        "The mean length of the games each policy played in: a game counts once for each policy seated at its table, so with mixed tables these overlap (with one policy per table, as --by-skill plays, they are each table's length). Student's t interval.",
 	GroupLength:           "Percentiles are whole rounds read from the games' histogram (rounds.csv); they carry no interval. The mean's interval is Student's t.",
 	GroupEnds:             "Each game ends in exactly one of these ways: the shares sum to 100%.",
 	GroupEndsAlso:         "These games are counted above too: the rows overlap the ways games end. When several players are tied furthest along at the end, a bracket of duels among them decides the winner, however the game ended.",
@@ -38,7 +40,7 @@ var groupNotes = map[string]string{
 }
 
 // fairGroups carry the fair-share line.
-var fairGroups = []string{GroupOrder, GroupSeat, GroupClass, GroupBot, GroupClassBot}
+var fairGroups = []string{GroupOrder, GroupSeat, GroupClass, GroupBot, GroupClassBot, GroupSeatBot}
 
 // reportHTML renders the self-contained report: no script, no stylesheet
 // and no image is fetched; the charts are inline SVG.

@@ -11,7 +11,7 @@ import (
 
 // Format names the layout of results.json; a change that old readers cannot
 // read bumps it.
-const Format = "fairboard-sim/2"
+const Format = "fairboard-sim/3"
 
 // RulesRecord identifies a ruleset: where it came from and its content hash.
 type RulesRecord struct {
@@ -137,7 +137,7 @@ func replayOf(cfg *Config, n *Notable) *Replay {
 	if n == nil {
 		return nil
 	}
-	seats, names := cfg.seating(n.Index, nil, nil)
+	seats, names := cfg.seating(n.Index, nil, nil, nil)
 	classes := make([]string, len(seats))
 	for i, s := range seats {
 		classes[i] = string(s.Class)
@@ -146,6 +146,9 @@ func replayOf(cfg *Config, n *Notable) *Replay {
 		shellQuote(n.Seed), cfg.Players, strings.Join(classes, ","), strings.Join(names, ","))
 	if cfg.A.Source != DefaultSource {
 		cmd += " --rules " + shellQuote(cfg.A.Source)
+	}
+	if searchers(names) {
+		cmd += " --bot-seed " + BotSeed(cfg.Seed, n.Index)
 	}
 	return &Replay{Notable: *n, Command: cmd}
 }

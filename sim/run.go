@@ -146,10 +146,12 @@ type worker struct {
 	classes      []engine.Class
 	sinkA, sinkB *orderedSink
 	rowsA, rowsB []byte
+	pool         policyPool // the seats' search bots
+	search       bool       // some bot of the run is a search bot
 }
 
 func newWorker(cfg *Config) *worker {
-	w := &worker{cfg: cfg, scanA: newScan(cfg.A.Rules)}
+	w := &worker{cfg: cfg, scanA: newScan(cfg.A.Rules), pool: policyPool{}, search: searchers(cfg.Bots)}
 	w.ra = newRunner(cfg, cfg.A.Rules)
 	if cfg.B != nil {
 		w.rb = newRunner(cfg, cfg.B.Rules)
@@ -197,7 +199,13 @@ func (w *worker) play(i int64, o *Outcome) {
 		w.rowsB = w.sinkB.put(i, rowsB)
 	}()
 	seed := GameSeed(w.cfg.Seed, i)
-	w.seats, w.names = w.cfg.seating(i, w.seats, w.names)
+	w.seats, w.names = w.cfg.seating(i, w.seats, w.names, w.pool)
+	if w.search {
+		w.ra.BotSeed = BotSeed(w.cfg.Seed, i)
+		if w.rb != nil {
+			w.rb.BotSeed = w.ra.BotSeed // the same bots' draws under both rulesets
+		}
+	}
 	w.classes = w.classes[:0]
 	for _, s := range w.seats {
 		w.classes = append(w.classes, s.Class)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +49,11 @@ type Tally struct {
 	Bot   map[string]*WinCount `json:"bot"`
 	// ClassBot is the class × bot table: class → policy → wins.
 	ClassBot map[string]map[string]*WinCount `json:"classBot"`
+	// SeatBot is the seat × bot table: policy → wins by seat index.
+	SeatBot map[string][]WinCount `json:"seatBot"`
+	// RoundsByBot is the length of the games each policy played in: a
+	// game counts once for each policy seated at its table.
+	RoundsByBot map[string]*Moments `json:"roundsByBot"`
 
 	Knockouts Moments `json:"knockouts"` // per game
 	// KnockoutsByClass: knock-outs suffered per player-game, by class.
@@ -78,6 +84,8 @@ func NewTally() *Tally {
 		Class:            map[string]*WinCount{},
 		Bot:              map[string]*WinCount{},
 		ClassBot:         map[string]map[string]*WinCount{},
+		SeatBot:          map[string][]WinCount{},
+		RoundsByBot:      map[string]*Moments{},
 		KnockoutsByClass: map[string]*Moments{},
 		DuelsCancelled:   map[string]int64{},
 		Combats:          map[string]*CombatCount{},
@@ -142,6 +150,23 @@ func (t *Tally) AddGame(events []engine.Event, classes []engine.Class, bots []st
 			t.ClassBot[cl] = cb
 		}
 		addWin(cb, bots[j], won)
+		if j < MaxSeats {
+			sb := t.SeatBot[bots[j]]
+			if sb == nil {
+				sb = make([]WinCount, MaxSeats)
+				t.SeatBot[bots[j]] = sb
+			}
+			sb[j].Played++
+			sb[j].Won += won
+		}
+		if !slices.Contains(bots[:j], bots[j]) { // once per policy at the table
+			rb := t.RoundsByBot[bots[j]]
+			if rb == nil {
+				rb = &Moments{}
+				t.RoundsByBot[bots[j]] = rb
+			}
+			rb.Add(sc.rounds)
+		}
 		ko := t.KnockoutsByClass[cl]
 		if ko == nil {
 			ko = &Moments{}

@@ -14,8 +14,9 @@ func TestHelpGoesToStdoutAndListsValues(t *testing.T) {
 		cmd  []string
 		want []string
 	}{
-		{[]string{"sim"}, []string{"--games", "warrior, monk, duelist, scout", "cautious, aggressive", "players.csv", "balanced design", "-workers"}},
+		{[]string{"sim"}, []string{"--games", "warrior, monk, duelist, scout", "cautious, aggressive", "players.csv", "balanced design", "-workers", "--by-skill", "mcts:N"}},
 		{[]string{"sim", "merge"}, []string{"gamectl sim merge", "exactly what the unsharded run gives"}},
+		{[]string{"sim", "tune"}, []string{"--param PATH[=LO:HI]", "NTBEA", "fair±2", "cautious, aggressive, mcts:N", "tune step", "-minutes"}},
 		{[]string{"play"}, []string{"--seed", "cautious, aggressive", "warrior, monk, duelist, scout", "dealt over the seats in turn", "-audit-out", "seeded", "crypto", "fair"}},
 		{[]string{"replay"}, []string{"gamectl replay FILE", "exits 1", "exits 2"}},
 		{[]string{"rng"}, []string{"--algo hashchain", "draw:N:K"}},

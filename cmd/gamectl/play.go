@@ -37,7 +37,11 @@ game's classes and bots (the sim's report prints the exact command).
   --bots LIST      bot policies, of: ` + strings.Join(bot.Names, ", ") + `
                    dealt over the seats in turn: seat j plays the (j mod len)-th,
                    so "cautious,aggressive" alternates and one name plays every
-                   seat; at most one per seat (default: cautious)
+                   seat; at most one per seat (default: cautious). mcts:N is
+                   the search bot, N simulations per decision (docs/sim.md)
+  --bot-seed S     the search bots' own seed: seat j draws from the stream of
+                   "S/seat<j>", never from the game's seed or stream (default
+                   "` + bot.DefaultBotSeed + `"; "gamectl sim" prints each game's)
 
 flags:
 `
@@ -68,6 +72,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	classes := fs.String("classes", "", "comma-separated class of each seat (see above)")
 	bots := fs.String("bots", "cautious", "comma-separated bot policies, dealt over the seats in turn (see above)")
 	rulesFile := fs.String("rules", "", "ruleset JSON file (default: the embedded GAME_RULES.md values)")
+	botSeed := fs.String("bot-seed", bot.DefaultBotSeed, "the search bots' seed, independent of the game's (see above)")
 	asJSON := fs.Bool("json", false, "print one JSON object a line instead of text")
 	auditOut := fs.String("audit-out", "", "write every RNG audit entry, one JSON object a line, to this file")
 	if err := parseFlags(fs, args, false); err != nil {
@@ -99,6 +104,9 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if _, err := bot.StreamFor(*botSeed, 0); err != nil || *botSeed == "" {
+		return usagef("--bot-seed %q: want a non-empty seed of valid UTF-8", *botSeed)
+	}
 	// The output files are checked before the game is played.
 	var rec *audit.Recorder
 	var auditFile *pendingFile
@@ -119,6 +127,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	}
 	r := bot.NewRunner(engine.New(rules, reducers.Table()))
 	r.Record = *exportPath != ""
+	r.BotSeed = *botSeed
 	g := &engine.Game{}
 	if rng.Mode(*mode) == rng.ModeTrustless {
 		tc := bot.TrustlessConfig{GameID: cfg.Create.GameID}

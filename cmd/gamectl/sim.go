@@ -26,9 +26,11 @@ func init() {
 var simUsage = `usage: gamectl sim --games N --seed S [--players 4] [--classes mixed|LIST]
                   [--bots LIST] [--rules FILE] [--compare FILE2]
                   [--workers K] [--shard I/N] [--precision P] [--out DIR]
+       gamectl sim --by-skill N1,N2,... --games N --seed S [--margin 3] [...]
        gamectl sim merge [--out DIR] DIR...
        gamectl sim sweep --param PATH --values V1,V2,... (see "gamectl help sim sweep")
        gamectl sim sensitivity [--step 1] (see "gamectl help sim sensitivity")
+       gamectl sim tune --param PATH[=LO:HI] ... (see "gamectl help sim tune")
 
 Plays N bot games and reports who wins and why, with 95% intervals. Game i
 uses seed "S#i": "gamectl play --seed 'S#i'" with that game's classes and
@@ -44,7 +46,8 @@ the longest game).
                    dealt by the balanced design: every class and every seat
                    meets every policy equally often (a name given twice
                    plays twice as many seats); "gamectl play" deals the same
-                   list over the seats in turn
+                   list over the seats in turn. mcts:N is the search bot, N
+                   simulations per decision (docs/sim.md: the bots)
   --out DIR        writes results.json, measures.csv, rounds.csv,
                    players.csv (one row per player and game),
                    comparison.csv and players_b.csv (with --compare) and
@@ -60,6 +63,16 @@ the longest game).
                    seat, class, bot) has a 95% interval of at most +-P
                    percentage points; --games is then the ceiling. The same
                    command always plays the same games.
+
+  --by-skill N1,N2,...
+                   plays the same games at several skill levels, every seat
+                   of a table the same bot: --bots (the heuristic pair by
+                   default), then mcts:N1, mcts:N2, ...; reports each class's
+                   edge at each level and whether it holds (the difference
+                   from the first level within +-margin), changes, or is
+                   inconclusive (with the games that would settle it);
+                   writes skill.csv, levels.csv and report.html to --out
+  --margin PP      the margin of --by-skill, in percentage points (default 3)
 
 Results do not depend on --workers. Ctrl-C writes what was played, marked
 partial, and exits 130.
@@ -86,6 +99,8 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 			return runSimSweep(args[1:], stdout, stderr)
 		case "sensitivity":
 			return runSimSensitivity(args[1:], stdout, stderr)
+		case "tune":
+			return runSimTune(args[1:], stdout, stderr)
 		}
 	}
 	fs := newFlagSet("sim", stderr)
@@ -101,8 +116,19 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 	shard := fs.String("shard", "", "I/N: play the I-th (0-based) of N slices of the games")
 	out := fs.String("out", "", "directory for the results (see above); default: print the summary only")
 	precision := fs.Float64("precision", 0, "P > 0: stop once the headline win rates' 95% intervals are at most P percentage points on each side; --games is the ceiling")
+	bySkill := fs.String("by-skill", "", "N1,N2,...: play the same games at each skill level (see above)")
+	margin := fs.Float64("margin", 100*sim.DefaultMargin, "--by-skill: the margin within which an edge holds, in percentage points")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
+	}
+	if *bySkill != "" || flagSet(fs, "margin") {
+		if *bySkill == "" {
+			return usagef("--margin belongs to --by-skill")
+		}
+		if *compare != "" || *shard != "" || *precision != 0 {
+			return usagef("--by-skill plays every level on the same games itself: it takes no --compare, --shard or --precision")
+		}
+		return runBySkill(args, *bySkill, *margin, simFlags{*games, *seed, *players, *classes, *bots, *rules, *workers, *out}, stdout, stderr)
 	}
 	cfg, err := simConfig(*games, *seed, *players, *classes, *bots, *rules, *compare, *workers, *shard)
 	if err != nil {
@@ -306,13 +332,14 @@ func sameDir(a, b string) bool {
 
 // summaryGroups are the groups printed on the terminal; the report has all.
 var summaryGroups = []string{sim.GroupOrder, sim.GroupSeat, sim.GroupClass, sim.GroupBot, sim.GroupClassBot,
-	sim.GroupLength, sim.GroupEnds, sim.GroupEndsAlso}
+	sim.GroupSeatBot, sim.GroupLength, sim.GroupLengthBot, sim.GroupEnds, sim.GroupEndsAlso}
 
 // summaryNotes follow a group's title on the terminal.
 var summaryNotes = map[string]string{
-	sim.GroupEnds:     "(each game ends one way: these sum to 100%)",
-	sim.GroupEndsAlso: "(these games are counted above too)",
-	sim.GroupLength:   "(percentiles are whole rounds, without interval)",
+	sim.GroupEnds:      "(each game ends one way: these sum to 100%)",
+	sim.GroupEndsAlso:  "(these games are counted above too)",
+	sim.GroupLength:    "(percentiles are whole rounds, without interval)",
+	sim.GroupLengthBot: "(the games each policy played in; a game counts for each policy at its table)",
 }
 
 // printSummary prints the design, any aliasing, the headline measures with

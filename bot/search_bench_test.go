@@ -1,0 +1,199 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// searchState is a decision of a recorded game: the public view and the
+// player who decides, with two or more legal options.
+type searchState struct {
+	view engine.Public
+	uid  string
+}
+
+// The phases of a game the decision benchmarks sample: the opening (rounds
+// 1-3), the middle (rounds 6-9) and the end (a player 6 tiles or fewer from
+// the final tile).
+var searchPhases = []string{"opening", "middle", "end"}
+
+func phaseOf(p *engine.Public, r *engine.Ruleset) string {
+	for i := range p.Players {
+		if r.FinalTile()-p.Players[i].Pos <= 6 {
+			return "end"
+		}
+	}
+	switch {
+	case p.Round <= 3:
+		return "opening"
+	case p.Round >= 6 && p.Round <= 9:
+		return "middle"
+	}
+	return ""
+}
+
+// recorder plays cautious and keeps a copy of the public view at each
+// decision of two or more options, by phase.
+type recorder struct {
+	states map[string][]searchState
+}
+
+func (rc *recorder) Name() string { return "recorder" }
+
+func (rc *recorder) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
+	if len(engine.LegalActions(p, r, uid, engine.TurnKinds, nil)) > 1 {
+		if ph := phaseOf(p, r); ph != "" {
+			g := engine.Game{Public: *p}
+			rc.states[ph] = append(rc.states[ph], searchState{view: g.Clone().Public, uid: uid})
+		}
+	}
+	return Cautious{}.Choose(p, r, uid)
+}
+
+// recordStates returns the decisions of 4-player games of cautious and
+// aggressive seats, the seat of the recorder rotating.
+func recordStates(b *testing.B) map[string][]searchState {
+	b.Helper()
+	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	r := NewRunner(eng)
+	rc := &recorder{states: map[string][]searchState{}}
+	for i := 0; i < 40; i++ {
+		seats := make([]Seat, 4)
+		for j := range seats {
+			seats[j] = Seat{Class: engine.Classes[(i+j)%4], Policy: []Policy{Cautious{}, Aggressive{}}[(i/4+j)%2]}
+		}
+		seats[i%4].Policy = rc
+		if _, _, err := r.Play(fmt.Sprint("bench-states-", i), seats, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, ph := range searchPhases {
+		if len(rc.states[ph]) < 20 {
+			b.Fatalf("only %d %s decisions recorded", len(rc.states[ph]), ph)
+		}
+	}
+	return rc.states
+}
+
+// BenchmarkSearchDecision times the search bot's decisions of two or more
+// options, one op a decision, at mcts:200 and mcts:1000, over recorded
+// decisions of the opening, the middle and the end of a game: the median
+// and the 95th percentile in wall milliseconds (ms-median, ms-p95) and in
+// the deciding thread's CPU milliseconds (cpu-ms-median, cpu-ms-p95: what a
+// loaded machine does not swing), and the simulations a second. The target
+// is a median under 30 ms at mcts:1000 on one core. The heuristic's own
+// decision on the same states is BenchmarkHeuristicDecision.
+func BenchmarkSearchDecision(b *testing.B) {
+	states := recordStates(b)
+	rules := engine.DefaultRules()
+	for _, n := range []int{200, 1000} {
+		for _, ph := range searchPhases {
+			b.Run(fmt.Sprintf("mcts:%d/%s", n, ph), func(b *testing.B) {
+				m := NewMCTS(n)
+				s, _ := StreamFor("bench", 0)
+				m.NewGame(s)
+				var wall, cpu []float64
+				sims0 := m.sims
+				start := time.Now()
+				unlock := lockThread()
+				defer unlock()
+				for i := 0; b.Loop(); i++ {
+					st := &states[ph][i%len(states[ph])]
+					t0, c0 := time.Now(), threadCPU()
+					m.Choose(&st.view, rules, st.uid)
+					wall = append(wall, float64(time.Since(t0).Microseconds())/1000)
+					cpu = append(cpu, float64((threadCPU()-c0).Microseconds())/1000)
+				}
+				elapsed := time.Since(start).Seconds()
+				slices.Sort(wall)
+				slices.Sort(cpu)
+				b.ReportMetric(quantile(wall, 0.5), "ms-median")
+				b.ReportMetric(quantile(wall, 0.95), "ms-p95")
+				if cpu[len(cpu)-1] > 0 {
+					b.ReportMetric(quantile(cpu, 0.5), "cpu-ms-median")
+					b.ReportMetric(quantile(cpu, 0.95), "cpu-ms-p95")
+				}
+				b.ReportMetric(float64(m.sims-sims0)/elapsed, "sims/s")
+			})
+		}
+	}
+}
+
+// quantile returns the nearest-rank q-quantile of sorted xs.
+func quantile(xs []float64, q float64) float64 {
+	k := int(q*float64(len(xs))+0.999999) - 1
+	return xs[min(max(k, 0), len(xs)-1)]
+}
+
+// BenchmarkHeuristicDecision is the baseline of BenchmarkSearchDecision:
+// the cautious policy's decision on the same recorded states.
+func BenchmarkHeuristicDecision(b *testing.B) {
+	states := recordStates(b)
+	rules := engine.DefaultRules()
+	all := slices.Concat(states["opening"], states["middle"], states["end"])
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		st := &all[i%len(all)]
+		Cautious{}.Choose(&st.view, rules, st.uid)
+	}
+}
+
+// BenchmarkSearchSimulations is the search bot's simulations a second
+// (sims/s) at the opening decisions, mcts:200: a simulation deals the
+// undrawn cards, copies the view, plays its root action and the rest of
+// the game. Its baseline is BenchmarkHeuristicRollout: the clone of a real
+// game at the same point played to its end by the cautious policy.
+func BenchmarkSearchSimulations(b *testing.B) {
+	states := recordStates(b)["opening"]
+	rules := engine.DefaultRules()
+	m := NewMCTS(200)
+	s, _ := StreamFor("bench", 0)
+	m.NewGame(s)
+	b.ReportAllocs()
+	sims0 := m.sims
+	for i := 0; b.Loop(); i++ {
+		st := &states[i%len(states)]
+		m.Choose(&st.view, rules, st.uid)
+	}
+	b.ReportMetric(float64(m.sims-sims0)/b.Elapsed().Seconds(), "sims/s")
+}
+
+// BenchmarkHeuristicRollout clones a game at an opening decision and plays
+// it to its end with the cautious policy in every seat, leanly (no log):
+// the cost of a simulation without the search.
+func BenchmarkHeuristicRollout(b *testing.B) {
+	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	r := NewRunner(eng)
+	r.MaxActions = 1
+	base := &engine.Game{}
+	st, _ := rng.NewSeeded("bench-rollout")
+	seats := []Seat{{engine.ClassWarrior, Cautious{}}, {engine.ClassMonk, Cautious{}}, {engine.ClassDuelist, Cautious{}}, {engine.ClassScout, Cautious{}}}
+	_ = r.PlayGame(base, st, "bench-rollout", seats)
+	state, _ := st.State()
+	disp := eng.NewDispatcher()
+	disp.Lean(0)
+	rules := eng.Rules()
+	var a engine.Action
+	legal := legalList{buf: make([]engine.Action, 0, legalRoom)}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		g := base.Clone()
+		s, _ := rng.Restore(state, "", rng.WithSeq(uint64(i)))
+		g.Public.RNG.Seq = uint64(i)
+		for g.Public.Phase == engine.PhasePlaying {
+			me, _ := g.Public.Player(g.Public.Awaiting)
+			legal.ready = false
+			choose(&a, &g.Public, rules, me, &legal, cautiousStyle(rules))
+			if _, err := disp.Dispatch(g, &a, s, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rollouts/s")
+}
