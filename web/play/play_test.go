@@ -8,12 +8,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/web/play"
 	"github.com/fairboard/fairboard/web/play/bundle"
@@ -72,17 +75,18 @@ var emulators = play.Config{ProjectID: "demo-fairboard", APIKey: "k", AuthEmulat
 // WebAssembly, and connections to its origin, the functions, Auth and
 // Firestore that the configuration names.
 func TestCSP(t *testing.T) {
+	const probe = "'self' data: https://www.google.com/images/cleardot.gif"
 	for _, tc := range []struct {
-		name    string
-		c       play.Config
-		connect string
+		name         string
+		c            play.Config
+		connect, img string
 	}{
-		{"emulators", emulators, "'self' http://127.0.0.1:9099 http://127.0.0.1:8081"},
+		{"emulators", emulators, "'self' http://127.0.0.1:9099 http://127.0.0.1:8081", probe},
 		{"functions elsewhere", play.Config{ProjectID: "p", APIKey: "k", FunctionsURL: "http://127.0.0.1:7000", AuthEmulator: "http://localhost:9099",
-			FirestoreEmulator: "localhost:8081", Store: play.StoreFirestore}, "'self' http://127.0.0.1:7000 http://localhost:9099 http://localhost:8081"},
-		{"memory, dev sign-in", play.Config{ProjectID: "p", APIKey: "k", Store: play.StoreMemory, DevAuth: true}, "'self'"},
-		{"memory, auth emulator", play.Config{ProjectID: "p", APIKey: "k", Store: play.StoreMemory, AuthEmulator: "http://127.0.0.1:9099"}, "'self' http://127.0.0.1:9099"},
-		{"hosting", play.Hosting, "'self' https://identitytoolkit.googleapis.com https://securetoken.googleapis.com https://firestore.googleapis.com"},
+			FirestoreEmulator: "localhost:8081", Store: play.StoreFirestore}, "'self' http://127.0.0.1:7000 http://localhost:9099 http://localhost:8081", probe},
+		{"memory, dev sign-in", play.Config{ProjectID: "p", APIKey: "k", Store: play.StoreMemory, DevAuth: true}, "'self'", "'self' data:"},
+		{"memory, auth emulator", play.Config{ProjectID: "p", APIKey: "k", Store: play.StoreMemory, AuthEmulator: "http://127.0.0.1:9099"}, "'self' http://127.0.0.1:9099", "'self' data:"},
+		{"hosting", play.Hosting, "'self' https://identitytoolkit.googleapis.com https://securetoken.googleapis.com https://firestore.googleapis.com", probe},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.NoError(t, tc.c.Check())
@@ -93,7 +97,7 @@ func TestCSP(t *testing.T) {
 				directives[name] = value
 			}
 			require.Equal(t, map[string]string{
-				"default-src": "'none'", "script-src": "'self' 'wasm-unsafe-eval'", "style-src": "'self'", "img-src": "'self' data:",
+				"default-src": "'none'", "script-src": "'self' 'wasm-unsafe-eval'", "style-src": "'self'", "img-src": tc.img,
 				"connect-src": tc.connect, "base-uri": "'none'", "form-action": "'none'", "frame-ancestors": "'none'",
 				"frame-src": "'none'", "object-src": "'none'", "require-trusted-types-for": "'script'", "trusted-types": "'none'",
 			}, directives)
@@ -175,4 +179,63 @@ func TestHandler(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+}
+
+// The page's log reader and its words for events, run by Node: the log's
+// two layouts mixed in one game give every event once, in order
+// (test/log_test.ts).
+func TestLogReaderInNode(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "log_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/log_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}
+
+// firebase.json (the Hosting deployment, docs/play.md) sends the policy
+// built from the Hosting configuration and the same security headers as
+// gamectl serve, serves the committed page, and routes the page's
+// config.json and every function to the functions on the page's origin.
+func TestFirebaseJSON(t *testing.T) {
+	root, err := bundle.Root()
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(root, "firebase.json"))
+	require.NoError(t, err)
+	var conf struct {
+		Firestore struct{ Rules string }
+		Hosting   struct {
+			Public   string
+			Rewrites []struct {
+				Source   string
+				Function struct{ FunctionID, Region string }
+			}
+			Headers []struct {
+				Source  string
+				Headers []struct{ Key, Value string }
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(b, &conf))
+	require.Equal(t, "firestore.rules", conf.Firestore.Rules)
+	require.Equal(t, "web/play/static", conf.Hosting.Public)
+	routes := map[string]string{}
+	for _, r := range conf.Hosting.Rewrites {
+		routes[r.Source] = r.Function.FunctionID
+	}
+	want := map[string]string{"/config.json": deploy.PlayConfigName}
+	for _, n := range functions.Names {
+		want["/"+n] = n
+	}
+	require.Equal(t, want, routes)
+	require.Len(t, conf.Hosting.Headers, 1)
+	require.Equal(t, "**", conf.Hosting.Headers[0].Source)
+	got := map[string]string{}
+	for _, h := range conf.Hosting.Headers[0].Headers {
+		got[h.Key] = h.Value
+	}
+	wantH := map[string]string{"Content-Security-Policy": play.CSP(play.Hosting)}
+	for k, v := range play.Headers {
+		wantH[k] = v
+	}
+	require.Equal(t, wantH, got)
 }

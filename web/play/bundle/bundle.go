@@ -56,6 +56,11 @@ func tool(root, name string) (string, error) {
 // Build bundles the page's code into out; extra arguments go to esbuild
 // (a metafile, say).
 func Build(out string, extra ...string) error {
+	return Esbuild(append(append(append([]string{}, Args...), "--outfile="+out), extra...)...)
+}
+
+// Esbuild runs esbuild with args in web/play.
+func Esbuild(args ...string) error {
 	root, err := Root()
 	if err != nil {
 		return err
@@ -64,7 +69,6 @@ func Build(out string, extra ...string) error {
 	if err != nil {
 		return err
 	}
-	args := append(append(append([]string{}, Args...), "--outfile="+out), extra...)
 	cmd := exec.Command(esbuild, args...)
 	cmd.Dir = filepath.Join(root, "web", "play")
 	if b, err := cmd.CombinedOutput(); err != nil {
