@@ -98,7 +98,7 @@ export class Engine {
 
   /** legal lists the actions uid may send now, as the engine decides. */
   legal(uid: string): Action[] {
-    return JSON.parse(this.api.legal(uid)) as Action[];
+    return (JSON.parse(this.api.legal(uid)) as Action[] | null) ?? [];
   }
 
   /** problem is the first problem found in the followed game, or "". */

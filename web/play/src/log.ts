@@ -79,7 +79,7 @@ export function describe(e: GameEvent, n: Names): string {
     case "CardDrawn":
       return `${who} drew ${n.card(e["cardId"])} from ${e["deckId"]}.`;
     case "ChanceResolved":
-      return `${n.card(e["cardId"])}: ${e["effect"]}.`;
+      return `Chance card: ${n.card(e["cardId"])}.`;
     case "ItemUsed":
       return `${who} used ${n.card(e["cardId"])} (HP ${e["hp"]}).`;
     case "ItemDropped":

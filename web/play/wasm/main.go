@@ -222,6 +222,9 @@ func main() {
 				return "[]"
 			}
 			cur.buf = engine.LegalActions(cur.state, rules, uid, engine.AllKinds, cur.buf)
+			if len(cur.buf) == 0 {
+				return "[]"
+			}
 			var b bytes.Buffer
 			if err := json.NewEncoder(&b).Encode(cur.buf); err != nil {
 				return "[]"
