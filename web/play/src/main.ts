@@ -9,6 +9,7 @@ import { refusal, retryable } from "./errors";
 import { describe, type Names } from "./log";
 import type { Action, GameEvent, Public, Result, View } from "./types";
 import { renderBoard, renderFight, renderPlayers, seatLabel } from "./board";
+import { joinFieldsAtCreate, modeOf } from "./modes";
 
 let cfg: Config;
 let engine: Engine;
@@ -27,13 +28,6 @@ function bootError(title: string, msg: string): void {
   byId("boot-title").textContent = title;
   byId("boot-msg").textContent = msg;
   document.body.dataset.screen = "boot-error";
-}
-
-/** randomHex returns n random bytes from the browser's CSPRNG, as hex. */
-function randomHex(n: number): string {
-  const b = new Uint8Array(n);
-  crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
 /** newId is a fresh id of [a-z0-9] (game and action ids). */
@@ -232,8 +226,7 @@ async function createGame(): Promise<void> {
     await callRetrying("createGame", { gameId, actionId: newId("c"), mode });
     // A fair game's contribution is drawn now, after the server has
     // committed to its seed (createGame's answer), and sent with the join.
-    const join: Record<string, unknown> = { gameId, actionId: newId("j"), seat, class: cls };
-    if (mode === "fair") join["entropy"] = randomHex(32);
+    const join: Record<string, unknown> = { gameId, actionId: newId("j"), seat, class: cls, ...joinFieldsAtCreate(mode) };
     await callRetrying("joinGame", join);
     location.hash = "game=" + gameId;
   } catch (e) {
@@ -290,6 +283,8 @@ class GameView implements Names {
   private problem = "";
   private legalKey = "";
   private closed = false;
+  /** fresh are the events taken since the last state, for the mode. */
+  private fresh: GameEvent[] = [];
 
   constructor(readonly id: string) {}
 
@@ -400,6 +395,7 @@ class GameView implements Names {
       sessionStorage.removeItem(this.storageKey);
     }
     this.render();
+    modeOf(p).followed(p, this.fresh.splice(0));
     if (first && p.phase !== "lobby" && !document.body.dataset.firstBoardMs) {
       // From the navigation's start: the time to the first board of a
       // loaded game (a reload, an opened link).
@@ -415,6 +411,7 @@ class GameView implements Names {
     for (const e of evs) {
       if (e.seq <= this.lastSeq) continue;
       this.lastSeq = e.seq;
+      this.fresh.push(e);
       const text = describe(e, this);
       append(log, h("li", { "data-seq": e.seq, "data-type": e.type }, text));
       if (e.type === "DiceRolled" || e.type === "CardDrawn" || e.type === "ChanceResolved" || e.type === "LootRoll") {
@@ -433,11 +430,7 @@ class GameView implements Names {
     g.dataset.version = String(p.version);
     g.dataset.awaiting = p.awaiting ?? "";
     g.dataset.versionAt = String(Date.now());
-    const mode = p.rng?.mode ?? "crypto";
-    byId("mode-line").textContent =
-      `Mode: ${mode}` +
-      (mode === "fair" && p.fairness?.commitmentHex ? `. The server committed to its seed: ${p.fairness.commitmentHex.slice(0, 16)}…` : "") +
-      `. Round ${p.round || "-"}.`;
+    byId("mode-line").textContent = modeOf(p).line(p) + (p.round ? ` Round ${p.round}.` : "");
     renderBoard(byId("board"), engine, p, this);
     renderPlayers(byId("players"), engine, p, this, user?.uid ?? "");
     renderFight(byId("fight"), engine, p, this);
@@ -475,7 +468,8 @@ class GameView implements Names {
     const p = this.state;
     if (!p || !user) return;
     const box = byId("action-buttons");
-    const legal = this.problem ? [] : engine.legal(user.uid);
+    const held = modeOf(p).holding();
+    const legal = this.problem || held ? [] : engine.legal(user.uid);
     const offline = !navigator.onLine;
     const joins = legal.filter((a) => a.kind === "join");
     const turn = legal.filter((a) => a.kind !== "join" && a.kind !== "abandon");
@@ -487,7 +481,9 @@ class GameView implements Names {
       fillSelect(byId<HTMLSelectElement>("join-seat"), seats.map((s) => [String(s), "Seat " + (s + 1)]));
       const classes = [...new Set(joins.map((a) => a.class ?? ""))];
       fillSelect(byId<HTMLSelectElement>("join-class"), classes.map((c) => [c, classLabel(c)]));
-      show(byId("entropy-note"), p.rng?.mode === "fair");
+      const note = modeOf(p).joinNote(p);
+      byId("entropy-note").textContent = note;
+      show(byId("entropy-note"), note !== "");
     }
     show(byId("abandon"), canAbandon && !this.pending);
     if (!canAbandon) show(byId("abandon-confirm"), false);
@@ -540,8 +536,7 @@ class GameView implements Names {
     switch (a.kind) {
       case "join":
         fn = "joinGame";
-        data = { ...base, seat: a.seat, class: a.class };
-        if (this.state.rng?.mode === "fair") data["entropy"] = randomHex(32);
+        data = { ...base, seat: a.seat, class: a.class, ...modeOf(this.state).joinFields(this.state) };
         break;
       case "start":
         fn = "startGame";
