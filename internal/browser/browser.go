@@ -76,14 +76,23 @@ type Browser struct {
 }
 
 // Start starts headless Chromium for the test (skipping it when there is no
-// browser; see [Path]); it is stopped at the test's end.
-func Start(t testing.TB) *Browser {
+// browser; see [Path]); it is stopped at the test's end. extra are more
+// flags, as name=value ("host-resolver-rules=MAP play.test 127.0.0.1") or
+// a name alone.
+func Start(t testing.TB, extra ...string) *Browser {
 	t.Helper()
 	bin := Path(t)
 	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900), chromedp.Flag("hide-scrollbars", true), chromedp.Flag("mute-audio", true)}
 	for _, f := range Flags {
 		opts = append(opts, chromedp.Flag(f, true))
+	}
+	for _, f := range extra {
+		if name, value, ok := strings.Cut(f, "="); ok {
+			opts = append(opts, chromedp.Flag(name, value))
+		} else {
+			opts = append(opts, chromedp.Flag(f, true))
+		}
 	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	root, cancelRoot := chromedp.NewContext(alloc)

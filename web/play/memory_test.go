@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -80,3 +81,26 @@ func TestPlayOnMemoryStore(t *testing.T) {
 
 // stopPlaying ends a match's play early (panicked from onMove).
 type stopPlaying struct{}
+
+// Over plain http from an address that is not this machine's (a phone
+// trying a LAN address), the browser withholds crypto.subtle: the page says
+// what it needs and how to get it, and does nothing else.
+func TestInsecureContextExplained(t *testing.T) {
+	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
+		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
+	})
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	b := browser.Start(t, "host-resolver-rules=MAP lan-box.test 127.0.0.1")
+	p := newPlayer(t, b, "phone", browser.Phone, "http://lan-box.test:"+port+"/play/")
+	p.screen("boot-error")
+	require.Equal(t, "This page needs a secure connection", p.String(`document.getElementById("boot-title").textContent`))
+	msg := p.String(`document.getElementById("boot-msg").textContent`)
+	require.Contains(t, msg, "lan-box.test")
+	require.Contains(t, msg, "https")
+	require.Equal(t, "false", p.String(`window.isSecureContext`))
+	require.Empty(t, p.Layout().Bad)
+	p.CheckAxe("the secure-context message at 390 px")
+	// The browser says it ignores the page's Cross-Origin-Opener-Policy on
+	// an untrustworthy origin: the one entry this step expects.
+	p.CheckConsole(regexp.MustCompile(`Cross-Origin-Opener-Policy header has been ignored, because the URL's origin was untrustworthy`))
+}
