@@ -18,7 +18,7 @@ if [ ! -x node_modules/.bin/firebase ] || [ package-lock.json -nt node_modules/.
 	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 fi
 
-step "install: Chromium for the report test (Debian package)"
+step "install: Chromium for the browser tests (Debian package)"
 if ! command -v chromium >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
@@ -40,7 +40,7 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go vet -tags cloud ./cmd/gamectl   # the Firestore build of gamectl serve
-GOOS=js GOARCH=wasm go vet ./web/verify/wasm   # the verifier page's WebAssembly
+GOOS=js GOARCH=wasm go vet ./web/verify/wasm ./web/play/wasm   # the pages' WebAssembly
 go run ./lint/cmd/randlint ./...
 
 step "go test"
