@@ -47,8 +47,14 @@ const tagWords: Record<string, string> = {
   "turnOrder.roll": "for turn order",
 };
 
-/** describe says an event in words ("" for one the page does not show). */
+/** describe says an event in words, as one sentence. */
 export function describe(e: GameEvent, n: Names): string {
+  const s = sentence(e, n);
+  // A card's own name may end the sentence already ("Earthquake!.").
+  return s.replace(/([!?.])\.$/, "$1");
+}
+
+function sentence(e: GameEvent, n: Names): string {
   const who = n.who(e["uid"]);
   switch (e.type) {
     case "GameCreated":

@@ -42,4 +42,5 @@ const names: Names = { who: (u) => (u === "u1" ? "Seat 1 · Warrior" : u === "u2
 check(describe(events[4]!, names) === "Seat 1 · Warrior rolled 3 on a d4 to move.", describe(events[4]!, names));
 check(describe(events[5]!, names) === "Seat 1 · Warrior moved from tile 0 to tile 3.", describe(events[5]!, names));
 check(describe({ seq: 9, type: "Unknown" }, names) === "Unknown.", "an unknown event is named, not dropped");
+check(describe({ seq: 10, type: "ChanceResolved", cardId: "Earthquake!" }, names) === "Chance card: Earthquake!", "one stop at a sentence's end");
 console.log("ok");
