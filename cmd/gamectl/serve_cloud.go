@@ -80,9 +80,25 @@ func (c *serveConfig) startEmulators(ctx context.Context, stderr io.Writer) (fun
 		}
 		return nil, fmt.Errorf("the Auth emulator did not start: %w", authErr)
 	}
-	os.Setenv("FIRESTORE_EMULATOR_HOST", fs.Host)
-	os.Setenv("FIREBASE_AUTH_EMULATOR_HOST", auth.Host)
-	os.Setenv("GOOGLE_CLOUD_PROJECT", c.project)
+	env := map[string]string{"FIRESTORE_EMULATOR_HOST": fs.Host, "FIREBASE_AUTH_EMULATOR_HOST": auth.Host, "GOOGLE_CLOUD_PROJECT": c.project}
+	old := map[string]*string{}
+	for k, v := range env {
+		if o, ok := os.LookupEnv(k); ok {
+			old[k] = &o
+		} else {
+			old[k] = nil
+		}
+		os.Setenv(k, v)
+	}
 	fmt.Fprintln(stderr, emulatorsReady(fs.Host, auth.Host))
-	return stop, nil
+	return func() {
+		stop()
+		for k, o := range old { // the environment as it was, for whatever runs next in this process
+			if o == nil {
+				os.Unsetenv(k)
+			} else {
+				os.Setenv(k, *o)
+			}
+		}
+	}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -188,6 +189,11 @@ func TestServeEmulators(t *testing.T) {
 		if conn, err := net.DialTimeout("tcp", h, time.Second); err == nil {
 			conn.Close()
 			t.Errorf("an emulator still listens at %s after serve stopped", h)
+		}
+	}
+	for _, k := range []string{"FIRESTORE_EMULATOR_HOST", "FIREBASE_AUTH_EMULATOR_HOST"} {
+		if v := os.Getenv(k); v != "" {
+			t.Errorf("%s=%s outlives the emulators", k, v)
 		}
 	}
 }
