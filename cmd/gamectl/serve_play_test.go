@@ -197,3 +197,16 @@ func TestServeEmulators(t *testing.T) {
 		}
 	}
 }
+
+// The README's command that opens the play page is the one
+// TestServeEmulators runs (--emulators, the cloud build).
+func TestReadmePlayCommand(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "```sh\ngo run -tags cloud ./cmd/gamectl serve --emulators\n```"
+	if !strings.Contains(string(b), cmd) {
+		t.Errorf("README.md lacks the block\n%s", cmd)
+	}
+}
