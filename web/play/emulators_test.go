@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,113 +56,125 @@ func TestWholeGamesInChromium(t *testing.T) {
 	b := browser.Start(t)
 	url := srv.URL + "/play/"
 
+	// The two games run side by side (each waits mostly on the emulators),
+	// so the test takes about as long as the longer one.
+	var mu sync.Mutex
 	var latency []time.Duration
-	t.Run("crypto", func(t *testing.T) {
-		alice := newPlayer(t, b, "alice", browser.Desktop, url)
-		bob := newPlayer(t, b, "bob", browser.Phone, url)
-		eve := newPlayer(t, b, "eve", browser.Desktop, url)
-		alice.screen("signin")
-		alice.checkScreen("sign-in at 1280 px")
-		bob.screen("signin")
-		bob.checkScreen("sign-in at 390 px")
-		alice.signInEmail("alice@example.com", "correct horse battery")
-		bob.signInGuest()
-		eve.signInGuest()
-		alice.checkScreen("lobby at 1280 px")
-		bob.checkScreen("lobby at 390 px")
-		alice.shot("1-lobby-1280")
+	addLatency := func(ds []time.Duration) {
+		mu.Lock()
+		latency = append(latency, ds...)
+		mu.Unlock()
+	}
+	t.Run("games", func(t *testing.T) {
+		t.Run("crypto", func(t *testing.T) {
+			t.Parallel()
+			alice := newPlayer(t, b, "alice", browser.Desktop, url)
+			bob := newPlayer(t, b, "bob", browser.Phone, url)
+			eve := newPlayer(t, b, "eve", browser.Desktop, url)
+			alice.screen("signin")
+			alice.checkScreen("sign-in at 1280 px")
+			bob.screen("signin")
+			bob.checkScreen("sign-in at 390 px")
+			alice.signInEmail("alice@example.com", "correct horse battery")
+			bob.signInGuest()
+			eve.signInGuest()
+			alice.checkScreen("lobby at 1280 px")
+			bob.checkScreen("lobby at 390 px")
+			alice.shot("1-lobby-1280")
 
-		m := &match{t: t, base: srv.URL, players: []*player{alice, bob}}
-		id := alice.create("crypto", "warrior")
-		alice.uid = alice.String(`document.querySelector("#players li.me").dataset.uid`)
-		require.Equal(t, "online", alice.String(`document.getElementById("net").dataset.state`), "no banner on Firestore: the board is live")
-		alice.shot("2-game-lobby-1280")
-		alice.checkScreen("game lobby at 1280 px")
+			m := &match{t: t, base: srv.URL, players: []*player{alice, bob}}
+			id := alice.create("crypto", "warrior")
+			alice.uid = alice.String(`document.querySelector("#players li.me").dataset.uid`)
+			require.Equal(t, "online", alice.String(`document.getElementById("net").dataset.state`), "no banner on Firestore: the board is live")
+			alice.shot("2-game-lobby-1280")
+			alice.checkScreen("game lobby at 1280 px")
 
-		// Eve opens the game and sees seat 2 free; Bob takes it first.
-		eve.open(srv.URL, id)
-		eve.WaitFor(`!document.getElementById("join").hidden`)
-		bob.open(srv.URL, id)
-		bob.checkScreen("join form at 390 px")
-		bob.shot("3-join-390")
-		bob.join(1, "monk")
-		bob.uid = bob.String(`document.querySelector("#players li.me").dataset.uid`)
-		eve.Do(chromedpSetValue("#join-seat", "1"))
-		eve.Click("#join-button")
-		eve.WaitFor(`document.getElementById("action-status").dataset.code === "seat_taken"`)
-		require.Contains(t, eve.String(`document.getElementById("action-status").textContent`), "That seat is taken")
-		eve.CheckConsole(expectedConsole...)
+			// Eve opens the game and sees seat 2 free; Bob takes it first.
+			eve.open(srv.URL, id)
+			eve.WaitFor(`!document.getElementById("join").hidden`)
+			bob.open(srv.URL, id)
+			bob.checkScreen("join form at 390 px")
+			bob.shot("3-join-390")
+			bob.join(1, "monk")
+			bob.uid = bob.String(`document.querySelector("#players li.me").dataset.uid`)
+			eve.Do(chromedpSetValue("#join-seat", "1"))
+			eve.Click("#join-button")
+			eve.WaitFor(`document.getElementById("action-status").dataset.code === "seat_taken"`)
+			require.Contains(t, eve.String(`document.getElementById("action-status").textContent`), "That seat is taken")
+			eve.CheckConsole(expectedConsole...)
 
-		alice.WaitFor(`document.querySelector('#action-buttons button[data-kind="start"]')`)
-		alice.act()
-		for _, p := range m.players {
-			p.WaitFor(`document.getElementById("game").dataset.phase === "playing"`)
-		}
-		m.onMove = func(n int, who *player, _ button) {
-			switch n {
-			case 6:
-				// A reload comes back to the same game and seat, from the
-				// URL, and reads the board again.
-				bob.Reload()
-				bob.screen("game")
-				bob.WaitFor(`document.querySelector("#players li.me") && document.getElementById("game").dataset.phase === "playing"`)
-				require.Equal(t, bob.uid, bob.String(`document.querySelector("#players li.me").dataset.uid`))
-				ms, _ := strconv.Atoi(bob.String(`document.body.dataset.firstBoardMs`))
-				ready, _ := strconv.Atoi(bob.String(`document.body.dataset.readyMs`))
-				t.Logf("after a reload: engine and config ready %d ms after the navigation started, first board at %d ms", ready, ms)
-			case 10:
-				// Offline: the page says so, and comes back.
-				offline(t, bob, true)
-				bob.WaitFor(`document.getElementById("net").dataset.state === "offline"`)
-				require.Contains(t, bob.String(`document.getElementById("net").textContent`), "Offline")
-				offline(t, bob, false)
-				bob.WaitFor(`document.getElementById("net").dataset.state === "online"`)
-			case 20:
-				alice.shot("4-board-1280")
-				bob.shot("5-board-390")
-				alice.checkScreen("board at 1280 px")
-				bob.checkScreen("board at 390 px")
+			alice.WaitFor(`document.querySelector('#action-buttons button[data-kind="start"]')`)
+			alice.act()
+			for _, p := range m.players {
+				p.WaitFor(`document.getElementById("game").dataset.phase === "playing"`)
 			}
-		}
-		n := m.play(2000)
-		t.Logf("crypto game %s: %d actions", id, n)
-		alice.shot("6-end-1280")
-		bob.shot("7-end-390")
-		status, msg := alice.verifyInPage()
-		require.Equal(t, "ok", status, msg)
-		require.Contains(t, msg, "crypto game")
-		alice.shot("8-verified-1280")
-		alice.checkScreen("end at 1280 px")
-		bob.checkScreen("end at 390 px")
-		alice.CheckConsole(expectedConsole...)
-		// The offline step: the listeners' requests fail while offline.
-		// (The Firestore SDK's connection probe, which the policy allows,
-		// cannot reach Google from this closed network either.)
-		bob.CheckConsole(append(expectedConsole, regexp.MustCompile(`net::ERR_INTERNET_DISCONNECTED`),
-			regexp.MustCompile(`net::ERR_\w+ \(https://www\.google\.com/images/cleardot\.gif\?`),
-			regexp.MustCompile(`@firebase/firestore: Firestore \(.*\): (WebChannelConnection RPC '\w+' stream .* transport errored|Could not reach Cloud Firestore backend)`))...)
-		latency = append(latency, m.latency...)
-	})
+			m.onMove = func(n int, who *player, _ button) {
+				switch n {
+				case 6:
+					// A reload comes back to the same game and seat, from the
+					// URL, and reads the board again.
+					bob.Reload()
+					bob.screen("game")
+					bob.WaitFor(`document.querySelector("#players li.me") && document.getElementById("game").dataset.phase === "playing"`)
+					require.Equal(t, bob.uid, bob.String(`document.querySelector("#players li.me").dataset.uid`))
+					ms, _ := strconv.Atoi(bob.String(`document.body.dataset.firstBoardMs`))
+					ready, _ := strconv.Atoi(bob.String(`document.body.dataset.readyMs`))
+					t.Logf("after a reload: engine and config ready %d ms after the navigation started, first board at %d ms", ready, ms)
+				case 10:
+					// Offline: the page says so, and comes back.
+					offline(t, bob, true)
+					bob.WaitFor(`document.getElementById("net").dataset.state === "offline"`)
+					require.Contains(t, bob.String(`document.getElementById("net").textContent`), "Offline")
+					offline(t, bob, false)
+					bob.WaitFor(`document.getElementById("net").dataset.state === "online"`)
+				case 20:
+					alice.shot("4-board-1280")
+					bob.shot("5-board-390")
+					alice.checkScreen("board at 1280 px")
+					bob.checkScreen("board at 390 px")
+				}
+			}
+			n := m.play(2000)
+			t.Logf("crypto game %s: %d actions", id, n)
+			alice.shot("6-end-1280")
+			bob.shot("7-end-390")
+			status, msg := alice.verifyInPage()
+			require.Equal(t, "ok", status, msg)
+			require.Contains(t, msg, "crypto game")
+			alice.shot("8-verified-1280")
+			alice.checkScreen("end at 1280 px")
+			bob.checkScreen("end at 390 px")
+			alice.CheckConsole(expectedConsole...)
+			// The offline step: the listeners' requests fail while offline.
+			// (The Firestore SDK's connection probe, which the policy allows,
+			// cannot reach Google from this closed network either.)
+			bob.CheckConsole(append(expectedConsole, regexp.MustCompile(`net::ERR_INTERNET_DISCONNECTED`),
+				regexp.MustCompile(`net::ERR_\w+ \(https://www\.google\.com/images/cleardot\.gif\?`),
+				regexp.MustCompile(`@firebase/firestore: Firestore \(.*\): (WebChannelConnection RPC '\w+' stream .* transport errored|Could not reach Cloud Firestore backend)`))...)
+			addLatency(m.latency)
+		})
 
-	t.Run("fair, by keyboard", func(t *testing.T) {
-		carol := newPlayer(t, b, "carol", browser.Desktop, url)
-		dave := newPlayer(t, b, "dave", browser.Phone, url)
-		carol.signInGuest()
-		dave.signInGuest()
-		carol.keyboard, dave.keyboard = true, true
-		m := &match{t: t, base: srv.URL, players: []*player{carol, dave}}
-		id := m.lobby("fair", nil)
-		require.Contains(t, carol.String(`document.getElementById("mode-line").textContent`), "committed to its seed")
-		n := m.play(2000)
-		t.Logf("fair game %s: %d actions, by keyboard", id, n)
-		status, msg := dave.verifyInPage()
-		require.Equal(t, "ok", status, msg)
-		require.Contains(t, msg, "fair game")
-		dave.shot("9-fair-verified-390")
-		for _, p := range m.players {
-			p.CheckConsole(expectedConsole...)
-		}
-		latency = append(latency, m.latency...)
+		t.Run("fair, by keyboard", func(t *testing.T) {
+			t.Parallel()
+			carol := newPlayer(t, b, "carol", browser.Desktop, url)
+			dave := newPlayer(t, b, "dave", browser.Phone, url)
+			carol.signInGuest()
+			dave.signInGuest()
+			carol.keyboard, dave.keyboard = true, true
+			m := &match{t: t, base: srv.URL, players: []*player{carol, dave}}
+			id := m.lobby("fair", nil)
+			require.Contains(t, carol.String(`document.getElementById("mode-line").textContent`), "committed to its seed")
+			n := m.play(2000)
+			t.Logf("fair game %s: %d actions, by keyboard", id, n)
+			status, msg := dave.verifyInPage()
+			require.Equal(t, "ok", status, msg)
+			require.Contains(t, msg, "fair game")
+			dave.shot("9-fair-verified-390")
+			for _, p := range m.players {
+				p.CheckConsole(expectedConsole...)
+			}
+			addLatency(m.latency)
+		})
 	})
 	p50, p95 := percentiles(latency)
 	t.Logf("click to the board updated on the other player's page: p50 %v, p95 %v over %d actions", p50, p95, len(latency))
