@@ -324,7 +324,7 @@ func (s *switchableAudit) WriteAudit(ctx context.Context, g string, es []audit.E
 // logged), and a later replay finds nothing missing. The entries carry the
 // server's time (item 10).
 func TestAuditRepairedOnReplay(t *testing.T) {
-	mem := store.NewMemory()
+	mem := newOldStore()
 	sw := &switchableAudit{st: mem}
 	svc := newService(mem, func(c *service.Config) { c.Audit = sw })
 	ctx := context.Background()

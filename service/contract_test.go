@@ -277,7 +277,7 @@ func TestViewKeepsStateAndLogInStep(t *testing.T) {
 // at ERROR there, and the repair on the action's replay at WARN, each
 // naming the game.
 func TestConfiguredLoggerGetsAuditFailures(t *testing.T) {
-	mem := store.NewMemory()
+	mem := newOldStore()
 	sw := &switchableAudit{st: mem}
 	var buf bytes.Buffer
 	svc := newService(mem, func(c *service.Config) {

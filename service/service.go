@@ -5,8 +5,10 @@
 // each attempt read, and listing the action among the game's applied
 // actions in the same commit), keeps callers who are not in a game from
 // reading it or leaving anything in it, and, for games with audit
-// enabled, writes the action's audit entries to the game's ring,
-// repairing them when a retry finds them missing. For the members of a
+// enabled, hands the action's audit entries to the store, which rings
+// them in the same commit (entries of an earlier release's records, which
+// it wrote after the commit, are repaired when a retry finds them
+// missing). For the members of a
 // finished game it builds the game's export and lists its shuffles
 // (export.go); it recomputes shuffles for anyone (VerifyShuffle).
 //
@@ -39,9 +41,11 @@ var ErrSeededRefused = errors.New("service: seeded mode is disabled in this depl
 // naming the field.
 var ErrInvalid = errors.New("service: invalid request")
 
-// AuditWriter stores a committed action's audit entries in the game's
-// ring, idempotently (store.Store.WriteAudit), and says how many it
-// stored. The store is the default; tests inject a failing one.
+// AuditWriter stores audit entries in a game's ring, idempotently
+// (store.Store.WriteAudit), and says how many it stored: the repair of a
+// replayed action recorded by an earlier release (the store rings every
+// action it applies in the action's own commit). The store is the
+// default; tests inject a failing one.
 type AuditWriter interface {
 	WriteAudit(ctx context.Context, gameID string, entries []audit.Entry) (int, error)
 }
@@ -50,7 +54,8 @@ type AuditWriter interface {
 type Config struct {
 	Store  store.Store
 	Engine *engine.Engine
-	// Audit receives the audit entries after each commit; nil means Store.
+	// Audit writes the entries that a commit did not ring (an earlier
+	// release's records, repaired on replay); nil means Store.
 	Audit AuditWriter
 	// AllowSeeded permits creating seeded games (development only).
 	AllowSeeded bool
@@ -109,11 +114,13 @@ func (s *Service) Rules() *engine.Ruleset { return s.cfg.Engine.Rules() }
 
 // Stats are the service's counters since New.
 type Stats struct {
-	// AuditWrites counts audit writes attempted: after each commit of an
-	// action that drew, and after each replay of one (which checks that
-	// its entries are in the ring).
+	// AuditWrites counts the ring writes the service made itself: for an
+	// action that drew and whose commit did not ring its entries (an
+	// earlier release's record, on its replay; see store.Record.Ringed).
+	// The stores of this release ring every action in its own commit, so
+	// on them it stays 0.
 	AuditWrites int64
-	// AuditFailures counts audit writes that failed (the moves stand;
+	// AuditFailures counts those writes that failed (the moves stand;
 	// each failure is logged, and the next replay of the action repairs).
 	AuditFailures int64
 	// AuditRepairs counts replays that found some of their action's
@@ -222,7 +229,10 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	if err := rec.Err(); err != nil {
 		return nil, err
 	}
-	if len(rec.Audit) > 0 {
+	if !rec.Ringed && len(rec.Audit) > 0 {
+		// The commit did not ring the entries: a record of an earlier
+		// release (which wrote the ring after the commit, so they may be
+		// missing), or a store that leaves the ring to its caller.
 		s.writeAudit(ctx, gameID, a.ID, rec.Audit, rec.Replayed)
 	}
 	ev := rec.Events
@@ -285,11 +295,13 @@ func (s *Service) reduce(g *engine.Game, a engine.Action, col *collector) ([]eng
 	return ev, nil
 }
 
-// writeAudit puts an action's entries in the game's ring: after its
-// commit, and after each replay, which finds and repairs entries that a
-// failed or never-made write left out (the write is idempotent, so when
-// nothing is missing it stores nothing). A failure is logged and counted,
-// and the move stands.
+// writeAudit puts the entries of an action whose commit did not ring
+// them in the game's ring (the stores of this release ring every action
+// in its own commit; see store.Record.Ringed): after the commit, and after
+// each replay of such an action, which repairs entries that a failed or
+// never-made write left out (the write is idempotent: when nothing is
+// missing it stores nothing). A failure is logged and counted, and the
+// move stands.
 func (s *Service) writeAudit(ctx context.Context, gameID, actionID string, entries []audit.Entry, replayed bool) {
 	s.auditWrites.Add(1)
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.Timeout)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -162,10 +163,42 @@ func (f *failingAudit) WriteAudit(context.Context, string, []audit.Entry) (int, 
 	return 0, errors.New("injected audit failure")
 }
 
-func TestAuditFailureLeavesMoveCommitted(t *testing.T) {
+// TestRingInTheCommit: the store puts an action's audit entries in the
+// ring in the action's own commit, so the service never writes the ring
+// itself: with an audit writer that fails every call, a whole audited game
+// is played, every move stands, the ring holds the game's last entries,
+// and the writer was never called (nothing to block, nothing to repair).
+// The positive control, an earlier release's store that leaves the ring
+// to the service, does call it (TestAuditFailureLeavesMoveCommitted).
+func TestRingInTheCommit(t *testing.T) {
 	mem := store.NewMemory()
 	fa := &failingAudit{}
 	svc := newService(mem, func(c *service.Config) { c.Audit = fa })
+	play(t, svc, "ring-in-commit", 3, true)
+	p, err := mem.Game(context.Background(), "bot-ring-in-commit")
+	if err != nil || p.Phase != engine.PhaseFinished {
+		t.Fatalf("game: %+v, %v; want finished", p, err)
+	}
+	ring, err := mem.Audit(context.Background(), "bot-ring-in-commit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := min(p.RNG.Seq, audit.RingSize)
+	if uint64(len(ring)) != want || ring[len(ring)-1].Seq != p.RNG.Seq || ring[0].Seq != p.RNG.Seq-want+1 {
+		t.Fatalf("ring holds %d entries; want the last %d, up to seq %d", len(ring), want, p.RNG.Seq)
+	}
+	if st := svc.Stats(); fa.calls != 0 || st.AuditWrites != 0 || st.AuditFailures != 0 {
+		t.Errorf("stats %+v, writer calls %d; want no write outside the commits", st, fa.calls)
+	}
+}
+
+// TestAuditFailureLeavesMoveCommitted: with a store of an earlier release
+// (the ring written by the service after the commit), a failed audit
+// write leaves the move committed and is counted.
+func TestAuditFailureLeavesMoveCommitted(t *testing.T) {
+	old := newOldStore()
+	fa := &failingAudit{}
+	svc := newService(old, func(c *service.Config) { c.Audit = fa })
 	ctx := context.Background()
 	for _, a := range []engine.Action{
 		{Kind: engine.ActCreate, Actor: "p1", ID: "c", Mode: "seeded", Seed: "audit-fail", Audit: true},
@@ -177,13 +210,56 @@ func TestAuditFailureLeavesMoveCommitted(t *testing.T) {
 			t.Fatalf("%s: %v", a.Kind, err)
 		}
 	}
-	p, err := mem.Game(ctx, "g")
+	p, err := old.Game(ctx, "g")
 	if err != nil || p.Phase != engine.PhasePlaying || p.Version != 4 {
 		t.Fatalf("game after a failed audit write: %+v, %v", p, err)
 	}
 	if st := svc.Stats(); st.AuditFailures != 1 || st.AuditWrites != 1 || fa.calls != 1 {
 		t.Errorf("stats %+v, calls %d; want one failed audit write (start draws)", st, fa.calls)
 	}
+}
+
+// oldStore is a store as an earlier release's was, for the service's
+// paths that serve its records: Apply does not ring the audit entries
+// (its records come back without Ringed), and the ring holds only what
+// WriteAudit puts in it.
+type oldStore struct {
+	*store.Memory
+	mu   sync.Mutex
+	ring *audit.Ring
+}
+
+func newOldStore() *oldStore {
+	return &oldStore{Memory: store.NewMemory(), ring: audit.NewRing(audit.RingSize)}
+}
+
+func (o *oldStore) Apply(ctx context.Context, req store.Request, m store.Mutator) (*store.Record, error) {
+	rec, err := o.Memory.Apply(ctx, req, m)
+	if rec != nil {
+		rec.Ringed = false
+	}
+	return rec, err
+}
+
+func (o *oldStore) WriteAudit(ctx context.Context, gameID string, es []audit.Entry) (int, error) {
+	if _, err := o.Memory.Game(ctx, gameID); err != nil {
+		return 0, err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := 0
+	for _, e := range es {
+		if o.ring.Put(e) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (o *oldStore) Audit(ctx context.Context, gameID string) ([]audit.Entry, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.ring.Entries(), nil
 }
 
 func TestSeededRefused(t *testing.T) {

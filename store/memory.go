@@ -145,6 +145,13 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 		}
 	}
 	rec.Version, rec.Events, rec.Audit = g.Public.Version, out.Events, out.Audit
+	rec.Ringed = len(out.Audit) > 0
+	ring := make([]audit.Entry, len(out.Audit)) // as a database would keep them
+	for i, e := range out.Audit {
+		if err := jsonCopy(e, &ring[i]); err != nil {
+			return nil, fmt.Errorf("%w: audit entry %d: %v", ErrInvalid, e.Seq, err)
+		}
+	}
 	pub, err := json.Marshal(&g.Public)
 	if err != nil {
 		return nil, err
@@ -158,7 +165,7 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 		if b == nil {
 			continue
 		}
-		if _, err := JSONToDoc(b); err != nil {
+		if err := checkStorable(b); err != nil {
 			return nil, err
 		}
 	}
@@ -176,6 +183,9 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	}
 	mg.exists, mg.public, mg.secret = true, pub, sec
 	mg.log = append(mg.log, logs...)
+	for _, e := range ring {
+		mg.audit.Put(e)
+	}
 	if applied != nil {
 		mg.applied = append(mg.applied, applied)
 	}
@@ -187,7 +197,7 @@ func putRecord(mg *memGame, key string, rec *Record) error {
 	if err != nil {
 		return err
 	}
-	if _, err := JSONToDoc(b); err != nil {
+	if err := checkStorable(b); err != nil {
 		return err
 	}
 	mg.actions[key] = b

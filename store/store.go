@@ -47,9 +47,11 @@ var (
 type Outcome struct {
 	// Events are the action's public log events, in seq order.
 	Events []engine.Event
-	// Audit are the audit entries the action drew, in seq order. They are
-	// kept in the action's record (never readable by clients) so that a
-	// ring write that failed or never happened can be repaired later.
+	// Audit are the audit entries the action drew, in seq order. The
+	// store puts them in the game's audit ring in the action's own commit
+	// (so the ring cannot miss them, and costs no write of its own) and
+	// keeps them in the action's record (never readable by clients), which
+	// replays answer with.
 	Audit []audit.Entry
 	// Applied is the action as the game applied it, for the game's list of
 	// applied actions ([Store.Applied]; an export replays them). The store
@@ -134,6 +136,11 @@ type Record struct {
 	Events []engine.Event `json:"events"`
 	// Audit are the audit entries the action drew (audit-enabled games).
 	Audit []audit.Entry `json:"audit,omitempty"`
+	// Ringed is true when the action's own commit put Audit in the game's
+	// ring (every store of this release does). A record without it was
+	// written by an earlier release, which wrote the ring after the
+	// commit and so may have missed it: a replay repairs those.
+	Ringed bool `json:"ringed,omitempty"`
 	// Rejection is the engine's rejection, or nil.
 	Rejection *Rejection `json:"rejection,omitempty"`
 	// Replayed is true when Apply found the action already applied or
@@ -174,9 +181,9 @@ type Store interface {
 	// it returns the record with Replayed set (or ErrActionIDReused if the
 	// kind or fingerprint differ) and does not call m. Otherwise it calls
 	// m on a fresh copy of the stored game. If m succeeds, the new public
-	// and secret state, one log entry per event, the applied action (when
-	// the Outcome has one) and the record (when ActionID is set) are
-	// written together, atomically. If m rejects the
+	// and secret state, the action's log events, its audit entries (in the
+	// game's ring), the applied action (when the Outcome has one) and the
+	// record (when ActionID is set) are written together, atomically. If m rejects the
 	// action (*engine.Error) on an existing game, only the record of the
 	// rejection is written (when ActionID is set), so a retry gets the
 	// same rejection; on a game that does not exist, or for an
@@ -213,9 +220,10 @@ type Store interface {
 	// [audit.RingSize] slots: an entry is stored unless its slot holds the
 	// same or a newer seq), outside any action's transaction, and returns
 	// how many it stored. Writing the same entries again stores nothing,
-	// so a caller may repeat it to repair a write that failed. Errors:
-	// ErrNotFound (no such game), ErrInvalid, ErrUnavailable,
-	// ErrContention.
+	// so a caller may repeat it. Apply rings an action's entries itself;
+	// this repairs the entries of records written before it did (not
+	// [Record.Ringed]). Errors: ErrNotFound (no such game), ErrInvalid,
+	// ErrUnavailable, ErrContention.
 	WriteAudit(ctx context.Context, gameID string, entries []audit.Entry) (int, error)
 
 	// Audit returns the game's audit ring, in seq order.

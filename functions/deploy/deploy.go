@@ -10,6 +10,7 @@ package deploy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -33,7 +34,25 @@ const (
 	// EnvAudit = "1" turns the RNG audit ring on for every new game
 	// (otherwise a create asks for it with "audit": true).
 	EnvAudit = "FAIRBOARD_AUDIT"
+	// EnvStoreLayout = "previous" makes the store write what the
+	// previous release wrote (fsstore.WithPreviousLayout), for the first
+	// step of a rolling deploy (docs/store.md); "" or "current" is this
+	// release's layout.
+	EnvStoreLayout = "FAIRBOARD_STORE_LAYOUT"
 )
+
+// StoreOptions returns the store's options for a value of
+// EnvStoreLayout: "" or "current" none, "previous"
+// fsstore.WithPreviousLayout; anything else is an error naming it.
+func StoreOptions(layout string) ([]fsstore.Option, error) {
+	switch layout {
+	case "", "current":
+		return nil, nil
+	case "previous":
+		return []fsstore.Option{fsstore.WithPreviousLayout()}, nil
+	}
+	return nil, fmt.Errorf("deploy: %s=%q: want \"current\" (or unset) or \"previous\"", EnvStoreLayout, layout)
+}
 
 // Deployed returns the handler of the named function in a deployment:
 // it builds the API from the environment on first use ([FromEnv]) and
@@ -80,8 +99,8 @@ func deployed() (*functions.API, error) {
 }
 
 // FromEnv builds an API on Firestore and Firebase Auth for the project
-// in GOOGLE_CLOUD_PROJECT (or GCLOUD_PROJECT), with seeded mode and audit
-// from EnvAllowSeeded and EnvAudit. Tokens of disabled accounts and
+// in GOOGLE_CLOUD_PROJECT (or GCLOUD_PROJECT), with seeded mode, audit
+// and the store's layout from EnvAllowSeeded, EnvAudit and EnvStoreLayout. Tokens of disabled accounts and
 // revoked sessions are refused (CheckRevoked(DefaultRevocationTTL)). It
 // fails if FIREBASE_AUTH_EMULATOR_HOST is set beside a project that is not
 // a demo- project.
@@ -93,6 +112,10 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	if project == "" {
 		return nil, errors.New("deploy: GOOGLE_CLOUD_PROJECT is not set")
 	}
+	opts, err := StoreOptions(os.Getenv(EnvStoreLayout))
+	if err != nil {
+		return nil, err
+	}
 	v, err := AdminVerifier(ctx, project, CheckRevoked(DefaultRevocationTTL))
 	if err != nil {
 		return nil, err
@@ -102,7 +125,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 		return nil, err
 	}
 	svc := service.New(service.Config{
-		Store:       fsstore.New(c, fsstore.WithCloseClient()),
+		Store:       fsstore.New(c, append(opts, fsstore.WithCloseClient())...),
 		Engine:      engine.New(engine.DefaultRules(), reducers.Table()),
 		AllowSeeded: os.Getenv(EnvAllowSeeded) == "1",
 		ForceAudit:  os.Getenv(EnvAudit) == "1",

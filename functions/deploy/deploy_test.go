@@ -29,3 +29,26 @@ func TestDeployedWithoutProject(t *testing.T) {
 		t.Errorf("HTTP %d %+v; want 503 UNAVAILABLE", w.Code, body.Error)
 	}
 }
+
+// TestStoreOptions: FAIRBOARD_STORE_LAYOUT takes "", "current" and
+// "previous"; anything else is refused, naming the variable and the
+// values it takes, and FromEnv fails with it before it dials anything.
+func TestStoreOptions(t *testing.T) {
+	for layout, n := range map[string]int{"": 0, "current": 0, "previous": 1} {
+		opts, err := deploy.StoreOptions(layout)
+		if err != nil || len(opts) != n {
+			t.Errorf("StoreOptions(%q) = %d options, %v; want %d", layout, len(opts), err, n)
+		}
+	}
+	for _, bad := range []string{"prev", "Previous", "1"} {
+		_, err := deploy.StoreOptions(bad)
+		if err == nil || !strings.Contains(err.Error(), deploy.EnvStoreLayout) || !strings.Contains(err.Error(), `"previous"`) {
+			t.Errorf("StoreOptions(%q) = %v; want an error naming %s and its values", bad, err, deploy.EnvStoreLayout)
+		}
+	}
+	t.Setenv("GOOGLE_CLOUD_PROJECT", "demo-layout")
+	t.Setenv(deploy.EnvStoreLayout, "prev")
+	if _, err := deploy.FromEnv(t.Context()); err == nil || !strings.Contains(err.Error(), deploy.EnvStoreLayout) {
+		t.Errorf("FromEnv with %s=prev = %v; want its refusal", deploy.EnvStoreLayout, err)
+	}
+}

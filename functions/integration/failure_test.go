@@ -14,52 +14,75 @@ import (
 	"github.com/fairboard/fairboard/store/fsstore"
 )
 
-// TestAuditRingAndInjectedFailure: an audit-enabled game writes its
-// entries to rngAudit; with the audit writer failing, the move is still
-// committed and the failure is counted.
+// TestAuditRingAndInjectedFailure: an audit-enabled game's entries are
+// in its ring (the private state's, issue 17) as each action commits; a
+// failing audit writer changes nothing, since the service never writes
+// the ring itself (the commit does); with a store of the previous release
+// (the ring written after the commit), the writer failing leaves the move
+// committed and counted.
 func TestAuditRingAndInjectedFailure(t *testing.T) {
-	e := newEnv(t, nil)
-	ctx := context.Background()
-	ps := players(t, 2)
-	started(t, e, "audited", "audited", ps, true)
-	ring, err := e.st.Audit(ctx, "audited")
+	for _, previous := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ring in the commit", true: "previous layout"}[previous], func(t *testing.T) {
+			var opts []fsstore.Option
+			g := "audited"
+			if previous {
+				opts, g = append(opts, fsstore.WithPreviousLayout()), "audited-previous"
+			}
+			e := newFaultyEnv(t, nil, nil, opts...)
+			ctx := context.Background()
+			ps := players(t, 2)
+			started(t, e, g, g, ps, true)
+			ringComplete(t, e, g, ps[0].Token)
+			e.audit.mu.Lock()
+			e.audit.fail = true
+			e.audit.mu.Unlock()
+			before, ring0 := e.svc.Stats().AuditFailures, ringLen(t, e, g)
+			var drew bool
+			for i := 0; !drew && i < 40; i++ {
+				v := view(t, e, g, ps[0].Token)
+				p := ps[0]
+				if v.State.Awaiting == ps[1].UID {
+					p = ps[1]
+				}
+				a := p.Seat.Policy.Choose(&v.State, eng.Rules(), p.UID)
+				a.ID = "fail-" + itoa(i)
+				var r functest.Result
+				if err := e.c.Call(ctx, "act", p.Token, functest.ActData(g, a), &r); err != nil {
+					t.Fatalf("act with a failing audit writer: %v (the move must stand)", err)
+				}
+				after := view(t, e, g, ps[0].Token)
+				if after.State.Version != v.State.Version+1 || r.Version != after.State.Version {
+					t.Fatalf("move not committed: version %d -> %d", v.State.Version, after.State.Version)
+				}
+				drew = after.State.RNG.Seq > v.State.RNG.Seq
+			}
+			if !drew {
+				t.Fatal("no action drew in 40")
+			}
+			if previous {
+				if e.svc.Stats().AuditFailures != before+1 {
+					t.Fatalf("audit failures %d; want %d", e.svc.Stats().AuditFailures, before+1)
+				}
+				if n := ringLen(t, e, g); n != ring0 {
+					t.Errorf("the failed audit write wrote %d entries", n-ring0)
+				}
+				return
+			}
+			if st := e.svc.Stats(); st.AuditFailures != 0 || st.AuditWrites != 0 {
+				t.Errorf("service stats %+v; want no audit write outside the commits", st)
+			}
+			ringComplete(t, e, g, ps[0].Token)
+		})
+	}
+}
+
+func ringLen(t *testing.T, e *env, g string) int {
+	t.Helper()
+	ring, err := e.st.Audit(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := view(t, e, "audited", ps[0].Token)
-	if len(ring) == 0 || ring[len(ring)-1].Seq != v.State.RNG.Seq {
-		t.Fatalf("audit ring has %d entries; want up to rng seq %d", len(ring), v.State.RNG.Seq)
-	}
-
-	e.audit.mu.Lock()
-	e.audit.fail = true
-	e.audit.mu.Unlock()
-	before := e.svc.Stats().AuditFailures
-	// Play until an action draws (every turn soon does).
-	for i := 0; e.svc.Stats().AuditFailures == before && i < 40; i++ {
-		v = view(t, e, "audited", ps[0].Token)
-		p := ps[0]
-		if v.State.Awaiting == ps[1].UID {
-			p = ps[1]
-		}
-		a := p.Seat.Policy.Choose(&v.State, eng.Rules(), p.UID)
-		a.ID = "fail-" + itoa(i)
-		var r functest.Result
-		if err := e.c.Call(ctx, "act", p.Token, functest.ActData("audited", a), &r); err != nil {
-			t.Fatalf("act with a failing audit writer: %v (the move must stand)", err)
-		}
-		after := view(t, e, "audited", ps[0].Token)
-		if after.State.Version != v.State.Version+1 || r.Version != after.State.Version {
-			t.Fatalf("move not committed: version %d -> %d", v.State.Version, after.State.Version)
-		}
-	}
-	if e.svc.Stats().AuditFailures != before+1 {
-		t.Fatalf("audit failures %d; want %d", e.svc.Stats().AuditFailures, before+1)
-	}
-	after, err := e.st.Audit(ctx, "audited")
-	if err != nil || len(after) != len(ring) {
-		t.Errorf("the failed audit write wrote %d entries (%v)", len(after)-len(ring), err)
-	}
+	return len(ring)
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

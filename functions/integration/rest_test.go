@@ -34,15 +34,20 @@ func restDo(t testing.TB, method, path, tok string, body any) (int, []byte) {
 	return code, out
 }
 
-// restDoc is one document read over REST: its log seq (from its id) and
-// its JSON as the player received it.
+// restDoc is one log event read over REST: its seq and its JSON as the
+// player received it (a document of its own in the old layout, an element
+// of a per-action document's events array in the current one, given here
+// as {"fields": ...} either way).
 type restDoc struct {
 	seq uint64
 	raw []byte
 }
 
-// restLogAfter reads the game's log documents after seq, in order, with a
-// query as the token's user (at most 300 a call; call again for more).
+// restLogAfter reads the game's log events after seq, in order, with a
+// query of the log documents ordered by id as the token's user, as a
+// client's listener does (at most 300 documents a call; call again for
+// more). It reads both layouts: a document holding an action's events,
+// whose events at or before after it drops, and a document of one event.
 func restLogAfter(t testing.TB, gameID string, after uint64, tok string) []restDoc {
 	t.Helper()
 	prefix := fmt.Sprintf("projects/%s/databases/(default)/documents/games/%s/log/", emu.ProjectID(), gameID)
@@ -67,15 +72,44 @@ func restLogAfter(t testing.TB, gameID string, after uint64, tok string) []restD
 		if r.Document == nil {
 			continue
 		}
-		var d struct{ Name string }
+		var d struct {
+			Name   string
+			Fields struct {
+				Events *struct {
+					ArrayValue struct {
+						Values []struct {
+							MapValue json.RawMessage `json:"mapValue"`
+						} `json:"values"`
+					} `json:"arrayValue"`
+				} `json:"events"`
+			} `json:"fields"`
+		}
 		if err := json.Unmarshal(r.Document, &d); err != nil {
 			t.Fatal(err)
 		}
-		seq, err := strconv.ParseUint(strings.TrimPrefix(d.Name, prefix), 10, 64)
+		last, err := strconv.ParseUint(strings.TrimPrefix(d.Name, prefix), 10, 64)
 		if err != nil || !strings.HasPrefix(d.Name, prefix) {
 			t.Fatalf("log document %q", d.Name)
 		}
-		out = append(out, restDoc{seq: seq, raw: r.Document})
+		evs := []json.RawMessage{r.Document}
+		if d.Fields.Events != nil {
+			evs = evs[:0]
+			for _, v := range d.Fields.Events.ArrayValue.Values {
+				evs = append(evs, v.MapValue)
+			}
+		}
+		for _, raw := range evs {
+			seq, err := strconv.ParseUint(restField(t, raw, "seq"), 10, 64)
+			if err != nil {
+				t.Fatalf("log document %s: an event without a seq: %s", d.Name, raw)
+			}
+			if seq > after {
+				out = append(out, restDoc{seq: seq, raw: raw})
+			}
+		}
+		if len(evs) > 0 && out != nil && out[len(out)-1].seq != last {
+			t.Fatalf("log document %s: its last event has seq %d", d.Name, out[len(out)-1].seq)
+		}
 	}
 	return out
 }
@@ -93,9 +127,10 @@ func restField(t testing.TB, doc []byte, path ...string) string {
 	fields := d.Fields
 	for i, name := range path {
 		var v struct {
-			StringValue *string `json:"stringValue"`
-			BoolValue   *bool   `json:"booleanValue"`
-			MapValue    struct {
+			StringValue  *string `json:"stringValue"`
+			IntegerValue *string `json:"integerValue"`
+			BoolValue    *bool   `json:"booleanValue"`
+			MapValue     struct {
 				Fields map[string]json.RawMessage `json:"fields"`
 			} `json:"mapValue"`
 		}
@@ -110,6 +145,8 @@ func restField(t testing.TB, doc []byte, path ...string) string {
 			switch {
 			case v.StringValue != nil:
 				return *v.StringValue
+			case v.IntegerValue != nil:
+				return *v.IntegerValue
 			case v.BoolValue != nil:
 				return strconv.FormatBool(*v.BoolValue)
 			}

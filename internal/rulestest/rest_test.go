@@ -66,3 +66,13 @@ func queryNames(t *testing.T, body []byte) []string {
 	}
 	return names
 }
+
+// logQuery is the runQuery body of a listener on a game's log: the log
+// collection under the game (the request's parent), ordered by document
+// id, as the client SDKs' onSnapshot of that query sends it.
+func logQuery() map[string]any {
+	return map[string]any{"structuredQuery": map[string]any{
+		"from":    []any{map[string]any{"collectionId": "log"}},
+		"orderBy": []any{map[string]any{"field": map[string]any{"fieldPath": "__name__"}, "direction": "ASCENDING"}},
+	}}
+}

@@ -1,15 +1,25 @@
 package rulestest
 
 import (
+	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"cloud.google.com/go/firestore"
 	firebase "firebase.google.com/go/v4"
+	"google.golang.org/api/iterator"
 
+	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 var emu = emulator.NewSuite(emulator.Config{Firestore: true, Auth: true, Rules: "firestore.rules"})
@@ -19,38 +29,69 @@ func TestMain(m *testing.M) { os.Exit(emu.Run(m)) }
 // world is the seeded database and the users' ID tokens.
 type world struct {
 	tokens map[string]string // uid → ID token from the Auth emulator
+	// paths of real documents the store wrote, by name: "g1 log" (g1's
+	// first log document, one action's events), "g1 record" (alice's
+	// record of an action), "g3 log" (one event, the previous layout),
+	// "g3 audit" (an rngAudit slot document of the previous layout).
+	paths map[string]string
 }
 
-// Users: alice owns g1 and sits in it with bob; carol alone sits in g2;
-// dave sits nowhere.
+// Users: alice owns g1 and sits in it with bob (a started game, audit on);
+// carol alone sits in g2 (its lobby); dave sits nowhere. g3 is a game
+// alice and bob play, written by the previous release's layout (one log
+// document per event, an rngAudit document per slot).
 var users = []string{"alice", "bob", "carol", "dave"}
 
-// setup resets both emulators, seeds the documents through the Admin
-// client and signs every user in through the Auth emulator.
+var eng = engine.New(engine.DefaultRules(), reducers.Table())
+
+// setup resets both emulators, plays the games through the service on
+// the Firestore store (fsstore.Apply writes every document: no
+// hand-made ones) and signs every user in through the Auth emulator.
 func setup(t *testing.T) world {
 	t.Helper()
 	emu.Require(t)
 	emu.Reset(t)
 	ctx := t.Context()
 	db := emu.Client(t)
-	docs := map[string]map[string]any{
-		"games/g1":                              {"ownerUid": "alice", "playerUids": []any{"alice", "bob"}, "phase": "play"},
-		"games/g2":                              {"ownerUid": "carol", "playerUids": []any{"carol"}, "phase": "setup"},
-		"games/g1/log/0001":                     {"kind": "deal", "seat": 0},
-		"games/g2/log/0001":                     {"kind": "deal", "seat": 0},
-		"games/g1/private/state":                {"deck": []any{"7H", "2C"}, "seed": "s3cr3t", "rngState": "sfc32:1:2:3:4"},
-		"games/g1/actions/a1":                   {"uid": "alice", "kind": "draw"},
-		"games/g1/applied/00000000000000000000": {"version": 0, "action": map[string]any{"kind": "join", "actor": "bob", "entropy": "0badc0de"}},
-		"games/g1/rngAudit/00001":               {"tag": "deck.shuffle", "value": 17},
+	w := world{tokens: map[string]string{}, paths: map[string]string{}}
+	cur, prev := fsstore.New(db), fsstore.New(db, fsstore.WithPreviousLayout())
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, g := range []struct {
+		id    string
+		st    *fsstore.Store
+		seats []string
+		start bool
+	}{{"g1", cur, []string{"alice", "bob"}, true}, {"g2", cur, []string{"carol"}, false}, {"g3", prev, []string{"alice", "bob"}, true}} {
+		svc := service.New(service.Config{Store: g.st, Engine: eng, AllowSeeded: true, Logger: quiet})
+		do := func(a engine.Action) {
+			t.Helper()
+			if _, err := svc.Do(ctx, g.id, a); err != nil {
+				t.Fatalf("%s %s: %v", g.id, a.Kind, err)
+			}
+		}
+		do(engine.Action{Kind: engine.ActCreate, Actor: g.seats[0], ID: "create", Mode: "seeded", Seed: g.id, Audit: true})
+		for i, u := range g.seats {
+			do(engine.Action{Kind: engine.ActJoin, Actor: u, ID: "join", Seat: i, Class: engine.Classes[i]})
+		}
+		if g.start {
+			do(engine.Action{Kind: engine.ActStart, Actor: g.seats[0], ID: "start"})
+		}
 	}
-	paths := make([]string, 0, len(docs))
-	for p := range docs {
-		paths = append(paths, p)
+	first := func(coll string) string {
+		snaps, err := db.Collection(coll).Limit(1).Documents(ctx).GetAll()
+		if err != nil || len(snaps) != 1 {
+			t.Fatalf("no document in %s: %v", coll, err)
+		}
+		p := snaps[0].Ref.Path
+		return p[strings.Index(p, "/documents/")+len("/documents/"):]
 	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		if _, err := db.Doc(p).Set(ctx, docs[p]); err != nil {
-			t.Fatalf("seed %s: %v", p, err)
+	w.paths["g1 log"] = "/" + first("games/g1/log")
+	w.paths["g3 log"] = "/" + first("games/g3/log")
+	w.paths["g3 audit"] = "/" + first("games/g3/rngAudit")
+	w.paths["g1 record"] = "/games/g1/actions/" + store.RecordKey("alice", "start")
+	for _, p := range []string{w.paths["g1 record"], "/games/g1/private/state", "/games/g1/applied/00000000000000000000"} {
+		if snap, err := db.Doc(strings.TrimPrefix(p, "/")).Get(ctx); err != nil || !snap.Exists() {
+			t.Fatalf("the store did not write %s: %v", p, err)
 		}
 	}
 	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: emu.ProjectID()})
@@ -61,7 +102,6 @@ func setup(t *testing.T) world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := world{tokens: map[string]string{}}
 	for _, u := range users {
 		custom, err := admin.CustomToken(ctx, u)
 		if err != nil {
@@ -87,30 +127,40 @@ type rulesCase struct {
 	allow bool
 }
 
-// readCases are the reads: seated players see their game and its log, and
-// nothing else is readable by anyone.
+// readCases are the reads: seated players see their game and its log
+// (a get of a log document and a listener's query of the log, in both
+// layouts), and nothing else is readable by anyone. A path in braces is a
+// document the store wrote (world.paths).
 var readCases = []rulesCase{
 	{"seated owner gets game", "alice", call{"GET", "/games/g1", nil}, true},
 	{"seated player gets game", "bob", call{"GET", "/games/g1", nil}, true},
-	{"seated player gets log entry", "bob", call{"GET", "/games/g1/log/0001", nil}, true},
+	{"seated player gets log document", "bob", call{"GET", "{g1 log}", nil}, true},
+	{"seated player gets old log document", "bob", call{"GET", "{g3 log}", nil}, true},
 	{"seated player lists log", "alice", call{"GET", "/games/g1/log", nil}, true},
+	{"seated player's listener query of the log", "bob", call{"POST", "/games/g1:runQuery", logQuery()}, true},
+	{"seated player's listener query of an old log", "alice", call{"POST", "/games/g3:runQuery", logQuery()}, true},
 	{"non-seated player gets game", "carol", call{"GET", "/games/g1", nil}, false},
-	{"non-seated player gets log entry", "carol", call{"GET", "/games/g1/log/0001", nil}, false},
+	{"non-seated player gets log document", "carol", call{"GET", "{g1 log}", nil}, false},
+	{"non-seated player gets old log document", "dave", call{"GET", "{g3 log}", nil}, false},
 	{"non-seated player lists log", "dave", call{"GET", "/games/g1/log", nil}, false},
+	{"non-seated player's listener query of the log", "carol", call{"POST", "/games/g1:runQuery", logQuery()}, false},
+	{"non-seated player's listener query of an old log", "dave", call{"POST", "/games/g3:runQuery", logQuery()}, false},
+	{"lobby player's listener query of another game's log", "carol", call{"POST", "/games/g3:runQuery", logQuery()}, false},
 	{"unauthenticated gets game", "", call{"GET", "/games/g1", nil}, false},
-	{"unauthenticated gets log entry", "", call{"GET", "/games/g1/log/0001", nil}, false},
+	{"unauthenticated gets log document", "", call{"GET", "{g1 log}", nil}, false},
+	{"unauthenticated listener query of the log", "", call{"POST", "/games/g1:runQuery", logQuery()}, false},
 	{"signed-in user gets missing game", "alice", call{"GET", "/games/nope", nil}, false},
 	{"owner gets private state", "alice", call{"GET", "/games/g1/private/state", nil}, false},
 	{"seated player lists private", "bob", call{"GET", "/games/g1/private", nil}, false},
-	{"owner gets action record", "alice", call{"GET", "/games/g1/actions/a1", nil}, false},
+	{"owner gets action record", "alice", call{"GET", "{g1 record}", nil}, false},
 	{"seated player lists actions", "bob", call{"GET", "/games/g1/actions", nil}, false},
 	{"owner gets applied action", "alice", call{"GET", "/games/g1/applied/00000000000000000000", nil}, false},
 	{"seated player gets applied action", "bob", call{"GET", "/games/g1/applied/00000000000000000000", nil}, false},
 	{"seated player lists applied actions", "bob", call{"GET", "/games/g1/applied", nil}, false},
 	{"owner queries applied actions", "alice", call{"POST", "/games/g1:runQuery", query("applied", false, "", "")}, false},
 	{"collection-group query over applied", "alice", call{"POST", ":runQuery", query("applied", true, "", "")}, false},
-	{"owner gets rng audit entry", "alice", call{"GET", "/games/g1/rngAudit/00001", nil}, false},
-	{"seated player lists rng audit", "bob", call{"GET", "/games/g1/rngAudit", nil}, false},
+	{"owner gets old rng audit document", "alice", call{"GET", "{g3 audit}", nil}, false},
+	{"seated player lists old rng audit", "bob", call{"GET", "/games/g3/rngAudit", nil}, false},
 	{"unauthenticated gets private state", "", call{"GET", "/games/g1/private/state", nil}, false},
 	{"list every game", "alice", call{"GET", "/games", nil}, false},
 	{"query games unconstrained", "alice", call{"POST", ":runQuery", query("games", false, "", "")}, false},
@@ -126,9 +176,10 @@ var writeCases = []rulesCase{
 	{"seated player updates game", "bob", call{"PATCH", "/games/g1?updateMask.fieldPaths=phase", fields("phase", "over")}, false},
 	{"user creates game", "dave", call{"POST", "/games?documentId=g9", fields("ownerUid", "dave")}, false},
 	{"owner deletes game", "alice", call{"DELETE", "/games/g1", nil}, false},
-	{"owner creates log entry", "alice", call{"PATCH", "/games/g1/log/0002", fields("kind", "win")}, false},
-	{"seated player updates log entry", "bob", call{"PATCH", "/games/g1/log/0001", fields("kind", "cheat")}, false},
-	{"owner deletes log entry", "alice", call{"DELETE", "/games/g1/log/0001", nil}, false},
+	{"owner creates log document", "alice", call{"PATCH", "/games/g1/log/99999999999999999999", fields("type", "GameFinished")}, false},
+	{"seated player updates log document", "bob", call{"PATCH", "{g1 log}", fields("type", "cheat")}, false},
+	{"seated player updates old log document", "bob", call{"PATCH", "{g3 log}", fields("type", "cheat")}, false},
+	{"owner deletes log document", "alice", call{"DELETE", "{g1 log}", nil}, false},
 	{"owner writes private state", "alice", call{"PATCH", "/games/g1/private/state", fields("seed", "mine")}, false},
 	{"owner deletes private state", "alice", call{"DELETE", "/games/g1/private/state", nil}, false},
 	{"seated player lists an applied action", "bob", call{"PATCH", "/games/g1/applied/00000000000000000009", fields("kind", "move")}, false},
@@ -144,46 +195,109 @@ var writeCases = []rulesCase{
 	}}}}, false},
 }
 
+// resolve replaces a {name} path by the document the store wrote.
+func (w world) resolve(t *testing.T, c call) call {
+	t.Helper()
+	if strings.HasPrefix(c.path, "{") {
+		p, ok := w.paths[strings.Trim(c.path, "{}")]
+		if !ok {
+			t.Fatalf("no document %s", c.path)
+		}
+		c.path = p
+	}
+	return c
+}
+
+// snapshot is every document of the database: path → update time.
+func snapshot(t *testing.T, db *firestore.Client) map[string]time.Time {
+	t.Helper()
+	out := map[string]time.Time{}
+	var walk func(cols *firestore.CollectionIterator)
+	walk = func(cols *firestore.CollectionIterator) {
+		for {
+			col, err := cols.Next()
+			if err == iterator.Done {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			snaps, err := col.Documents(t.Context()).GetAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, snap := range snaps {
+				out[snap.Ref.Path] = snap.UpdateTime
+				walk(snap.Ref.Collections(t.Context()))
+			}
+		}
+	}
+	walk(db.Collections(t.Context()))
+	return out
+}
+
 func TestRules(t *testing.T) {
 	w := setup(t)
+	db := emu.Client(t)
+	before := snapshot(t, db)
 	for _, group := range [][]rulesCase{readCases, writeCases} {
 		for _, tc := range group {
 			t.Run(tc.name, func(t *testing.T) {
-				code, body := do(t, tc.call, w.tokens[tc.user])
+				c := w.resolve(t, tc.call)
+				code, body := do(t, c, w.tokens[tc.user])
 				switch {
 				case tc.allow && code != http.StatusOK:
-					t.Fatalf("%s %s as %q: %d %s, want 200", tc.call.method, tc.call.path, tc.user, code, body)
+					t.Fatalf("%s %s as %q: %d %s, want 200", c.method, c.path, tc.user, code, body)
 				case !tc.allow && code != http.StatusForbidden:
-					t.Fatalf("%s %s as %q: %d %s, want 403 PERMISSION_DENIED", tc.call.method, tc.call.path, tc.user, code, body)
+					t.Fatalf("%s %s as %q: %d %s, want 403 PERMISSION_DENIED", c.method, c.path, tc.user, code, body)
 				case !tc.allow && !strings.Contains(string(body), "PERMISSION_DENIED"):
 					t.Fatalf("denial body %s lacks PERMISSION_DENIED", body)
 				}
 			})
 		}
 	}
-	// No denied write changed anything.
-	db, err := emu.Firestore().Client(t.Context())
-	if err != nil {
-		t.Fatal(err)
+	// No denied write changed, created or deleted anything.
+	after := snapshot(t, db)
+	if len(before) < 20 {
+		t.Fatalf("only %d documents seeded", len(before))
 	}
-	defer db.Close()
-	g1, err := db.Doc("games/g1").Get(t.Context())
-	if err != nil {
-		t.Fatal(err)
+	for p, ut := range before {
+		if a, ok := after[p]; !ok || !a.Equal(ut) {
+			t.Errorf("%s changed or was deleted by a denied write", p)
+		}
 	}
-	if g1.Data()["ownerUid"] != "alice" || g1.Data()["phase"] != "play" {
-		t.Errorf("games/g1 changed: %v", g1.Data())
-	}
-	for _, p := range []string{"games/g9", "games/g8", "games/g1/log/0002", "users/alice", "games/g1/actions/a2", "games/g1/applied/00000000000000000009"} {
-		if snap, err := db.Doc(p).Get(t.Context()); err == nil && snap.Exists() {
+	for p := range after {
+		if _, ok := before[p]; !ok {
 			t.Errorf("%s was created by a denied write", p)
 		}
 	}
-	if s, err := db.Doc("games/g1/private/state").Get(t.Context()); err != nil || s.Data()["seed"] != "s3cr3t" {
-		t.Errorf("private state changed or gone: %v %v", s.Data(), err)
-	}
-	if s, err := db.Doc("games/g1/applied/00000000000000000000").Get(t.Context()); err != nil || s.Data()["action"].(map[string]any)["kind"] != "join" {
-		t.Errorf("applied action changed or gone: %v %v", s.Data(), err)
+}
+
+// The listener's query of the log, by a seated player, returns every log
+// document of the game in order (the rules do not hide part of it), in
+// both layouts: the per-action documents of g1 and the one-event
+// documents of g3.
+func TestSeatedListenerReadsWholeLog(t *testing.T) {
+	w := setup(t)
+	db := emu.Client(t)
+	for _, g := range []string{"g1", "g3"} {
+		code, body := do(t, call{"POST", "/games/" + g + ":runQuery", logQuery()}, w.tokens["bob"])
+		if code != http.StatusOK {
+			t.Fatalf("bob's listener query of %s's log: %d %s", g, code, body)
+		}
+		got := queryNames(t, body)
+		refs, err := db.Collection("games/"+g+"/log").OrderBy(firestore.DocumentID, firestore.Asc).Documents(t.Context()).GetAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(refs) || len(got) < 2 {
+			t.Fatalf("%s: the query returned %d log documents; the store wrote %d", g, len(got), len(refs))
+		}
+		for i, r := range refs {
+			if !strings.HasSuffix(got[i], "/"+r.Ref.ID) {
+				t.Fatalf("%s: log document %d is %s, want %s", g, i, got[i], r.Ref.ID)
+			}
+		}
 	}
 }
 
@@ -194,7 +308,7 @@ func TestQueryOwnGames(t *testing.T) {
 	for _, tc := range []struct {
 		user string
 		want []string
-	}{{"alice", []string{"g1"}}, {"bob", []string{"g1"}}, {"carol", []string{"g2"}}, {"dave", nil}} {
+	}{{"alice", []string{"g1", "g3"}}, {"bob", []string{"g1", "g3"}}, {"carol", []string{"g2"}}, {"dave", nil}} {
 		user, want := tc.user, tc.want
 		code, body := do(t, call{"POST", ":runQuery", query("games", false, "playerUids", user)}, w.tokens[user])
 		if code != http.StatusOK {
@@ -210,12 +324,16 @@ func TestQueryOwnGames(t *testing.T) {
 	}
 }
 
-// The allowed reads return the seeded data, not an empty shell.
+// The allowed reads return the stored data, not an empty shell: g1's
+// first log document holds the create's events, g3's is one event.
 func TestSeatedReadReturnsDocument(t *testing.T) {
 	w := setup(t)
-	code, body := do(t, call{"GET", "/games/g1/log/0001", nil}, w.tokens["bob"])
-	if code != http.StatusOK || !strings.Contains(string(body), `"deal"`) {
-		t.Fatalf("bob reads g1/log/0001: %d %s", code, body)
+	for _, c := range []struct{ path, want string }{{"{g1 log}", `"events"`}, {"{g3 log}", `"type"`}} {
+		cl := w.resolve(t, call{"GET", c.path, nil})
+		code, body := do(t, cl, w.tokens["bob"])
+		if code != http.StatusOK || !strings.Contains(string(body), c.want) || !strings.Contains(string(body), "GameCreated") {
+			t.Fatalf("bob reads %s: %d %s", cl.path, code, body)
+		}
 	}
 }
 

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/store"
 )
@@ -20,6 +23,14 @@ const (
 	fieldOwner   = "ownerUid"
 	fieldPlayers = "playerUids"
 )
+
+// fieldEvents is the field of a log document that holds its action's
+// events (a document of the old layout is one event, without it).
+const fieldEvents = "events"
+
+// fieldRing is the field of games/{id}/private/state that holds the audit
+// ring: a map from slot (seq % audit.RingSize, in decimal) to the entry.
+const fieldRing = "auditRing"
 
 // outcome is what one attempt is known to have done.
 type outcome int
@@ -56,14 +67,14 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 				return nil, fmt.Errorf("%w: %v (after %v)", store.ErrContention, err, last)
 			}
 		}
-		rec, out, err := s.attempt(ctx, req, key, m)
+		rec, out, queued, err := s.attempt(ctx, req, key, m)
 		switch out {
 		case committed:
 			return rec, nil
 		case failed:
 			return nil, mapErr(err)
 		case unknown:
-			return s.resolve(ctx, req, key, m, err)
+			return s.resolve(ctx, req, key, m, err, queued)
 		}
 		last = err
 	}
@@ -79,7 +90,10 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 // only if it is unchanged since (its update time), the record, the log
 // documents (and a new game) only if they do not exist. Of two concurrent
 // actions on a game, one commit fails (lost); both never land.
-func (s *Store) attempt(ctx context.Context, req store.Request, key string, m store.Mutator) (*store.Record, outcome, error) {
+//
+// It also returns the writes the commit held when its outcome is unknown
+// (resolve counts them once it finds the commit landed).
+func (s *Store) attempt(ctx context.Context, req store.Request, key string, m store.Mutator) (*store.Record, outcome, int, error) {
 	s.attempts.Add(1)
 	gameRef := s.game(req.GameID)
 	refs := []*firestore.DocumentRef{gameRef, gameRef.Collection("private").Doc("state")}
@@ -89,21 +103,21 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	s.reads.Add(int64(len(refs)))
 	snaps, err := s.c.GetAll(ctx, refs)
 	if err != nil {
-		return nil, failed, err
+		return nil, failed, 0, err
 	}
 	if key != "" && snaps[2].Exists() {
 		rec, err := decodeRecord(snaps[2].Data(), req)
 		if err != nil {
-			return nil, failed, err
+			return nil, failed, 0, err
 		}
 		s.plainReplays.Add(1)
-		return rec, committed, nil
+		return rec, committed, 0, nil
 	}
 	var g engine.Game
 	exists := snaps[0].Exists()
 	if exists {
 		if err := decodeGame(snaps[0].Data(), snaps[1], &g); err != nil {
-			return nil, failed, err
+			return nil, failed, 0, err
 		}
 	}
 	before := g.Public.Version
@@ -112,20 +126,22 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	var rej *engine.Error
 	var unrec *store.Unrecorded
 	var writes func(tx *firestore.Transaction) error
+	queued := 0 // the writes the commit holds
 	switch {
 	case errors.As(err, &unrec):
 		r.Rejection, r.Events = &store.Rejection{Code: unrec.Rejection.Code, Msg: unrec.Rejection.Msg}, []engine.Event{}
-		return r, committed, nil
+		return r, committed, 0, nil
 	case errors.As(err, &rej):
 		r.Rejection, r.Events = &store.Rejection{Code: rej.Code, Msg: rej.Msg}, []engine.Event{}
 		if key == "" || !exists {
-			return r, committed, nil
+			return r, committed, 0, nil
 		}
-		writes = func(tx *firestore.Transaction) error { return createDoc(tx, refs[2], r) }
+		writes = func(tx *firestore.Transaction) error { queued = 1; return createDoc(tx, refs[2], r) }
 	case err != nil:
-		return nil, failed, err
+		return nil, failed, 0, err
 	default:
 		r.Version, r.Events, r.Audit = g.Public.Version, out.Events, out.Audit
+		r.Ringed = len(r.Audit) > 0 && !s.previous
 		if r.Events == nil {
 			r.Events = []engine.Event{}
 		}
@@ -133,7 +149,11 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		if out.Applied != nil {
 			ap = &store.AppliedAction{Version: before, Action: *out.Applied}
 		}
-		writes = func(tx *firestore.Transaction) error { return writeAll(tx, refs, snaps[0], &g, r, ap) }
+		writes = func(tx *firestore.Transaction) error {
+			n, err := s.writeAll(tx, refs, snaps[0], snaps[1], &g, r, ap)
+			queued = n
+			return err
+		}
 	}
 	// A write-only transaction: its commit applies the writes atomically
 	// and checks their preconditions; it holds no lock before.
@@ -147,22 +167,23 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	}, firestore.MaxAttempts(1))
 	switch {
 	case err == nil:
-		return r, committed, nil
+		s.committed(queued)
+		return r, committed, 0, nil
 	case !sent:
 		// BeginTransaction failed, or a write could not be queued:
 		// nothing was committed.
-		return nil, failed, err
+		return nil, failed, 0, err
 	}
 	switch status.Code(err) {
 	case codes.Aborted, codes.FailedPrecondition, codes.AlreadyExists:
 		// Refused by the database: not committed (a concurrent action
 		// changed the game, or created the record or a log document).
-		return nil, lost, err
+		return nil, lost, 0, err
 	}
 	// Any other error of a commit that was sent leaves its outcome
 	// unknown: a deadline, a broken connection, or the answer to the
 	// client's own retry of a commit whose first answer was lost.
-	return nil, unknown, err
+	return nil, unknown, queued, err
 }
 
 // definite reports whether a commit error, on a fresh attempt, means the
@@ -184,7 +205,11 @@ func definite(err error) bool {
 // resolve timeout, since the caller's may be the one that expired. A
 // record found this way is answered as applied, not Replayed: it is most
 // likely this request's own commit.
-func (s *Store) resolve(ctx context.Context, req store.Request, key string, m store.Mutator, cause error) (*store.Record, error) {
+//
+// queued is the writes of the commit whose answer was lost: counted once
+// a look-up finds that commit's record (a new attempt that commits counts
+// its own).
+func (s *Store) resolve(ctx context.Context, req store.Request, key string, m store.Mutator, cause error, queued int) (*store.Record, error) {
 	s.unknown.Add(1)
 	if key == "" {
 		return nil, fmt.Errorf("%w: the commit's answer was lost and without an action id its outcome cannot be looked up: %v", store.ErrUnavailable, cause)
@@ -193,10 +218,13 @@ func (s *Store) resolve(ctx context.Context, req store.Request, key string, m st
 	defer cancel()
 	last := cause
 	for n := 1; ; n++ {
-		rec, out, err := s.attempt(rctx, req, key, m)
+		rec, out, _, err := s.attempt(rctx, req, key, m)
 		switch {
 		case out == committed:
 			s.solved.Add(1)
+			if rec.Replayed { // found: the lost commit landed
+				s.committed(queued)
+			}
 			rec.Replayed = false
 			return rec, nil
 		case out == failed && !retryable(mapErr(err)):
@@ -218,15 +246,20 @@ func retryable(err error) bool {
 	return errors.Is(err, store.ErrUnavailable) || errors.Is(err, store.ErrContention)
 }
 
-// writeAll queues the writes of an applied action: the game document
-// (created if it did not exist, else updated field by field, removed
-// fields deleted, only if unchanged since old was read), the private
-// state, one new log document per event, the new applied action (ap, if
-// not nil), the new record.
-func writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, g *engine.Game, r *store.Record, ap *store.AppliedAction) error {
+// writeAll queues the writes of an applied action, at most five
+// whatever the number of events or audit entries: the game document
+// (created if it did not exist, else its changed fields updated, removed
+// fields deleted, only if unchanged since old was read); the private
+// state, if the action changed it (its changed fields replaced and, for a
+// game with audit on, the action's audit entries put in the ring it
+// holds: one write); one log document
+// holding every event of the action (none when it has no event); the new
+// applied action (ap, if not nil); the new record. It returns how many
+// writes it queued.
+func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old, oldPriv *firestore.DocumentSnapshot, g *engine.Game, r *store.Record, ap *store.AppliedAction) (int, error) {
 	pub, err := store.ToDoc(&g.Public)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	uids := make([]any, len(g.Public.Players))
 	for i, p := range g.Public.Players {
@@ -235,43 +268,146 @@ func writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old *fir
 	pub[fieldOwner], pub[fieldPlayers] = g.Public.Owner, uids
 	sec, err := store.ToDoc(&g.Secret)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	var ring []firestore.Update
+	if r.Ringed {
+		if ring, err = ringUpdates(r.Audit); err != nil {
+			return 0, err
+		}
+	}
+	n := 0
 	if !old.Exists() {
 		err = tx.Create(refs[0], pub)
 	} else {
 		err = tx.Update(refs[0], replace(old.Data(), pub), firestore.LastUpdateTime(old.UpdateTime))
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if err := tx.Set(refs[1], sec); err != nil {
-		return err
+	n++
+	if s.previous {
+		oldPriv = nil // set whole
+	}
+	switch err := writePrivate(tx, refs[1], oldPriv, sec, ring); {
+	case err == nil:
+		n++
+	case !errors.Is(err, errUnchanged):
+		return 0, err
 	}
 	logs := refs[0].Collection("log")
-	for i := range r.Events {
-		d, err := store.JSONToDoc(r.Events[i].AppendJSON(nil))
+	if s.previous {
+		for i := range r.Events {
+			d, err := store.JSONToDoc(r.Events[i].AppendJSON(nil))
+			if err != nil {
+				return 0, err
+			}
+			if err := tx.Create(logs.Doc(logID(r.Events[i].Seq)), d); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	} else if len(r.Events) > 0 {
+		d, err := logDoc(r.Events)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		if err := tx.Create(logs.Doc(logID(r.Events[i].Seq)), d); err != nil {
-			return err
+		if err := tx.Create(logs.Doc(logID(r.Events[len(r.Events)-1].Seq)), d); err != nil {
+			return 0, err
 		}
+		n++
 	}
 	if ap != nil {
 		if err := createDoc(tx, appliedRef(refs[0], ap.Version), ap); err != nil {
-			return err
+			return 0, err
 		}
+		n++
 	}
 	if len(refs) == 3 {
-		return createDoc(tx, refs[2], r)
+		if err := createDoc(tx, refs[2], r); err != nil {
+			return 0, err
+		}
+		n++
 	}
-	return nil
+	return n, nil
+}
+
+// logDoc is the log document of one action: {events: [event, ...]}, each
+// element what a one-event document of the old layout holds.
+func logDoc(events []engine.Event) (map[string]any, error) {
+	list := make([]any, len(events))
+	var buf []byte
+	for i := range events {
+		buf = events[i].AppendJSON(buf[:0])
+		d, err := store.JSONToDoc(buf)
+		if err != nil {
+			return nil, err
+		}
+		list[i] = d
+	}
+	return map[string]any{fieldEvents: list}, nil
+}
+
+// writePrivate queues the one write of the private state: created whole
+// (with the ring's entries) when it does not exist; otherwise its secret
+// fields replaced, the fields no longer there deleted, and the ring's
+// slots that the action fills set, the rest of the ring left as it is.
+func writePrivate(tx *firestore.Transaction, ref *firestore.DocumentRef, old *firestore.DocumentSnapshot, sec map[string]any, ring []firestore.Update) error {
+	if old == nil || !old.Exists() {
+		if len(ring) > 0 {
+			slots := make(map[string]any, len(ring))
+			for _, u := range ring {
+				slots[u.FieldPath[1]] = u.Value
+			}
+			sec[fieldRing] = slots
+		}
+		return tx.Set(ref, sec)
+	}
+	prev := old.Data()
+	delete(prev, fieldRing)
+	ups := append(replace(prev, sec), ring...)
+	if len(ups) == 0 {
+		return errUnchanged
+	}
+	return tx.Update(ref, ups)
+}
+
+// errUnchanged: the private state is the one read and the action rang
+// nothing, so there is nothing to write (an action that draws nothing).
+var errUnchanged = errors.New("fsstore: private state unchanged")
+
+// ringUpdates are the updates that put entries in the ring the private
+// state holds (field auditRing, one key per slot: seq % audit.RingSize).
+// Entries come in seq order, so a later one in the same slot wins.
+func ringUpdates(entries []audit.Entry) ([]firestore.Update, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	bySlot := make(map[int]int, len(entries)) // slot → index in ups
+	var ups []firestore.Update
+	for _, e := range entries {
+		d, err := store.ToDoc(e)
+		if err != nil {
+			return nil, fmt.Errorf("%w: audit entry %d: %v", store.ErrInvalid, e.Seq, err)
+		}
+		slot := audit.Slot(e.Seq)
+		if i, ok := bySlot[slot]; ok {
+			ups[i].Value = d
+			continue
+		}
+		bySlot[slot] = len(ups)
+		ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{fieldRing, strconv.Itoa(slot)}, Value: d})
+	}
+	return ups, nil
 }
 
 // replace is the field updates that turn document old into doc: every
-// field of doc set (a map or an array replaced whole), every other field
-// of old deleted; in field order.
+// field of doc that old does not hold with the same value set (a map or
+// an array replaced whole), every other field of old deleted; in field
+// order. Old is the document as read, and the commit that applies them
+// is conditional on it being unchanged (the game), or on the game being
+// unchanged (the private state, which only actions write), so leaving out
+// the fields that did not change writes the same document.
 func replace(old, doc map[string]any) []firestore.Update {
 	keys := make([]string, 0, len(doc)+len(old))
 	for k := range doc {
@@ -283,13 +419,15 @@ func replace(old, doc map[string]any) []firestore.Update {
 		}
 	}
 	slices.Sort(keys)
-	ups := make([]firestore.Update, len(keys))
-	for i, k := range keys {
+	ups := make([]firestore.Update, 0, len(keys))
+	for _, k := range keys {
 		v, ok := doc[k]
 		if !ok {
 			v = firestore.Delete
+		} else if was, had := old[k]; had && reflect.DeepEqual(was, v) {
+			continue
 		}
-		ups[i] = firestore.Update{FieldPath: firestore.FieldPath{k}, Value: v}
+		ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{k}, Value: v})
 	}
 	return ups
 }
@@ -310,7 +448,9 @@ func decodeGame(pub map[string]any, priv *firestore.DocumentSnapshot, g *engine.
 		return fmt.Errorf("fsstore: decode game: %w", err)
 	}
 	if priv.Exists() {
-		if err := store.FromDoc(priv.Data(), &g.Secret); err != nil {
+		d := priv.Data()
+		delete(d, fieldRing)
+		if err := store.FromDoc(d, &g.Secret); err != nil {
 			return fmt.Errorf("fsstore: decode private state: %w", err)
 		}
 	}

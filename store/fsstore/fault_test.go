@@ -3,12 +3,17 @@ package fsstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"cloud.google.com/go/firestore"
+
+	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 )
@@ -121,4 +126,88 @@ func TestUnresolvableIsUnavailable(t *testing.T) {
 	if !errors.Is(err, store.ErrUnavailable) {
 		t.Errorf("Apply without an action id, answer lost = %v; want ErrUnavailable", err)
 	}
+}
+
+// many is a Mutator that creates the game "hot" or bumps it, logging
+// four events and drawing three audit entries an action.
+func many(calls *atomic.Int64) store.Mutator {
+	return func(g *engine.Game) (store.Outcome, error) {
+		calls.Add(1)
+		p := &g.Public
+		if p.Phase == engine.PhaseNone {
+			p.GameID, p.Phase = "hot", engine.PhaseLobby
+		}
+		p.Version++
+		var out store.Outcome
+		for range 4 {
+			p.LogSeq++
+			out.Events = append(out.Events, engine.Event{Seq: p.LogSeq, Type: engine.EvRoundEnded, Round: int(p.LogSeq)})
+		}
+		for range 3 {
+			p.RNG.Seq++
+			out.Audit = append(out.Audit, audit.Entry{TS: 5, Entry: rng.Entry{Seq: p.RNG.Seq, Tag: "dice:test", Kind: rng.KindDice,
+				Data: rng.Data{Sides: 6, Value: 2}}})
+		}
+		g.Secret.RNGState = fmt.Sprint("state-", p.Version)
+		out.Applied = &engine.Action{Kind: engine.ActMove, Actor: "u", ID: fmt.Sprint("u:a", p.Version)}
+		return out, nil
+	}
+}
+
+// TestLostAnswerWritesNothingTwice: an action with many events and audit
+// entries, whose commit lands and whose answer is lost, or whose commit
+// never reaches the database: once Apply has resolved it, the game holds
+// it once: one log document with its four events, one applied action, one
+// record, its three entries in the ring; and the writes counted are those
+// of one commit (five), none of a second.
+func TestLostAnswerWritesNothingTwice(t *testing.T) {
+	for _, lose := range []string{"answer", "commit"} {
+		t.Run(lose, func(t *testing.T) {
+			var f emulator.Faults
+			s := faultyStore(t, &f)
+			defer s.Close()
+			ctx := context.Background()
+			var calls atomic.Int64
+			if _, err := s.Apply(ctx, store.Request{GameID: "hot", ActionID: "a1", Actor: "u"}, many(&calls)); err != nil {
+				t.Fatal(err)
+			}
+			w0 := s.Stats().Writes
+			switch lose {
+			case "answer":
+				f.LoseCommitAnswers(1, false)
+			case "commit":
+				f.DropCommits(1)
+			}
+			rec, err := s.Apply(ctx, store.Request{GameID: "hot", ActionID: "a2", Actor: "u"}, many(&calls))
+			if err != nil || rec.Version != 2 || len(rec.Events) != 4 {
+				t.Fatalf("Apply with its %s lost = %+v, %v; want the applied record", lose, rec, err)
+			}
+			if w := s.Stats().Writes - w0; w != 5 {
+				t.Errorf("%d writes counted; want the 5 of one commit", w)
+			}
+			c := s.Client()
+			for coll, want := range map[string]int{"log": 2, "applied": 2, "actions": 2} {
+				if n := len(mustDocs(t, c.Collection("games/hot/"+coll).Query)); n != want {
+					t.Errorf("%s holds %d documents; want %d", coll, n, want)
+				}
+			}
+			log, err := s.Log(ctx, "hot", 0, 0)
+			if err != nil || len(log) != 8 || log[7].Seq != 8 {
+				t.Errorf("log: %d events, %v; want 8, each once", len(log), err)
+			}
+			ring, err := s.Audit(ctx, "hot")
+			if err != nil || len(ring) != 6 || ring[5].Seq != 6 {
+				t.Errorf("ring: %d entries, %v; want 6", len(ring), err)
+			}
+		})
+	}
+}
+
+func mustDocs(t *testing.T, q firestore.Query) []*firestore.DocumentSnapshot {
+	t.Helper()
+	snaps, err := q.Documents(context.Background()).GetAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snaps
 }

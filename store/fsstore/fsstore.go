@@ -3,11 +3,13 @@
 // Layout (see docs/store.md):
 //
 //	games/{gameId}                 public state + ownerUid, playerUids
-//	games/{gameId}/private/state   secret state (deck order, rng state, seed)
-//	games/{gameId}/log/{seq}       one public event each, id = %020d seq
+//	games/{gameId}/private/state   secret state (deck order, rng state, seed) and
+//	                               the audit ring (field auditRing: slot → entry, slot = seq % 500)
+//	games/{gameId}/log/{seq}       one action's public events {events: [...]}, id = %020d
+//	                               of its last event's seq (old games: one event each, id = its seq)
 //	games/{gameId}/actions/{key}   store.Record, key = store.RecordKey(actor, actionId)
 //	games/{gameId}/applied/{ver}   store.AppliedAction, id = %020d of the version it was applied to
-//	games/{gameId}/rngAudit/{slot} audit ring, slot = seq % 500
+//	games/{gameId}/rngAudit/{slot} old games' audit ring, one entry each (read, never written)
 //
 // One action is one attempt, or a few: a plain read of the game, its
 // private state and the action's record together (GetAll; a record there
@@ -60,8 +62,22 @@ type Store struct {
 	ownClient      bool
 	queue          gameQueue
 
+	previous bool // write as the previous release did (WithPreviousLayout)
+
 	txns, attempts, reads         atomic.Int64
 	plainReplays, unknown, solved atomic.Int64
+	writes, maxWrites             atomic.Int64
+}
+
+// committed counts the n writes of a commit that landed.
+func (s *Store) committed(n int) {
+	s.writes.Add(int64(n))
+	for {
+		m := s.maxWrites.Load()
+		if int64(n) <= m || s.maxWrites.CompareAndSwap(m, int64(n)) {
+			return
+		}
+	}
 }
 
 // Option configures New.
@@ -85,6 +101,22 @@ func WithResolveTimeout(d time.Duration) Option {
 		}
 	}
 }
+
+// WithPreviousLayout makes the store write what the previous release
+// wrote, which that release's readers understand: the log as one document
+// per event (id: the event's seq) instead of one per action; the private
+// state set whole; the audit ring left out of the commit (records without
+// Ringed: the service writes the ring after the commit, as it did) and
+// written by WriteAudit as one document per slot (rngAudit/{slot}). Every
+// reader of this release reads both layouts.
+//
+// It is for a rolling deploy: instances of the previous release read only
+// the old log layout, and they set the private state whole, which would
+// drop the ring this release keeps in it; so this release first runs with
+// it everywhere (FAIRBOARD_STORE_LAYOUT=previous), then without it once no
+// previous instance serves (docs/store.md). Tests use it to write an old
+// game with the code that wrote them.
+func WithPreviousLayout() Option { return func(s *Store) { s.previous = true } }
 
 // WithCloseClient makes Close close the client too.
 func WithCloseClient() Option { return func(s *Store) { s.ownClient = true } }
@@ -118,12 +150,19 @@ type Stats struct {
 	// Reads counts the documents read (transactional and plain; a query
 	// that returns nothing counts one).
 	Reads int64
+	// Writes counts the writes of the commits that landed (Apply's, and
+	// WriteAudit's repairs): each document created, set, updated or
+	// deleted is one, as Firestore bills them.
+	Writes int64
+	// MaxWrites is the most writes one commit held.
+	MaxWrites int64
 }
 
 // Stats returns the counters.
 func (s *Store) Stats() Stats {
 	return Stats{Transactions: s.txns.Load(), Attempts: s.attempts.Load(), PlainReplays: s.plainReplays.Load(),
-		Unknown: s.unknown.Load(), Resolved: s.solved.Load(), Reads: s.reads.Load()}
+		Unknown: s.unknown.Load(), Resolved: s.solved.Load(), Reads: s.reads.Load(),
+		Writes: s.writes.Load(), MaxWrites: s.maxWrites.Load()}
 }
 
 // Client returns the underlying client.

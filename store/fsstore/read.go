@@ -3,7 +3,6 @@ package fsstore
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"cloud.google.com/go/firestore"
@@ -71,17 +70,83 @@ func (s *Store) Applied(ctx context.Context, gameID string) ([]store.AppliedActi
 	return queryAll[store.AppliedAction](ctx, s, q, "applied")
 }
 
-// Log implements store.Store: a query on the seq field, ascending.
+// Log implements store.Store. It reads the log documents after seq
+// after, ordered by id (the last seq each holds, zero-padded), and
+// expands them into events: a document of the per-action layout holds its
+// action's events, one of the old layout is one event, and a game played
+// on across the change holds both. The first document read may hold
+// events at or before after (the action's first events): they are
+// dropped. limit counts events; documents are read in batches no larger
+// than the events still wanted, so a page reads at most one batch more
+// than it returns.
 func (s *Store) Log(ctx context.Context, gameID string, after uint64, limit int) ([]engine.Event, error) {
+	out := []engine.Event{}
 	if !store.ValidID(gameID) {
-		return []engine.Event{}, nil
+		return out, nil
 	}
-	q := s.game(gameID).Collection("log").OrderBy(firestore.DocumentID, firestore.Asc).
-		StartAfter(logID(after))
-	if limit > 0 {
-		q = q.Limit(limit)
+	logs := s.game(gameID).Collection("log")
+	cursor := logID(after)
+	for {
+		q := logs.OrderBy(firestore.DocumentID, firestore.Asc).StartAfter(cursor)
+		batch := 0
+		if limit > 0 {
+			batch = min(limit-len(out), maxLogBatch)
+			q = q.Limit(batch)
+		}
+		snaps, err := q.Documents(ctx).GetAll()
+		s.reads.Add(int64(max(1, len(snaps))))
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		for _, snap := range snaps {
+			if out, err = appendLogDoc(out, snap.Data(), after); err != nil {
+				return nil, fmt.Errorf("fsstore: decode log %s: %w", snap.Ref.ID, err)
+			}
+			if limit > 0 && len(out) >= limit {
+				return out[:limit], nil
+			}
+		}
+		if limit <= 0 || len(snaps) < batch {
+			return out, nil
+		}
+		cursor = snaps[len(snaps)-1].Ref.ID
 	}
-	return queryAll[engine.Event](ctx, s, q, "log")
+}
+
+// maxLogBatch is the most log documents Log asks for at once.
+const maxLogBatch = 100
+
+// appendLogDoc appends the events of log document d with seq > after.
+func appendLogDoc(out []engine.Event, d map[string]any, after uint64) ([]engine.Event, error) {
+	raw, ok := d[fieldEvents]
+	if !ok {
+		var e engine.Event
+		if err := store.FromDoc(d, &e); err != nil {
+			return nil, err
+		}
+		if e.Seq > after {
+			out = append(out, e)
+		}
+		return out, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s is %T, not an array", fieldEvents, raw)
+	}
+	for i, v := range list {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s[%d] is %T, not a map", fieldEvents, i, v)
+		}
+		var e engine.Event
+		if err := store.FromDoc(m, &e); err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", fieldEvents, i, err)
+		}
+		if e.Seq > after {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }
 
 // queryAll runs q and decodes every document it returns into a T, in
@@ -128,13 +193,16 @@ func (s *Store) Action(ctx context.Context, gameID, actor, actionID string) (*st
 	return &rec, nil
 }
 
-// WriteAudit implements store.Store. A plain read of the game and of the
-// slots the entries go to finds what is missing; if nothing is (a replay
-// checking its action's entries), nothing else happens. Otherwise the
-// missing entries are written in one transaction that reads their slots
-// again, so that a concurrent writer of a newer entry in the same slot
-// wins. A failure leaves the ring as it was or partly repaired, never
-// with an older entry over a newer one.
+// WriteAudit implements store.Store: a repair of entries that an
+// earlier release's ring write left out (Apply rings an action's entries
+// in its own commit). A plain read of the game, its private state (which
+// holds the ring) and the old layout's slot documents the entries would
+// be in finds what is missing; if nothing is (a replay checking its
+// action's entries), nothing else happens. Otherwise the missing entries
+// are put in the private state's ring in one transaction that reads it
+// again, so that a concurrent action's newer entry in the same slot wins.
+// A failure leaves the ring as it was, never with an older entry over a
+// newer one.
 func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []audit.Entry) (int, error) {
 	if !store.ValidID(gameID) {
 		return 0, fmt.Errorf("%w: game %q", store.ErrInvalid, gameID)
@@ -147,24 +215,21 @@ func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []audit.E
 		in.Put(e)
 	}
 	cand := in.Entries()
-	docs := make(map[uint64]map[string]any, len(cand))
-	for _, e := range cand {
-		d, err := store.ToDoc(e)
-		if err != nil {
-			return 0, fmt.Errorf("%w: audit entry %d: %v", store.ErrInvalid, e.Seq, err)
-		}
-		docs[e.Seq] = d
+	ups, err := ringUpdates(cand)
+	if err != nil {
+		return 0, err
+	}
+	byseq := make(map[uint64]firestore.Update, len(cand))
+	for i, e := range cand {
+		byseq[e.Seq] = ups[i]
 	}
 	gameRef := s.game(gameID)
-	ring := gameRef.Collection("rngAudit")
-	slotRefs := func(es []audit.Entry) []*firestore.DocumentRef {
-		refs := make([]*firestore.DocumentRef, len(es))
-		for i, e := range es {
-			refs[i] = ring.Doc(strconv.Itoa(audit.Slot(e.Seq)))
-		}
-		return refs
+	privRef := gameRef.Collection("private").Doc("state")
+	old := gameRef.Collection("rngAudit")
+	refs := []*firestore.DocumentRef{gameRef, privRef}
+	for _, e := range cand {
+		refs = append(refs, old.Doc(strconv.Itoa(audit.Slot(e.Seq))))
 	}
-	refs := append([]*firestore.DocumentRef{gameRef}, slotRefs(cand)...)
 	s.reads.Add(int64(len(refs)))
 	snaps, err := s.c.GetAll(ctx, refs)
 	if err != nil {
@@ -173,25 +238,89 @@ func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []audit.E
 	if !snaps[0].Exists() {
 		return 0, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
 	}
-	missing, err := missingEntries(cand, snaps[1:])
-	if err != nil || len(missing) == 0 {
+	held, err := heldSeqs(snaps[1], snaps[2:])
+	if err != nil {
 		return 0, err
+	}
+	missing := unheld(cand, held)
+	if len(missing) == 0 {
+		return 0, nil
+	}
+	if s.previous {
+		return s.writeSlotDocs(ctx, old, missing, byseq)
 	}
 	n := 0
 	err = s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		n = 0
-		refs := slotRefs(missing)
-		s.reads.Add(int64(len(refs)))
-		snaps, err := tx.GetAll(refs)
+		s.reads.Add(1)
+		priv, err := tx.Get(privRef)
+		if err != nil && status.Code(err) != codes.NotFound {
+			return err
+		}
+		now, err := heldSeqs(priv, nil)
 		if err != nil {
 			return err
 		}
-		still, err := missingEntries(missing, snaps)
+		for slot, seq := range held { // the old layout's slots, read above
+			now[slot] = max(now[slot], seq)
+		}
+		still := unheld(missing, now)
+		if len(still) == 0 {
+			return nil
+		}
+		w := make([]firestore.Update, len(still))
+		for i, e := range still {
+			w[i] = byseq[e.Seq]
+		}
+		if priv.Exists() {
+			err = tx.Update(privRef, w)
+		} else {
+			slots := make(map[string]any, len(w))
+			for _, u := range w {
+				slots[u.FieldPath[1]] = u.Value
+			}
+			err = tx.Set(privRef, map[string]any{fieldRing: slots}, firestore.Merge(fieldPaths(w)...))
+		}
+		n = len(still)
+		return err
+	}, firestore.MaxAttempts(s.maxAttempts))
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	if n > 0 {
+		s.committed(1)
+	}
+	return n, nil
+}
+
+// writeSlotDocs is WriteAudit's write as the previous release made it
+// (WithPreviousLayout): the missing entries as documents of rngAudit, one
+// per slot, in a transaction that reads their slots again so that a
+// concurrent writer of a newer entry wins.
+func (s *Store) writeSlotDocs(ctx context.Context, slots *firestore.CollectionRef, missing []audit.Entry, byseq map[uint64]firestore.Update) (int, error) {
+	refs := func(es []audit.Entry) []*firestore.DocumentRef {
+		out := make([]*firestore.DocumentRef, len(es))
+		for i, e := range es {
+			out[i] = slots.Doc(strconv.Itoa(audit.Slot(e.Seq)))
+		}
+		return out
+	}
+	n := 0
+	err := s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		n = 0
+		rs := refs(missing)
+		s.reads.Add(int64(len(rs)))
+		snaps, err := tx.GetAll(rs)
 		if err != nil {
 			return err
 		}
-		for _, e := range still {
-			if err := tx.Set(ring.Doc(strconv.Itoa(audit.Slot(e.Seq))), docs[e.Seq]); err != nil {
+		held, err := heldSeqs(nil, snaps)
+		if err != nil {
+			return err
+		}
+		still := unheld(missing, held)
+		for i, ref := range refs(still) {
+			if err := tx.Set(ref, byseq[still[i].Seq].Value); err != nil {
 				return err
 			}
 		}
@@ -201,35 +330,108 @@ func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []audit.E
 	if err != nil {
 		return 0, mapErr(err)
 	}
+	s.committed(n)
 	return n, nil
 }
 
-// missingEntries returns the entries of es (one per slot) that their
-// slot's snapshot neither holds nor supersedes.
-func missingEntries(es []audit.Entry, slots []*firestore.DocumentSnapshot) ([]audit.Entry, error) {
+func fieldPaths(ups []firestore.Update) []firestore.FieldPath {
+	out := make([]firestore.FieldPath, len(ups))
+	for i, u := range ups {
+		out[i] = u.FieldPath
+	}
+	return out
+}
+
+// heldSeqs returns, per slot, the seq of the entry the ring holds: the
+// private state's ring (priv, which may not exist) and the given slot
+// documents of the old layout.
+func heldSeqs(priv *firestore.DocumentSnapshot, slots []*firestore.DocumentSnapshot) (map[int]uint64, error) {
+	held := map[int]uint64{}
+	es, err := privateRing(priv)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range es {
+		held[audit.Slot(e.Seq)] = max(held[audit.Slot(e.Seq)], e.Seq)
+	}
+	for _, snap := range slots {
+		if !snap.Exists() {
+			continue
+		}
+		var e audit.Entry
+		if err := store.FromDoc(snap.Data(), &e); err != nil {
+			return nil, fmt.Errorf("fsstore: decode audit slot %s: %w", snap.Ref.ID, err)
+		}
+		held[audit.Slot(e.Seq)] = max(held[audit.Slot(e.Seq)], e.Seq)
+	}
+	return held, nil
+}
+
+// unheld returns the entries of es (one per slot) whose slot holds
+// neither them nor a newer entry.
+func unheld(es []audit.Entry, held map[int]uint64) []audit.Entry {
 	var out []audit.Entry
-	for i, e := range es {
-		if slots[i].Exists() {
-			var held audit.Entry
-			if err := store.FromDoc(slots[i].Data(), &held); err != nil {
-				return nil, fmt.Errorf("fsstore: decode audit slot %s: %w", slots[i].Ref.ID, err)
-			}
-			if held.Seq >= e.Seq {
-				continue
-			}
+	for _, e := range es {
+		if h, ok := held[audit.Slot(e.Seq)]; ok && h >= e.Seq {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// privateRing decodes the ring the private state holds (none if priv is
+// nil or does not exist).
+func privateRing(priv *firestore.DocumentSnapshot) ([]audit.Entry, error) {
+	if priv == nil || !priv.Exists() {
+		return nil, nil
+	}
+	raw, err := priv.DataAt(fieldRing)
+	if err != nil {
+		return nil, nil // no ring yet
+	}
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("fsstore: private %s is %T, not a map", fieldRing, raw)
+	}
+	out := make([]audit.Entry, 0, len(m))
+	for slot, v := range m {
+		d, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("fsstore: %s.%s is %T, not a map", fieldRing, slot, v)
+		}
+		var e audit.Entry
+		if err := store.FromDoc(d, &e); err != nil {
+			return nil, fmt.Errorf("fsstore: decode %s.%s: %w", fieldRing, slot, err)
 		}
 		out = append(out, e)
 	}
 	return out, nil
 }
 
-// Audit implements store.Store.
+// Audit implements store.Store: the ring the private state holds, and
+// the old layout's slot documents of a game stored before it (a slot
+// keeps its newest entry, wherever it is).
 func (s *Store) Audit(ctx context.Context, gameID string) ([]audit.Entry, error) {
 	out := []audit.Entry{}
 	if !store.ValidID(gameID) {
 		return out, nil
 	}
-	snaps, err := s.game(gameID).Collection("rngAudit").Documents(ctx).GetAll()
+	ref := s.game(gameID)
+	s.reads.Add(1)
+	priv, err := ref.Collection("private").Doc("state").Get(ctx)
+	if err != nil && status.Code(err) != codes.NotFound {
+		return nil, mapErr(err)
+	}
+	ring := audit.NewRing(audit.RingSize)
+	es, err := privateRing(priv)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range es {
+		ring.Put(e)
+	}
+	snaps, err := ref.Collection("rngAudit").Documents(ctx).GetAll()
 	s.reads.Add(int64(max(1, len(snaps))))
 	if err != nil {
 		return nil, mapErr(err)
@@ -239,8 +441,7 @@ func (s *Store) Audit(ctx context.Context, gameID string) ([]audit.Entry, error)
 		if err := store.FromDoc(snap.Data(), &e); err != nil {
 			return nil, fmt.Errorf("fsstore: decode audit %s: %w", snap.Ref.ID, err)
 		}
-		out = append(out, e)
+		ring.Put(e)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
-	return out, nil
+	return append(out, ring.Entries()...), nil
 }

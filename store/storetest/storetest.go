@@ -18,10 +18,26 @@ import (
 	"github.com/fairboard/fairboard/store"
 )
 
+// Option adjusts the contract to a store's documented variant.
+type Option func(*contract)
+
+type contract struct{ ringAfterCommit bool }
+
+// RingsAfterCommit is the contract of a store that leaves the audit ring
+// to its caller (fsstore.WithPreviousLayout, as the previous release
+// did): Apply keeps an action's audit entries in its record only, not
+// Ringed, and the ring holds what WriteAudit puts in it.
+func RingsAfterCommit() Option { return func(c *contract) { c.ringAfterCommit = true } }
+
 // Run runs the contract suite. newStore must return an empty store (or
 // one whose games do not collide with the ids the suite uses: each subtest
 // uses its own game ids); the suite closes it.
-func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) {
+	var c contract
+	for _, o := range opts {
+		o(&c)
+	}
+	testRingInCommit := func(t *testing.T, s store.Store) { testRing(t, s, c.ringAfterCommit) }
 	tests := []struct {
 		name string
 		fn   func(t *testing.T, s store.Store)
@@ -43,6 +59,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ConcurrentSameAction", testConcurrentSameAction},
 		{"ConcurrentActions", testConcurrentActions},
 		{"Applied", testApplied},
+		{"LogPaging", testLogPaging},
+		{"RingInCommit", testRingInCommit},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,453 @@
+package fsstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/firestore"
+	"google.golang.org/api/iterator"
+
+	"github.com/fairboard/fairboard/audit"
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/store/fsstore"
+)
+
+var eng = engine.New(engine.DefaultRules(), reducers.Table())
+
+func newSvc(st store.Store) *service.Service {
+	return service.New(service.Config{Store: st, Engine: eng, AllowSeeded: true,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Now:    func() time.Time { return time.UnixMilli(1_760_000_000_000) }})
+}
+
+// botGame drives one seeded game through a service: create, joins, start,
+// then the bots' choices. next returns the next action, or false once the
+// game is over; seen tells it what the service applied.
+type botGame struct {
+	id    string
+	seats []bot.Seat
+	k     int
+	pre   []engine.Action
+}
+
+func newBotGame(id string, n int, audited bool) *botGame {
+	b := &botGame{id: id}
+	for i, c := range bot.DefaultClasses(n) {
+		s := bot.Seat{Class: c, Policy: bot.Cautious{}}
+		if i%2 == 1 {
+			s.Policy = bot.Aggressive{}
+		}
+		b.seats = append(b.seats, s)
+	}
+	b.pre = append(b.pre, engine.Action{Kind: engine.ActCreate, Actor: bot.UID(0), ID: "create", Mode: "seeded", Seed: id, Audit: audited})
+	for i, s := range b.seats {
+		b.pre = append(b.pre, engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), ID: "join-" + bot.UID(i), Seat: i, Class: s.Class})
+	}
+	b.pre = append(b.pre, engine.Action{Kind: engine.ActStart, Actor: bot.UID(0), ID: "start"})
+	return b
+}
+
+// next is the next action to send, given the game's public state.
+func (b *botGame) next(p *engine.Public) (engine.Action, bool) {
+	if len(b.pre) > 0 {
+		a := b.pre[0]
+		b.pre = b.pre[1:]
+		return a, true
+	}
+	if p.Phase != engine.PhasePlaying {
+		return engine.Action{}, false
+	}
+	uid := p.Awaiting
+	a := b.seats[int(uid[1]-'1')].Policy.Choose(p, eng.Rules(), uid)
+	b.k++
+	a.ID = fmt.Sprintf("a%d", b.k)
+	return a, true
+}
+
+// playWhole plays b's game to its end through svc on st.
+func playWhole(t *testing.T, svc *service.Service, st *fsstore.Store, b *botGame) {
+	t.Helper()
+	ctx := context.Background()
+	var p engine.Public
+	for {
+		a, ok := b.next(&p)
+		if !ok {
+			return
+		}
+		if _, err := svc.Do(ctx, b.id, a); err != nil {
+			t.Fatalf("%s %s: %v", b.id, a.Kind, err)
+		}
+		got, err := st.Game(ctx, b.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = *got
+	}
+}
+
+// logDocs reads the game's log documents, ordered by id.
+func logDocs(t *testing.T, c *firestore.Client, gameID string) []*firestore.DocumentSnapshot {
+	t.Helper()
+	snaps, err := c.Collection("games/"+gameID+"/log").OrderBy(firestore.DocumentID, firestore.Asc).Documents(context.Background()).GetAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snaps
+}
+
+// docEvents decodes one log document, of either layout, independently of
+// the store's reader: an events array, or one event.
+func docEvents(t *testing.T, snap *firestore.DocumentSnapshot) []engine.Event {
+	t.Helper()
+	d := snap.Data()
+	list, ok := d["events"].([]any)
+	if !ok {
+		list = []any{d}
+	}
+	out := make([]engine.Event, len(list))
+	for i, v := range list {
+		if err := store.FromDoc(v.(map[string]any), &out[i]); err != nil {
+			t.Fatalf("log %s[%d]: %v", snap.Ref.ID, i, err)
+		}
+	}
+	return out
+}
+
+func secretJSON(t *testing.T, s engine.Secret) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func eventsJSON(es []engine.Event) string {
+	var b strings.Builder
+	for i := range es {
+		b.Write(es[i].AppendJSON(nil))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestWholeGamesLayout plays whole seeded games (2 to 4 players, audit on
+// and off) through the service on Firestore and, after every action,
+// checks what it committed: at most 5 writes, whatever the number of its
+// events and audit entries; one log document holding exactly the action's
+// events, in order, with the id of its last event's seq, or none for an
+// action without events; the private state written only by an action that
+// changed it; the audit entries in the ring the private state holds, none
+// in the old layout's rngAudit documents. At the end the log read back
+// (whole, and a page from every seq) is the game's, in order, and the
+// games had actions without events and actions with many.
+func TestWholeGamesLayout(t *testing.T) {
+	st := newStore(t)
+	defer st.Close()
+	svc := newSvc(st)
+	c, ctx := st.Client(), context.Background()
+	var kinds struct{ none, many int }
+	for _, tc := range []struct {
+		n       int
+		audited bool
+	}{{2, false}, {3, true}, {4, true}} {
+		id := fmt.Sprintf("layout-%d-%v", tc.n, tc.audited)
+		g := newBotGame(id, tc.n, tc.audited)
+		var all []engine.Event
+		var p engine.Public
+		secret := ""
+		lastDoc := fmt.Sprintf("%020d", 0)
+		for {
+			a, ok := g.next(&p)
+			if !ok {
+				break
+			}
+			privBefore, _ := c.Doc("games/" + id + "/private/state").Get(ctx)
+			s0 := st.Stats()
+			r, err := svc.Do(ctx, id, a)
+			if err != nil {
+				t.Fatalf("%s %s: %v", id, a.Kind, err)
+			}
+			s1 := st.Stats()
+			if w := s1.Writes - s0.Writes; w > 5 || w < 2 {
+				t.Fatalf("%s %s (%d events): %d writes; want 2 to 5", id, a.Kind, len(r.Events), w)
+			}
+			switch n := len(r.Events); {
+			case n == 0:
+				kinds.none++
+			case n >= 5:
+				kinds.many++
+			}
+			got, err := c.Collection("games/"+id+"/log").OrderBy(firestore.DocumentID, firestore.Asc).
+				StartAfter(lastDoc).Documents(ctx).GetAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Events) == 0 {
+				if len(got) != 0 {
+					t.Fatalf("%s %s without events: %d new log documents, want none", id, a.Kind, len(got))
+				}
+			} else {
+				if len(got) != 1 {
+					t.Fatalf("%s %s: %d new log documents, want 1", id, a.Kind, len(got))
+				}
+				last := got[0]
+				lastDoc = last.Ref.ID
+				if want := fmt.Sprintf("%020d", r.Events[len(r.Events)-1].Seq); last.Ref.ID != want {
+					t.Fatalf("%s %s: log document %s, want %s", id, a.Kind, last.Ref.ID, want)
+				}
+				if _, ok := last.Data()["events"]; !ok || len(last.Data()) != 1 {
+					t.Fatalf("%s %s: log document fields %v; want events only", id, a.Kind, last.Data())
+				}
+				if g, w := eventsJSON(docEvents(t, last)), eventsJSON(r.Events); g != w {
+					t.Fatalf("%s %s: log document holds\n%s\nwant the action's events\n%s", id, a.Kind, g, w)
+				}
+			}
+			all = append(all, r.Events...)
+			full, err := st.State(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			privAfter, _ := c.Doc("games/" + id + "/private/state").Get(ctx)
+			written := privBefore == nil || !privBefore.Exists() || !privAfter.UpdateTime.Equal(privBefore.UpdateTime)
+			secretChanged := secretJSON(t, full.Secret) != secret
+			drew := full.Public.RNG.Seq != p.RNG.Seq
+			switch {
+			case secretChanged && !written:
+				t.Fatalf("%s %s changed the secret state but did not write it", id, a.Kind)
+			case !secretChanged && written && !(drew && tc.audited):
+				t.Fatalf("%s %s wrote the private state without changing it or ringing an entry", id, a.Kind)
+			case drew && tc.audited && !written:
+				t.Fatalf("%s %s drew with audit on but did not ring its entries", id, a.Kind)
+			}
+			p, secret = full.Public, secretJSON(t, full.Secret)
+		}
+		if p.Phase != engine.PhaseFinished {
+			t.Fatalf("%s ended in phase %s", id, p.Phase)
+		}
+		if n, _ := c.Collection("games/" + id + "/rngAudit").Documents(ctx).GetAll(); len(n) != 0 {
+			t.Errorf("%s: %d documents in the old layout's rngAudit", id, len(n))
+		}
+		if tc.audited {
+			ring, err := st.Audit(ctx, id)
+			want := min(p.RNG.Seq, audit.RingSize)
+			if err != nil || uint64(len(ring)) != want || ring[len(ring)-1].Seq != p.RNG.Seq {
+				t.Errorf("%s: ring of %d entries (%v); want the last %d up to seq %d", id, len(ring), err, want, p.RNG.Seq)
+			}
+		}
+		whole, err := st.Log(ctx, id, 0, 0)
+		if err != nil || eventsJSON(whole) != eventsJSON(all) {
+			t.Fatalf("%s: Log(0, all) = %d events (%v); want the game's %d, in order", id, len(whole), err, len(all))
+		}
+		for after := uint64(0); after <= p.LogSeq; after += 7 {
+			page, err := st.Log(ctx, id, after, 10)
+			want := all[after:min(after+10, uint64(len(all)))]
+			if err != nil || eventsJSON(page) != eventsJSON(want) {
+				t.Fatalf("%s: Log(after %d, 10) = %d events (%v); want seq %d..", id, after, len(page), err, after+1)
+			}
+		}
+	}
+	if kinds.none == 0 || kinds.many == 0 {
+		t.Errorf("the games had %d actions without events and %d with 5 or more; want some of each", kinds.none, kinds.many)
+	}
+	if st.Stats().MaxWrites > 5 {
+		t.Errorf("MaxWrites %d; want at most 5", st.Stats().MaxWrites)
+	}
+}
+
+// TestPreviousLayoutGamePlaysOn: a game played first by the previous
+// release's writer (WithPreviousLayout: one log document per event, the
+// audit ring written after the commit as one document per slot) and then
+// by this release's reads as one game: its log whole and in order, paged
+// from every seq (pages starting inside a per-action document and across
+// the boundary), and followed by a listener on the log ordered by id; its
+// audit ring the newest entry of each slot from both layouts; a replay of
+// an action recorded by the previous release repairs its entries if they
+// are missing. After the boundary every action writes at most 5
+// documents.
+func TestPreviousLayoutGamePlaysOn(t *testing.T) {
+	prev := newStore(t, fsstore.WithPreviousLayout())
+	defer prev.Close()
+	ctx := context.Background()
+	const id = "old-game"
+	g := newBotGame(id, 3, true)
+	var p engine.Public
+	var all []engine.Event
+	var sent []engine.Action
+	play := func(svc *service.Service, st *fsstore.Store, actions int) {
+		t.Helper()
+		for range actions {
+			a, ok := g.next(&p)
+			if !ok {
+				return
+			}
+			sent = append(sent, a)
+			s0 := st.Stats()
+			r, err := svc.Do(ctx, id, a)
+			if err != nil {
+				t.Fatalf("%s: %v", a.Kind, err)
+			}
+			if st != prev && st.Stats().Writes-s0.Writes > 5 {
+				t.Fatalf("after the boundary, %s wrote %d documents", a.Kind, st.Stats().Writes-s0.Writes)
+			}
+			all = append(all, r.Events...)
+			full, err := st.State(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p = full.Public
+		}
+	}
+	oldSvc := newSvc(prev)
+	play(oldSvc, prev, 40)
+	oldDocs := logDocs(t, prev.Client(), id)
+	if len(oldDocs) != len(all) {
+		t.Fatalf("the previous layout wrote %d log documents for %d events", len(oldDocs), len(all))
+	}
+	if _, ok := oldDocs[0].Data()["type"]; !ok {
+		t.Fatalf("an old log document is not one event: %v", oldDocs[0].Data())
+	}
+	boundary, oldActions := uint64(len(all)), len(sent)
+	slots, _ := prev.Client().Collection("games/" + id + "/rngAudit").Documents(ctx).GetAll()
+	if len(slots) == 0 {
+		t.Fatal("the previous layout wrote no rngAudit documents")
+	}
+	// Lose one old entry, as a failed ring write of the previous release
+	// did: a replay of its action repairs it.
+	if _, err := slots[0].Ref.Delete(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	cur := storeOnEmulator(t)
+	defer cur.Close()
+	svc := newSvc(cur)
+	// Listen to the log from the start, as a client does.
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	heard := make(chan []engine.Event, 1)
+	go func() { heard <- listen(t, lctx, cur.Client(), id) }()
+	t0 := time.Now()
+	play(svc, cur, 1<<20)
+	t.Logf("played on in %v", time.Since(t0))
+	if p.Phase != engine.PhaseFinished {
+		t.Fatalf("the game ended in phase %s", p.Phase)
+	}
+	docs := logDocs(t, cur.Client(), id)
+	if len(docs) <= len(oldDocs) || len(docs) >= len(all) {
+		t.Fatalf("%d log documents for %d events, %d of them old; want per-action documents after the boundary", len(docs), len(all), len(oldDocs))
+	}
+	whole, err := cur.Log(ctx, id, 0, 0)
+	if err != nil || eventsJSON(whole) != eventsJSON(all) {
+		t.Fatalf("Log across the boundary: %d events (%v); want the game's %d", len(whole), err, len(all))
+	}
+	var indoc []uint64 // seqs followed by another in the same document
+	for _, d := range docs[len(oldDocs):] {
+		es := docEvents(t, d)
+		for _, e := range es[:len(es)-1] {
+			indoc = append(indoc, e.Seq)
+		}
+	}
+	if len(indoc) == 0 {
+		t.Fatal("no per-action document holds two events")
+	}
+	// Pages from every seq around the boundary, from inside per-action
+	// documents, and from every 17th seq.
+	afters := []uint64{uint64(len(all)), uint64(len(all)) + 1}
+	for a := uint64(0); a < uint64(len(all)); a += 17 {
+		afters = append(afters, a)
+	}
+	for a := boundary - min(boundary, 3); a <= boundary+3; a++ {
+		afters = append(afters, a)
+	}
+	afters = append(afters, indoc[:min(len(indoc), 20)]...)
+	for _, after := range afters {
+		for _, limit := range []int{1, 3, 25} {
+			page, err := cur.Log(ctx, id, after, limit)
+			n := uint64(len(all))
+			want := all[min(after, n):min(after+uint64(limit), n)]
+			if err != nil || eventsJSON(page) != eventsJSON(want) {
+				t.Fatalf("Log(after %d, limit %d) across the boundary at %d: %d events (%v); want %d", after, limit, boundary, len(page), err, len(want))
+			}
+		}
+	}
+	select {
+	case got := <-heard:
+		if eventsJSON(got) != eventsJSON(all) {
+			t.Fatalf("the listener heard %d events; want the game's %d, in order", len(got), len(all))
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the listener never heard the whole game")
+	}
+
+	// The ring: the newest entry of each slot, from the old slot documents
+	// and the private state's; all but the entry deleted above.
+	want := min(p.RNG.Seq, audit.RingSize)
+	ringHolds := func(n uint64) {
+		t.Helper()
+		ring, err := cur.Audit(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uint64(len(ring)) != n || ring[len(ring)-1].Seq != p.RNG.Seq ||
+			!slices.IsSortedFunc(ring, func(a, b audit.Entry) int { return int(a.Seq) - int(b.Seq) }) {
+			t.Fatalf("ring of %d entries; want %d, in seq order up to %d", len(ring), n, p.RNG.Seq)
+		}
+	}
+	t.Logf("paged and listened in %v", time.Since(t0))
+	ringHolds(want - 1)
+	// Replaying the old actions repairs what the previous release lost
+	// (one action's record finds its entry missing), and nothing else.
+	for _, a := range sent[:oldActions] {
+		r, err := svc.Do(ctx, id, a)
+		if err != nil || !r.Replayed {
+			t.Fatalf("replay of the old %s: %+v, %v", a.Kind, r, err)
+		}
+	}
+	if st := svc.Stats(); st.AuditRepairs != 1 || st.AuditFailures != 0 {
+		t.Errorf("service stats after replaying the old actions %+v; want one repair", st)
+	}
+	ringHolds(want)
+}
+
+// listen follows the log of a game with a snapshot listener on the log
+// collection ordered by id, as a client does, and returns the events it
+// heard, in the order it heard them (each added document's events), once
+// it hears FairnessRevealed (the end of every game) or its context ends.
+func listen(t *testing.T, ctx context.Context, c *firestore.Client, gameID string) []engine.Event {
+	q := c.Collection("games/"+gameID+"/log").OrderBy(firestore.DocumentID, firestore.Asc)
+	it := q.Snapshots(ctx)
+	defer it.Stop()
+	var out []engine.Event
+	seen := map[string]bool{}
+	for {
+		snap, err := it.Next()
+		if err == iterator.Done || ctx.Err() != nil {
+			return out
+		}
+		if err != nil {
+			t.Errorf("listener: %v", err)
+			return out
+		}
+		for _, ch := range snap.Changes {
+			if ch.Kind != firestore.DocumentAdded || seen[ch.Doc.Ref.ID] {
+				continue
+			}
+			seen[ch.Doc.Ref.ID] = true
+			out = append(out, docEvents(t, ch.Doc)...)
+		}
+		if len(out) > 0 && out[len(out)-1].Type == engine.EvFairnessRevealed {
+			return out
+		}
+	}
+}
