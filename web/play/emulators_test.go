@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/web/play"
 )
@@ -51,8 +53,8 @@ func emuServer(t *testing.T) *server {
 // checks at 1280 and 390 px; each game is verified in the page at its
 // end. The fair game is played by the keyboard alone.
 func TestWholeGamesInChromium(t *testing.T) {
+	t.Parallel()
 	srv := emuServer(t)
-	emu.Reset(t)
 	b := browser.Start(t)
 	url := srv.URL + "/play/"
 
@@ -75,7 +77,10 @@ func TestWholeGamesInChromium(t *testing.T) {
 			alice.checkScreen("sign-in at 1280 px")
 			bob.screen("signin")
 			bob.checkScreen("sign-in at 390 px")
-			alice.signInEmail("alice@example.com", "correct horse battery")
+			// A fresh address per run: the emulator keeps its accounts for the
+		// whole test binary (-count=N), and other tests run beside this one.
+		email := "alice-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "@example.com"
+		alice.signInEmail(email, "correct horse battery")
 			bob.signInGuest()
 			eve.signInGuest()
 			alice.checkScreen("lobby at 1280 px")
@@ -195,4 +200,86 @@ func offline(t *testing.T, p *player, off bool) {
 		_, err := chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1})
 		return err
 	}))
+}
+
+// The log in both layouts, through the listeners: a game played first by
+// a server writing the previous release's layout (a document per event),
+// then, after a rolling deploy, by one writing a document per action; the
+// pages read on across the switch, a page opened after it reads the mixed
+// log from the start, and the game is abandoned and verified.
+func TestBothLogLayoutsInChromium(t *testing.T) {
+	t.Parallel()
+	emu.Require(t)
+	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
+	require.NoError(t, err)
+	fc := emu.Client(t)
+	srv := newServerStores(t, []store.Store{fsstore.New(fc, fsstore.WithPreviousLayout()), fsstore.New(fc)}, v, func(string) play.Config {
+		return play.Config{ProjectID: emu.ProjectID(), APIKey: "emulator-api-key", AuthEmulator: "http://" + emu.Auth().Host,
+			FirestoreEmulator: emu.Firestore().Host, Store: play.StoreFirestore}
+	})
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	ann := newPlayer(t, b, "ann", browser.Desktop, url)
+	ben := newPlayer(t, b, "ben", browser.Desktop, url)
+	ann.signInGuest()
+	ben.signInGuest()
+	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}}
+	id := m.lobby("crypto", nil)
+	m.onMove = func(n int, _ *player, _ button) {
+		switch n {
+		case 8:
+			srv.use(1)
+		case 20:
+			panic(stopPlaying{})
+		}
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(stopPlaying); !ok {
+					panic(r)
+				}
+			}
+		}()
+		m.play(1000)
+	}()
+	// Firestore holds both layouts now.
+	docs, err := fc.Collection("games").Doc(id).Collection("log").Documents(context.Background()).GetAll()
+	require.NoError(t, err)
+	var perEvent, perAction int
+	for _, d := range docs {
+		if _, ok := d.Data()["events"]; ok {
+			perAction++
+		} else {
+			perEvent++
+		}
+	}
+	require.NotZero(t, perEvent, "documents of the previous layout")
+	require.NotZero(t, perAction, "documents of one action each")
+	// Every page shows every event once, in order: Ben's, which read on
+	// across the switch, and Ann's after a reload, which reads the mixed
+	// log from its start.
+	ann.Reload()
+	ann.screen("game")
+	for _, p := range []*player{ann, ben} {
+		p.WaitFor(`document.getElementById("game").dataset.logSeq && document.querySelector("#players li.me")`)
+		p.WaitFor(`+document.getElementById("game").dataset.version >= ` + ben.state().Version)
+		seqs := p.String(`Array.from(document.querySelectorAll("#log li")).map((li) => li.dataset.seq).join(",")`)
+		last := p.String(`document.getElementById("game").dataset.logSeq`)
+		n, _ := strconv.Atoi(last)
+		want := make([]string, n)
+		for i := range want {
+			want[i] = strconv.Itoa(i + 1)
+		}
+		require.Equal(t, strings.Join(want, ","), seqs, "%s's log", p.name)
+		require.Empty(t, p.state().Problem)
+	}
+	ann.Click("#abandon")
+	ann.Click("#abandon-confirm")
+	status, msg := ben.verifyInPage()
+	require.Equal(t, "ok", status, msg)
+	t.Logf("%d documents of one event, then %d of one action each", perEvent, perAction)
+	for _, p := range m.players {
+		p.CheckConsole(expectedConsole...)
+	}
 }

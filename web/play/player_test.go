@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,16 +40,32 @@ type server struct {
 	mu       sync.Mutex
 	acts     []string // "actionId kind" of each act call, in order
 	loseNext int      // lose the answers of the next N act calls (applied, never answered)
+	muxes    []http.Handler
+	active   atomic.Int32 // index of the mux serving the functions
 }
+
+// use switches the functions to the i-th store's.
+func (s *server) use(i int) { s.active.Store(int32(i)) }
 
 func newServer(t *testing.T, st store.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
 	t.Helper()
+	return newServerStores(t, []store.Store{st}, v, conf)
+}
+
+// newServerStores is newServer with a release per store: the functions
+// run on stores[0] until use(i) switches them to stores[i] (a rolling
+// deploy, as the tests of the log's two layouts need).
+func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()), Logger: log})
-	mux := functions.New(svc, v, log).Mux()
 	s := &server{}
+	for _, st := range stores {
+		svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()), Logger: log})
+		s.muxes = append(s.muxes, functions.New(svc, v, log).Mux())
+	}
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mux := s.muxes[s.active.Load()]
 		if r.URL.Path == "/act" && r.Method == http.MethodPost {
 			if s.observeAct(w, r, mux) {
 				return
