@@ -62,9 +62,14 @@ func Path(t testing.TB) string {
 // Flags are the command-line flags every test's Chromium runs with: headless,
 // no sandbox (the tests run as root), no GPU, and nothing that reaches the
 // network on its own (QUIC, background networking, component updates,
-// sync). A fresh profile directory is added per browser.
+// sync). A fresh profile directory is added per browser. The last three
+// keep every page running at full speed though only one can be in front:
+// a test's pages are players at their own screens, and a page in the
+// background has its timers throttled (to once a minute after five minutes),
+// which would stall a player's listeners and retries.
 var Flags = []string{"headless", "no-sandbox", "disable-gpu", "disable-quic", "no-first-run",
-	"disable-background-networking", "disable-component-update", "disable-sync"}
+	"disable-background-networking", "disable-component-update", "disable-sync",
+	"disable-background-timer-throttling", "disable-backgrounding-occluded-windows", "disable-renderer-backgrounding"}
 
 // Timeout bounds one step (a navigation, an evaluation, a wait).
 const Timeout = 60 * time.Second
@@ -160,7 +165,12 @@ func (b *Browser) NewPage(t testing.TB) *Page {
 	ctx, cancel := chromedp.NewContext(b.root, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	p := &Page{t: t, ctx: ctx}
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+	// Each page behaves as the focused one (focus and keyboard events, the
+	// visibility the page sees): each is a player at their own screen.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	})); err != nil {
 		t.Fatalf("new page: %v", err)
 	}
 	if err := chromedp.Listen(ctx, p.record); err != nil {

@@ -1,12 +1,13 @@
 package browser
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fairboard/fairboard/internal/repo"
 )
 
 // LayoutReport is what [Page.Layout] found.
@@ -104,20 +105,11 @@ var axeSource struct {
 // AxePath is axe-core's script in the repository's node_modules (npm ci
 // installs it from package-lock.json).
 func AxePath() (string, error) {
-	dir, err := os.Getwd()
+	root, err := repo.Root()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "node_modules", "axe-core", "axe.min.js"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod at or above the working directory")
-		}
-		dir = parent
-	}
+	return filepath.Join(root, "node_modules", "axe-core", "axe.min.js"), nil
 }
 
 // Axe runs axe-core on the page as it is now and returns its violations.

@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/fairboard/fairboard/internal/repo"
 )
 
 // Args are esbuild's arguments, run in web/play: one ES module, every
@@ -22,24 +24,8 @@ var Args = []string{"src/main.ts", "--bundle", "--format=esm", "--target=es2022"
 // WasmPackage is the play page's WebAssembly (static/play.wasm).
 const WasmPackage = "github.com/fairboard/fairboard/web/play/wasm"
 
-// Root returns the repository root: the nearest directory at or above the
-// working directory with a go.mod.
-func Root() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("bundle: no go.mod at or above the working directory")
-		}
-		dir = parent
-	}
-}
+// Root returns the repository root (internal/repo).
+func Root() (string, error) { return repo.Root() }
 
 // ErrNoNode is wrapped by the errors of Build and Typecheck when
 // node_modules lacks the tool (run npm ci).
