@@ -322,7 +322,7 @@ func (p *Page) WaitFor(cond string, timeout ...time.Duration) {
 		d = timeout[0]
 	}
 	if err := p.wait(cond, d); err != nil {
-		p.t.Fatalf("waiting for %s: %v; the page reads:\n%s", cond, err, p.text())
+		p.t.Fatalf("waiting for %s: %v; the page reads:\n%s\nits console's last entries:\n%s", cond, err, p.text(), p.recent(40))
 	}
 }
 
@@ -361,6 +361,23 @@ func retryable(err error) bool {
 	s := err.Error()
 	return strings.Contains(s, "Execution context was destroyed") || strings.Contains(s, "Cannot find context") ||
 		strings.Contains(s, "Inspected target navigated") || strings.Contains(s, "uniqueContextId")
+}
+
+// recent is the console's last n entries, for failure messages.
+func (p *Page) recent(n int) string {
+	es := p.Console()
+	if len(es) > n {
+		es = es[len(es)-n:]
+	}
+	var b strings.Builder
+	for _, e := range es {
+		s := e.String()
+		if len(s) > 300 {
+			s = s[:300] + "..."
+		}
+		b.WriteString("  " + s + "\n")
+	}
+	return b.String()
 }
 
 // text is the page's visible text, for failure messages.

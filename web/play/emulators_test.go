@@ -53,13 +53,13 @@ func emuServer(t *testing.T) *server {
 // checks at 1280 and 390 px; each game is verified in the page at its
 // end. The fair game is played by the keyboard alone.
 func TestWholeGamesInChromium(t *testing.T) {
-	t.Parallel()
 	srv := emuServer(t)
 	b := browser.Start(t)
 	url := srv.URL + "/play/"
 
-	// The two games run side by side (each waits mostly on the emulators),
-	// so the test takes about as long as the longer one.
+	// The two games run one after the other: side by side on a loaded
+	// 2-core machine, a listener of the Firestore emulator was seen to stay
+	// silent for over a minute (2 runs in 5), never one after the other.
 	var mu sync.Mutex
 	var latency []time.Duration
 	addLatency := func(ds []time.Duration) {
@@ -69,7 +69,6 @@ func TestWholeGamesInChromium(t *testing.T) {
 	}
 	t.Run("games", func(t *testing.T) {
 		t.Run("crypto", func(t *testing.T) {
-			t.Parallel()
 			alice := newPlayer(t, b, "alice", browser.Desktop, url)
 			bob := newPlayer(t, b, "bob", browser.Phone, url)
 			eve := newPlayer(t, b, "eve", browser.Desktop, url)
@@ -78,9 +77,9 @@ func TestWholeGamesInChromium(t *testing.T) {
 			bob.screen("signin")
 			bob.checkScreen("sign-in at 390 px")
 			// A fresh address per run: the emulator keeps its accounts for the
-		// whole test binary (-count=N), and other tests run beside this one.
-		email := "alice-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "@example.com"
-		alice.signInEmail(email, "correct horse battery")
+			// whole test binary (-count=N), and other tests run beside this one.
+			email := "alice-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "@example.com"
+			alice.signInEmail(email, "correct horse battery")
 			bob.signInGuest()
 			eve.signInGuest()
 			alice.checkScreen("lobby at 1280 px")
@@ -160,7 +159,6 @@ func TestWholeGamesInChromium(t *testing.T) {
 		})
 
 		t.Run("fair, by keyboard", func(t *testing.T) {
-			t.Parallel()
 			carol := newPlayer(t, b, "carol", browser.Desktop, url)
 			dave := newPlayer(t, b, "dave", browser.Phone, url)
 			carol.signInGuest()
@@ -208,7 +206,6 @@ func offline(t *testing.T, p *player, off bool) {
 // pages read on across the switch, a page opened after it reads the mixed
 // log from the start, and the game is abandoned and verified.
 func TestBothLogLayoutsInChromium(t *testing.T) {
-	t.Parallel()
 	emu.Require(t)
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
 	require.NoError(t, err)
@@ -226,23 +223,12 @@ func TestBothLogLayoutsInChromium(t *testing.T) {
 	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}}
 	id := m.lobby("crypto", nil)
 	m.onMove = func(n int, _ *player, _ button) {
-		switch n {
-		case 8:
+		if n == 8 {
 			srv.use(1)
-		case 20:
-			panic(stopPlaying{})
 		}
 	}
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(stopPlaying); !ok {
-					panic(r)
-				}
-			}
-		}()
-		m.play(1000)
-	}()
+	m.stopAfter = 21
+	m.play(1000)
 	// Firestore holds both layouts now.
 	docs, err := fc.Collection("games").Doc(id).Collection("log").Documents(context.Background()).GetAll()
 	require.NoError(t, err)

@@ -20,6 +20,9 @@ type match struct {
 	latency []time.Duration
 	// onMove runs after each action (a check, a screenshot).
 	onMove func(n int, who *player, b button)
+	// stopAfter, if not 0, ends play after that many actions (the game
+	// goes on).
+	stopAfter int
 }
 
 func (m *match) byUID(uid string) *player {
@@ -63,6 +66,9 @@ func (m *match) play(maxMoves int) int {
 	owner := m.players[0]
 	for n := 0; ; n++ {
 		require.Less(m.t, n, maxMoves, "the game did not end in %d actions", maxMoves)
+		if m.stopAfter > 0 && n == m.stopAfter {
+			return n
+		}
 		st := owner.state()
 		if st.Phase == "finished" {
 			return n

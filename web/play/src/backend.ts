@@ -27,6 +27,7 @@ import {
   documentId,
   startAfter,
   onSnapshot,
+  setLogLevel,
   type Firestore,
 } from "firebase/firestore";
 import { getFunctions, httpsCallableFromURL, type Functions } from "firebase/functions";
@@ -98,6 +99,9 @@ class FirebaseBackend implements Backend {
     this.fns = getFunctions(this.app);
     this.live = c.store === "firestore";
     if (this.live) {
+      // ?debug in the page's address: the Firestore SDK's own log, on the
+      // console, to see what a listener does.
+      if (new URLSearchParams(location.search).has("debug")) setLogLevel("debug");
       this.db = initializeFirestore(this.app, {});
       if (c.firestoreEmulator) {
         const i = c.firestoreEmulator.lastIndexOf(":");

@@ -362,13 +362,36 @@ class GameView implements Names {
     if (this.unwatch || this.closed) return;
     if (backend.live && !this.seated()) return;
     this.unwatch = backend.watch(this.id, this.lastSeq, {
-      state: (p) => this.takeState(p),
+      state: (p) => {
+        this.watchFailures = 0;
+        this.takeState(p);
+      },
       events: (evs) => this.takeEvents(evs),
       status: (s, err) => {
         netState = s === "error" ? "error " + (err instanceof Error ? err.message : String(err)) : s;
         updateNet();
+        if (s === "error") this.rewatch();
       },
     });
+  }
+
+  private watchFailures = 0;
+
+  /** rewatch follows the game again after its listener failed (a listener
+   * that fails is over): it reads what it missed with getView, then
+   * listens again, at growing intervals, up to five times in a row. */
+  private rewatch(): void {
+    this.unwatch?.();
+    this.unwatch = null;
+    if (this.closed || this.watchFailures >= 5) return;
+    const delay = 1000 * 2 ** this.watchFailures++;
+    window.setTimeout(() => {
+      if (this.closed || this.unwatch) return;
+      this.refresh().then(
+        () => this.watch(),
+        () => this.rewatch(),
+      );
+    }, delay);
   }
 
   close(): void {
