@@ -1,12 +1,14 @@
 package bot
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/session"
 )
 
@@ -113,7 +115,9 @@ type Config struct {
 	// and fair) and GameID; the runner sets Kind and Actor (p1).
 	Create engine.Action
 	// Entropy holds each seat's contribution to a fair game's seed, hex
-	// (missing or "" for none).
+	// (missing or "" for none). In a fair game with openings
+	// (Create.Openings) every seat has one of exactly 32 bytes: the seat
+	// commits to it at join and opens it after every join.
 	Entropy []string
 	// Auditor, if not nil, receives every RNG audit entry.
 	Auditor rng.Auditor
@@ -162,13 +166,32 @@ func (r *Runner) PlayWith(g *engine.Game, cfg Config, seats []Seat) error {
 	if err != nil {
 		return err
 	}
+	openings := cfg.Create.Openings
+	if openings && len(cfg.Entropy) != len(seats) {
+		return fmt.Errorf("bot: a fair game with openings needs a contribution for each of its %d seats, not %d", len(seats), len(cfg.Entropy))
+	}
 	for i, st := range seats {
 		a := engine.Action{Kind: engine.ActJoin, Actor: r.uids[i], Seat: i, Class: st.Class}
-		if i < len(cfg.Entropy) {
+		switch {
+		case openings:
+			c, err := fair.ParseContribution(cfg.Entropy[i])
+			if err != nil {
+				return fmt.Errorf("bot: seat %d: %w", i, err)
+			}
+			h := fair.ContributionCommitment(create.GameID, uint32(i), c)
+			a.EntropyCommitment = hex.EncodeToString(h[:])
+		case i < len(cfg.Entropy):
 			a.Entropy = cfg.Entropy[i]
 		}
 		if err := step(a, s); err != nil {
 			return err
+		}
+	}
+	if openings {
+		for i := range seats {
+			if err := step(engine.Action{Kind: engine.ActOpen, Actor: r.uids[i], Entropy: cfg.Entropy[i]}, s); err != nil {
+				return err
+			}
 		}
 	}
 	if s, err = session.Stream(g, opts...); err != nil {

@@ -42,8 +42,26 @@ const (
 	// ActDiscard (current player, capacity): discard CardID.
 	ActDiscard ActionKind = "discard"
 	// ActAbandon (owner, lobby or playing): end the game with no winner
-	// (GameFinished outcome "abandoned") and reveal what was secret.
+	// (GameFinished outcome "abandoned") and reveal what was secret. In a
+	// trustless game with an action pending, it is the owner's abort
+	// (GameAborted reason "abandoned", outcome "aborted").
 	ActAbandon ActionKind = "abandon"
+	// ActReveal (a seated player of a trustless game, while an action is
+	// pending): its chain link for the pending index (Seat, Index, Link)
+	// and its signature (Signature) over the game, the index, the pending
+	// action's Digest and the Transcript hash it has checked.
+	ActReveal ActionKind = "reveal"
+	// ActAbort (anyone, in practice the server: a trustless game whose
+	// pending action's reveal deadline has passed): end the game as
+	// aborted, naming the seats that did not reveal. Nothing is re-rolled.
+	ActAbort ActionKind = "abort"
+	// ActOpen (a seated player of a fair game with openings, in the lobby):
+	// open its contribution (Entropy, 32 bytes), which must be the one its
+	// join committed to.
+	ActOpen ActionKind = "open"
+	// ActRemoveSeat (owner, a fair game with openings, in the lobby after
+	// the openings' deadline): remove the seat of Target, who never opened.
+	ActRemoveSeat ActionKind = "removeSeat"
 )
 
 // ActionKinds lists every action kind.
@@ -51,10 +69,11 @@ var ActionKinds = []ActionKind{
 	ActCreate, ActJoin, ActStart, ActUseItem, ActDropItem, ActEndManage,
 	ActOfferDuel, ActSkipDuel, ActMove, ActSleep, ActCombatRound,
 	ActDuelRound, ActReroll, ActDeclineReroll, ActDiscard, ActAbandon,
+	ActReveal, ActAbort, ActOpen, ActRemoveSeat,
 }
 
 // numActionKinds is len(ActionKinds).
-const numActionKinds = 16
+const numActionKinds = 20
 
 // kindIndex returns k's index in ActionKinds, or -1 for any other string.
 func kindIndex(k ActionKind) int {
@@ -91,6 +110,14 @@ func kindIndex(k ActionKind) int {
 		return 14
 	case ActAbandon:
 		return 15
+	case ActReveal:
+		return 16
+	case ActAbort:
+		return 17
+	case ActOpen:
+		return 18
+	case ActRemoveSeat:
+		return 19
 	}
 	return -1
 }
@@ -110,9 +137,22 @@ type Action struct {
 
 	// create
 	GameID string `json:"gameId,omitempty"`
-	Mode   string `json:"mode,omitempty"` // "seeded", "crypto" or "fair"
+	Mode   string `json:"mode,omitempty"` // "seeded", "crypto", "fair" or "trustless"
 	Seed   string `json:"seed,omitempty"` // seeded mode only
 	Audit  bool   `json:"audit,omitempty"`
+	// ChainLength (trustless) is N, the links of every seat's chain: 0 for
+	// the default 65,536; at least the ruleset's Ruleset.MaxRandomActions
+	// and at most 2^20.
+	ChainLength int `json:"chainLength,omitempty"`
+	// DeadlineMs (trustless, and fair with openings) is the public time a
+	// reveal round, or the openings, may take, in milliseconds: 0 for the
+	// default 60,000; 1,000 to 86,400,000.
+	DeadlineMs int64 `json:"deadlineMs,omitempty"`
+	// Openings (fair) makes a fair game whose players commit to their
+	// contribution at join (EntropyCommitment) and open it before the start
+	// (ActOpen), so that no seat can choose its contribution after seeing
+	// another's.
+	Openings bool `json:"openings,omitempty"`
 	// ServerSeed is 32 bytes as 64 lower-case hex digits, supplied by the
 	// server (crypto/rand), never by a client: in fair mode the server
 	// seed, in crypto mode the key of the deck salts; empty in seeded mode.
@@ -124,10 +164,33 @@ type Action struct {
 	Class         Class `json:"class,omitempty"`
 	KeepSmokeBomb bool  `json:"keepSmokeBomb,omitempty"`
 	// Entropy is the player's contribution to a fair game's seed: 0 to 64
-	// bytes as hex digits of either case (fair mode only).
+	// bytes as hex digits of either case (fair mode only), given at join;
+	// in a fair game with openings, exactly 32 bytes given by ActOpen.
 	Entropy string `json:"entropy,omitempty"`
+	// EntropyCommitment (join, fair with openings) is
+	// rng/fair.ContributionCommitment of the contribution the player will
+	// open, 64 hex digits.
+	EntropyCommitment string `json:"entropyCommitment,omitempty"`
+	// ChainHead and PublicKey (join, trustless) are the head x_0 of the
+	// seat's hash chain and its Ed25519 public key, 64 hex digits each.
+	ChainHead string `json:"chainHead,omitempty"`
+	PublicKey string `json:"publicKey,omitempty"`
 
-	// offerDuel
+	// Signature (trustless) is the actor's Ed25519 signature, 128 hex
+	// digits: of rng/trustless.ActionMessage for an action by a seated
+	// player (a join: by the key it brings), of rng/trustless.RevealMessage
+	// for a reveal. An actor without a seat signs nothing.
+	Signature string `json:"signature,omitempty"`
+
+	// reveal: the index, the link x_Index of the actor's Seat, and the
+	// pending action's digest and the transcript hash the actor signed
+	// (64 hex digits each).
+	Index      uint32 `json:"index,omitempty"`
+	Link       string `json:"link,omitempty"`
+	Digest     string `json:"digest,omitempty"`
+	Transcript string `json:"transcript,omitempty"`
+
+	// offerDuel; removeSeat
 	Target string `json:"target,omitempty"`
 
 	// useItem, dropItem, discard

@@ -66,6 +66,11 @@ func (g *Game) Check(r *Ruleset) error {
 		if pub.Fairness == nil || pub.Fairness.CommitmentHex == "" {
 			p.add("fair mode: no commitment to the server seed")
 		}
+		if f := pub.Fairness; f != nil && f.Openings && len(f.Seats) != len(pub.Players) {
+			p.add("fair mode with openings: %d commitments for %d players", len(f.Seats), len(pub.Players))
+		}
+	case rng.ModeTrustless:
+		g.checkTrustless(&p)
 	default:
 		p.add("unknown rng mode %q", pub.RNG.Mode)
 	}
@@ -85,6 +90,51 @@ func (g *Game) Check(r *Ruleset) error {
 	g.checkTurn(r, &p)
 	g.checkFights(r, &p)
 	return p.err()
+}
+
+// checkTrustless: a trustless game's protocol state holds together: its
+// seats are the players', the next index is within the chain, a pending
+// action's reveals and the secret links agree, and no link is held when
+// nothing is pending.
+func (g *Game) checkTrustless(p *problems) {
+	pub, t := &g.Public, g.Public.Trustless
+	if t == nil {
+		p.add("trustless mode: no protocol state")
+		return
+	}
+	if len(t.Seats) != len(pub.Players) {
+		p.add("trustless mode: %d seats for %d players", len(t.Seats), len(pub.Players))
+	} else {
+		for i := range t.Seats {
+			if t.Seats[i].UID != pub.Players[i].UID || t.Seats[i].Seat != pub.Players[i].Seat {
+				p.add("trustless mode: seat %d is %s, the player there %s", i, t.Seats[i].UID, pub.Players[i].UID)
+			}
+		}
+	}
+	if t.NextIndex < 1 || t.NextIndex > t.ChainLength+1 {
+		p.add("trustless mode: next index %d outside 1..%d", t.NextIndex, t.ChainLength+1)
+	}
+	if g.Secret.Seed != "" || g.Secret.ServerSeed != "" || g.Secret.GameSeed != "" || g.Secret.RNGState != "" {
+		p.add("trustless mode: a seed or a saved stream in Secret")
+	}
+	if t.Pending == nil {
+		if len(g.Secret.Links) > 0 {
+			p.add("trustless mode: %d links held with no action pending", len(g.Secret.Links))
+		}
+		return
+	}
+	if t.Pending.Index != t.NextIndex {
+		p.add("trustless mode: the pending action has index %d, the next is %d", t.Pending.Index, t.NextIndex)
+	}
+	if len(t.Pending.Reveals) != len(g.Secret.Links) || len(t.Pending.Reveals) >= len(t.Seats) {
+		p.add("trustless mode: %d reveals, %d links held, %d seats", len(t.Pending.Reveals), len(g.Secret.Links), len(t.Seats))
+		return
+	}
+	for k, m := range t.Pending.Reveals {
+		if g.Secret.Links[k].Seat != m.Seat {
+			p.add("trustless mode: reveal %d is seat %d's, the link held seat %d's", k, m.Seat, g.Secret.Links[k].Seat)
+		}
+	}
 }
 
 func (p *problems) err() error {
@@ -126,9 +176,23 @@ func (g *Game) checkPlayers(r *Ruleset, p *problems) {
 // checkCards: the decks are in order and every card is in one place.
 func (g *Game) checkCards(r *Ruleset, p *problems) {
 	pub, sec := &g.Public, &g.Secret
-	if len(pub.Decks) != NumDecks || len(sec.Decks) != NumDecks {
+	trustless := pub.RNG.Mode == rng.ModeTrustless
+	switch {
+	case trustless && len(sec.Decks) > 0:
+		p.add("a trustless game keeps no deck order, but Secret holds %d decks", len(sec.Decks))
+		return
+	case trustless && len(pub.Decks) != NumDecks:
+		p.add("%d public decks, want %d", len(pub.Decks), NumDecks)
+		return
+	case !trustless && (len(pub.Decks) != NumDecks || len(sec.Decks) != NumDecks):
 		p.add("%d public and %d secret decks, want %d", len(pub.Decks), len(sec.Decks), NumDecks)
 		return
+	}
+	pile := func(d int) []string {
+		if trustless {
+			return pub.Decks[d].Pile
+		}
+		return sec.Decks[d].Cards
 	}
 	seen := make(map[string]int, len(r.Cards()))
 	inDeck := func(d int, where, id string) {
@@ -138,13 +202,19 @@ func (g *Game) checkCards(r *Ruleset, p *problems) {
 		}
 	}
 	for d := range NumDecks {
-		if pub.Decks[d].ID != DeckIDs[d] || sec.Decks[d].ID != DeckIDs[d] {
+		switch {
+		case trustless && pub.Decks[d].ID != DeckIDs[d]:
+			p.add("deck %d is %q, want %q", d, pub.Decks[d].ID, DeckIDs[d])
+		case !trustless && (pub.Decks[d].ID != DeckIDs[d] || sec.Decks[d].ID != DeckIDs[d]):
 			p.add("deck %d is %q/%q, want %q", d, pub.Decks[d].ID, sec.Decks[d].ID, DeckIDs[d])
 		}
-		if pub.Decks[d].Size != len(sec.Decks[d].Cards) {
-			p.add("deck %s: size %d but %d cards", DeckIDs[d], pub.Decks[d].Size, len(sec.Decks[d].Cards))
+		if !trustless && len(pub.Decks[d].Pile) > 0 {
+			p.add("deck %s: a public pile outside a trustless game", DeckIDs[d])
 		}
-		for _, id := range sec.Decks[d].Cards {
+		if pub.Decks[d].Size != len(pile(d)) {
+			p.add("deck %s: size %d but %d cards", DeckIDs[d], pub.Decks[d].Size, len(pile(d)))
+		}
+		for _, id := range pile(d) {
 			inDeck(d, "the draw pile", id)
 		}
 		for _, id := range pub.Decks[d].Discard {

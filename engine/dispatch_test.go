@@ -408,7 +408,7 @@ func TestErrorMatching(t *testing.T) {
 		}
 		seen[c] = true
 	}
-	if len(Codes) != 19 {
-		t.Errorf("%d codes, error.go lists 19", len(Codes))
+	if len(Codes) != 31 {
+		t.Errorf("%d codes, error.go lists 31", len(Codes))
 	}
 }

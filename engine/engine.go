@@ -179,8 +179,10 @@ func (e *Engine) Rules() *Ruleset { return e.rules }
 // On rejection it returns out unchanged and an [*Error], and g is exactly as
 // it was. The checks, in order: not_created (any kind but create on a zero
 // game), rules_mismatch, stale_version, duplicate_action, game_over,
-// invalid_action (unknown kind; serverSeed on another kind than create,
-// entropy on another kind than join), bad_stream; then the handler's own.
+// invalid_action (unknown kind; a field on a kind it does not belong to,
+// see fieldsBelong), bad_stream; then, in a trustless game, the protocol's
+// (docs/fairness.md: pending, the signature, the dry run that decides
+// whether the action draws, a reveal's checks); then the handler's own.
 func (e *Engine) Dispatch(g *Game, a *Action, s *rng.Stream, out []Event) ([]Event, error) {
 	return e.dispatch(nil, nil, g, a, s, out)
 }
@@ -250,15 +252,13 @@ func (e *Engine) dispatch(c *Ctx, ln *lean, g *Game, a *Action, s *rng.Stream, o
 	if p.Phase == PhaseFinished {
 		return out, Reject(CodeGameOver, "the game has finished")
 	}
+	protocol := a.Kind == ActReveal || a.Kind == ActAbort
 	h := e.handler(a.Kind)
-	if h == nil {
+	if h == nil && (!protocol || a.Kind == ActAbort) {
 		return out, Reject(CodeInvalidAction, "unknown action kind "+string(a.Kind))
 	}
-	if a.ServerSeed != "" && a.Kind != ActCreate {
-		return out, Reject(CodeInvalidAction, "serverSeed belongs to create only")
-	}
-	if a.Entropy != "" && a.Kind != ActJoin {
-		return out, Reject(CodeInvalidAction, "entropy belongs to join only")
+	if err := fieldsBelong(p, a); err != nil {
+		return out, err
 	}
 	if a.Kind != ActCreate {
 		if s == nil {
@@ -278,7 +278,17 @@ func (e *Engine) dispatch(c *Ctx, ln *lean, g *Game, a *Action, s *rng.Stream, o
 	if ln != nil {
 		c.lean, c.drop, c.scratch = ln, ^ln.keep, &ln.scratch
 	}
-	if err := h(c, a); err != nil {
+	var err error
+	switch {
+	case p.RNG.Mode == rng.ModeTrustless && a.Kind != ActCreate:
+		err = e.trustlessDispatch(c, g, a, s, h)
+	default:
+		err = h(c, a)
+		if err == nil && a.Kind == ActCreate && p.RNG.Mode == rng.ModeTrustless {
+			e.accepted(c, a, nil)
+		}
+	}
+	if err != nil {
 		return out, err
 	}
 	p.Version++
@@ -287,4 +297,31 @@ func (e *Engine) dispatch(c *Ctx, ln *lean, g *Game, a *Action, s *rng.Stream, o
 		p.RNG.Seq = s.Seq()
 	}
 	return c.Events, nil
+}
+
+// fieldsBelong rejects a field on an action kind (or game mode) it does
+// not belong to: serverSeed, chainLength, deadlineMs and openings belong
+// to create; entropy to join and open; entropyCommitment, chainHead and
+// publicKey to join; index, link, digest and transcript to reveal; a
+// signature to a trustless game's actions (never to create); reveal and
+// abort to trustless games.
+func fieldsBelong(p *Public, a *Action) error {
+	bad := func(what string) error { return Reject(CodeInvalidAction, what) }
+	switch {
+	case a.ServerSeed != "" && a.Kind != ActCreate:
+		return bad("serverSeed belongs to create only")
+	case a.Entropy != "" && a.Kind != ActJoin && a.Kind != ActOpen:
+		return bad("entropy belongs to join and open only")
+	case (a.ChainLength != 0 || a.DeadlineMs != 0 || a.Openings) && a.Kind != ActCreate:
+		return bad("chainLength, deadlineMs and openings belong to create only")
+	case (a.EntropyCommitment != "" || a.ChainHead != "" || a.PublicKey != "") && a.Kind != ActJoin:
+		return bad("entropyCommitment, chainHead and publicKey belong to join only")
+	case (a.Index != 0 || a.Link != "" || a.Digest != "" || a.Transcript != "") && a.Kind != ActReveal:
+		return bad("index, link, digest and transcript belong to reveal only")
+	case a.Signature != "" && (a.Kind == ActCreate || p.RNG.Mode != rng.ModeTrustless):
+		return bad("only the actions of a trustless game are signed, and never its create")
+	case (a.Kind == ActReveal || a.Kind == ActAbort) && p.RNG.Mode != rng.ModeTrustless:
+		return bad(string(a.Kind) + " belongs to trustless games only")
+	}
+	return nil
 }

@@ -49,6 +49,44 @@ const (
 	// CodeBadStream: the stream handed in does not match the game's rng
 	// mode or seq (a caller's mistake, reported rather than panicking).
 	CodeBadStream Code = "bad_stream"
+
+	// The trustless protocol's (docs/fairness.md "The trustless mode"):
+
+	// CodePending: an action while another is pending its reveal round
+	// (only reveals, the deadline's abort and the owner's abandon are
+	// accepted then).
+	CodePending Code = "pending"
+	// CodeWrongIndex: a reveal for an index other than the pending
+	// action's, or with no action pending.
+	CodeWrongIndex Code = "wrong_index"
+	// CodeWrongSeat: a reveal for a seat other than the actor's own.
+	CodeWrongSeat Code = "wrong_seat"
+	// CodeAlreadyRevealed: the seat has already revealed this index.
+	CodeAlreadyRevealed Code = "already_revealed"
+	// CodeWrongDigest: the reveal signs another action digest or
+	// transcript hash than the pending action's.
+	CodeWrongDigest Code = "wrong_digest"
+	// CodeBadSignature: an action's or reveal's Ed25519 signature does
+	// not verify under the seat's public key.
+	CodeBadSignature Code = "bad_signature"
+	// CodeWrongLink: the revealed link does not hash to the seat's
+	// previous link.
+	CodeWrongLink Code = "wrong_link"
+	// CodeDeadlinePassed: a reveal after the round's public deadline.
+	CodeDeadlinePassed Code = "deadline_passed"
+	// CodeDeadlineNotPassed: an abort, or a seat's removal, before the
+	// public deadline.
+	CodeDeadlineNotPassed Code = "deadline_not_passed"
+
+	// Fair games with openings:
+
+	// CodeNotOpened: start while a seat has not opened its contribution.
+	CodeNotOpened Code = "not_opened"
+	// CodeWrongOpening: an opened contribution that is not the one the
+	// seat committed to at join.
+	CodeWrongOpening Code = "wrong_opening"
+	// CodeAlreadyOpened: a seat opens its contribution twice.
+	CodeAlreadyOpened Code = "already_opened"
 )
 
 // Codes lists every rejection code, in the order above.
@@ -58,6 +96,9 @@ var Codes = []Code{
 	CodeStaleVersion, CodeGameOver, CodeSeatTaken, CodeAlreadyJoined,
 	CodeGameFull, CodeTooFewPlayers, CodeNotOwner, CodeItemNotHeld,
 	CodeDuplicateAction, CodeRulesMismatch, CodeBadStream,
+	CodePending, CodeWrongIndex, CodeWrongSeat, CodeAlreadyRevealed,
+	CodeWrongDigest, CodeBadSignature, CodeWrongLink, CodeDeadlinePassed,
+	CodeDeadlineNotPassed, CodeNotOpened, CodeWrongOpening, CodeAlreadyOpened,
 }
 
 // Error is a rejection: a [Code] and a human-readable message. Match it with

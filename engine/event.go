@@ -44,6 +44,13 @@ const (
 	EvBracketStarted
 	EvGameFinished
 	EvFairnessRevealed
+	EvActionAccepted
+	EvActionPending
+	EvRoundRevealed
+	EvGameAborted
+	EvDeckRefilled
+	EvEntropyOpened
+	EvSeatRemoved
 	numEventTypes
 )
 
@@ -55,7 +62,8 @@ var eventNames = [numEventTypes]string{
 	"EnemyDefeated", "LootRoll", "KnockedOut", "CombatEnded", "DuelOffered",
 	"DuelCancelled", "RerollDeclined", "DuelEnded", "ItemTaken", "Discarded",
 	"TieBreakResolved", "RoundEnded", "BracketStarted", "GameFinished",
-	"FairnessRevealed",
+	"FairnessRevealed", "ActionAccepted", "ActionPending", "RoundRevealed",
+	"GameAborted", "DeckRefilled", "EntropyOpened", "SeatRemoved",
 }
 
 // String returns the event's name as the log spells it ("DiceRolled").
@@ -89,7 +97,8 @@ func ParseEventType(s string) EventType {
 // Fields by type (JSON names in quotes):
 //
 //	GameCreated            "uid" (owner), "gameId", "rulesHash", "commitment" (fair mode)
-//	PlayerJoined           "uid", "seat", "class"
+//	PlayerJoined           "uid", "seat", "class", "entropyCommitment" (fair with openings),
+//	                       "chainHead", "publicKey" (trustless)
 //	DeckShuffled           "deckId", "size", "tag", "commitment"
 //	TurnOrderRolled        "uid", "value"
 //	TieBreakRerolled       "uid", "value"
@@ -119,6 +128,16 @@ func ParseEventType(s string) EventType {
 //	BracketStarted         "candidates"
 //	GameFinished           "winner", "round", "outcome"
 //	FairnessRevealed       "fairness" (the game's Public.Fairness at its end)
+//	ActionAccepted         "trustless" {action, digest, signature?, transcript}: a trustless
+//	                       game's action applied at once, after its own events
+//	ActionPending          "trustless" {index, action, digest, signature?, deadline, transcript}:
+//	                       a trustless game's action that draws, held for its reveal round
+//	RoundRevealed          "trustless" {index, digest, reveals, transcript}: the round's links,
+//	                       all at once, before the pending action's events
+//	GameAborted            "trustless" {index, reason, by, at, missing?, reveals?, action?, signature?}
+//	DeckRefilled           "deckId", "size": a trustless pile takes its discards back
+//	EntropyOpened          "uid", "seat": a fair seat opened its contribution (not shown)
+//	SeatRemoved            "uid", "seat", "reason": a fair seat removed for not opening
 type Event struct {
 	Seq  uint64
 	Type EventType
@@ -135,6 +154,11 @@ type Event struct {
 	Commitment Hash32 // DeckShuffled; GameCreated in fair mode
 	RulesHash  string // GameCreated
 	Fair       *Fairness
+	Trust      *TrustRecord // the trustless protocol's events
+
+	// PlayerJoined: a fair seat's commitment to its contribution (with
+	// openings), a trustless seat's chain head and public key.
+	EntropyCommitment, ChainHead, PublicKey Hash32
 
 	TileID, Tier, EnemyTier int
 	Choice, Outcome         string

@@ -21,7 +21,7 @@ import (
 var documentedFields = map[engine.EventType][]string{
 	engine.EvGameCreated:            {"uid", "gameId", "rulesHash"}, // and "commitment" in fair mode
 	engine.EvFairnessRevealed:       {"fairness"},
-	engine.EvPlayerJoined:           {"uid", "seat", "class"},
+	engine.EvPlayerJoined:           {"uid", "seat", "class"}, // and the keys of TestPlayerJoinedKeys when set
 	engine.EvTurnOrderRolled:        {"uid", "value"},
 	engine.EvTieBreakRerolled:       {"uid", "value"},
 	engine.EvGameStarted:            {"order"},
@@ -51,6 +51,13 @@ var documentedFields = map[engine.EventType][]string{
 	engine.EvRoundEnded:             {"round"},
 	engine.EvBracketStarted:         {"candidates"},
 	engine.EvGameFinished:           {"winner", "round", "outcome"},
+	engine.EvActionAccepted:         {"trustless"},
+	engine.EvActionPending:          {"trustless"},
+	engine.EvRoundRevealed:          {"trustless"},
+	engine.EvGameAborted:            {"trustless"},
+	engine.EvDeckRefilled:           {"deckId", "size"},
+	engine.EvEntropyOpened:          {"uid", "seat"},
+	engine.EvSeatRemoved:            {"uid", "seat", "reason"},
 }
 
 // fullEvent has every field set to a distinct non-zero value.
@@ -314,5 +321,38 @@ func TestEventCommitments(t *testing.T) {
 	var back engine.Event
 	if err := json.Unmarshal(b, &back); err != nil || back.Commitment != c.Commitment || back.RulesHash != "rh" {
 		t.Errorf("read back: %v, %+v", err, back)
+	}
+}
+
+// TestPlayerJoinedKeys: PlayerJoined writes a fair seat's commitment and a
+// trustless seat's chain head and key only when they are set, and reads
+// them back; a trustless record reads back as written.
+func TestPlayerJoinedKeys(t *testing.T) {
+	e := engine.Event{Seq: 3, Type: engine.EvPlayerJoined, UID: "p1", Seat: 0, Class: engine.ClassMonk,
+		ChainHead: engine.Hash32{1}, PublicKey: engine.Hash32{2}}
+	want := `{"seq":3,"type":"PlayerJoined","uid":"p1","seat":0,"class":"monk","chainHead":"01` + strings.Repeat("0", 62) +
+		`","publicKey":"02` + strings.Repeat("0", 62) + `"}`
+	if got := string(e.AppendJSON(nil)); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	f := engine.Event{Seq: 3, Type: engine.EvPlayerJoined, UID: "p1", EntropyCommitment: engine.Hash32{0xab}}
+	if got := string(f.AppendJSON(nil)); !strings.Contains(got, `"entropyCommitment":"ab00`) || strings.Contains(got, "chainHead") {
+		t.Errorf("fair join: %s", got)
+	}
+	r := engine.Event{Seq: 9, Type: engine.EvRoundRevealed, Trust: &engine.TrustRecord{Index: 4, Digest: engine.Hash32{5},
+		Reveals: []engine.RevealRecord{{UID: "p2", Seat: 1, At: 77, Link: engine.Hash32{6}, Signature: "aa"}}, Transcript: engine.Hash32{7}}}
+	for _, ev := range []engine.Event{e, f, r} {
+		b := ev.AppendJSON(nil)
+		var back engine.Event
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if again := back.AppendJSON(nil); !bytes.Equal(again, b) {
+			t.Errorf("round trip\n got %s\nwant %s", again, b)
+		}
+	}
+	var bad engine.Event
+	if err := json.Unmarshal([]byte(`{"seq":1,"type":"PlayerJoined","chainHead":"abc"}`), &bad); err == nil || !strings.Contains(err.Error(), "chainHead") {
+		t.Errorf("a malformed chain head decodes: %v", err)
 	}
 }

@@ -50,13 +50,15 @@ const (
 	fCandidates
 	fChosen
 	fWinner
+	fTrust
+	fJoinKeys // PlayerJoined's entropyCommitment, chainHead, publicKey, each when not zero
 )
 
 // eventFields lists each type's fields; serialization writes them in the
 // fixed order of appendFields.
 var eventFields = [numEventTypes]field{
 	EvGameCreated:            fUID | fGameID | fRulesHash | fCommit,
-	EvPlayerJoined:           fUID | fSeat | fClass,
+	EvPlayerJoined:           fUID | fSeat | fClass | fJoinKeys,
 	EvDeckShuffled:           fDeckID | fSize | fTag | fCommit,
 	EvTurnOrderRolled:        fUID | fValue,
 	EvTieBreakRerolled:       fUID | fValue,
@@ -88,6 +90,13 @@ var eventFields = [numEventTypes]field{
 	EvBracketStarted:         fCandidates,
 	EvGameFinished:           fWinner | fRound | fOutcome,
 	EvFairnessRevealed:       fFair,
+	EvActionAccepted:         fTrust,
+	EvActionPending:          fTrust,
+	EvRoundRevealed:          fTrust,
+	EvGameAborted:            fTrust,
+	EvDeckRefilled:           fDeckID | fSize,
+	EvEntropyOpened:          fUID | fSeat,
+	EvSeatRemoved:            fUID | fSeat | fReason,
 }
 
 // AppendJSON appends the event as one JSON object, {"seq":..,"type":..,
@@ -136,6 +145,20 @@ func (e *Event) AppendJSON(b []byte) []byte {
 	str(fRulesHash, "rulesHash", e.RulesHash)
 	num(fSeat, "seat", e.Seat)
 	str(fClass, "class", string(e.Class))
+	if m&fJoinKeys != 0 {
+		for _, k := range [3]struct {
+			name string
+			v    *Hash32
+		}{{"entropyCommitment", &e.EntropyCommitment}, {"chainHead", &e.ChainHead}, {"publicKey", &e.PublicKey}} {
+			if !k.v.IsZero() {
+				b = append(b, ',', '"')
+				b = append(b, k.name...)
+				b = append(b, `":"`...)
+				b = hex.AppendEncode(b, k.v[:])
+				b = append(b, '"')
+			}
+		}
+	}
 	str(fWho, "who", e.Who)
 	str(fDeckID, "deckId", e.DeckID)
 	num(fSize, "size", e.Size)
@@ -192,6 +215,18 @@ func (e *Event) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, js...)
 	}
+	if m&fTrust != 0 {
+		b = append(b, `,"trustless":`...)
+		r := e.Trust
+		if r == nil {
+			r = &TrustRecord{}
+		}
+		js, err := json.Marshal(r)
+		if err != nil { // cannot happen: every field marshals
+			panic("engine: encoding a trustless record: " + err.Error())
+		}
+		b = append(b, js...)
+	}
 	return append(b, '}')
 }
 
@@ -200,45 +235,49 @@ func (e Event) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
 
 // eventWire is the decoding shape of an Event: every field optional.
 type eventWire struct {
-	Seq        uint64    `json:"seq"`
-	Type       string    `json:"type"`
-	UID        string    `json:"uid"`
-	GameID     string    `json:"gameId"`
-	Seat       int       `json:"seat"`
-	Class      Class     `json:"class"`
-	Who        string    `json:"who"`
-	DeckID     string    `json:"deckId"`
-	Size       int       `json:"size"`
-	Commitment string    `json:"commitment"`
-	RulesHash  string    `json:"rulesHash"`
-	Fairness   *Fairness `json:"fairness"`
-	Tag        rng.Tag   `json:"tag"`
-	Sides      int       `json:"sides"`
-	Value      int       `json:"value"`
-	Modifiers  []int     `json:"modifiers"`
-	Total      int       `json:"total"`
-	Order      []string  `json:"order"`
-	Round      int       `json:"round"`
-	Turn       int       `json:"turn"`
-	From       int       `json:"from"`
-	To         int       `json:"to"`
-	Cause      string    `json:"cause"`
-	CombatID   string    `json:"combatId"`
-	DuelID     string    `json:"duelId"`
-	CardID     string    `json:"cardId"`
-	Effect     string    `json:"effect"`
-	TileID     int       `json:"tileId"`
-	Tier       int       `json:"tier"`
-	Choice     string    `json:"choice"`
-	Target     string    `json:"target"`
-	Amount     int       `json:"amount"`
-	HP         int       `json:"hp"`
-	EnemyTier  int       `json:"enemyTier"`
-	Reason     string    `json:"reason"`
-	Candidates []string  `json:"candidates"`
-	ChosenUID  string    `json:"chosenUid"`
-	Winner     string    `json:"winner"`
-	Outcome    string    `json:"outcome"`
+	Seq               uint64       `json:"seq"`
+	Type              string       `json:"type"`
+	UID               string       `json:"uid"`
+	GameID            string       `json:"gameId"`
+	Seat              int          `json:"seat"`
+	Class             Class        `json:"class"`
+	Who               string       `json:"who"`
+	DeckID            string       `json:"deckId"`
+	Size              int          `json:"size"`
+	Commitment        string       `json:"commitment"`
+	RulesHash         string       `json:"rulesHash"`
+	Fairness          *Fairness    `json:"fairness"`
+	Trust             *TrustRecord `json:"trustless"`
+	EntropyCommitment string       `json:"entropyCommitment"`
+	ChainHead         string       `json:"chainHead"`
+	PublicKey         string       `json:"publicKey"`
+	Tag               rng.Tag      `json:"tag"`
+	Sides             int          `json:"sides"`
+	Value             int          `json:"value"`
+	Modifiers         []int        `json:"modifiers"`
+	Total             int          `json:"total"`
+	Order             []string     `json:"order"`
+	Round             int          `json:"round"`
+	Turn              int          `json:"turn"`
+	From              int          `json:"from"`
+	To                int          `json:"to"`
+	Cause             string       `json:"cause"`
+	CombatID          string       `json:"combatId"`
+	DuelID            string       `json:"duelId"`
+	CardID            string       `json:"cardId"`
+	Effect            string       `json:"effect"`
+	TileID            int          `json:"tileId"`
+	Tier              int          `json:"tier"`
+	Choice            string       `json:"choice"`
+	Target            string       `json:"target"`
+	Amount            int          `json:"amount"`
+	HP                int          `json:"hp"`
+	EnemyTier         int          `json:"enemyTier"`
+	Reason            string       `json:"reason"`
+	Candidates        []string     `json:"candidates"`
+	ChosenUID         string       `json:"chosenUid"`
+	Winner            string       `json:"winner"`
+	Outcome           string       `json:"outcome"`
 }
 
 // UnmarshalJSON decodes what MarshalJSON writes. It returns an error for an
@@ -256,10 +295,16 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 	if len(w.Modifiers) > len(e.Mods) {
 		return fmt.Errorf("engine: event %s has too many modifiers", w.Type)
 	}
-	var commit Hash32
-	if w.Commitment != "" {
-		if err := commit.UnmarshalText([]byte(w.Commitment)); err != nil {
-			return fmt.Errorf("engine: event %s: commitment: %w", w.Type, err)
+	var commit, ec, head, key Hash32
+	for _, h := range [4]struct {
+		name, s string
+		v       *Hash32
+	}{{"commitment", w.Commitment, &commit}, {"entropyCommitment", w.EntropyCommitment, &ec},
+		{"chainHead", w.ChainHead, &head}, {"publicKey", w.PublicKey, &key}} {
+		if h.s != "" {
+			if err := h.v.UnmarshalText([]byte(h.s)); err != nil {
+				return fmt.Errorf("engine: event %s: %s: %w", w.Type, h.name, err)
+			}
 		}
 	}
 	*e = Event{
@@ -271,7 +316,8 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 		Choice: w.Choice, Target: w.Target, Amount: w.Amount, HP: w.HP,
 		EnemyTier: w.EnemyTier, Reason: w.Reason, Candidates: w.Candidates,
 		ChosenUID: w.ChosenUID, Winner: w.Winner, Outcome: w.Outcome,
-		Commitment: commit, RulesHash: w.RulesHash, Fair: w.Fairness,
+		Commitment: commit, RulesHash: w.RulesHash, Fair: w.Fairness, Trust: w.Trust,
+		EntropyCommitment: ec, ChainHead: head, PublicKey: key,
 	}
 	e.NMods = uint8(copy(e.Mods[:], w.Modifiers))
 	return nil

@@ -57,6 +57,44 @@ type Fairness struct {
 	Seed string `json:"seed,omitempty"`
 	// Salts are the salts of every shuffle, in order (every mode).
 	Salts []SaltReveal `json:"salts,omitempty"`
+
+	// Openings (fair) is set from create on in a fair game whose players
+	// commit to their contribution at join and open it before the start.
+	// A fair game without it (every fair game created before openings
+	// existed, and any created without them) keeps the first rules:
+	// entropy given at join, in the clear to the server.
+	Openings bool `json:"openings,omitempty"`
+	// DeadlineMs (openings) is how long after the first opening the other
+	// seats may still open before the owner may remove them.
+	DeadlineMs int64 `json:"deadlineMs,omitempty"`
+	// OpenDeadline (openings) is the time, unix ms, after which a seat
+	// still unopened may be removed: the first opening's time plus
+	// DeadlineMs (0 before the first opening). No one joins after the
+	// first opening.
+	OpenDeadline int64 `json:"openDeadline,omitempty"`
+	// Seats (openings) are the seated players' commitments and whether
+	// each has opened, in seat order. The contributions themselves stay
+	// secret until the end, as in every fair game.
+	Seats []FairSeat `json:"seats,omitempty"`
+	// Removed (openings) lists every seat removed for not opening, in
+	// order: public and counted, since each removal lets a seat allied
+	// with the server choose between two game seeds.
+	Removed []RemovedSeat `json:"removed,omitempty"`
+}
+
+// FairSeat is one seat of a fair game with openings.
+type FairSeat struct {
+	UID           string `json:"uid"`
+	Seat          int    `json:"seat"`
+	CommitmentHex Hash32 `json:"commitmentHex"`
+	Opened        bool   `json:"opened,omitempty"`
+}
+
+// RemovedSeat is a seat the owner removed for not opening in time.
+type RemovedSeat struct {
+	UID  string `json:"uid"`
+	Seat int    `json:"seat"`
+	At   int64  `json:"at"`
 }
 
 // SaltReveal is the salt of the game's k-th shuffle, which opens the
@@ -176,5 +214,7 @@ func (f *Fairness) Clone() *Fairness {
 	c := *f
 	c.ContributionsHex = cloneStrings(f.ContributionsHex)
 	c.Salts = cloneSlice(f.Salts)
+	c.Seats = cloneSlice(f.Seats)
+	c.Removed = cloneSlice(f.Removed)
 	return &c
 }

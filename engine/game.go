@@ -111,6 +111,11 @@ type Public struct {
 	// secret until the end (every mode) once the game has ended; nil in a
 	// seeded or crypto game before its end.
 	Fairness *Fairness `json:"fairness,omitempty"`
+
+	// Trustless is a trustless game's protocol state (chain heads, keys,
+	// the last published links, the transcript and the pending action);
+	// nil in every other mode.
+	Trustless *Trustless `json:"trustless,omitempty"`
 }
 
 // Secret is what no client may see: deck order, the generator and its
@@ -132,6 +137,12 @@ type Secret struct {
 	SaltKey Hash32 `json:"saltKey,omitzero"`
 	// Shuffles records every shuffle of the game, in order.
 	Shuffles []ShuffleRecord `json:"shuffles,omitempty"`
+
+	// Links (trustless) are the links accepted for the pending action's
+	// round, in the order they arrived, held here until the round closes
+	// and the commit publishes them all at once. A trustless game keeps no
+	// deck order: its piles are public (DeckInfo.Pile).
+	Links []RoundLink `json:"links,omitempty"`
 }
 
 // SecretDeck is a deck's draw pile, top card first.
@@ -141,11 +152,15 @@ type SecretDeck struct {
 }
 
 // DeckInfo is the public face of a deck: its size and its discard pile
-// (oldest first).
+// (oldest first). In a trustless game it also holds the draw pile, Pile:
+// no order is ever fixed in advance (a draw takes a card uniformly from it
+// with the action's stream), so there is nothing to hide, and every client
+// needs it to recompute the draws.
 type DeckInfo struct {
 	ID      string   `json:"id"`
 	Size    int      `json:"size"`
 	Discard []string `json:"discard,omitempty"`
+	Pile    []string `json:"pile,omitempty"`
 }
 
 // Player is one seated player. The bonuses are derived from the inventory

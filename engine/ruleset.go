@@ -294,3 +294,23 @@ func (r *Ruleset) CompositionWeights(tier int) []rng.Weighted[int] { return r.c.
 // LootWeights returns tier's loot outcomes as weighted items (item =
 // outcome index) for rng.WeightedPick; shared, do not modify.
 func (r *Ruleset) LootWeights(tier int) []rng.Weighted[int] { return r.c.lootW[tier] }
+
+// MaxRandomActions bounds the number of actions that can draw randomness
+// in one game under the ruleset: in a trustless game, the number of
+// reveal rounds, which no seat's chain may run out of (create refuses a
+// chain shorter than this). It is a bound, not the usual count: a
+// 4-player bot game under the default ruleset has a few hundred.
+//
+// Each action draws in one round at most, and only these can draw: the
+// start (turn order); in each turn (RoundLimit rounds of MaxPlayers turns)
+// a challenge (a monk's cancel roll), DuelRounds duel rounds, two re-rolls
+// (one per duelist and duel), the move or the sleep, CombatRoundCap
+// combat rounds (one fight a turn: a move resolves one tile), and one more
+// for a decision that ends the last round and so starts the bracket; in
+// the bracket, MaxPlayers-1 matches of DuelRounds rounds, each waiting for
+// at most two re-roll decisions. Under the default ruleset:
+// 1 + 40 × 6 × (1 + 3 + 2 + 1 + 30) + 1 + 5 × 3 × 2 = 8,912.
+func (r *Ruleset) MaxRandomActions() int {
+	perTurn := 1 + r.DuelRounds + 2 + 1 + r.CombatRoundCap
+	return 1 + r.RoundLimit*r.MaxPlayers*perTurn + 1 + (r.MaxPlayers-1)*r.DuelRounds*2
+}

@@ -71,6 +71,7 @@ func (g *Game) Clone() *Game {
 	p.Decks = cloneSlice(g.Public.Decks)
 	for i := range p.Decks {
 		p.Decks[i].Discard = cloneStrings(p.Decks[i].Discard)
+		p.Decks[i].Pile = cloneStrings(p.Decks[i].Pile)
 	}
 	if g.Public.Combat != nil {
 		cb := *g.Public.Combat
@@ -87,12 +88,14 @@ func (g *Game) Clone() *Game {
 		p.Bracket = &b
 	}
 	p.Fairness = g.Public.Fairness.Clone()
+	p.Trustless = g.Public.Trustless.Clone()
 	c.spare = nil
 	c.Secret.Decks = cloneSlice(g.Secret.Decks)
 	for i := range c.Secret.Decks {
 		c.Secret.Decks[i].Cards = cloneStrings(c.Secret.Decks[i].Cards)
 	}
 	c.Secret.Entropy = cloneStrings(g.Secret.Entropy)
+	c.Secret.Links = cloneSlice(g.Secret.Links)
 	c.Secret.Shuffles = cloneSlice(g.Secret.Shuffles)
 	for i := range c.Secret.Shuffles {
 		c.Secret.Shuffles[i].Order = cloneStrings(c.Secret.Shuffles[i].Order)

@@ -24,6 +24,10 @@ type Divergence struct {
 	Expected, Found string
 	// Why, if set, says in words what the difference means.
 	Why string
+	// Kind, if set, names the kind of tampering a trustless game's
+	// divergence shows (TamperLink, TamperReorder, TamperDraw,
+	// TamperMissingPending, TamperSignature); it leads Why in the message.
+	Kind string
 }
 
 func (d *Divergence) Error() string {
@@ -36,7 +40,12 @@ func (d *Divergence) Error() string {
 		fmt.Fprintf(&b, ", event seq %d", d.Seq)
 	}
 	fmt.Fprintf(&b, ": %s: expected %s, found %s", d.Field, d.Expected, d.Found)
-	if d.Why != "" {
+	switch {
+	case d.Kind != "" && d.Why != "":
+		b.WriteString(" (" + d.Kind + ": " + d.Why + ")")
+	case d.Kind != "":
+		b.WriteString(" (" + d.Kind + ")")
+	case d.Why != "":
 		b.WriteString(" (" + d.Why + ")")
 	}
 	return b.String()

@@ -37,7 +37,8 @@ type Export struct {
 	Format string `json:"format"`
 	// GameID names the game.
 	GameID string `json:"gameId"`
-	// Mode is the game's rng mode: "seeded", "crypto" or "fair".
+	// Mode is the game's rng mode: "seeded", "crypto", "fair" or
+	// "trustless".
 	Mode rng.Mode `json:"mode"`
 	// Rules is the ruleset the game was played under, as engine.LoadRules
 	// reads it; its SHA-256 (of its canonical JSON) is the rulesHash of the
@@ -50,8 +51,45 @@ type Export struct {
 	// Log is the public log: every event, in seq order, as the engine
 	// writes it (engine.Event's JSON).
 	Log []json.RawMessage `json:"log"`
-	// Fairness is what the game revealed at its end, and every shuffle.
+	// Trustless (trustless games) is the chains' heads, the keys, the
+	// chain length and the deadline, and the round pending when the game
+	// was exported, if any. Every link, signature and record is in the
+	// actions and the log; a trustless game is exported at any point of
+	// its play, not only at its end.
+	Trustless *Trustless `json:"trustless,omitempty"`
+	// Fairness is what the game revealed at its end, and every shuffle
+	// (empty in a trustless game, which reveals nothing and shuffles
+	// nothing).
 	Fairness Fairness `json:"fairness"`
+}
+
+// Trustless is a trustless game's chains and keys, seat by seat.
+type Trustless struct {
+	ChainLength uint32 `json:"chainLength"`
+	DeadlineMs  int64  `json:"deadlineMs"`
+	// Seats are the seats' chain heads (x_0) and Ed25519 public keys, in
+	// seat order, as their joins published them.
+	Seats []TrustSeat `json:"seats"`
+	// Pending, if set, is the action pending when the game was exported:
+	// its record is the log's last ActionPending; the reveals it had
+	// received (Withheld of them) are not in the export, since their links
+	// stay secret until the round closes.
+	Pending *PendingRound `json:"pending,omitempty"`
+}
+
+// TrustSeat is one seat of a trustless game.
+type TrustSeat struct {
+	UID       string        `json:"uid"`
+	Seat      int           `json:"seat"`
+	ChainHead engine.Hash32 `json:"chainHeadHex"`
+	PublicKey engine.Hash32 `json:"publicKeyHex"`
+}
+
+// PendingRound is the round open when a trustless game was exported.
+type PendingRound struct {
+	Index    uint32        `json:"index"`
+	Digest   engine.Hash32 `json:"digestHex"`
+	Withheld int           `json:"revealsWithheld"`
 }
 
 // Player is one seat.
@@ -83,6 +121,42 @@ type Action struct {
 	Entropy       string       `json:"entropy,omitempty"`
 	Target        string       `json:"target,omitempty"`
 	CardID        string       `json:"cardId,omitempty"`
+
+	// Fair games with openings (create, join) and trustless games
+	// (create, join, every signed action, reveal), named as engine.Action
+	// names them.
+	Openings          bool   `json:"openings,omitempty"`
+	EntropyCommitment string `json:"entropyCommitment,omitempty"`
+	ChainLength       int    `json:"chainLength,omitempty"`
+	DeadlineMs        int64  `json:"deadlineMs,omitempty"`
+	ChainHead         string `json:"chainHead,omitempty"`
+	PublicKey         string `json:"publicKey,omitempty"`
+	Signature         string `json:"signature,omitempty"`
+	Index             uint32 `json:"index,omitempty"`
+	Link              string `json:"link,omitempty"`
+	Digest            string `json:"digest,omitempty"`
+	Transcript        string `json:"transcript,omitempty"`
+}
+
+// exportAction is the export's form of an applied action, version i.
+func exportAction(i int, a *engine.Action) Action {
+	return Action{Version: uint64(i), Kind: a.Kind, Actor: a.Actor, At: a.At,
+		GameID: a.GameID, Mode: a.Mode, Seed: a.Seed, Audit: a.Audit, Seat: a.Seat, Class: a.Class,
+		KeepSmokeBomb: a.KeepSmokeBomb, Entropy: a.Entropy, Target: a.Target, CardID: a.CardID,
+		Openings: a.Openings, EntropyCommitment: a.EntropyCommitment, ChainLength: a.ChainLength, DeadlineMs: a.DeadlineMs,
+		ChainHead: a.ChainHead, PublicKey: a.PublicKey, Signature: a.Signature,
+		Index: a.Index, Link: a.Link, Digest: a.Digest, Transcript: a.Transcript}
+}
+
+// engineAction is the engine's action of an export's action (the
+// server's secret inputs, which are not in it, aside).
+func (xa *Action) engineAction() engine.Action {
+	return engine.Action{Kind: xa.Kind, Actor: xa.Actor, Version: xa.Version, At: xa.At,
+		GameID: xa.GameID, Mode: xa.Mode, Seed: xa.Seed, Audit: xa.Audit, Seat: xa.Seat, Class: xa.Class,
+		KeepSmokeBomb: xa.KeepSmokeBomb, Entropy: xa.Entropy, Target: xa.Target, CardID: xa.CardID,
+		Openings: xa.Openings, EntropyCommitment: xa.EntropyCommitment, ChainLength: xa.ChainLength, DeadlineMs: xa.DeadlineMs,
+		ChainHead: xa.ChainHead, PublicKey: xa.PublicKey, Signature: xa.Signature,
+		Index: xa.Index, Link: xa.Link, Digest: xa.Digest, Transcript: xa.Transcript}
 }
 
 // Fairness is the revealed secrets of the game and its shuffles.
@@ -159,8 +233,15 @@ func Decode(data []byte) (*Export, error) {
 	}
 	switch x.Mode {
 	case rng.ModeSeeded, rng.ModeCrypto, rng.ModeFair:
+		if x.Trustless != nil {
+			return nil, formatErr(`a %s game has no "trustless" section`, x.Mode)
+		}
+	case rng.ModeTrustless:
+		if x.Trustless == nil {
+			return nil, formatErr(`a trustless game's export has a "trustless" section`)
+		}
 	default:
-		return nil, formatErr("mode %q; want seeded, crypto or fair", x.Mode)
+		return nil, formatErr("mode %q; want seeded, crypto, fair or trustless", x.Mode)
 	}
 	if len(x.Rules) == 0 || x.Rules[0] != '{' {
 		return nil, formatErr(`"rules" is not a ruleset object`)
@@ -195,6 +276,12 @@ func (x *Export) Encode() ([]byte, error) {
 		b.WriteByte('\n')
 		return nil
 	}
+	putIf := func(key string, v any, ok bool) error {
+		if !ok {
+			return nil
+		}
+		return put(key, v, false)
+	}
 	list := func(key string, n int, item func(i int) ([]byte, error)) error {
 		fmt.Fprintf(&b, " %q: [", key)
 		for i := range n {
@@ -222,6 +309,7 @@ func (x *Export) Encode() ([]byte, error) {
 		put("mode", x.Mode, false),
 		put("rules", json.RawMessage(rules.Bytes()), false),
 		put("players", x.Players, false),
+		putIf("trustless", x.Trustless, x.Trustless != nil),
 		list("actions", len(x.Actions), func(i int) ([]byte, error) { return json.Marshal(x.Actions[i]) }),
 		list("log", len(x.Log), func(i int) ([]byte, error) {
 			var c bytes.Buffer

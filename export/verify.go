@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/reducers"
@@ -30,12 +31,36 @@ type Report struct {
 	CardDraws int
 	// Shuffles is the number of shuffle commitments opened.
 	Shuffles int
-	// Replayed says that the game was replayed (seeded and fair modes).
+	// Replayed says that the game was replayed (seeded, fair and
+	// trustless modes).
 	Replayed bool
+
+	// Trustless games: the seats, the rounds closed, the links checked
+	// against their predecessors, the signatures verified (actions and
+	// reveals), the index of the round open at the export (0: none) and
+	// the game's abort, if it was aborted.
+	Seats, Rounds, Links, Signatures int
+	Pending                          uint32
+	Aborted                          *engine.TrustRecord
 }
 
 // Summary is the report in one line.
 func (r *Report) Summary() string {
+	if r.Mode == rng.ModeTrustless {
+		s := fmt.Sprintf("ok: trustless game %s: %d actions replayed, %d events matched, %d rounds of %d seats closed, %d links checked against their chains, %d signatures verified, %d draws recomputed from the rounds' streams, %d cards drawn from the public piles",
+			r.GameID, r.Actions, r.Events, r.Rounds, r.Seats, r.Links, r.Signatures, r.Draws, r.CardDraws)
+		switch {
+		case r.Pending > 0:
+			s += fmt.Sprintf("; round %d is open (its links stay secret until it closes)", r.Pending)
+		case r.Aborted != nil:
+			s += fmt.Sprintf("; aborted at round %d (%s", r.Aborted.Index, r.Aborted.Reason)
+			if len(r.Aborted.Missing) > 0 {
+				s += ", not revealed by " + strings.Join(r.Aborted.Missing, ", ")
+			}
+			s += ")"
+		}
+		return s
+	}
 	if r.Replayed {
 		return fmt.Sprintf("ok: %s game %s: %d actions replayed, %d events matched, %d draws recomputed, %d cards drawn as committed, %d shuffles opened",
 			r.Mode, r.GameID, r.Actions, r.Events, r.Draws, r.CardDraws, r.Shuffles)
@@ -101,6 +126,13 @@ func (x *Export) Verify() (*Report, error) {
 	}
 	if err := v.last.UnmarshalJSON(x.Log[len(x.Log)-1]); err != nil {
 		return nil, formatErr("log entry %d: %v", len(x.Log)-1, err)
+	}
+	if x.Mode == rng.ModeTrustless {
+		if err := v.verifyTrustless(); err != nil {
+			return nil, err
+		}
+		v.rep.Events = len(v.x.Log)
+		return &v.rep, nil
 	}
 	checks := []func() error{v.checkEnds, v.checkSeeds, v.replay}
 	if x.Mode == rng.ModeCrypto {
@@ -217,6 +249,20 @@ func (v *verifier) checkSeeds() error {
 			return diverge(-1, 0, fmt.Sprintf("fairness.contributionsHex[%d]", i), "0 to 64 bytes of hex", strconv.Quote(h), err.Error())
 		}
 	}
+	if r := v.last.Fair; r != nil && r.Openings {
+		// A fair game with openings: each contribution opens the
+		// commitment its seat published at join.
+		if len(r.Seats) != len(cs) {
+			return diverge(-1, 0, "fairness.seats", strconv.Itoa(len(cs))+" commitments (one per seat)", strconv.Itoa(len(r.Seats)), "")
+		}
+		for i, c := range cs {
+			s := r.Seats[i]
+			if got := fair.ContributionCommitment(v.x.GameID, uint32(s.Seat), c); engine.Hash32(got) != s.CommitmentHex {
+				return diverge(-1, 0, fmt.Sprintf("fairness.contributionsHex[%d]", i), "the contribution seat "+strconv.Itoa(s.Seat)+" committed to ("+s.CommitmentHex.String()+")",
+					f.ContributionsHex[i]+" (commitment "+engine.Hash32(got).String()+")", "the contribution does not open the commitment its seat published at join")
+			}
+		}
+	}
 	gs := fair.GameSeed(seed[:], cs)
 	want := hex.EncodeToString(gs[:])
 	if !v.started() {
@@ -243,9 +289,7 @@ func (v *verifier) started() bool {
 
 // engineAction is the engine's action for the export's i-th.
 func (v *verifier) engineAction(xa *Action) engine.Action {
-	a := engine.Action{Kind: xa.Kind, Actor: xa.Actor, Version: xa.Version, At: xa.At,
-		GameID: xa.GameID, Mode: xa.Mode, Seed: xa.Seed, Audit: xa.Audit, Seat: xa.Seat, Class: xa.Class,
-		KeepSmokeBomb: xa.KeepSmokeBomb, Entropy: xa.Entropy, Target: xa.Target, CardID: xa.CardID}
+	a := xa.engineAction()
 	if a.Kind == engine.ActCreate && v.x.Mode == rng.ModeFair {
 		a.ServerSeed = v.x.Fairness.ServerSeedHex
 	}
@@ -279,7 +323,7 @@ func (v *verifier) replay() error {
 		var s *rng.Stream
 		if i > 0 {
 			var err error
-			if s, err = session.Stream(g); err != nil {
+			if s, err = session.StreamFor(g, &a); err != nil {
 				return diverge(i, g.Public.LogSeq+1, "action", describe(xa)+" applied", "no stream: "+err.Error(), "")
 			}
 		}

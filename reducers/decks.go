@@ -3,11 +3,17 @@ package reducers
 import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/trustless"
 )
 
 var initTags = [engine.NumDecks]rng.Tag{
 	rng.TagInitShuffleTreasureT1, rng.TagInitShuffleTreasureT2, rng.TagInitShuffleTreasureT3,
 	rng.TagInitShuffleChance, rng.TagInitShuffleEnemyT1, rng.TagInitShuffleEnemyT2, rng.TagInitShuffleEnemyT3,
+}
+
+var drawTags = [engine.NumDecks]rng.Tag{
+	rng.TagDrawTreasureT1, rng.TagDrawTreasureT2, rng.TagDrawTreasureT3,
+	rng.TagDrawChance, rng.TagDrawEnemyT1, rng.TagDrawEnemyT2, rng.TagDrawEnemyT3,
 }
 
 var reshuffleTags = [engine.NumDecks]rng.Tag{
@@ -29,7 +35,26 @@ func shuffleDeck(c *engine.Ctx, d int, tag rng.Tag) {
 // ReshuffleDeckIfEmpty shuffles deck d's discard pile into it when its draw
 // pile is empty and the discard pile is not (tag deck.reshuffle.<deckId>,
 // one shuffle); it reports whether it did.
+//
+// In a trustless game nothing is shuffled: at that same moment the discard
+// pile becomes the public draw pile, in its order (oldest first), and
+// DeckRefilled {deckId, size} is logged; the draws take cards from it at
+// random (draw).
 func ReshuffleDeckIfEmpty(c *engine.Ctx, d int) bool {
+	if c.P.RNG.Mode == rng.ModeTrustless {
+		pub := &c.P.Decks[d]
+		if len(pub.Pile) > 0 || len(pub.Discard) == 0 {
+			return false
+		}
+		pub.Pile, pub.Discard = pub.Discard, pub.Pile[:0]
+		if len(pub.Discard) == 0 && cap(pub.Discard) == 0 {
+			pub.Discard = nil
+		}
+		pub.Size = len(pub.Pile)
+		e := c.Add(engine.EvDeckRefilled)
+		e.DeckID, e.Size = engine.DeckIDs[d], pub.Size
+		return true
+	}
 	sec, pub := &c.G.Secret.Decks[d], &c.P.Decks[d]
 	if len(sec.Cards) > 0 || len(pub.Discard) == 0 {
 		return false
@@ -46,8 +71,15 @@ func ReshuffleDeckIfEmpty(c *engine.Ctx, d int) bool {
 // draw takes the top card of deck d: if the draw pile is empty its discard
 // pile is shuffled in first; if both are empty nothing is drawn ("", false).
 // When the draw empties the pile, the discard pile is shuffled in at once.
-// Draws never call the RNG themselves.
+// Draws never call the RNG themselves, but in a trustless game, where a
+// draw takes a card uniformly from the public pile with the action's
+// stream (rng/trustless.DrawFromPile, tag deck.draw.<deckId>): j = the
+// spec's uniformInt(0, size-1), the card at j swapped with the last and
+// removed. No order exists before the draw.
 func draw(c *engine.Ctx, d int) (string, bool) {
+	if c.P.RNG.Mode == rng.ModeTrustless {
+		return drawLazily(c, d)
+	}
 	ReshuffleDeckIfEmpty(c, d)
 	sec := &c.G.Secret.Decks[d]
 	if len(sec.Cards) == 0 {
@@ -58,6 +90,24 @@ func draw(c *engine.Ctx, d int) (string, bool) {
 	sec.Cards = sec.Cards[:len(sec.Cards)-1]
 	c.P.Decks[d].Size = len(sec.Cards)
 	if len(sec.Cards) == 0 {
+		ReshuffleDeckIfEmpty(c, d)
+	}
+	return id, true
+}
+
+// drawLazily is draw in a trustless game.
+func drawLazily(c *engine.Ctx, d int) (string, bool) {
+	ReshuffleDeckIfEmpty(c, d)
+	pub := &c.P.Decks[d]
+	if len(pub.Pile) == 0 {
+		return "", false
+	}
+	id, rest, err := trustless.DrawFromPile(c.RNG, pub.Pile, drawTags[d], &rng.Ctx{DeckID: engine.DeckIDs[d]})
+	if err != nil {
+		panic("reducers: " + err.Error()) // cannot happen: the pile is not empty
+	}
+	pub.Pile, pub.Size = rest, len(rest)
+	if len(rest) == 0 {
 		ReshuffleDeckIfEmpty(c, d)
 	}
 	return id, true

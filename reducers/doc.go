@@ -33,5 +33,8 @@ func Table() engine.Table {
 		engine.ActDeclineReroll: declineReroll,
 		engine.ActDiscard:       discard,
 		engine.ActAbandon:       abandon,
+		engine.ActAbort:         abortGame,
+		engine.ActOpen:          open,
+		engine.ActRemoveSeat:    removeSeat,
 	}
 }

@@ -157,6 +157,9 @@ const (
 	EndLeftFinalTile = "leftFinalTile"
 	// EndAbandoned: the owner abandoned the game; no one won.
 	EndAbandoned = "abandoned"
+	// EndAborted: a trustless game was aborted (GameAborted says why and
+	// names the seats that did not reveal); no one won.
+	EndAborted = "aborted"
 )
 
 // finish ends the game with its winner and reveals what was secret.

@@ -219,7 +219,7 @@ func TestServerSeedAndEntropyBelongToTheirActions(t *testing.T) {
 	tb.must(engine.Action{Kind: engine.ActJoin, Actor: "p1", Class: engine.ClassMonk})
 	tb.must(engine.Action{Kind: engine.ActJoin, Actor: "p2", Seat: 1, Class: engine.ClassMonk})
 	err = tb.do(engine.Action{Kind: engine.ActStart, Actor: "p1", Entropy: "00"})
-	require.ErrorContains(t, err, "entropy belongs to join only")
+	require.ErrorContains(t, err, "entropy belongs to join and open only")
 }
 
 // Start refuses a stream that is not the fresh stream of the game seed the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/trustless"
 )
 
 // create makes the game: the actor becomes the owner, the rng mode and seed
@@ -33,10 +34,18 @@ func create(c *engine.Ctx, a *engine.Action) error {
 		if a.Seed != "" {
 			return reject(engine.CodeInvalidAction, "a fair game takes no seed string (its seed comes from the server and the players)")
 		}
+	case rng.ModeTrustless:
+		if a.Seed != "" {
+			return reject(engine.CodeInvalidAction, "a trustless game takes no seed (its randomness comes from the players' chains)")
+		}
 	default:
 		return reject(engine.CodeInvalidAction, "unknown rng mode "+strconv.Quote(a.Mode))
 	}
 	saltKey, commit, err := createSecrets(mode, a)
+	if err != nil {
+		return err
+	}
+	chainLength, deadline, err := createProtocol(c, mode, a)
 	if err != nil {
 		return err
 	}
@@ -49,6 +58,13 @@ func create(c *engine.Ctx, a *engine.Action) error {
 		c.G.Secret.ServerSeed = a.ServerSeed
 		p.Fairness = c.G.NewFairness()
 		p.Fairness.CommitmentHex = commit.String()
+		if a.Openings {
+			p.Fairness.Openings, p.Fairness.DeadlineMs = true, deadline
+		}
+	}
+	if mode == rng.ModeTrustless {
+		p.Trustless = &engine.Trustless{ChainLength: chainLength, DeadlineMs: deadline, NextIndex: 1,
+			Transcript: trustless.TranscriptStart(a.GameID, p.RulesHash)}
 	}
 	e := c.Add(engine.EvGameCreated)
 	e.UID, e.GameID, e.RulesHash, e.Commitment = a.Actor, a.GameID, p.RulesHash, commit
@@ -73,6 +89,10 @@ func join(c *engine.Ctx, a *engine.Action) error {
 		return reject(engine.CodeGameFull, "every seat is taken")
 	}
 	entropy, err := joinEntropy(c, a)
+	if err != nil {
+		return err
+	}
+	keys, err := joinKeys(c, a)
 	if err != nil {
 		return err
 	}
@@ -102,6 +122,7 @@ func join(c *engine.Ctx, a *engine.Action) error {
 	}
 	e := c.Add(engine.EvPlayerJoined)
 	e.UID, e.Seat, e.Class = a.Actor, a.Seat, a.Class
+	seatKeys(c, a, at, keys, e)
 	return nil
 }
 
@@ -115,6 +136,9 @@ func start(c *engine.Ctx, a *engine.Action) error {
 		return reject(engine.CodeNotOwner, "only the owner "+p.Owner+" may start the game")
 	case len(p.Players) < c.Rules.MinPlayers:
 		return reject(engine.CodeTooFewPlayers, strconv.Itoa(len(p.Players))+" players; the ruleset needs "+strconv.Itoa(c.Rules.MinPlayers))
+	}
+	if err := allOpened(c); err != nil {
+		return err
 	}
 	gameSeed, err := fixGameSeed(c)
 	if err != nil {
@@ -130,17 +154,30 @@ func start(c *engine.Ctx, a *engine.Action) error {
 // StartGame shuffles the decks in the spec's order (treasure.t1, t2, t3,
 // chance, enemy.t1, t2, t3; one rng.Shuffle each, tag
 // deck.initShuffle.<deckId>, ctx.deckId), then rolls the turn order, and
-// begins round 1 with the first player's turn.
+// begins round 1 with the first player's turn. A trustless game shuffles
+// nothing: its piles are the ruleset's decks, drawn from lazily.
 func StartGame(c *engine.Ctx) {
 	p, sec := c.P, &c.G.Secret
 	// A reset game lends its old decks' piles (kept beyond len) to the new.
 	p.Decks = resize(p.Decks, engine.NumDecks)
 	sec.Decks = resize(sec.Decks, engine.NumDecks)
-	for d := range engine.NumDecks {
-		init := c.Rules.InitialDeck(d)
-		sec.Decks[d] = engine.SecretDeck{ID: engine.DeckIDs[d], Cards: append(sec.Decks[d].Cards[:0], init...)}
-		p.Decks[d] = engine.DeckInfo{ID: engine.DeckIDs[d], Size: len(init), Discard: p.Decks[d].Discard[:0]}
-		shuffleDeck(c, d, initTags[d])
+	if p.RNG.Mode == rng.ModeTrustless {
+		// No order is fixed in advance: each pile is the ruleset's deck,
+		// public, and every draw takes a card from it with the stream of
+		// the action that draws (decks.go).
+		sec.Decks = sec.Decks[:0]
+		for d := range engine.NumDecks {
+			init := c.Rules.InitialDeck(d)
+			p.Decks[d] = engine.DeckInfo{ID: engine.DeckIDs[d], Size: len(init), Discard: p.Decks[d].Discard[:0],
+				Pile: append(p.Decks[d].Pile[:0], init...)}
+		}
+	} else {
+		for d := range engine.NumDecks {
+			init := c.Rules.InitialDeck(d)
+			sec.Decks[d] = engine.SecretDeck{ID: engine.DeckIDs[d], Cards: append(sec.Decks[d].Cards[:0], init...)}
+			p.Decks[d] = engine.DeckInfo{ID: engine.DeckIDs[d], Size: len(init), Discard: p.Decks[d].Discard[:0]}
+			shuffleDeck(c, d, initTags[d])
+		}
 	}
 	p.Order = rollTurnOrder(c, p.Order[:0])
 	c.Add(engine.EvGameStarted).Order = p.Order

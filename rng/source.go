@@ -8,12 +8,12 @@ type Source interface {
 	Uint32() uint32
 }
 
-// Mode says whether a stream is fit for real games ("crypto" and "fair")
-// or is a reproducible stream for replays, tests and simulations
-// ("seeded").
+// Mode says whether a stream is fit for real games ("crypto", "fair" and
+// "trustless") or is a reproducible stream for replays, tests and
+// simulations ("seeded").
 type Mode string
 
-// The two modes of the spec, and the verifiable mode of this project.
+// The two modes of the spec, and the verifiable modes of this project.
 const (
 	// ModeCrypto draws every word from crypto/rand: nobody can predict or
 	// replay it.
@@ -27,4 +27,10 @@ const (
 	// unpredictable without the seed, replayable by anyone once the seed
 	// is revealed. It never uses sfc32.
 	ModeFair Mode = "fair"
+	// ModeTrustless is a trustless game's: each action that draws gets
+	// its own ChaCha20 stream, keyed by randomness that every seated
+	// player's hash-chain link makes together (see [NewTrustless] and
+	// rng/trustless), so that nobody, the server included, knows it
+	// before the action is fixed.
+	ModeTrustless Mode = "trustless"
 )

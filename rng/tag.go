@@ -65,6 +65,18 @@ const (
 	TagReshuffleEnemyT3    Tag = "deck.reshuffle.enemy.t3"
 )
 
+// Lazy draws from a public pile, one per deck (trustless games, which
+// never order a deck in advance: see rng/trustless.DrawFromPile).
+const (
+	TagDrawTreasureT1 Tag = "deck.draw.treasure.t1"
+	TagDrawTreasureT2 Tag = "deck.draw.treasure.t2"
+	TagDrawTreasureT3 Tag = "deck.draw.treasure.t3"
+	TagDrawChance     Tag = "deck.draw.chance"
+	TagDrawEnemyT1    Tag = "deck.draw.enemy.t1"
+	TagDrawEnemyT2    Tag = "deck.draw.enemy.t2"
+	TagDrawEnemyT3    Tag = "deck.draw.enemy.t3"
+)
+
 // Tiered tags, indexed by tier 1..3 (index 0 is unused).
 var (
 	tagComposition = [4]Tag{"", TagEnemyCompositionT1, TagEnemyCompositionT2, TagEnemyCompositionT3}
@@ -96,3 +108,7 @@ func InitShuffleTag(deckID string) Tag { return Tag("deck.initShuffle." + deckID
 // ReshuffleTag returns "deck.reshuffle.<deckID>", the tag of the shuffle of a
 // deck's discard pile when the deck runs out.
 func ReshuffleTag(deckID string) Tag { return Tag("deck.reshuffle." + deckID) }
+
+// DrawTag returns "deck.draw.<deckID>", the tag of a trustless game's lazy
+// draw of one card from the deck's public pile.
+func DrawTag(deckID string) Tag { return Tag("deck.draw." + deckID) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/trustless"
 )
 
 // Stream returns the stream for g's next action: in seeded mode the
@@ -55,8 +56,57 @@ func Stream(g *engine.Game, opts ...rng.Option) (*rng.Stream, error) {
 			return nil, fmt.Errorf("session: the game seed %q is not 32 bytes of hex", sec.GameSeed)
 		}
 		return rng.RestoreFair(seed, sec.RNGState, opts...)
+	case rng.ModeTrustless:
+		// A trustless game has no stream of its own: every action is
+		// first run on a stream that refuses its first word. Only the
+		// reveal that closes a round gets randomness (StreamFor).
+		return rng.NewRefusing(rng.ModeTrustless, opts...), nil
 	}
-	return nil, fmt.Errorf("session: game has rng mode %q; want seeded, crypto or fair", p.RNG.Mode)
+	return nil, fmt.Errorf("session: game has rng mode %q; want seeded, crypto, fair or trustless", p.RNG.Mode)
+}
+
+// StreamFor returns the stream for applying action a to g: Stream(g), but
+// in a trustless game, for the reveal that closes the pending round (the
+// last seat's, with the others' links in Secret.Links), ChaCha20 keyed by
+// the round's R_v (rng/trustless.Randomness of the game, the index, the
+// pending action's digest and every seat's link in seat order, a's
+// included). The engine checks the stream against the R_v it derives from
+// the checked links, so a reveal with a wrong link is refused before the
+// stream is used. Servers and verifiers call StreamFor before every
+// Dispatch; it gives the same stream as Stream in every other case.
+func StreamFor(g *engine.Game, a *engine.Action, opts ...rng.Option) (*rng.Stream, error) {
+	p := &g.Public
+	t := p.Trustless
+	if p.RNG.Mode != rng.ModeTrustless || a.Kind != engine.ActReveal || t == nil || t.Pending == nil ||
+		len(g.Secret.Links)+1 != len(t.Seats) {
+		return Stream(g, opts...)
+	}
+	links := make([][32]byte, len(t.Seats))
+	have := make([]bool, len(t.Seats))
+	for _, l := range g.Secret.Links {
+		for i := range t.Seats {
+			if t.Seats[i].Seat == l.Seat {
+				links[i], have[i] = l.Link, true
+			}
+		}
+	}
+	missing := -1
+	for i := range have {
+		if !have[i] {
+			missing = i
+		}
+	}
+	if missing < 0 || t.Seats[missing].UID != a.Actor {
+		return Stream(g, opts...) // not the closing reveal: the engine will refuse or hold it
+	}
+	link, err := engine.ParseHash32(a.Link, "the reveal's link")
+	if err != nil {
+		return Stream(g, opts...) // the engine refuses it
+	}
+	links[missing] = link
+	pd := t.Pending
+	r := trustless.Randomness(p.GameID, pd.Index, (*[32]byte)(&pd.Digest), links)
+	return trustless.Stream(r, p.RNG.Seq, opts...), nil
 }
 
 // Migrate applies the spec's migration notes to a stored game's public

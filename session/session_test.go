@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/trustless"
 )
 
 func seededGame(seed string) *engine.Game {
@@ -138,4 +139,55 @@ func TestStreamFair(t *testing.T) {
 		_, err := Stream(bad)
 		require.ErrorContains(t, err, c.want)
 	}
+}
+
+// StreamFor: in a trustless game, every action gets a stream that refuses
+// its first word, but the reveal that closes the pending round, which
+// gets ChaCha20 keyed by the round's R_v over every seat's link in seat
+// order, its seq continuing the game's; in every other mode it is Stream.
+func TestStreamFor(t *testing.T) {
+	g := &engine.Game{}
+	p := &g.Public
+	p.Phase, p.GameID = engine.PhaseLobby, "sf"
+	p.RNG = engine.RNGInfo{Mode: rng.ModeTrustless, Seq: 17}
+	t0 := engine.Hash32{1}
+	p.Trustless = &engine.Trustless{ChainLength: 100, NextIndex: 3, Seats: []engine.TrustSeat{{UID: "a", Seat: 0}, {UID: "b", Seat: 2}, {UID: "c", Seat: 4}}}
+	move := engine.Action{Kind: engine.ActMove, Actor: "a"}
+	s, err := StreamFor(g, &move)
+	require.NoError(t, err)
+	require.True(t, s.Refuses())
+	require.Equal(t, uint64(17), s.Seq())
+
+	digest := engine.Hash32{9}
+	p.Trustless.Pending = &engine.Pending{Index: 3, Digest: digest, Transcript: t0}
+	la, lb, lc := engine.Hash32{0xa}, engine.Hash32{0xb}, engine.Hash32{0xc}
+	reveal := func(uid string, l engine.Hash32) *engine.Action {
+		return &engine.Action{Kind: engine.ActReveal, Actor: uid, Link: l.String()}
+	}
+	// The first reveals do not close the round.
+	s, err = StreamFor(g, reveal("c", lc))
+	require.NoError(t, err)
+	require.True(t, s.Refuses())
+	g.Secret.Links = []engine.RoundLink{{Seat: 4, Link: lc}, {Seat: 0, Link: la}}
+	// A reveal by a seat that has revealed already, or with a malformed
+	// link, is not the closing one (the engine refuses it).
+	s, _ = StreamFor(g, reveal("a", la))
+	require.True(t, s.Refuses())
+	s, _ = StreamFor(g, &engine.Action{Kind: engine.ActReveal, Actor: "b", Link: "zz"})
+	require.True(t, s.Refuses())
+	// The closing one: R_3 over a, b, c's links in seat order.
+	s, err = StreamFor(g, reveal("b", lb))
+	require.NoError(t, err)
+	require.False(t, s.Refuses())
+	require.Equal(t, rng.ModeTrustless, s.Mode())
+	require.Equal(t, uint64(17), s.Seq())
+	r := trustless.Randomness("sf", 3, (*[32]byte)(&digest), [][32]byte{la, lb, lc})
+	require.Equal(t, hex.EncodeToString(r[:]), s.Seed())
+
+	// Every other mode: Stream.
+	sg := seededGame("x")
+	sg.Public.Phase = engine.PhaseLobby
+	a, _ := StreamFor(sg, reveal("b", lb))
+	b, _ := Stream(sg)
+	require.Equal(t, b.Uint32(rng.TagTestOnly, nil), a.Uint32(rng.TagTestOnly, nil))
 }

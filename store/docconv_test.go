@@ -135,7 +135,35 @@ func TestConversionOfWholeGames(t *testing.T) {
 			t.Fatalf("%s: game ended in %s", tc.mode, g.Public.Phase)
 		}
 	}
-	if docs < 500 {
+	// Trustless games: chains, keys, pending actions, held links, piles.
+	for _, n := range []int{2, 4} {
+		seats := make([]bot.Seat, n)
+		for i, c := range bot.DefaultClasses(n) {
+			seats[i] = bot.Seat{Class: c, Policy: []bot.Policy{bot.Cautious{}, bot.Aggressive{}}[i%2]}
+		}
+		var g engine.Game
+		_, err := r.PlayTrustless(&g, bot.TrustlessConfig{GameID: fmt.Sprint("conv-trustless-", n),
+			After: func(g *engine.Game, events []engine.Event) error {
+				what := fmt.Sprintf("trustless %d players, version %d", n, g.Public.Version)
+				sameDecode[engine.Public](t, what+" public", sameDoc(t, what+" public", &g.Public))
+				sameDecode[engine.Secret](t, what+" secret", sameDoc(t, what+" secret", &g.Secret))
+				for i := range events {
+					b := events[i].AppendJSON(nil)
+					got, err := store.JSONToDoc(b)
+					want, werr := store.JSONToDocStd(b)
+					if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s event %s: JSONToDoc %#v (%v), the standard decode %#v (%v)", what, b, got, err, want, werr)
+					}
+					sameDecode[engine.Event](t, what+" event", got)
+				}
+				docs++
+				return nil
+			}}, seats)
+		if err != nil {
+			t.Fatalf("trustless %d: %v", n, err)
+		}
+	}
+	if docs < 1000 {
 		t.Errorf("only %d actions checked", docs)
 	}
 }

@@ -16,10 +16,10 @@ import (
 )
 
 func init() {
-	commands["play"] = command{"play a whole game with bots (seeded, crypto or fair) and print its log", runPlay}
+	commands["play"] = command{"play a whole game with bots (seeded, crypto, fair or trustless) and print its log", runPlay}
 }
 
-var playUsage = `usage: gamectl play [--mode seeded|crypto|fair] [--seed S] [--players 4]
+var playUsage = `usage: gamectl play [--mode seeded|crypto|fair|trustless] [--seed S] [--players 4]
                    [--classes LIST] [--bots LIST] [--rules FILE] [--json]
                    [--audit-out FILE] [--export FILE]
 
@@ -28,8 +28,10 @@ log, one event a line. Players are p1..pN, seated 0..N-1 (p1 owns the room).
 Game i of "gamectl sim --seed S" is "gamectl play --seed 'S#i'" with that
 game's classes and bots (the sim's report prints the exact command).
 
-  --mode MODE      seeded (the sfc32 stream of --seed, replayable), crypto or
-                   fair (see --server-seed-hex and --entropy)
+  --mode MODE      seeded (the sfc32 stream of --seed, replayable), crypto,
+                   fair (see --server-seed-hex and --entropy) or trustless
+                   (each seat its own client: a fresh hash chain and Ed25519
+                   key, a replica of the game it checks before it reveals)
   --classes LIST   one class per seat, of: ` + strings.Join(classNames(), ", ") + `
                    (default: ` + strings.Join(classNames(), ",") + ` over the seats in turn)
   --bots LIST      bot policies, of: ` + strings.Join(bot.Names, ", ") + `
@@ -56,10 +58,11 @@ func classNames() []string {
 func runPlay(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, playUsage); fs.PrintDefaults() }
-	mode := fs.String("mode", "seeded", "rng mode: seeded, crypto or fair")
+	mode := fs.String("mode", "seeded", "rng mode: seeded, crypto, fair or trustless")
 	seed := fs.String("seed", "", "seed of the game's sfc32 stream (seeded mode, required there)")
 	serverSeed := fs.String("server-seed-hex", "", "crypto and fair modes: the server seed, 64 lower-case hex digits (default: from crypto/rand)")
-	entropy := fs.String("entropy", "", "fair mode: comma-separated hex contribution per seat, 0 to 64 bytes each (empty for none)")
+	entropy := fs.String("entropy", "", "fair mode: comma-separated hex contribution per seat, 0 to 64 bytes each (empty for none); with --openings, 32 bytes each")
+	openings := fs.Bool("openings", false, "fair mode: each seat commits to its contribution at join and opens it before the start (default contributions: 32 bytes from crypto/rand)")
 	exportPath := fs.String("export", "", "write the finished game's fairboard-export/v1 to this file")
 	players := fs.Int("players", 4, "number of players, p1..pN seated 0..N-1, within the ruleset's minPlayers..maxPlayers")
 	classes := fs.String("classes", "", "comma-separated class of each seat (see above)")
@@ -73,6 +76,11 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	cfg, err := playConfig(*mode, *seed, *serverSeed, *entropy, *players)
 	if err != nil {
 		return err
+	}
+	if *openings {
+		if err := withOpenings(&cfg, *players); err != nil {
+			return err
+		}
 	}
 	if cfg.Create.Seed != "" {
 		if _, err := rng.SeedSFC32(cfg.Create.Seed); err != nil {
@@ -112,7 +120,15 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 	r := bot.NewRunner(engine.New(rules, reducers.Table()))
 	r.Record = *exportPath != ""
 	g := &engine.Game{}
-	if err := r.PlayWith(g, cfg, seats); err != nil {
+	if rng.Mode(*mode) == rng.ModeTrustless {
+		tc := bot.TrustlessConfig{GameID: cfg.Create.GameID}
+		if rec != nil {
+			tc.Auditor = rec
+		}
+		if _, err := r.PlayTrustless(g, tc, seats); err != nil {
+			return err
+		}
+	} else if err := r.PlayWith(g, cfg, seats); err != nil {
 		return err
 	}
 	events := r.Events()

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func runCmd(args ...string) (int, string, string) {
@@ -94,6 +96,13 @@ func TestPlayBadInput(t *testing.T) {
 		{"play", "--seed", "x", "--rules", "/nonexistent/rules.json"},
 		{"play", "--seed", "x", "--rules", bad},
 		{"play", "--seed", "x", "--nope"},
+		{"play", "--mode", "trustless", "--seed", "x"},
+		{"play", "--mode", "trustless", "--server-seed-hex", strings.Repeat("ab", 32)},
+		{"play", "--mode", "trustless", "--entropy", "00"},
+		{"play", "--mode", "oracle"},
+		{"play", "--seed", "x", "--openings"},
+		{"play", "--mode", "fair", "--openings", "--players", "2", "--entropy", "00,11"},
+		{"play", "--mode", "fair", "--openings", "--players", "3", "--entropy", strings.Repeat("ab", 32)},
 	} {
 		if code, _, errs := runCmd(args...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errs)
@@ -207,4 +216,32 @@ func TestPlayChecksExportFirst(t *testing.T) {
 	if code != 2 || out != "" || !strings.Contains(errs, "--export "+path) {
 		t.Errorf("--export %s: exit %d, stdout %d bytes, stderr %q", path, code, len(out), errs)
 	}
+}
+
+// gamectl play --mode trustless plays a whole game in process, each seat
+// its own client, and its export verifies.
+func TestPlayTrustless(t *testing.T) {
+	x := playExport(t, "--mode", "trustless", "--players", "5", "--bots", "aggressive,cautious")
+	require.Equal(t, "trustless", string(x.Mode))
+	require.Len(t, x.Trustless.Seats, 5)
+	code, out, errs := verifyExport(t, x)
+	require.Zero(t, code, errs)
+	require.Contains(t, out, "ok: trustless game bot-trustless: ")
+}
+
+// gamectl play --mode fair --openings: every seat commits at join and
+// opens before the start; the export verifies.
+func TestPlayFairOpenings(t *testing.T) {
+	x := playExport(t, "--mode", "fair", "--openings", "--players", "3")
+	code, out, errs := verifyExport(t, x)
+	require.Zero(t, code, errs)
+	require.Contains(t, out, "ok: fair game bot-fair: ")
+	var opens int
+	for _, a := range x.Actions {
+		if a.Kind == "open" {
+			opens++
+			require.Len(t, a.Entropy, 64)
+		}
+	}
+	require.Equal(t, 3, opens)
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	commands["verify"] = command{"verify a finished game's export (fairboard-export/v1)", runVerify}
+	commands["verify"] = command{"verify a game's export (fairboard-export/v1): a finished game, or a trustless game at any point", runVerify}
 }
 
 // runVerify checks one export: exit 0 with a one-line summary, 1 naming the
@@ -25,7 +25,7 @@ func init() {
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("verify", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gamectl verify FILE\n\nChecks a fairboard-export/v1 file (gamectl play --export, or the exportGame\ncallable): commitments, seeds, a replay of every action, every shuffle.\nExit 0: verified; 1: the first divergence; 2: not a readable export.")
+		fmt.Fprintln(stderr, "usage: gamectl verify FILE\n\nChecks a fairboard-export/v1 file (gamectl play --export, or the exportGame\ncallable): commitments, seeds, a replay of every action, every shuffle;\nin a trustless game every link, signature and draw, at any point of play.\nExit 0: verified; 1: the first divergence; 2: not a readable export.")
 	}
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
@@ -77,8 +77,13 @@ func playConfig(mode, seed, serverSeed, entropy string, players int) (bot.Config
 		cfg.Create.Seed, cfg.Create.GameID = seed, "bot-"+seed
 		return cfg, nil
 	case rng.ModeCrypto, rng.ModeFair:
+	case rng.ModeTrustless:
+		if seed != "" || serverSeed != "" || entropy != "" {
+			return cfg, usagef("--seed, --server-seed-hex and --entropy are not for trustless games: their randomness comes from the seats' hash chains")
+		}
+		return cfg, nil
 	default:
-		return cfg, usagef("--mode %q: want seeded, crypto or fair", mode)
+		return cfg, usagef("--mode %q: want seeded, crypto, fair or trustless", mode)
 	}
 	if seed != "" {
 		return cfg, usagef("--seed is for seeded games; a %s game's seed comes from --server-seed-hex", mode)
@@ -109,6 +114,35 @@ func playConfig(mode, seed, serverSeed, entropy string, players int) (bot.Config
 	}
 	cfg.Entropy = list
 	return cfg, nil
+}
+
+// withOpenings makes cfg a fair game with openings: every seat commits to
+// a 32-byte contribution (--entropy's, or one from crypto/rand) at join
+// and opens it before the start.
+func withOpenings(cfg *bot.Config, players int) error {
+	if rng.Mode(cfg.Create.Mode) != rng.ModeFair {
+		return usagef("--openings is for fair games")
+	}
+	cfg.Create.Openings = true
+	if len(cfg.Entropy) == 0 {
+		for range players {
+			c, err := fair.NewContribution()
+			if err != nil {
+				return err
+			}
+			cfg.Entropy = append(cfg.Entropy, c)
+		}
+		return nil
+	}
+	if len(cfg.Entropy) != players {
+		return usagef("--openings: --entropy gives %d contributions for %d players (one of 32 bytes per seat)", len(cfg.Entropy), players)
+	}
+	for i, h := range cfg.Entropy {
+		if _, err := fair.ParseContribution(h); err != nil {
+			return usagef("--entropy: seat %d: %v", i, err)
+		}
+	}
+	return nil
 }
 
 // writeExport writes the finished game's export to path.

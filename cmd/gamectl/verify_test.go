@@ -270,3 +270,31 @@ func TestPlayFairJSONAndAudit(t *testing.T) {
 		require.Contains(t, strings.SplitN(string(a), "\n", 2)[0], `"tag":"deck.initShuffle.treasure.t1"`)
 	}
 }
+
+// A trustless game's export, at its end and in the middle of a round,
+// verifies with a summary that names the mode; a tampered copy is refused
+// (exit 1), naming the kind of tampering.
+func TestVerifyTrustlessExport(t *testing.T) {
+	good, _ := exporttest.Trustless(t, "tl-cli", 3, nil)
+	code, out, errs := verifyExport(t, good)
+	require.Zero(t, code, errs)
+	require.Regexp(t, `^ok: trustless game tl-cli: \d+ actions replayed, \d+ events matched, \d+ rounds of 3 seats closed, \d+ links checked against their chains, \d+ signatures verified, \d+ draws recomputed from the rounds' streams, \d+ cards drawn from the public piles\n$`, out)
+
+	mid, _ := exporttest.Trustless(t, "tl-mid", 3, func(g *engine.Game) bool {
+		pd := g.Public.Trustless.Pending
+		return pd != nil && pd.Index == 12 && len(pd.Reveals) == 1
+	})
+	code, out, errs = verifyExport(t, mid)
+	require.Zero(t, code, errs)
+	require.Contains(t, out, "; round 12 is open (its links stay secret until it closes)\n")
+
+	bad := clone(t, good)
+	i := exporttest.Find(t, bad, engine.EvDiceRolled)
+	e := exporttest.Event(t, bad, i)
+	e.Value = e.Value%e.Sides + 1
+	exporttest.SetEvent(bad, i, e)
+	code, _, errs = verifyExport(t, bad)
+	require.Equal(t, 1, code)
+	require.Contains(t, errs, "DiceRolled.value: expected")
+	require.Contains(t, errs, "(a draw that is not the stream's: ")
+}

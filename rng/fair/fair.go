@@ -16,6 +16,7 @@
 //	           = the 32 random bytes the server draws at create                crypto mode
 //	salt_k     = SHA-256(field("fairboard/deck-salt/v1") ‖ field(saltKey) ‖ u32(k))
 //	deck commitment = SHA-256(field("fairboard/deck/v1") ‖ field(salt) ‖ field(deckId) ‖ u32(n) ‖ field(card_1) ‖ … ‖ field(card_n))
+//	contribution commitment = SHA-256(field("fairboard/fair-commit/v1") ‖ field(gameId) ‖ u32(seat) ‖ field(c))
 //
 // c_1..c_n are the seated players' contributions in seat order (empty when
 // a player gave none); k counts the game's shuffles from 0; card_1 is the
@@ -39,6 +40,9 @@ const (
 	DomainSaltKey    = "fairboard/salt-key/v1"
 	DomainDeckSalt   = "fairboard/deck-salt/v1"
 	DomainDeck       = "fairboard/deck/v1"
+	// DomainContribution commits a player's contribution in a fair game
+	// with openings (see ContributionCommitment).
+	DomainContribution = "fairboard/fair-commit/v1"
 )
 
 // Sizes of the inputs.
@@ -47,6 +51,10 @@ const (
 	ServerSeedSize = 32
 	// MaxEntropy is the largest contribution a player may give, in bytes.
 	MaxEntropy = 64
+	// ContributionSize is the size of a contribution in a fair game with
+	// openings: exactly 32 bytes from the client's CSPRNG (a short or empty
+	// one could be opened by guessing).
+	ContributionSize = 32
 )
 
 // ErrInput is wrapped by every error about a malformed seed or
@@ -130,6 +138,33 @@ func DeckCommitment(salt *[32]byte, deckID string, cards []string) [32]byte {
 	return sha256.Sum256(b)
 }
 
+// ContributionCommitment returns the commitment a player gives at join in a
+// fair game with openings, to its contribution c (32 bytes), opened before
+// the start: SHA-256(field("fairboard/fair-commit/v1") ‖ field(gameId) ‖
+// u32(seat) ‖ field(c)). Binding the game and the seat keeps a commitment
+// from being replayed in another game or seat.
+func ContributionCommitment(gameID string, seat uint32, c []byte) [32]byte {
+	b := make([]byte, 0, 48+len(gameID)+len(c))
+	b = appendFieldString(b, DomainContribution)
+	b = appendFieldString(b, gameID)
+	b = binary.BigEndian.AppendUint32(b, seat)
+	b = AppendField(b, c)
+	return sha256.Sum256(b)
+}
+
+// ParseContribution decodes an opened contribution: exactly 64 hex digits
+// of either case (32 bytes). The error wraps [ErrInput].
+func ParseContribution(s string) ([]byte, error) {
+	if len(s) != 2*ContributionSize {
+		return nil, fmt.Errorf("%w: a contribution is %d hex digits (%d bytes), not %d", ErrInput, 2*ContributionSize, ContributionSize, len(s))
+	}
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w: a contribution is not hex: %v", ErrInput, err)
+	}
+	return b, nil
+}
+
 // ParseServerSeed decodes a server seed: exactly 64 lower-case hex digits
 // (32 bytes). The error wraps [ErrInput] and says what is wrong.
 func ParseServerSeed(s string) ([32]byte, error) {
@@ -190,4 +225,16 @@ func NewServerSeed() (string, error) {
 		return "", fmt.Errorf("fair: drawing a server seed: %w", err)
 	}
 	return hex.EncodeToString(seed[:]), nil
+}
+
+// NewContribution draws a contribution for a fair game with openings: 32
+// bytes from crypto/rand, as 64 lower-case hex digits (what a client
+// commits to at join and opens before the start). It fails only if the
+// system's random source does.
+func NewContribution() (string, error) {
+	var c [ContributionSize]byte
+	if _, err := rand.Read(c[:]); err != nil {
+		return "", fmt.Errorf("fair: drawing a contribution: %w", err)
+	}
+	return hex.EncodeToString(c[:]), nil
 }

@@ -27,6 +27,7 @@ func TestPageVerdictsInChromium(t *testing.T) {
 	b := browser.Start(t)
 	dir := t.TempDir()
 	good, bad := exports(t, dir)
+	tl, tlBad := trustlessExports(t, dir)
 
 	var mu sync.Mutex
 	var uploads []string // any request but for the page's own files
@@ -48,6 +49,8 @@ func TestPageVerdictsInChromium(t *testing.T) {
 	}{
 		{good, "ok", "ok: fair game"},
 		{bad, "diverged", "DiceRolled.value: expected"},
+		{tl, "ok", "ok: trustless game browser-tl"},
+		{tlBad, "diverged", "a changed link"},
 		{filepath.Join(dir, "notes.json"), "invalid", "not a fairboard-export/v1 export"},
 	} {
 		page.Eval(`document.getElementById("verdict").dataset.status = "pending"`, nil)
@@ -92,5 +95,28 @@ func exports(t *testing.T, dir string) (good, bad string) {
 	bad = filepath.Join(dir, "tampered.json")
 	require.NoError(t, os.WriteFile(bad, b, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.json"), []byte(`{"notes":"not an export"}`), 0o644))
+	return good, bad
+}
+
+// trustlessExports writes a trustless game's export, and a copy with one
+// reveal's link changed.
+func trustlessExports(t *testing.T, dir string) (good, bad string) {
+	t.Helper()
+	x, _ := exporttest.Trustless(t, "browser-tl", 3, nil)
+	b, err := x.Encode()
+	require.NoError(t, err)
+	good = filepath.Join(dir, "trustless.json")
+	require.NoError(t, os.WriteFile(good, b, 0o644))
+	var reveals []int
+	for i, a := range x.Actions {
+		if a.Kind == engine.ActReveal {
+			reveals = append(reveals, i)
+		}
+	}
+	x.Actions[reveals[4]].Link = x.Actions[reveals[9]].Link
+	b, err = x.Encode()
+	require.NoError(t, err)
+	bad = filepath.Join(dir, "trustless-tampered.json")
+	require.NoError(t, os.WriteFile(bad, b, 0o644))
 	return good, bad
 }

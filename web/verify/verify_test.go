@@ -45,7 +45,7 @@ func TestHandler(t *testing.T) {
 	r := get("/verify/")
 	require.Equal(t, http.StatusOK, r.StatusCode)
 	body, _ := io.ReadAll(r.Body)
-	require.Contains(t, string(body), "Verify a finished game")
+	require.Contains(t, string(body), "Verify a game")
 	require.Equal(t, verify.CSP, r.Header.Get("Content-Security-Policy"))
 	require.Equal(t, "nosniff", r.Header.Get("X-Content-Type-Options"))
 

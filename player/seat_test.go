@@ -1,0 +1,181 @@
+package player_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/session"
+)
+
+// server is an honest server in process, and the log it has published.
+type server struct {
+	t     *testing.T
+	eng   *engine.Engine
+	g     engine.Game
+	log   []engine.Event
+	seats []*player.Seat
+}
+
+func (s *server) apply(a engine.Action) []engine.Event {
+	s.t.Helper()
+	var ev []engine.Event
+	var err error
+	if a.Kind == engine.ActCreate {
+		ev, err = s.eng.Dispatch(&s.g, &a, nil, nil)
+	} else {
+		str, serr := session.StreamFor(&s.g, &a)
+		require.NoError(s.t, serr)
+		ev, err = s.eng.Dispatch(&s.g, &a, str, nil)
+	}
+	require.NoError(s.t, err, "%s by %s", a.Kind, a.Actor)
+	s.log = append(s.log, ev...)
+	return ev
+}
+
+// newServer has two seats join a trustless game and p1 start it: the
+// start is pending (index 1), and the seats have followed the log.
+func newServer(t *testing.T) *server {
+	rules := engine.DefaultRules()
+	s := &server{t: t, eng: engine.New(rules, reducers.Table())}
+	s.apply(engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: "ps", Mode: "trustless", ChainLength: rules.MaxRandomActions()})
+	for i := range 2 {
+		seat, err := player.NewSeat(rules, "ps", []string{"p1", "p2"}[i], i, uint32(rules.MaxRandomActions()))
+		require.NoError(t, err)
+		s.seats = append(s.seats, seat)
+		a, err := seat.Join(engine.ClassMonk, false, s.g.Public.Version)
+		require.NoError(t, err)
+		s.apply(a)
+	}
+	a := engine.Action{Kind: engine.ActStart, Actor: "p1", Version: s.g.Public.Version}
+	require.NoError(t, s.seats[0].Sign(&a))
+	s.apply(a)
+	for _, seat := range s.seats {
+		require.NoError(t, seat.Follow(s.log))
+	}
+	return s
+}
+
+// TestSeatRevealsWhatItChecked: an honest server's pending action is
+// revealed once; the round closes; the seat will not reveal the index
+// again.
+func TestSeatRevealsWhatItChecked(t *testing.T) {
+	s := newServer(t)
+	a, err := s.seats[1].Reveal(&s.g.Public, 5)
+	require.NoError(t, err)
+	require.Equal(t, uint32(1), a.Index)
+	_, err = s.seats[1].Reveal(&s.g.Public, 6)
+	require.ErrorIs(t, err, player.ErrNothingToReveal, "revealed already, though the server has not shown it")
+	s.apply(a)
+	_, err = s.seats[1].Reveal(&s.g.Public, 7)
+	require.ErrorIs(t, err, player.ErrNothingToReveal)
+	b, err := s.seats[0].Reveal(&s.g.Public, 8)
+	require.NoError(t, err)
+	ev := s.apply(b)
+	for _, seat := range s.seats {
+		require.NoError(t, seat.Follow(ev))
+		require.Equal(t, s.g.Public.Trustless.Transcript, seat.Follower().Game().Public.Trustless.Transcript)
+		_, err := seat.Reveal(&s.g.Public, 9)
+		require.ErrorIs(t, err, player.ErrNothingToReveal, "nothing pending")
+	}
+	require.Equal(t, uint32(1), s.seats[0].Secrets().Revealed)
+}
+
+// TestSeatRefusesAHostileServer: a seat does not reveal when the game the
+// server shows is not the one its replica of the public log makes: a
+// pending action the log never recorded, another index, another digest,
+// another transcript (a client shown another game).
+func TestSeatRefusesAHostileServer(t *testing.T) {
+	for name, lie := range map[string]func(p *engine.Public){
+		"an index out of turn":  func(p *engine.Public) { p.Trustless.Pending.Index = 2 },
+		"another digest":        func(p *engine.Public) { p.Trustless.Pending.Digest[0] ^= 1 },
+		"another transcript":    func(p *engine.Public) { p.Trustless.Pending.Transcript[5] ^= 1 },
+		"an unrecorded pending": func(p *engine.Public) {},
+	} {
+		s := newServer(t)
+		shown := s.g.Clone()
+		lie(&shown.Public)
+		seat := s.seats[1]
+		if name == "an unrecorded pending" {
+			var err error
+			seat, err = player.RestoreSeat(engine.DefaultRules(), seat.Secrets())
+			require.NoError(t, err)
+			require.NoError(t, seat.Follow(s.log[:len(s.log)-1]), "the log up to the pending record")
+		}
+		_, err := seat.Reveal(&shown.Public, 1)
+		require.Error(t, err, name)
+		require.False(t, errors.Is(err, player.ErrNothingToReveal), name)
+		require.Zero(t, seat.Secrets().Revealed, "%s: nothing was revealed", name)
+		// The honest game, shown as it is, is revealed (positive control).
+		if name != "an unrecorded pending" {
+			_, err = seat.Reveal(&s.g.Public, 1)
+			require.NoError(t, err, name)
+		}
+	}
+}
+
+// TestFollowerCatchesAChangedOutcome: a log whose die differs from the
+// one the round's links make is a divergence, and the seat then refuses
+// to reveal anything.
+func TestFollowerCatchesAChangedOutcome(t *testing.T) {
+	s := newServer(t)
+	for _, seat := range s.seats {
+		a, err := seat.Reveal(&s.g.Public, 1)
+		require.NoError(t, err)
+		s.apply(a)
+	}
+	start := len(s.log)
+	for i := len(s.log) - 1; i >= 0 && s.log[i].Type != engine.EvRoundRevealed; i-- {
+		start = i
+	}
+	ev := append([]engine.Event{}, s.log[start-1:]...)
+	for i := range ev {
+		if ev[i].Type == engine.EvTurnOrderRolled {
+			ev[i].Value = ev[i].Value%6 + 1
+			break
+		}
+	}
+	honest := s.seats[0]
+	require.NoError(t, honest.Follow(s.log), "the honest log")
+	lied := s.seats[1]
+	err := lied.Follow(ev)
+	var d *player.Divergence
+	require.True(t, errors.As(err, &d), "%v", err)
+	require.Contains(t, d.What, "TurnOrderRolled")
+	_, err = lied.Reveal(&s.g.Public, 1)
+	require.ErrorAs(t, err, &d, "a seat that saw a lie reveals nothing more")
+}
+
+// TestRestoreSeat: a seat rebuilt from its secrets (after a restart) makes
+// the same links and signatures, and still refuses to reveal an index
+// twice.
+func TestRestoreSeat(t *testing.T) {
+	s := newServer(t)
+	a, err := s.seats[1].Reveal(&s.g.Public, 5)
+	require.NoError(t, err)
+	r, err := player.RestoreSeat(engine.DefaultRules(), s.seats[1].Secrets())
+	require.NoError(t, err)
+	require.Equal(t, s.seats[1].Head(), r.Head())
+	require.Equal(t, s.seats[1].PublicKey(), r.PublicKey())
+	require.NoError(t, r.Follow(s.log))
+	_, err = r.Reveal(&s.g.Public, 6)
+	require.ErrorIs(t, err, player.ErrNothingToReveal, "the restored seat knows it revealed index 1")
+	s.apply(a)
+}
+
+// TestSeatRevealsAnIndexForOneActionOnly: a seat that revealed index 1 for
+// one action refuses to reveal it for another (a replaced pending action).
+func TestSeatRevealsAnIndexForOneActionOnly(t *testing.T) {
+	s := newServer(t)
+	sec := s.seats[1].Secrets()
+	sec.Revealed, sec.Digest = 1, engine.Hash32{0xde, 0xad}
+	seat, err := player.RestoreSeat(engine.DefaultRules(), sec)
+	require.NoError(t, err)
+	require.NoError(t, seat.Follow(s.log))
+	_, err = seat.Reveal(&s.g.Public, 1)
+	require.ErrorContains(t, err, "a revealed index serves that action or none")
+}
