@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "install: npm packages (Firebase Auth emulator, JS SDK) from package-lock.json"
+step "install: npm packages (Firebase Auth emulator, JS SDK, esbuild, TypeScript, axe-core) from package-lock.json"
 if [ ! -x node_modules/.bin/firebase ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 	# --ignore-scripts: re2's install script would download a prebuilt binary, which
 	# this network cannot fetch; firebase-tools works without it.
