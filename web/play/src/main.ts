@@ -237,7 +237,7 @@ async function createGame(): Promise<void> {
 }
 
 /** callRetrying calls a function, sending the same request again (same
- * action id) while the answer is lost, up to four times. */
+ * action id) while the answer is lost, up to three more times. */
 async function callRetrying<T>(name: string, data: object, onRetry?: (n: number) => void): Promise<T> {
   for (let n = 0; ; n++) {
     try {
