@@ -319,7 +319,7 @@ func TestProbingLeavesNoMemory(t *testing.T) {
 
 // TestEveryFunctionServedAndDeployed: every name of functions.Names has a
 // handler, is served by Mux, and is in the deploy loops of the README and
-// docs/functions.md (which deploy exactly functions.Names).
+// docs/functions.md (which deploy exactly functions.Names and playConfig).
 func TestEveryFunctionServedAndDeployed(t *testing.T) {
 	c, _ := newServer(t, true)
 	api := functions.New(service.New(service.Config{Store: store.NewMemory(), Engine: eng}), functions.InsecureDevVerifier{}, nil)
@@ -332,7 +332,9 @@ func TestEveryFunctionServedAndDeployed(t *testing.T) {
 			t.Errorf("%s is not served (an unauthenticated call answered %+v, %v)", n, a, err)
 		}
 	}
-	loop := "for f in " + strings.Join(functions.Names, " ") + "; do"
+	// and playConfig, which serves the play page's configuration
+	// (functions/deploy.PlayConfigName; deploy imports this package).
+	loop := "for f in " + strings.Join(functions.Names, " ") + " playConfig; do"
 	for _, doc := range []string{"../README.md", "../docs/functions.md"} {
 		b, err := os.ReadFile(doc)
 		if err != nil {

@@ -11,14 +11,14 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "install: npm packages (Firebase Auth emulator, JS SDK) from package-lock.json"
+step "install: npm packages (Firebase Auth emulator, JS SDK, esbuild, TypeScript, axe-core) from package-lock.json"
 if [ ! -x node_modules/.bin/firebase ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 	# --ignore-scripts: re2's install script would download a prebuilt binary, which
 	# this network cannot fetch; firebase-tools works without it.
 	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 fi
 
-step "install: Chromium for the report test (Debian package)"
+step "install: Chromium for the browser tests (Debian package)"
 if ! command -v chromium >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
@@ -40,7 +40,7 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go vet -tags cloud ./cmd/gamectl   # the Firestore build of gamectl serve
-GOOS=js GOARCH=wasm go vet ./web/verify/wasm   # the verifier page's WebAssembly
+GOOS=js GOARCH=wasm go vet ./web/verify/wasm ./web/play/wasm   # the pages' WebAssembly
 go run ./lint/cmd/randlint ./...
 
 step "go test"

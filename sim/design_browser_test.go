@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/browser"
 )
 
 // The sweep's report (a line per value, a heat map per grid) and the
@@ -18,7 +19,7 @@ import (
 // within a 1000-pixel window: measured with the browser's real fonts, on
 // a ruleset whose names are long.
 func TestDesignReportsFitInChromium(t *testing.T) {
-	bin := chromium(t)
+	b := browser.Start(t)
 	long := strings.ReplaceAll(string(engine.DefaultRulesJSON()), `"t1-potion"`, `"t1-potion-of-remarkably-long-lasting-restoration"`)
 	base := testConfig(60, 2)
 	reports := map[string]struct {
@@ -61,7 +62,7 @@ func TestDesignReportsFitInChromium(t *testing.T) {
 			for _, banned := range []string{"https://", "<script", "<link", "@import", "url("} {
 				require.NotContains(t, string(page), banned, "the report must fetch nothing")
 			}
-			f := measureFit(t, bin, filepath.Join(dir, "report.html"))
+			f := measureFit(t, b, filepath.Join(dir, "report.html"))
 			require.GreaterOrEqual(t, f.Charts, r.minCharts)
 			require.Greater(t, f.Texts, 20)
 			require.Emptyf(t, f.Bad, "texts that do not fit:\n%s", strings.Join(f.Bad, "\n"))

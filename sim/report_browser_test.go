@@ -1,28 +1,24 @@
 package sim
 
 import (
-	"context"
-	"encoding/json"
-	"html"
+	"bytes"
 	"image"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/browser"
 )
 
 // fitScript measures, in the browser, every text of every chart against
 // its chart's box and against the other texts of the chart, and the page
-// against the window; it writes what it found into <pre id="fit">.
-const fitScript = `<script>
-(function () {
+// against the window, and returns what it found.
+const fitScript = `(function () {
   var bad = [], texts = 0;
   var charts = document.querySelectorAll("svg.chart");
   charts.forEach(function (svg, si) {
@@ -48,12 +44,8 @@ const fitScript = `<script>
   if (document.documentElement.scrollWidth > window.innerWidth) {
     bad.push("the page is " + document.documentElement.scrollWidth + " px wide in a " + window.innerWidth + " px window");
   }
-  var out = document.createElement("pre");
-  out.id = "fit";
-  out.textContent = JSON.stringify({charts: charts.length, texts: texts, bad: bad});
-  document.body.appendChild(out);
-})();
-</script>`
+  return {charts: charts.length, texts: texts, bad: bad};
+})()`
 
 // fitReport is what fitScript found.
 type fitReport struct {
@@ -61,21 +53,17 @@ type fitReport struct {
 	Bad           []string
 }
 
-// measureFit opens a copy of the report with fitScript in headless
-// Chromium and returns the measurements.
-func measureFit(t *testing.T, bin, reportPath string) fitReport {
+// measureFit opens the report in headless Chromium in a 1000-pixel window
+// and returns fitScript's measurements.
+func measureFit(t *testing.T, b *browser.Browser, reportPath string) fitReport {
 	t.Helper()
-	page, err := os.ReadFile(reportPath)
-	require.NoError(t, err)
-	probe := filepath.Join(t.TempDir(), "probe.html")
-	require.NoError(t, os.WriteFile(probe, []byte(strings.Replace(string(page), "</body>", fitScript+"</body>", 1)), 0o644))
-	dom := string(runChromium(t, bin, "--window-size=1000,1000", "--virtual-time-budget=2000", "--dump-dom", "file://"+probe))
-	i := strings.Index(dom, `<pre id="fit">`)
-	require.GreaterOrEqual(t, i, 0, "the probe script did not run")
-	body := dom[i+len(`<pre id="fit">`):]
-	body = body[:strings.Index(body, "</pre>")]
+	p := b.NewPage(t)
+	p.SetViewport(browser.Viewport{Width: 1000, Height: 1000})
+	p.Navigate("file://" + reportPath)
+	p.WaitFor(`document.readyState === "complete"`)
 	var f fitReport
-	require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(body)), &f))
+	p.Eval(fitScript, &f)
+	p.CheckConsole()
 	return f
 }
 
@@ -84,7 +72,7 @@ func measureFit(t *testing.T, bin, reportPath string) fitReport {
 // real fonts: on a comparison with long names (a designer's potion and loot
 // outcome), and on a 6-player run with fixed classes and three policies.
 func TestReportTextFitsInChromium(t *testing.T) {
-	bin := chromium(t)
+	br := browser.Start(t)
 	def := string(engine.DefaultRulesJSON())
 	long := strings.ReplaceAll(def, `"t1-potion"`, `"t1-potion-of-remarkably-long-lasting-restoration"`)
 	long = strings.ReplaceAll(long, `"outcome": "none"`, `"outcome": "nothing-at-all-this-time"`)
@@ -103,7 +91,7 @@ func TestReportTextFitsInChromium(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			require.NoError(t, run(t, cfg).Write(dir))
-			f := measureFit(t, bin, filepath.Join(dir, "report.html"))
+			f := measureFit(t, br, filepath.Join(dir, "report.html"))
 			require.GreaterOrEqual(t, f.Charts, 12)
 			require.Greater(t, f.Texts, 100)
 			require.Emptyf(t, f.Bad, "texts that do not fit:\n%s", strings.Join(f.Bad, "\n"))
@@ -111,39 +99,9 @@ func TestReportTextFitsInChromium(t *testing.T) {
 	}
 }
 
-// chromium returns the headless browser, or skips the test when there is
-// none, except under CI (CI=true), where a missing browser fails the run.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH; scripts/test.sh installs Debian's chromium package")
-	}
-	t.Skip("no chromium on PATH (install Debian's chromium package to run this test)")
-	return ""
-}
-
-// runChromium runs headless Chromium with the flags this closed network
-// needs (no background networking, a fresh profile) and the extra args.
-func runChromium(t *testing.T, bin string, args ...string) []byte {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir()}
-	out, err := exec.CommandContext(ctx, bin, append(base, args...)...).Output()
-	require.NoError(t, err, "chromium %v", args)
-	return out
-}
-
 // The report must open offline in a real browser with its charts drawn.
 func TestReportRendersInChromium(t *testing.T) {
-	bin := chromium(t)
+	b := browser.Start(t)
 	cfg := testConfig(300, 2)
 	cfg.B = &Ruleset{Rules: engine.DefaultRules(), Source: "copy"}
 	dir := t.TempDir()
@@ -161,19 +119,20 @@ func TestReportRendersInChromium(t *testing.T) {
 		require.NotContains(t, string(html), banned, "the report must fetch nothing")
 	}
 
-	dom := string(runChromium(t, bin, "--dump-dom", page))
+	p := b.NewPage(t)
+	p.SetViewport(browser.Viewport{Width: 1000, Height: 1600})
+	p.Navigate(page)
+	p.WaitFor(`document.readyState === "complete"`)
+	dom := p.String("document.documentElement.outerHTML")
 	require.Contains(t, dom, "<h1>Balance simulation</h1>")
 	charts := strings.Count(dom, `<svg class="chart"`)
 	require.GreaterOrEqual(t, charts, 12, "one chart per group of measures and per comparison")
 	require.Contains(t, dom, `aria-label="Games by length in rounds"`)
 	require.Greater(t, strings.Count(dom, `class="bar"`), 50)
 
-	shot := filepath.Join(t.TempDir(), "report.png")
-	runChromium(t, bin, "--window-size=1000,1600", "--screenshot="+shot, page)
-	f, err := os.Open(shot)
-	require.NoError(t, err)
-	defer f.Close()
-	img, err := png.Decode(f)
+	shot := p.Screenshot(filepath.Join(t.TempDir(), "report.png"))
+	p.CheckConsole()
+	img, err := png.Decode(bytes.NewReader(shot))
 	require.NoError(t, err)
 	require.Greater(t, barPixels(img), 2000, "the bars (fill #4a7fb5) are drawn")
 }

@@ -41,12 +41,16 @@ type serveConfig struct {
 	addr, project        string
 	allowSeeded, audit   bool
 	insecureDevAuth      bool
+	emulators            bool
 	firestore, authEmu   bool
 	firestoreHost, authH string
 }
 
-// serve runs the functions at http://ADDR/NAME until ctx ends. It prints
-// "listening on http://HOST:PORT" on stdout once it accepts requests.
+// serve runs the functions at http://ADDR/NAME, the play page at /play/
+// and the verifier page at /verify/ until ctx ends. It prints "listening on
+// http://HOST:PORT" on stdout once it accepts requests, then the play
+// page's URL. With --emulators it first starts the Firestore and Auth
+// emulators (and stops them when it stops).
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", stderr)
 	var c serveConfig
@@ -56,8 +60,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&c.audit, "audit", false, "turn the RNG audit ring on for every new game")
 	fs.BoolVar(&c.insecureDevAuth, "insecure-dev-auth", false,
 		"DEVELOPMENT ONLY, in-memory store only: accept \"Authorization: Bearer dev:<uid>\" as uid, with no proof")
+	fs.BoolVar(&c.emulators, "emulators", false,
+		"start the Firestore and Auth emulators (project "+emulatorProject+", firestore.rules) and serve on them; needs the cloud build, gcloud's Firestore emulator, Java and npm ci")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
+	}
+	if _, err := net.ResolveTCPAddr("tcp", c.addr); err != nil {
+		return usagef("--addr %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", c.addr, err)
+	}
+	if c.emulators {
+		stop, err := c.startEmulators(ctx, stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if c.project == "" {
 		c.project = os.Getenv("GOOGLE_CLOUD_PROJECT")
@@ -66,9 +82,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c.firestore, c.authEmu = c.firestoreHost != "" || c.project != "", c.authH != ""
 	if c.project == "" && (c.firestore || c.authEmu) {
 		c.project = emulatorProject
-	}
-	if _, err := net.ResolveTCPAddr("tcp", c.addr); err != nil {
-		return usagef("--addr %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", c.addr, err)
 	}
 	if c.insecureDevAuth && c.firestore {
 		return usagef("--insecure-dev-auth is refused with Firestore: it is only for the in-memory development store")
@@ -99,8 +112,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := newHTTPServer(mountVerifyPage(api.Mux()), serverTimeouts)
+	mux := mountVerifyPage(api.Mux())
+	pc := pageConfig(&c)
+	if err := mountPlayPage(mux, pc); err != nil {
+		ln.Close()
+		return err
+	}
+	srv := newHTTPServer(mux, serverTimeouts)
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	fmt.Fprintf(stdout, "play: http://%s/play/\n", ln.Addr())
 	auth := "Firebase Auth (project " + c.project + ")"
 	if c.authEmu {
 		auth = "the Auth emulator at " + c.authH

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/store"
@@ -23,3 +24,8 @@ var errNoCloud = errors.New("this gamectl was built without Firestore and Fireba
 func openFirestore(context.Context, string) (store.Store, error) { return nil, errNoCloud }
 
 func cloudVerifier(context.Context, string) (callable.TokenVerifier, error) { return nil, errNoCloud }
+
+// startEmulators is refused: the emulators' clients are in the cloud build.
+func (c *serveConfig) startEmulators(context.Context, io.Writer) (func(), error) {
+	return nil, c.checkEmulatorFlags()
+}

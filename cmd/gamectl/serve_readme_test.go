@@ -15,7 +15,8 @@ import (
 	"time"
 )
 
-// readmeServeBlock returns the README's sh block that runs gamectl serve.
+// readmeServeBlock returns the README's sh block that runs gamectl serve
+// and calls it with curl (not the one that opens the play page).
 func readmeServeBlock(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
@@ -24,7 +25,7 @@ func readmeServeBlock(t *testing.T) string {
 	}
 	for _, block := range strings.Split(string(b), "```sh\n")[1:] {
 		block, _, _ = strings.Cut(block, "```")
-		if strings.Contains(block, "gamectl serve") {
+		if strings.Contains(block, "gamectl serve") && strings.Contains(block, "curl") {
 			return block
 		}
 	}

@@ -7,10 +7,11 @@ import (
 )
 
 // init registers the functions with the Functions Framework under their
-// names, so a deployment's --entry-point=createGame (etc.) finds them and
+// names (and playConfig, the play page's configuration), so a deployment's --entry-point=createGame (etc.) finds them and
 // funcframework.Start serves them.
 func init() {
 	for _, n := range functions.Names {
 		ff.HTTP(n, Deployed(n))
 	}
+	ff.HTTP(PlayConfigName, PlayConfig)
 }

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/fairboard/fairboard/internal/repo"
 )
 
 // ErrMissingTool is wrapped by the errors of [CheckTools] when a program the
@@ -15,22 +17,7 @@ var ErrMissingTool = errors.New("emulator: missing tool")
 
 // RepoRoot returns the nearest directory at or above the working directory
 // that holds a go.mod file: the repository root when run by go test.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("emulator: %w", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("emulator: no go.mod at or above the working directory")
-		}
-		dir = parent
-	}
-}
+func RepoRoot() (string, error) { return repo.Root() }
 
 // firebaseBin is the path of the pinned firebase-tools CLI under root.
 func firebaseBin(root string) string {

@@ -1,6 +1,6 @@
-// Package wasmbuild builds the verifier page's WebAssembly, the one way
-// both go generate (web/verify/build) and the freshness test use, so that
-// the committed file is exactly what the build makes.
+// Package wasmbuild builds the pages' WebAssembly (the verifier page's and
+// the play page's), the one way both go generate and the freshness tests
+// use, so that the committed files are exactly what the build makes.
 package wasmbuild
 
 import (
@@ -19,10 +19,15 @@ const Package = "github.com/fairboard/fairboard/web/verify/wasm"
 // commit), and -s -w (no symbol table or DWARF: a smaller download).
 var Args = []string{"build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w"}
 
-// Build compiles the WebAssembly to wasmOut and copies the toolchain's
-// wasm_exec.js to execOut.
-func Build(wasmOut, execOut string) error {
-	args := append(append([]string{}, Args...), "-o", wasmOut, Package)
+// Build compiles the verifier's WebAssembly to wasmOut and copies the
+// toolchain's wasm_exec.js to execOut.
+func Build(wasmOut, execOut string) error { return BuildPackage(Package, wasmOut, execOut) }
+
+// BuildPackage compiles the main package pkg for js/wasm to wasmOut and
+// copies the toolchain's wasm_exec.js (the loader that must match the
+// compiler) to execOut.
+func BuildPackage(pkg, wasmOut, execOut string) error {
+	args := append(append([]string{}, Args...), "-o", wasmOut, pkg)
 	cmd := exec.Command("go", args...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {

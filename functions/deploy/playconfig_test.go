@@ -1,0 +1,44 @@
+package deploy_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/web/play/pageconfig"
+)
+
+// playConfig serves the page's configuration from the deployment's
+// environment, and refuses to serve an incomplete one.
+func TestPlayConfig(t *testing.T) {
+	get := func() *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		deploy.PlayConfig(w, httptest.NewRequest(http.MethodGet, "/config.json", nil))
+		return w
+	}
+	t.Setenv("GOOGLE_CLOUD_PROJECT", "my-project")
+	t.Setenv("GCLOUD_PROJECT", "")
+	t.Setenv(deploy.EnvWebAPIKey, "AIzaFakeKey_1")
+	t.Setenv(deploy.EnvWebAuthDomain, "my-project.firebaseapp.com")
+	w := get()
+	require.Equal(t, http.StatusOK, w.Code)
+	require.Equal(t, "no-store", w.Header().Get("Cache-Control"))
+	var c pageconfig.Config
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &c))
+	require.Equal(t, pageconfig.Config{ProjectID: "my-project", APIKey: "AIzaFakeKey_1", AuthDomain: "my-project.firebaseapp.com",
+		Store: pageconfig.StoreFirestore}, c)
+	require.Equal(t, pageconfig.CSP(pageconfig.Hosting), pageconfig.CSP(c), "the Hosting policy fits every deployment")
+
+	t.Setenv(deploy.EnvWebAPIKey, "")
+	require.Equal(t, http.StatusServiceUnavailable, get().Code)
+	t.Setenv(deploy.EnvWebAPIKey, "k; script-src *")
+	require.Equal(t, http.StatusServiceUnavailable, get().Code)
+
+	w = httptest.NewRecorder()
+	deploy.PlayConfig(w, httptest.NewRequest(http.MethodPost, "/config.json", nil))
+	require.Equal(t, http.StatusMethodNotAllowed, w.Code)
+}

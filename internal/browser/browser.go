@@ -1,0 +1,497 @@
+// Package browser is the one harness of the project's browser tests:
+// headless Chromium driven from Go with chromedp over the DevTools protocol
+// (a pipe, no port). It starts the browser with the flags this closed
+// network needs, opens pages in separate browser contexts (each its own
+// cookies and storage: one player each), and gives the checks every page
+// test shares:
+//
+//   - the console: every message, uncaught exception and browser log entry
+//     is recorded; [Page.CheckConsole] fails on any entry but the expected
+//     ones, and on any Content-Security-Policy or Trusted Types violation
+//     whatever the expectations;
+//   - waiting on the page's state ([Page.WaitFor]): a JavaScript condition
+//     re-checked whenever the DOM changes, never a sleep;
+//   - screenshots, the viewport (a phone with a mobile user agent, or a
+//     desktop window), keyboard input;
+//   - layout: nothing scrolls sideways (scrollWidth) and every control is
+//     the element found at its own centre ([Page.Layout]);
+//   - accessibility: axe-core from the repository's node_modules, injected
+//     through the DevTools protocol ([Page.Axe]).
+//
+// Every helper takes the test and fails it on an error: a browser test reads
+// as the steps a person would take.
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Path returns the Chromium binary, or skips the test when there is none,
+// except under CI (CI=true), where a missing browser fails it.
+func Path(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium on PATH; scripts/test.sh installs Debian's chromium package")
+	}
+	t.Skip("no chromium on PATH (install Debian's chromium package to run this test)")
+	return ""
+}
+
+// Flags are the command-line flags every test's Chromium runs with: headless,
+// no sandbox (the tests run as root), no GPU, and nothing that reaches the
+// network on its own (QUIC, background networking, component updates,
+// sync). A fresh profile directory is added per browser. The last three
+// keep every page running at full speed though only one can be in front:
+// a test's pages are players at their own screens, and a page in the
+// background has its timers throttled (to once a minute after five minutes),
+// which would stall a player's listeners and retries.
+var Flags = []string{"headless", "no-sandbox", "disable-gpu", "disable-quic", "no-first-run",
+	"disable-background-networking", "disable-component-update", "disable-sync",
+	"disable-background-timer-throttling", "disable-backgrounding-occluded-windows", "disable-renderer-backgrounding"}
+
+// Timeout bounds one step (a navigation, an evaluation, a wait).
+const Timeout = 60 * time.Second
+
+// Browser is one headless Chromium process, stopped when the test ends.
+type Browser struct {
+	t    testing.TB
+	root context.Context // the browser's first tab: keeps the process
+}
+
+// Start starts headless Chromium for the test (skipping it when there is no
+// browser; see [Path]); it is stopped at the test's end. extra are more
+// flags, as name=value ("host-resolver-rules=MAP play.test 127.0.0.1") or
+// a name alone.
+func Start(t testing.TB, extra ...string) *Browser {
+	t.Helper()
+	bin := Path(t)
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900), chromedp.Flag("hide-scrollbars", true), chromedp.Flag("mute-audio", true)}
+	for _, f := range Flags {
+		opts = append(opts, chromedp.Flag(f, true))
+	}
+	for _, f := range extra {
+		if name, value, ok := strings.Cut(f, "="); ok {
+			opts = append(opts, chromedp.Flag(name, value))
+		} else {
+			opts = append(opts, chromedp.Flag(f, true))
+		}
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	root, cancelRoot := chromedp.NewContext(alloc)
+	t.Cleanup(func() {
+		cancelRoot()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(root, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	return &Browser{t: t, root: root}
+}
+
+// Entry is one console message, uncaught exception or browser log entry.
+type Entry struct {
+	Kind   string // "console", "exception" or "log"
+	Level  string // "log", "info", "warning", "error", ...
+	Source string // the browser log's source ("security", "network", ...)
+	Text   string
+	URL    string
+}
+
+func (e Entry) String() string {
+	s := e.Kind + " " + e.Level
+	if e.Source != "" {
+		s += " [" + e.Source + "]"
+	}
+	s += ": " + e.Text
+	if e.URL != "" {
+		s += " (" + e.URL + ")"
+	}
+	return s
+}
+
+// Page is one tab, in a browser context of its own.
+type Page struct {
+	t   testing.TB
+	ctx context.Context
+
+	mu      sync.Mutex
+	entries []Entry
+}
+
+// Viewport is a page's size and device.
+type Viewport struct {
+	Width, Height int64
+	// Mobile emulates a phone: a mobile viewport, touch, and MobileUA.
+	Mobile bool
+}
+
+// The viewports the page tests use.
+var (
+	Phone   = Viewport{Width: 390, Height: 844, Mobile: true}
+	Desktop = Viewport{Width: 1280, Height: 900}
+)
+
+// MobileUA is the user agent of a phone (Chromium on Android), sent with a
+// Mobile viewport.
+const MobileUA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36"
+
+// NewPage opens a blank tab in a new browser context (its own cookies,
+// storage and IndexedDB: another player), recording its console.
+func (b *Browser) NewPage(t testing.TB) *Page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	p := &Page{t: t, ctx: ctx}
+	// Each page behaves as the focused one (focus and keyboard events, the
+	// visibility the page sees): each is a player at their own screen.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	})); err != nil {
+		t.Fatalf("new page: %v", err)
+	}
+	if err := chromedp.Listen(ctx, p.record); err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	return p
+}
+
+// record keeps the console's messages.
+func (p *Page) record(ev any) {
+	var e Entry
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		var parts []string
+		for _, a := range ev.Args {
+			switch {
+			case len(a.Value) > 0:
+				var s string
+				if json.Unmarshal(a.Value, &s) == nil {
+					parts = append(parts, s)
+				} else {
+					parts = append(parts, string(a.Value))
+				}
+			case a.Description != "":
+				parts = append(parts, a.Description)
+			default:
+				parts = append(parts, string(a.Type))
+			}
+		}
+		e = Entry{Kind: "console", Level: string(ev.Type), Text: strings.Join(parts, " ")}
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			text += " " + d.Exception.Description
+		}
+		e = Entry{Kind: "exception", Level: "error", Text: text, URL: d.URL}
+	case *cdplog.EventEntryAdded:
+		e = Entry{Kind: "log", Level: string(ev.Entry.Level), Source: string(ev.Entry.Source), Text: ev.Entry.Text, URL: ev.Entry.URL}
+	default:
+		return
+	}
+	p.mu.Lock()
+	p.entries = append(p.entries, e)
+	p.mu.Unlock()
+}
+
+// Context is the page's chromedp context, for actions the helpers lack.
+func (p *Page) Context() context.Context { return p.ctx }
+
+// Do runs chromedp actions on the page, failing the test on an error.
+func (p *Page) Do(steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		p.t.Fatalf("%v", err)
+	}
+}
+
+// SetViewport sizes the page and, for a Mobile viewport, emulates a phone
+// (touch and MobileUA); call it before Navigate.
+func (p *Page) SetViewport(v Viewport) {
+	p.t.Helper()
+	opts := []chromedp.EmulateViewportOption{}
+	ua := ""
+	if v.Mobile {
+		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(3))
+		ua = MobileUA
+	}
+	p.Do(chromedp.EmulateViewport(v.Width, v.Height, opts...), chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if ua == "" {
+			return nil
+		}
+		_, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua})
+		return err
+	}))
+}
+
+// Navigate loads url and waits for its load event.
+func (p *Page) Navigate(url string) {
+	p.t.Helper()
+	p.Do(chromedp.Navigate(url))
+}
+
+// Reload reloads the page and waits for its load event.
+func (p *Page) Reload() {
+	p.t.Helper()
+	p.Do(chromedp.Reload())
+}
+
+// OnNewDocument runs script in every document the page loads, before the
+// page's own scripts (through the DevTools protocol, so the page's
+// Content-Security-Policy does not apply to it).
+func (p *Page) OnNewDocument(script string) {
+	p.t.Helper()
+	p.Do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+		return err
+	}))
+}
+
+// Eval evaluates a JavaScript expression in the page (awaiting it if it is
+// a promise) and decodes its JSON value into out (nil to discard it).
+func (p *Page) Eval(expr string, out any) {
+	p.t.Helper()
+	if err := p.eval(expr, out); err != nil {
+		p.t.Fatalf("evaluating %s: %v", short(expr), err)
+	}
+}
+
+func (p *Page) eval(expr string, out any) error {
+	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		if errors.Is(err, chromedp.ErrJSUndefined) && out == nil {
+			return nil
+		}
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(v, out)
+}
+
+// String evaluates expr and returns its value as a string.
+func (p *Page) String(expr string) string {
+	p.t.Helper()
+	var s string
+	p.Eval("String("+expr+")", &s)
+	return s
+}
+
+// waitSlice is how long one evaluation of WaitFor waits in the page for the
+// DOM to change before it answers; WaitFor then asks again.
+const waitSlice = 2 * time.Second
+
+// WaitFor waits until the JavaScript condition cond is true in the page: it
+// is checked at once and again after every change of the DOM (a
+// MutationObserver), for up to timeout (Timeout if 0). It fails the test
+// with the page's text when the time runs out. An exception in cond counts
+// as false (the element is not there yet).
+func (p *Page) WaitFor(cond string, timeout ...time.Duration) {
+	p.t.Helper()
+	d := Timeout
+	if len(timeout) > 0 {
+		d = timeout[0]
+	}
+	if err := p.wait(cond, d); err != nil {
+		p.t.Fatalf("waiting for %s: %v; the page reads:\n%s\nits console's last entries:\n%s", cond, err, p.text(), p.recent(40))
+	}
+}
+
+// wait is WaitFor's loop, returning an error instead of failing.
+func (p *Page) wait(cond string, d time.Duration) error {
+	expr := `new Promise((resolve) => {
+  const check = () => { try { return !!(` + cond + `); } catch (e) { return false; } };
+  if (check()) { resolve(true); return; }
+  let timer;
+  const obs = new MutationObserver(() => { if (check()) { obs.disconnect(); clearTimeout(timer); resolve(true); } });
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  timer = setTimeout(() => { obs.disconnect(); resolve(check()); }, ` + fmt.Sprint(waitSlice.Milliseconds()) + `);
+})`
+	deadline := time.Now().Add(d)
+	for {
+		var ok bool
+		err := p.eval(expr, &ok)
+		if err == nil && ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("timed out after %v", d)
+		}
+		if err != nil && !retryable(err) {
+			return err
+		}
+	}
+}
+
+// retryable: errors of a page between two documents (a navigation or
+// reload under way), after which the condition is asked again.
+func retryable(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "Execution context was destroyed") || strings.Contains(s, "Cannot find context") ||
+		strings.Contains(s, "Inspected target navigated") || strings.Contains(s, "uniqueContextId")
+}
+
+// recent is the console's last n entries, for failure messages.
+func (p *Page) recent(n int) string {
+	es := p.Console()
+	if len(es) > n {
+		es = es[len(es)-n:]
+	}
+	var b strings.Builder
+	for _, e := range es {
+		s := e.String()
+		if len(s) > 300 {
+			s = s[:300] + "..."
+		}
+		b.WriteString("  " + s + "\n")
+	}
+	return b.String()
+}
+
+// text is the page's visible text, for failure messages.
+func (p *Page) text() string {
+	var s string
+	if err := p.eval(`document.body ? document.body.innerText : ""`, &s); err != nil {
+		return "(unreadable: " + err.Error() + ")"
+	}
+	if len(s) > 4000 {
+		s = s[:4000] + "..."
+	}
+	return s
+}
+
+// Click clicks the element the CSS selector finds (with the mouse, at its
+// centre, as a person would; it waits for the element to be visible).
+func (p *Page) Click(selector string) {
+	p.t.Helper()
+	p.Do(chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
+}
+
+// Type focuses the element and types text into it.
+func (p *Page) Type(selector, text string) {
+	p.t.Helper()
+	p.Do(chromedp.SendKeys(chromedp.CSS(selector), text, chromedp.NodeVisible))
+}
+
+// Key sends one key (a kb constant such as kb.Tab, or a character) to the
+// focused element.
+func (p *Page) Key(key string) {
+	p.t.Helper()
+	p.Do(chromedp.KeyEvent(key))
+}
+
+// SetFile chooses a file in a file input, as a person would; the input
+// fires its change event.
+func (p *Page) SetFile(selector, path string) {
+	p.t.Helper()
+	p.Do(chromedp.SetUploadFiles(chromedp.CSS(selector), []string{path}))
+}
+
+// Screenshot saves a PNG of the viewport to path and returns its bytes.
+func (p *Page) Screenshot(path string) []byte {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
+	defer cancel()
+	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	return b
+}
+
+// Console returns every entry recorded so far.
+func (p *Page) Console() []Entry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Entry(nil), p.entries...)
+}
+
+// violation matches the browser's report of a Content-Security-Policy or
+// Trusted Types violation.
+var violation = regexp.MustCompile(`(?i)content security policy|trusted ?types?|trusted(html|script|scripturl)\b|refused to (load|execute|connect|apply|evaluate|create|frame)`)
+
+// Unexpected returns the entries that match none of the expected patterns
+// (console errors and warnings, exceptions, log entries of level warning or
+// error; plain logs and infos are the page's business) and every CSP or
+// Trusted Types violation, expected or not.
+func (p *Page) Unexpected(expected ...*regexp.Regexp) []Entry {
+	var bad []Entry
+	for _, e := range p.Console() {
+		if violation.MatchString(e.Text) {
+			bad = append(bad, e)
+			continue
+		}
+		if e.Level != "error" && e.Level != "warning" && e.Kind != "exception" {
+			continue
+		}
+		ok := false
+		for _, re := range expected {
+			if re.MatchString(e.String()) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			bad = append(bad, e)
+		}
+	}
+	return bad
+}
+
+// CheckConsole fails the test if the console holds an entry Unexpected
+// returns.
+func (p *Page) CheckConsole(expected ...*regexp.Regexp) {
+	p.t.Helper()
+	if bad := p.Unexpected(expected...); len(bad) > 0 {
+		var b strings.Builder
+		for _, e := range bad {
+			b.WriteString("\n  " + e.String())
+		}
+		p.t.Errorf("the console holds %d unexpected entries:%s", len(bad), b.String())
+	}
+}
+
+func short(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}

@@ -1,0 +1,128 @@
+package browser_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/internal/browser"
+)
+
+// pages serves small test pages under a strict Content-Security-Policy
+// with Trusted Types required, as the project's own pages are served.
+func pages(t *testing.T) *httptest.Server {
+	files := map[string]string{
+		"/clean.html": `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>clean</title><script src="/clean.js"></script></head>
+<body><main><h1>Clean</h1><button id="go" type="button">Go</button><p id="out"></p></main></body></html>`,
+		"/clean.js": `document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("go").addEventListener("click", () => {
+    setTimeout(() => { document.getElementById("out").textContent = "clicked"; }, 300);
+  });
+  document.getElementById("go").addEventListener("keydown", (e) => { if (e.key === "x") document.getElementById("out").textContent = "key x"; });
+});`,
+		"/broken.html": `<!doctype html><html lang="en"><head><title>broken</title><script>window.inline = 1;</script><script src="/broken.js"></script></head>
+<body><main><h1>Broken</h1>
+<button id="unnamed" type="button"></button>
+<div style="width: 3000px">wide</div>
+<button id="covered" type="button">Covered</button>
+<div style="position: fixed; inset: 0; background: rgba(0,0,0,0.1)"></div></main></body></html>`,
+		"/broken.js": `document.addEventListener("DOMContentLoaded", () => {
+  try { document.body.insertAdjacentHTML("beforeend", "<p>sink</p>"); } catch (e) {}
+  console.error("a page error");
+});`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; require-trusted-types-for 'script'; trusted-types 'none'")
+		if strings.HasSuffix(r.URL.Path, ".js") {
+			w.Header().Set("Content-Type", "text/javascript")
+		} else {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		}
+		w.Write([]byte(body))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// A clean page passes every check; a page that breaks each (an inline
+// script and an HTML sink refused by its policy, a console error, a
+// button without a name, a page wider than its window, a covered button)
+// is caught by each: the positive controls of the checks the page tests
+// rely on.
+func TestChecksCatchWhatTheyCheck(t *testing.T) {
+	srv := pages(t)
+	b := browser.Start(t)
+
+	clean := b.NewPage(t)
+	clean.SetViewport(browser.Phone)
+	clean.Navigate(srv.URL + "/clean.html")
+	clean.WaitFor(`document.getElementById("go")`)
+	clean.Click("#go")
+	clean.WaitFor(`document.getElementById("out").textContent === "clicked"`)
+	clean.Eval(`document.getElementById("go").focus()`, nil)
+	clean.Key("x")
+	clean.WaitFor(`document.getElementById("out").textContent === "key x"`)
+	require.Equal(t, "390", clean.String("window.innerWidth"))
+	require.Contains(t, clean.String("navigator.userAgent"), "Mobile")
+	r := clean.Layout()
+	require.Empty(t, r.Bad)
+	require.Equal(t, 1, r.Controls)
+	require.Empty(t, clean.Axe())
+	require.Empty(t, clean.Unexpected())
+	png := clean.Screenshot(t.TempDir() + "/clean.png")
+	require.Equal(t, "\x89PNG", string(png[:4]))
+	clean.Key(kb.Tab)
+
+	broken := b.NewPage(t)
+	broken.Navigate(srv.URL + "/broken.html")
+	broken.WaitFor(`document.readyState === "complete"`)
+	// Both violations, and the console error unless it is expected.
+	broken.WaitFor(`true`)
+	bad := broken.Unexpected(regexp.MustCompile(`a page error`))
+	var csp, tt int
+	for _, e := range bad {
+		switch {
+		case strings.Contains(e.Text, "inline script"):
+			csp++
+		case strings.Contains(strings.ToLower(e.Text), "trustedhtml"):
+			tt++
+		}
+	}
+	require.NotZero(t, csp, "the inline script's CSP violation: %v", bad)
+	require.NotZero(t, tt, "the HTML sink's Trusted Types violation: %v", bad)
+	require.Len(t, broken.Unexpected(regexp.MustCompile(`a page error`), regexp.MustCompile(`.*`)), len(bad),
+		"an expected pattern never hides a CSP violation")
+	var errs int
+	for _, e := range broken.Unexpected() {
+		if strings.Contains(e.Text, "a page error") {
+			errs++
+		}
+	}
+	require.Equal(t, 1, errs, "an unexpected console error is reported")
+
+	r = broken.Layout()
+	joined := strings.Join(r.Bad, "\n")
+	require.Contains(t, joined, "px wide in a 1280 px window")
+	require.Contains(t, joined, "button#covered")
+	var ids []string
+	for _, v := range broken.Axe() {
+		ids = append(ids, v.ID)
+	}
+	require.Contains(t, ids, "button-name")
+
+	// Two pages are two browser contexts: storage is not shared.
+	clean.Eval(`localStorage.setItem("who", "clean")`, nil)
+	other := b.NewPage(t)
+	other.Navigate(srv.URL + "/clean.html")
+	require.Equal(t, "null", other.String(`localStorage.getItem("who")`))
+}

@@ -1,0 +1,369 @@
+package play_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/internal/browser"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/web/play"
+)
+
+// server serves the functions and the play page, as gamectl serve does,
+// in the test's process. It records the act calls it saw (uid-less: the
+// action ids and kinds), and can lose the answer of chosen calls.
+type server struct {
+	*httptest.Server
+	mu       sync.Mutex
+	acts     []string // "actionId kind" of each act call, in order
+	loseNext int      // lose the answers of the next N act calls (applied, never answered)
+	muxes    []http.Handler
+	active   atomic.Int32 // index of the mux serving the functions
+}
+
+// use switches the functions to the i-th store's.
+func (s *server) use(i int) { s.active.Store(int32(i)) }
+
+func newServer(t *testing.T, st store.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
+	t.Helper()
+	return newServerStores(t, []store.Store{st}, v, conf)
+}
+
+// newServerStores is newServer with a release per store: the functions
+// run on stores[0] until use(i) switches them to stores[i] (a rolling
+// deploy, as the tests of the log's two layouts need).
+func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s := &server{}
+	for _, st := range stores {
+		svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()), Logger: log})
+		s.muxes = append(s.muxes, functions.New(svc, v, log).Mux())
+	}
+	var page http.Handler
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mux := s.muxes[s.active.Load()]
+		if r.URL.Path == "/act" && r.Method == http.MethodPost {
+			if s.observeAct(w, r, mux) {
+				return
+			}
+		}
+		if strings.HasPrefix(r.URL.Path, "/play/") {
+			page.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	h, err := play.Handler(conf(s.URL))
+	require.NoError(t, err)
+	page = http.StripPrefix("/play", h)
+	return s
+}
+
+// observeAct records an act call and, when asked to, lets it be applied
+// but loses its answer (the connection is closed before any byte of the
+// answer is sent). It returns true when it answered (or lost) the call.
+func (s *server) observeAct(w http.ResponseWriter, r *http.Request, mux http.Handler) bool {
+	body, err := readAll(r)
+	if err != nil {
+		return false
+	}
+	var req struct {
+		Data struct {
+			ActionID string `json:"actionId"`
+			Kind     string `json:"kind"`
+		} `json:"data"`
+	}
+	json.Unmarshal(body, &req)
+	s.mu.Lock()
+	s.acts = append(s.acts, req.Data.ActionID+" "+req.Data.Kind)
+	lose := s.loseNext > 0
+	if lose {
+		s.loseNext--
+	}
+	s.mu.Unlock()
+	r.Body = nopCloser(body)
+	if !lose {
+		mux.ServeHTTP(w, r)
+		return true
+	}
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, r) // applied...
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close() // ...and its answer lost
+			return true
+		}
+	}
+	panic("cannot hijack")
+}
+
+// actCalls returns the act calls seen so far.
+func (s *server) actCalls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.acts...)
+}
+
+// os_stderr sends the server's warnings to the test log.
+type os_stderr struct{ t *testing.T }
+
+func (w os_stderr) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(b)))
+	return len(b), nil
+}
+
+// player is one person at the page: a browser context of its own.
+type player struct {
+	*browser.Page
+	t    *testing.T
+	name string
+	uid  string
+	// keyboard: every action by the keyboard alone (Tab and Enter), and
+	// focus checked after each.
+	keyboard bool
+	pick     *rng.Stream
+	moves    int
+}
+
+func newPlayer(t *testing.T, b *browser.Browser, name string, v browser.Viewport, url string) *player {
+	t.Helper()
+	p := &player{Page: b.NewPage(t), t: t, name: name}
+	p.SetViewport(v)
+	p.Navigate(url)
+	s, err := rng.NewSeeded("page bot " + name)
+	require.NoError(t, err)
+	p.pick = s
+	return p
+}
+
+// expectedConsole are the console entries a step may cause: a refused
+// call's HTTP status, which the browser logs for any failed fetch while
+// the page shows the refusal in words.
+var expectedConsole = []*regexp.Regexp{
+	regexp.MustCompile(`Failed to load resource: the server responded with a status of 4\d\d`),
+}
+
+// screen waits until the page shows the named screen.
+func (p *player) screen(name string) {
+	p.t.Helper()
+	p.WaitFor(`document.body.dataset.screen === "` + name + `"`)
+}
+
+// signInDev signs in on a development server, by name.
+func (p *player) signInDev() {
+	p.t.Helper()
+	p.screen("signin")
+	p.Type("#dev-name", p.name)
+	p.Click("#dev-signin")
+	p.screen("lobby")
+	p.uid = strings.ToLower(p.name)
+}
+
+// signInGuest signs in anonymously (Firebase Auth).
+func (p *player) signInGuest() {
+	p.t.Helper()
+	p.screen("signin")
+	p.Click("#guest")
+	p.screen("lobby")
+}
+
+// signInEmail creates an email account on the Auth emulator.
+func (p *player) signInEmail(email, password string) {
+	p.t.Helper()
+	p.screen("signin")
+	p.Type("#email", email)
+	p.Type("#password", password)
+	p.Click("#email-signup")
+	p.screen("lobby")
+	require.Contains(p.t, p.String(`document.getElementById("who").textContent`), email)
+}
+
+// create makes a game in the mode from the lobby, seated at seat 0, and
+// returns its id once the page shows it.
+func (p *player) create(mode, class string) string {
+	p.t.Helper()
+	p.Click(`input[name="mode"][value="` + mode + `"]`)
+	p.Do(chromedpSetValue("#create-class", class))
+	p.Click("#create")
+	p.screen("game")
+	p.WaitFor(`document.getElementById("game").dataset.phase === "lobby" && document.querySelector("#players li")`)
+	return p.String(`document.getElementById("game-id").textContent`)
+}
+
+// open opens a game by its shared link.
+func (p *player) open(base, id string) {
+	p.t.Helper()
+	p.Navigate(base + "/play/#game=" + id)
+}
+
+// join takes a seat with a class from the join form.
+func (p *player) join(seat int, class string) {
+	p.t.Helper()
+	p.screen("game")
+	p.WaitFor(`!document.getElementById("join").hidden`)
+	p.Do(chromedpSetValue("#join-seat", fmt.Sprint(seat)), chromedpSetValue("#join-class", class))
+	p.Click("#join-button")
+	p.WaitFor(`document.querySelector("#players li.me")`)
+}
+
+// button is an action the page offers.
+type button struct {
+	Kind   string `json:"kind"`
+	Card   string `json:"card"`
+	Target string `json:"target"`
+	Index  int    `json:"index"`
+}
+
+// offered lists the action buttons the page shows.
+func (p *player) offered() []button {
+	var bs []button
+	p.Eval(`Array.from(document.querySelectorAll("#action-buttons button")).map((b, i) => ({kind: b.dataset.kind, card: b.dataset.card || "", target: b.dataset.target || "", index: i}))`, &bs)
+	return bs
+}
+
+// choose is the bot: it picks one of the offered buttons, preferring what
+// moves the game on (so games end) with a seeded random choice among the
+// rest.
+func (p *player) choose(bs []button) button {
+	var pref []button
+	for _, want := range []string{"start", "resolveCombatRound", "resolveDuelRound", "move", "declineReroll", "endManage", "skipDuel", "discard"} {
+		for _, b := range bs {
+			if b.Kind == want {
+				pref = append(pref, b)
+			}
+		}
+		if len(pref) > 0 {
+			break
+		}
+	}
+	if len(pref) == 0 {
+		pref = bs
+	}
+	// Now and then, anything offered: potions, challenges, re-rolls, sleep.
+	n, err := p.pick.UniformInt(0, 9, "test.pageBot", nil)
+	require.NoError(p.t, err)
+	if n == 0 {
+		pref = bs
+	}
+	i, err := p.pick.UniformInt(0, int64(len(pref)-1), "test.pageBot", nil)
+	require.NoError(p.t, err)
+	return pref[i]
+}
+
+// press activates a button by the keyboard: Tab until it has the focus,
+// then Enter.
+func (p *player) press(b button) {
+	p.t.Helper()
+	sel := fmt.Sprintf(`document.querySelectorAll("#action-buttons button")[%d]`, b.Index)
+	for i := 0; ; i++ {
+		var focused bool
+		p.Eval(sel+` === document.activeElement`, &focused)
+		if focused {
+			break
+		}
+		require.Less(p.t, i, 80, "Tab never reached the %s button; focus is on %s", b.Kind, p.String(`document.activeElement.outerHTML.slice(0, 120)`))
+		p.Key(kb.Tab)
+	}
+	p.Key(kb.Enter)
+}
+
+// act plays one offered action: clicked, or pressed by keyboard. It
+// returns the time (unix ms, the page's clock) just before the action.
+func (p *player) act() (button, int64) {
+	p.t.Helper()
+	bs := p.offered()
+	require.NotEmpty(p.t, bs)
+	b := p.choose(bs)
+	var at int64
+	p.Eval(`Date.now()`, &at)
+	if p.keyboard {
+		p.press(b)
+	} else {
+		p.Eval(fmt.Sprintf(`document.querySelectorAll("#action-buttons button")[%d].scrollIntoView({block: "center"})`, b.Index), nil)
+		p.Click(fmt.Sprintf(`#action-buttons button:nth-child(%d)`, b.Index+1))
+	}
+	p.moves++
+	return b, at
+}
+
+// state is the page's view of the game.
+type state struct {
+	Phase, Version, Mine, Pending, LogSeq string
+	VersionAt                             string
+	Problem                               string
+}
+
+func (p *player) state() state {
+	var s state
+	p.Eval(`(() => { const g = document.getElementById("game").dataset; return {
+  phase: g.phase || "", version: g.version || "", mine: g.mine || "", pending: g.pending || "", logSeq: g.logSeq || "",
+  versionAt: g.versionAt || "", problem: document.getElementById("problem").hidden ? "" : document.getElementById("problem").textContent }; })()`, &s)
+	return s
+}
+
+// verifyInPage asks the page to verify the finished game and returns the
+// verdict's status and message.
+func (p *player) verifyInPage() (string, string) {
+	p.t.Helper()
+	p.WaitFor(`!document.getElementById("end").hidden`)
+	p.Click("#verify")
+	p.WaitFor(`["ok", "diverged", "invalid", "error"].includes(document.getElementById("verdict").dataset.status)`, 2*time.Minute)
+	return p.String(`document.getElementById("verdict").dataset.status`), p.String(`document.getElementById("verdict-message").textContent`)
+}
+
+// shot saves a screenshot under the test's screenshot directory.
+func (p *player) shot(name string) string {
+	dir := os.Getenv("FAIRBOARD_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "fairboard-play-screenshots")
+	}
+	path := filepath.Join(dir, name+".png")
+	p.Screenshot(path)
+	p.t.Logf("screenshot: %s", path)
+	return path
+}
+
+// checkScreen runs the layout and accessibility checks on the screen as
+// it is.
+func (p *player) checkScreen(what string) {
+	p.t.Helper()
+	p.CheckLayout(what)
+	p.CheckAxe(what)
+}
+
+func readAll(r *http.Request) ([]byte, error) {
+	defer r.Body.Close()
+	return io.ReadAll(r.Body)
+}
+
+func nopCloser(b []byte) io.ReadCloser { return io.NopCloser(bytes.NewReader(b)) }
+
+// chromedpSetValue sets a select's value (the form reads it on submit).
+func chromedpSetValue(sel, v string) chromedp.Action[chromedp.Void] {
+	return chromedp.SetValue(chromedp.CSS(sel), v, chromedp.NodeVisible)
+}

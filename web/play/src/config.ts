@@ -1,0 +1,36 @@
+// The page's configuration, served by the server beside the page
+// (config.json; web/play.Config), so the page and the functions always name
+// the same project and emulators.
+
+export interface Config {
+  projectId: string;
+  apiKey: string;
+  authDomain?: string;
+  /** Base URL of the functions; "" or absent for this origin. */
+  functionsUrl?: string;
+  /** http://HOST:PORT of the Auth emulator. */
+  authEmulator?: string;
+  /** HOST:PORT of the Firestore emulator. */
+  firestoreEmulator?: string;
+  /** "firestore": live listeners; "memory": the server keeps games in
+   * memory and the page polls getView. */
+  store: "firestore" | "memory";
+  /** Development sign-in by name ("Bearer dev:<uid>", no proof). */
+  devAuth?: boolean;
+}
+
+export async function loadConfig(): Promise<Config> {
+  const resp = await fetch("config.json", { cache: "no-store" });
+  if (!resp.ok) throw new Error("config.json: HTTP " + resp.status);
+  const c = (await resp.json()) as Config;
+  if (!c.projectId || !c.apiKey || (c.store !== "firestore" && c.store !== "memory")) {
+    throw new Error("config.json is incomplete: it needs projectId, apiKey and store");
+  }
+  return c;
+}
+
+/** functionURL is the URL of a function. */
+export function functionURL(c: Config, name: string): string {
+  const base = c.functionsUrl ? c.functionsUrl.replace(/\/$/, "") : location.origin;
+  return base + "/" + name;
+}

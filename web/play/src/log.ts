@@ -1,0 +1,133 @@
+// Reading the public log, and saying each event in words.
+
+import type { GameEvent } from "./types";
+
+/** eventsOfDoc returns the events a log document holds, in order. Two
+ * layouts exist, and one game may hold both: a document per applied
+ * action, {events: [event, ...]} (id = its last event's seq), and, in
+ * games stored before it, a document per event with the event's fields at
+ * top level (id = its seq). Ordering the documents by id gives the events
+ * in order in both. */
+export function eventsOfDoc(id: string, data: Record<string, unknown>): GameEvent[] {
+  const list = data["events"];
+  if (Array.isArray(list)) {
+    return list.map((e, i) => {
+      if (!e || typeof e !== "object") throw new Error(`log document ${id}: event ${i} is not an object`);
+      return e as GameEvent;
+    });
+  }
+  if (typeof data["seq"] !== "number" || typeof data["type"] !== "string") {
+    throw new Error(`log document ${id} is neither an event nor a list of events`);
+  }
+  return [data as GameEvent];
+}
+
+/** docId is the log document id of a seq: 20 digits, zero-padded. */
+export function docId(seq: number): string {
+  return String(seq).padStart(20, "0");
+}
+
+/** Names says who a uid is and what a card is called. */
+export interface Names {
+  who(uid: unknown): string;
+  card(id: unknown): string;
+}
+
+const tagWords: Record<string, string> = {
+  "move.roll": "to move",
+  "chance.earthquake.backRoll": "for the earthquake",
+  "monk.cancel.roll": "to cancel the hit",
+  "combat.player.attack": "to attack",
+  "combat.player.defense": "to defend",
+  "combat.enemy.attack": "to attack",
+  "combat.enemy.defense": "to defend",
+  "duel.player.attack": "to attack in the duel",
+  "duel.player.defense": "to defend in the duel",
+  "duel.defense.reroll": "re-rolling the defense",
+  "turnOrder.roll": "for turn order",
+};
+
+/** describe says an event in words, as one sentence. */
+export function describe(e: GameEvent, n: Names): string {
+  const s = sentence(e, n);
+  // A card's own name may end the sentence already ("Earthquake!.").
+  return s.replace(/([!?.])\.$/, "$1");
+}
+
+function sentence(e: GameEvent, n: Names): string {
+  const who = n.who(e["uid"]);
+  switch (e.type) {
+    case "GameCreated":
+      return `${who} created the game.`;
+    case "PlayerJoined":
+      return `${who} sat down as a ${e["class"]}.`;
+    case "DeckShuffled":
+      return `The ${e["deckId"]} deck (${e["size"]} cards) was shuffled and its order committed.`;
+    case "TurnOrderRolled":
+      return `${who} rolled ${e["value"]} for turn order.`;
+    case "TieBreakRerolled":
+      return `${who} re-rolled ${e["value"]} to break a tie.`;
+    case "GameStarted":
+      return `The game started: ${(e["order"] as string[]).map((u) => n.who(u)).join(", then ")}.`;
+    case "TurnStarted":
+      return `Round ${e["round"]}: ${who}'s turn.`;
+    case "DiceRolled": {
+      const tag = String(e["tag"]);
+      const total = e["total"] !== undefined ? ` (total ${e["total"]})` : "";
+      return `${n.who(e["who"])} rolled ${e["value"]} on a d${e["sides"]} ${tagWords[tag] ?? "(" + tag + ")"}${total}.`;
+    }
+    case "Moved":
+      return `${who} moved from tile ${e["from"]} to tile ${e["to"]}${e["cause"] === "move" ? "" : " (" + e["cause"] + ")"}.`;
+    case "Slept":
+      return `${who} slept and healed ${e["amount"]} (HP ${e["hp"]}).`;
+    case "Healed":
+      return `${who} healed ${e["amount"]} (HP ${e["hp"]}).`;
+    case "CardDrawn":
+      return `${who} drew ${n.card(e["cardId"])} from ${e["deckId"]}.`;
+    case "ChanceResolved":
+      return `Chance card: ${n.card(e["cardId"])}.`;
+    case "ItemUsed":
+      return `${who} used ${n.card(e["cardId"])} (HP ${e["hp"]}).`;
+    case "ItemDropped":
+      return `${who} dropped ${n.card(e["cardId"])}.`;
+    case "Discarded":
+      return `${who} discarded ${n.card(e["cardId"])}.`;
+    case "EnemyCompositionChosen":
+      return `Enemies of tier ${e["tier"]} appear on tile ${e["tileId"]}: ${e["choice"]}.`;
+    case "EnemySpawned":
+      return `${n.card(e["cardId"])} (HP ${e["hp"]}) enters the fight.`;
+    case "DamageDealt":
+      return `${n.who(e["who"])} dealt ${e["amount"]} to ${n.who(e["target"])} (HP ${e["hp"]}).`;
+    case "EnemyDefeated":
+      return `${n.card(e["cardId"])} is defeated.`;
+    case "LootRoll":
+      return `Loot: ${e["outcome"]}.`;
+    case "KnockedOut":
+      return `${who} was knocked out and sent back from tile ${e["from"]} to ${e["to"]} (HP ${e["hp"]}).`;
+    case "CombatEnded":
+      return `${who}'s fight ended: ${e["outcome"]}.`;
+    case "DuelOffered":
+      return `${who} challenged ${n.who(e["target"])} to a duel.`;
+    case "DuelCancelled":
+      return `The duel was cancelled (${e["reason"]}).`;
+    case "RerollDeclined":
+      return `${who} kept the die.`;
+    case "DuelEnded":
+      return `The duel ended: ${e["winner"] ? n.who(e["winner"]) + " won" : "no winner"} (${e["outcome"]}).`;
+    case "ItemTaken":
+      return `${who} took ${n.card(e["cardId"])} from ${n.who(e["target"])}.`;
+    case "TieBreakResolved":
+      return `A tie (${e["reason"]}) was broken: ${n.who(e["chosenUid"])}.`;
+    case "RoundEnded":
+      return `Round ${e["round"]} ended.`;
+    case "BracketStarted":
+      return `The final bracket starts: ${(e["candidates"] as string[]).map((u) => n.who(u)).join(", ")}.`;
+    case "GameFinished":
+      return e["outcome"] === "abandoned"
+        ? "The game was abandoned."
+        : `The game is over after round ${e["round"]}: ${n.who(e["winner"])} won (${e["outcome"]}).`;
+    case "FairnessRevealed":
+      return "The game's secrets (seeds and shuffle salts) are revealed: it can be verified.";
+  }
+  return `${e.type}.`;
+}

@@ -1,0 +1,640 @@
+// The player's web app: sign-in, lobby, the live board, actions, the end
+// and its verification. docs/play.md describes each screen.
+
+import { newBackend, CallError, type Backend, type User } from "./backend";
+import { loadConfig, type Config } from "./config";
+import { append, byId, h, replace, show } from "./dom";
+import { loadEngine, type Engine } from "./engine";
+import { refusal, retryable } from "./errors";
+import { describe, type Names } from "./log";
+import type { Action, GameEvent, Public, Result, View } from "./types";
+import { renderBoard, renderFight, renderPlayers, seatLabel } from "./board";
+import { joinFieldsAtCreate, modeOf } from "./modes";
+
+let cfg: Config;
+let engine: Engine;
+let backend: Backend;
+let user: User | null = null;
+let current: GameView | null = null;
+
+const sections = ["boot", "signin", "lobby", "game"] as const;
+function screen(name: (typeof sections)[number]): void {
+  for (const s of sections) show(byId(s), s === name);
+  document.body.dataset.screen = name;
+}
+
+function bootError(title: string, msg: string): void {
+  screen("boot");
+  byId("boot-title").textContent = title;
+  byId("boot-msg").textContent = msg;
+  document.body.dataset.screen = "boot-error";
+}
+
+/** newId is a fresh id of [a-z0-9] (game and action ids). */
+function newId(prefix: string): string {
+  const b = new Uint8Array(10);
+  crypto.getRandomValues(b);
+  const abc = "abcdefghijkmnpqrstuvwxyz23456789";
+  return prefix + Array.from(b, (x) => abc[x % 32]).join("");
+}
+
+async function boot(): Promise<void> {
+  // crypto.subtle, Web Locks and IndexedDB's guarantees exist only in a
+  // secure context: https, or http to this machine (localhost, 127.0.0.1).
+  if (!window.isSecureContext || !crypto.subtle) {
+    bootError(
+      "This page needs a secure connection",
+      `It was opened over plain http from ${location.host}, which the browser does not treat as secure, so it withholds ` +
+        "what the game needs to keep your secrets (crypto.subtle). Open it over https, or on this machine as " +
+        "http://localhost or http://127.0.0.1 (docs/play.md says how to serve it over https for a phone).",
+    );
+    return;
+  }
+  try {
+    cfg = await loadConfig();
+  } catch (e) {
+    bootError("The server's configuration could not be read", String(e));
+    return;
+  }
+  try {
+    engine = await loadEngine("play.wasm");
+  } catch (e) {
+    bootError("The game engine could not load", String(e));
+    return;
+  }
+  backend = newBackend(cfg);
+  // Start-up: from the navigation's start to the engine and config loaded.
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
+  setupForms();
+  updateNet();
+  window.addEventListener("online", updateNet);
+  window.addEventListener("offline", updateNet);
+  window.addEventListener("hashchange", route);
+  backend.onUser((u) => {
+    user = u;
+    byId("who").textContent = u ? "Signed in as " + u.label : "";
+    show(byId("signout"), !!u);
+    route();
+  });
+}
+
+/** netState is the listener's or the poller's latest word. */
+let netState = "";
+function updateNet(): void {
+  const el = byId("net");
+  let text = "";
+  let state = "online";
+  if (!navigator.onLine) {
+    text = "Offline: your moves wait until the connection is back; the board shows what was last read.";
+    state = "offline";
+  } else if (netState === "cache") {
+    text = "Reconnecting: the board shows what was last read.";
+    state = "offline";
+  } else if (!backend.live) {
+    text = "This server keeps games in memory (no Firestore): the page asks it for news every second instead of listening.";
+    state = "polling";
+  } else if (netState.startsWith("error")) {
+    text = "The live connection failed: " + netState.slice(6);
+    state = "error";
+  }
+  el.textContent = text;
+  el.dataset.state = state;
+  current?.renderActions();
+}
+
+function route(): void {
+  if (!user) {
+    current?.close();
+    current = null;
+    screen("signin");
+    show(byId("firebase-signin"), !cfg.devAuth);
+    show(byId("dev-form"), !!cfg.devAuth);
+    return;
+  }
+  const id = new URLSearchParams(location.hash.slice(1)).get("game");
+  if (id) {
+    if (current?.id !== id) {
+      current?.close();
+      current = new GameView(id);
+      void current.open();
+    }
+    screen("game");
+    return;
+  }
+  current?.close();
+  current = null;
+  const last = localStorage.getItem("fairboard.lastGame." + user.uid);
+  const resume = byId("resume");
+  if (last) {
+    replace(resume, "Your last game: ", h("a", { href: "#game=" + last, id: "resume-link" }, last));
+  }
+  show(resume, !!last);
+  screen("lobby");
+}
+
+function fillSelect(sel: HTMLSelectElement, options: [string, string][]): void {
+  const keep = sel.value;
+  replace(sel, ...options.map(([v, label]) => h("option", { value: v }, label)));
+  if (options.some(([v]) => v === keep)) sel.value = keep;
+}
+
+const classLabel = (c: string) => c.charAt(0).toUpperCase() + c.slice(1);
+
+function setupForms(): void {
+  const seats: [string, string][] = [];
+  for (let i = 0; i < engine.rules.maxPlayers; i++) seats.push([String(i), "Seat " + (i + 1)]);
+  fillSelect(byId<HTMLSelectElement>("create-seat"), seats);
+  fillSelect(byId<HTMLSelectElement>("create-class"), engine.rules.classes.map((c) => [c, classLabel(c)]));
+
+  const err = byId("signin-error");
+  const guard = (fn: () => Promise<void>) => async () => {
+    err.textContent = "";
+    try {
+      await fn();
+    } catch (e) {
+      err.textContent = "Sign-in failed: " + (e instanceof Error ? e.message : String(e));
+    }
+  };
+  byId("guest").addEventListener("click", guard(() => backend.signInGuest()));
+  const email = byId<HTMLInputElement>("email");
+  const password = byId<HTMLInputElement>("password");
+  byId("email-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    void guard(() => backend.signInEmail(email.value, password.value, false))();
+  });
+  byId("email-signup").addEventListener("click", () => {
+    if (!byId<HTMLFormElement>("email-form").reportValidity()) return;
+    void guard(() => backend.signInEmail(email.value, password.value, true))();
+  });
+  byId("dev-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    void guard(() => backend.signInDev(byId<HTMLInputElement>("dev-name").value))();
+  });
+  byId("signout").addEventListener("click", () => void backend.signOut());
+
+  byId("create-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    void createGame();
+  });
+  byId("open-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const raw = byId<HTMLInputElement>("open-id").value.trim();
+    const m = /game=([A-Za-z0-9_-]+)/.exec(raw);
+    const id = m ? m[1]! : raw;
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(id)) {
+      byId("lobby-error").textContent = "A game id is 1 to 128 letters, digits, - or _.";
+      return;
+    }
+    location.hash = "game=" + id;
+  });
+  byId("join-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    current?.join();
+  });
+  byId("refresh").addEventListener("click", () => void current?.refresh());
+  byId("leave").addEventListener("click", () => {
+    location.hash = "";
+  });
+  byId("copy-link").addEventListener("click", () => {
+    const link = byId<HTMLAnchorElement>("share-link").href;
+    navigator.clipboard?.writeText(link).then(
+      () => (byId("action-status").textContent = "The link is copied."),
+      () => (byId("action-status").textContent = "Copy the link by hand: " + link),
+    );
+  });
+  byId("abandon").addEventListener("click", () => {
+    show(byId("abandon-confirm"), true);
+    byId("abandon-confirm").focus();
+  });
+  byId("abandon-confirm").addEventListener("click", () => {
+    show(byId("abandon-confirm"), false);
+    current?.send({ kind: "abandon", actor: user!.uid });
+  });
+  byId("verify").addEventListener("click", () => void current?.verify());
+}
+
+async function createGame(): Promise<void> {
+  const errEl = byId("lobby-error");
+  errEl.textContent = "";
+  const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value;
+  const seat = Number(byId<HTMLSelectElement>("create-seat").value);
+  const cls = byId<HTMLSelectElement>("create-class").value;
+  const gameId = newId("g");
+  const button = byId<HTMLButtonElement>("create");
+  button.disabled = true;
+  try {
+    await callRetrying("createGame", { gameId, actionId: newId("c"), mode });
+    // A fair game's contribution is drawn now, after the server has
+    // committed to its seed (createGame's answer), and sent with the join.
+    const join: Record<string, unknown> = { gameId, actionId: newId("j"), seat, class: cls, ...joinFieldsAtCreate(mode) };
+    await callRetrying("joinGame", join);
+    location.hash = "game=" + gameId;
+  } catch (e) {
+    errEl.textContent = "The game could not be created: " + refusal(e);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** callRetrying calls a function, sending the same request again (same
+ * action id) while the answer is lost, up to three more times. */
+async function callRetrying<T>(name: string, data: object, onRetry?: (n: number) => void): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await backend.call<T>(name, data);
+    } catch (e) {
+      if (!retryable(e) || n >= 3) throw e;
+      onRetry?.(n + 1);
+      await new Promise((r) => setTimeout(r, 250 * 2 ** n));
+    }
+  }
+}
+
+/** Pending is an action sent and not yet seen on the board. */
+interface Pending {
+  fn: string;
+  data: Record<string, unknown>;
+  /** version is the game version its answer reported, once answered. */
+  version?: number;
+}
+
+const actionLabels: Record<string, (a: Action, n: Names) => string> = {
+  start: () => "Start the game",
+  useItem: (a, n) => "Use " + n.card(a.cardId),
+  dropItem: (a, n) => "Drop " + n.card(a.cardId),
+  endManage: () => "Done with items",
+  offerDuel: (a, n) => "Challenge " + n.who(a.target),
+  skipDuel: () => "Challenge no one",
+  move: () => "Roll and move",
+  sleep: () => "Sleep (heal instead of moving)",
+  resolveCombatRound: () => "Fight a round",
+  resolveDuelRound: () => "Fight a duel round",
+  reroll: () => "Re-roll the defense die",
+  declineReroll: () => "Keep the die",
+  discard: (a, n) => "Discard " + n.card(a.cardId),
+};
+
+/** GameView is the open game: its state as read, the log, the actions. */
+class GameView implements Names {
+  state: Public | null = null;
+  private lastSeq = 0;
+  private unwatch: (() => void) | null = null;
+  private pending: Pending | null = null;
+  private problem = "";
+  private legalKey = "";
+  private closed = false;
+  /** fresh are the events taken since the last state, for the mode. */
+  private fresh: GameEvent[] = [];
+
+  constructor(readonly id: string) {}
+
+  who(uid: unknown): string {
+    const p = this.state?.players?.find((x) => x.uid === uid);
+    if (p) return seatLabel(p) + (p.uid === user?.uid ? " (you)" : "");
+    if (typeof uid === "string" && uid) return engine.cardName(uid);
+    return "someone";
+  }
+
+  card(id: unknown): string {
+    return typeof id === "string" ? engine.cardName(id) : "a card";
+  }
+
+  private get storageKey(): string {
+    return "fairboard.pending." + user!.uid + "." + this.id;
+  }
+
+  seated(): boolean {
+    return !!this.state?.players?.some((p) => p.uid === user?.uid);
+  }
+
+  async open(): Promise<void> {
+    engine.follow(this.id);
+    replace(byId("game-id"), this.id);
+    const link = location.origin + location.pathname + "#game=" + this.id;
+    const a = byId<HTMLAnchorElement>("share-link");
+    a.href = link;
+    a.textContent = link;
+    replace(byId("log"));
+    replace(byId("latest"));
+    replace(byId("board"));
+    show(byId("end"), false);
+    byId("verdict").dataset.status = "";
+    replace(byId("verdict-title"));
+    replace(byId("verdict-message"));
+    byId("action-status").textContent = "";
+    byId("turn").textContent = "Loading the game…";
+    this.setProblem("");
+    localStorage.setItem("fairboard.lastGame." + user!.uid, this.id);
+    try {
+      await this.refresh();
+    } catch (e) {
+      byId("turn").textContent = "This game could not be opened: " + refusal(e);
+      return;
+    }
+    const saved = sessionStorage.getItem(this.storageKey);
+    if (saved) {
+      // An action sent before a reload whose answer never came: send it
+      // again with its action id (the server answers a landed one with its
+      // first result, and applies it once).
+      this.pending = JSON.parse(saved) as Pending;
+      void this.attempt();
+    }
+    this.watch();
+  }
+
+  /** refresh reads the game with getView: the whole log after what is
+   * shown (in pages of 1000), then the state. */
+  async refresh(): Promise<void> {
+    for (;;) {
+      const v = await backend.call<View>("getView", { gameId: this.id, afterSeq: this.lastSeq });
+      if (this.closed) return;
+      this.takeEvents(v.events);
+      if (!v.more) {
+        this.takeState(v.state);
+        return;
+      }
+    }
+  }
+
+  /** watch follows the game live once seated (the security rules let only
+   * the seated players read it), or by polling on a memory store. */
+  private watch(): void {
+    if (this.unwatch || this.closed) return;
+    if (backend.live && !this.seated()) return;
+    this.unwatch = backend.watch(this.id, this.lastSeq, {
+      state: (p) => {
+        this.watchFailures = 0;
+        this.takeState(p);
+      },
+      events: (evs) => this.takeEvents(evs),
+      status: (s, err) => {
+        netState = s === "error" ? "error " + (err instanceof Error ? err.message : String(err)) : s;
+        updateNet();
+        if (s === "error") this.rewatch();
+      },
+    });
+  }
+
+  private watchFailures = 0;
+
+  /** rewatch follows the game again after its listener failed (a listener
+   * that fails is over): it reads what it missed with getView, then
+   * listens again, at growing intervals, up to five times in a row. */
+  private rewatch(): void {
+    this.unwatch?.();
+    this.unwatch = null;
+    if (this.closed || this.watchFailures >= 5) return;
+    const delay = 1000 * 2 ** this.watchFailures++;
+    window.setTimeout(() => {
+      if (this.closed || this.unwatch) return;
+      this.refresh().then(
+        () => this.watch(),
+        () => this.rewatch(),
+      );
+    }, delay);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unwatch?.();
+    this.unwatch = null;
+  }
+
+  private setProblem(p: string): void {
+    if (p && !this.problem) this.problem = p;
+    const el = byId("problem");
+    el.textContent = this.problem ? "This game cannot be trusted: " + this.problem : "";
+    show(el, !!this.problem);
+  }
+
+  private takeState(p: Public): void {
+    if (this.closed) return;
+    if (this.state && p.version < this.state.version) return; // an older read, arriving late
+    this.setProblem(engine.state(p));
+    const first = !this.state;
+    this.state = p;
+    if (this.pending?.version !== undefined && p.version >= this.pending.version) {
+      this.pending = null;
+      sessionStorage.removeItem(this.storageKey);
+    }
+    this.render();
+    modeOf(p).followed(p, this.fresh.splice(0));
+    if (first && p.phase !== "lobby" && !document.body.dataset.firstBoardMs) {
+      // From the navigation's start: the time to the first board of a
+      // loaded game (a reload, an opened link).
+      document.body.dataset.firstBoardMs = String(Math.round(performance.now()));
+    }
+    if (this.seated()) this.watch();
+  }
+
+  private takeEvents(evs: GameEvent[]): void {
+    if (this.closed) return;
+    this.setProblem(engine.events(evs));
+    const log = byId("log");
+    for (const e of evs) {
+      if (e.seq <= this.lastSeq) continue;
+      this.lastSeq = e.seq;
+      this.fresh.push(e);
+      const text = describe(e, this);
+      append(log, h("li", { "data-seq": e.seq, "data-type": e.type }, text));
+      if (e.type === "DiceRolled" || e.type === "CardDrawn" || e.type === "ChanceResolved" || e.type === "LootRoll") {
+        replace(byId("latest"), h("p", { class: "latest " + e.type, "data-seq": e.seq }, text));
+      }
+    }
+    byId("game").dataset.logSeq = String(this.lastSeq);
+    const box = byId("log-box");
+    box.scrollTop = box.scrollHeight;
+  }
+
+  private render(): void {
+    const p = this.state!;
+    const g = byId("game");
+    g.dataset.phase = p.phase;
+    g.dataset.version = String(p.version);
+    g.dataset.awaiting = p.awaiting ?? "";
+    g.dataset.versionAt = String(Date.now());
+    byId("mode-line").textContent = modeOf(p).line(p) + (p.round ? ` Round ${p.round}.` : "");
+    renderBoard(byId("board"), engine, p, this);
+    renderPlayers(byId("players"), engine, p, this, user?.uid ?? "");
+    renderFight(byId("fight"), engine, p, this);
+    byId("turn").textContent = this.turnLine(p);
+    this.renderActions();
+    if (p.phase === "finished") this.renderEnd(p);
+  }
+
+  private turnLine(p: Public): string {
+    const steps: Record<string, string> = {
+      manage: "use or drop items",
+      preDuel: "challenge a player on the tile, or not",
+      moveOrSleep: "move or sleep",
+      combat: "fight",
+      duel: "duel",
+      capacity: "too many items: discard one",
+      bracket: "final bracket",
+    };
+    switch (p.phase) {
+      case "lobby": {
+        const n = p.players?.length ?? 0;
+        return `Waiting for players: ${n} seated (${engine.rules.minPlayers} needed to start, ${engine.rules.maxPlayers} at most).`;
+      }
+      case "finished":
+        return "The game is over.";
+    }
+    const step = p.step ? ` (${steps[p.step] ?? p.step})` : "";
+    if (p.awaiting === user?.uid) return `Your move${step}.`;
+    return `Waiting for ${this.who(p.awaiting)}${step}.`;
+  }
+
+  /** renderActions offers the actions the engine lists for this player,
+   * unless an action is on its way or the game cannot be trusted. */
+  renderActions(): void {
+    const p = this.state;
+    if (!p || !user) return;
+    const box = byId("action-buttons");
+    const held = modeOf(p).holding();
+    const legal = this.problem || held ? [] : engine.legal(user.uid);
+    const offline = !navigator.onLine;
+    const joins = legal.filter((a) => a.kind === "join");
+    const turn = legal.filter((a) => a.kind !== "join" && a.kind !== "abandon");
+    const canAbandon = legal.some((a) => a.kind === "abandon");
+    // The join form: the seats and classes the engine offers.
+    show(byId("join"), joins.length > 0 && !this.pending);
+    if (joins.length) {
+      const seats = [...new Set(joins.map((a) => a.seat ?? 0))].sort((a, b) => a - b);
+      fillSelect(byId<HTMLSelectElement>("join-seat"), seats.map((s) => [String(s), "Seat " + (s + 1)]));
+      const classes = [...new Set(joins.map((a) => a.class ?? ""))];
+      fillSelect(byId<HTMLSelectElement>("join-class"), classes.map((c) => [c, classLabel(c)]));
+      const note = modeOf(p).joinNote(p);
+      byId("entropy-note").textContent = note;
+      show(byId("entropy-note"), note !== "");
+    }
+    show(byId("abandon"), canAbandon && !this.pending);
+    if (!canAbandon) show(byId("abandon-confirm"), false);
+    const g = byId("game");
+    g.dataset.mine = turn.length && !this.pending ? "1" : "";
+    g.dataset.pending = this.pending ? "1" : "";
+    const key = JSON.stringify([turn, !!this.pending, offline, p.version]);
+    if (key === this.legalKey) return;
+    const hadFocus = box.contains(document.activeElement) || document.activeElement === document.body || document.activeElement === byId("turn");
+    this.legalKey = key;
+    show(byId("actions"), turn.length > 0 && !this.pending);
+    if (this.pending) {
+      replace(box);
+      return;
+    }
+    const buttons = turn.map((a) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "action " + a.kind,
+          "data-kind": a.kind,
+          "data-card": a.cardId,
+          "data-target": a.target,
+          disabled: offline,
+        },
+        (actionLabels[a.kind] ?? ((x: Action) => x.kind))(a, this),
+      ),
+    );
+    buttons.forEach((b, i) => b.addEventListener("click", () => this.send(turn[i]!)));
+    replace(box, ...buttons);
+    if (hadFocus) (buttons[0] ?? byId("turn")).focus();
+  }
+
+  /** join takes the seat and class chosen; a fair game's contribution is
+   * drawn now, after the page has read the server's commitment. */
+  join(): void {
+    const seat = Number(byId<HTMLSelectElement>("join-seat").value);
+    const cls = byId<HTMLSelectElement>("join-class").value;
+    this.send({ kind: "join", actor: user!.uid, seat, class: cls });
+  }
+
+  /** send sends one action through its function, with a fresh action id
+   * kept until the board shows it (across a reload too). */
+  send(a: Action): void {
+    if (this.pending || !this.state) return;
+    const base = { gameId: this.id, actionId: newId("a") };
+    let fn = "act";
+    let data: Record<string, unknown>;
+    switch (a.kind) {
+      case "join":
+        fn = "joinGame";
+        data = { ...base, seat: a.seat, class: a.class, ...modeOf(this.state).joinFields(this.state) };
+        break;
+      case "start":
+        fn = "startGame";
+        data = base;
+        break;
+      default:
+        data = { ...base, kind: a.kind, version: this.state.version };
+        if (a.target) data["target"] = a.target;
+        if (a.cardId) data["cardId"] = a.cardId;
+    }
+    this.pending = { fn, data };
+    sessionStorage.setItem(this.storageKey, JSON.stringify(this.pending));
+    byId("action-status").textContent = "Sending…";
+    this.renderActions();
+    void this.attempt();
+  }
+
+  /** attempt sends the pending action, again with the same action id while
+   * its answer is lost. */
+  private async attempt(): Promise<void> {
+    const pend = this.pending;
+    if (!pend) return;
+    const status = byId("action-status");
+    try {
+      const res = await callRetrying<Result>(pend.fn, pend.data, (n) => {
+        status.textContent = `No answer from the server: sending the same action again (attempt ${n + 1}, action id ${pend.data["actionId"]}).`;
+      });
+      if (this.pending !== pend) return;
+      pend.version = res.version;
+      status.textContent = res.replayed ? "Done (the server had already applied it)." : "";
+      if (this.state && this.state.version >= res.version) {
+        this.pending = null;
+        sessionStorage.removeItem(this.storageKey);
+      } else {
+        sessionStorage.setItem(this.storageKey, JSON.stringify(pend));
+      }
+      if (!backend.live || !this.seated()) await this.refresh();
+    } catch (e) {
+      if (this.pending !== pend) return;
+      this.pending = null;
+      sessionStorage.removeItem(this.storageKey);
+      status.textContent = "Refused: " + refusal(e);
+      status.dataset.code = e instanceof CallError ? e.details?.code ?? e.code : "";
+      if (pend.fn === "joinGame") await this.refresh().catch(() => undefined);
+    }
+    this.legalKey = "";
+    this.renderActions();
+  }
+
+  private renderEnd(p: Public): void {
+    show(byId("end"), true);
+    const winner = p.winner ? this.who(p.winner) : "";
+    byId("result").textContent = winner ? `${winner} won after ${p.round} rounds.` : "The game was abandoned: no winner.";
+  }
+
+  /** verify fetches the game's export and runs the verifier here. */
+  async verify(): Promise<void> {
+    const box = byId("verdict");
+    const title = byId("verdict-title");
+    const msg = byId("verdict-message");
+    box.dataset.status = "pending";
+    title.textContent = "Fetching the export and verifying it…";
+    msg.textContent = "";
+    try {
+      const x = await callRetrying<object>("exportGame", { gameId: this.id });
+      const v = engine.verify(JSON.stringify(x));
+      title.textContent = v.status === "ok" ? "Verified" : v.status === "diverged" ? "Refused: the game does not hold together" : "Not a game export";
+      msg.textContent = v.message;
+      box.dataset.status = v.status;
+    } catch (e) {
+      title.textContent = "The export could not be fetched";
+      msg.textContent = refusal(e);
+      box.dataset.status = "error";
+    }
+  }
+}
+
+void boot();

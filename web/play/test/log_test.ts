@@ -1,0 +1,46 @@
+// The log reader, run by Node (TestLogReaderInNode): both layouts of the
+// log's documents, mixed in one game, give the events in order.
+
+import { describe, docId, eventsOfDoc, type Names } from "../src/log";
+import type { GameEvent } from "../src/types";
+
+function check(cond: boolean, what: string): void {
+  if (!cond) throw new Error("FAIL: " + what);
+}
+
+// One game's log as Firestore holds it, ordered by document id: two
+// documents of the old layout (one event each, the event's fields at top
+// level, id = its seq), then documents of the new layout (one per applied
+// action: {events: [...]}, id = the action's last event's seq).
+const docs: [string, Record<string, unknown>][] = [
+  [docId(1), { seq: 1, type: "GameCreated", uid: "u1", gameId: "g" }],
+  [docId(2), { seq: 2, type: "PlayerJoined", uid: "u1", seat: 0, class: "warrior" }],
+  [docId(4), { events: [{ seq: 3, type: "PlayerJoined", uid: "u2", seat: 1, class: "monk" }, { seq: 4, type: "RoundEnded", round: 0 }] }],
+  [docId(7), { events: [{ seq: 5, type: "DiceRolled", who: "u1", tag: "move.roll", sides: 4, value: 3 }, { seq: 6, type: "Moved", uid: "u1", from: 0, to: 3, cause: "move" }, { seq: 7, type: "TurnStarted", uid: "u2", round: 1, turn: 2 }] }],
+  [docId(8), { seq: 8, type: "Slept", uid: "u2", amount: 3, hp: 10 }],
+];
+
+check(docId(7) === "00000000000000000007", "a document id is the seq padded to 20 digits");
+const sorted = [...docs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+check(sorted.every(([id], i) => id === docs[i]![0]), "ordering by document id keeps the events' order");
+const events: GameEvent[] = sorted.flatMap(([id, data]) => eventsOfDoc(id, data));
+check(events.map((e) => e.seq).join(",") === "1,2,3,4,5,6,7,8", "every event once, in order: " + events.map((e) => e.seq).join(","));
+check(events[5]!.type === "Moved" && events[5]!["to"] === 3, "an action document's events keep their fields");
+check(events[7]!.type === "Slept", "an old-layout document after new ones");
+
+for (const bad of [{}, { events: [1] }, { seq: "1", type: "X" }, { type: "X" }]) {
+  let threw = false;
+  try {
+    eventsOfDoc("x", bad as Record<string, unknown>);
+  } catch {
+    threw = true;
+  }
+  check(threw, "a document of neither layout is refused: " + JSON.stringify(bad));
+}
+
+const names: Names = { who: (u) => (u === "u1" ? "Seat 1 · Warrior" : u === "u2" ? "Seat 2 · Monk" : "someone"), card: (c) => String(c) };
+check(describe(events[4]!, names) === "Seat 1 · Warrior rolled 3 on a d4 to move.", describe(events[4]!, names));
+check(describe(events[5]!, names) === "Seat 1 · Warrior moved from tile 0 to tile 3.", describe(events[5]!, names));
+check(describe({ seq: 9, type: "Unknown" }, names) === "Unknown.", "an unknown event is named, not dropped");
+check(describe({ seq: 10, type: "ChanceResolved", cardId: "Earthquake!" }, names) === "Chance card: Earthquake!", "one stop at a sentence's end");
+console.log("ok");
