@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,7 +16,7 @@ import (
 // browser with every chart drawn, every text inside its chart and clear of
 // the others, and the page within a 1000-pixel window.
 func TestSearchToolReportsFitInChromium(t *testing.T) {
-	bin := chromium(t)
+	br := browser.Start(t)
 	for name, write := range map[string]func(dir string) error{
 		"tune": func(dir string) error {
 			spec := tuneSpec(t, unbalanced(t), 3200, "fair±5",
@@ -46,7 +47,7 @@ func TestSearchToolReportsFitInChromium(t *testing.T) {
 			for _, banned := range []string{"https://", "<script", "<link", "@import", "url("} {
 				require.NotContains(t, string(page), banned, "the report must fetch nothing")
 			}
-			f := measureFit(t, bin, filepath.Join(dir, "report.html"))
+			f := measureFit(t, br, filepath.Join(dir, "report.html"))
 			require.GreaterOrEqual(t, f.Charts, 1)
 			require.Greater(t, f.Texts, 10)
 			require.Emptyf(t, f.Bad, "texts that do not fit:\n%s", strings.Join(f.Bad, "\n"))
