@@ -31,6 +31,7 @@ func (s *Store) Game(ctx context.Context, gameID string) (*engine.Public, error)
 	d := snap.Data()
 	delete(d, fieldOwner)
 	delete(d, fieldPlayers)
+	delete(d, fieldDue)
 	var p engine.Public
 	if err := store.FromDoc(d, &p); err != nil {
 		return nil, fmt.Errorf("fsstore: decode game: %w", err)
@@ -61,13 +62,51 @@ func (s *Store) State(ctx context.Context, gameID string) (*engine.Game, error) 
 }
 
 // Applied implements store.Store: the applied collection, by document id
-// (the zero-padded version), ascending.
+// (the zero-padded version of its first action), ascending, each
+// document's run expanded (a document of one action, as every document
+// before runs existed, is a run without next).
 func (s *Store) Applied(ctx context.Context, gameID string) ([]store.AppliedAction, error) {
 	if !store.ValidID(gameID) {
 		return []store.AppliedAction{}, nil
 	}
 	q := s.game(gameID).Collection("applied").OrderBy(firestore.DocumentID, firestore.Asc)
-	return queryAll[store.AppliedAction](ctx, s, q, "applied")
+	runs, err := queryAll[store.AppliedRun](ctx, s, q, "applied")
+	if err != nil {
+		return nil, err
+	}
+	out := []store.AppliedAction{}
+	for i := range runs {
+		out = append(out, runs[i].Actions()...)
+	}
+	return out, nil
+}
+
+// Staged implements store.Store.
+func (s *Store) Staged(ctx context.Context, gameID string, index uint32) ([]engine.Action, error) {
+	if !store.ValidID(gameID) {
+		return []engine.Action{}, nil
+	}
+	return s.stagedOf(ctx, s.game(gameID), index)
+}
+
+// Due implements store.Store: one query of the games by their dueAt
+// field (indexed: firestore.indexes.json does not exempt it), returning
+// document names only.
+func (s *Store) Due(ctx context.Context, before int64, limit int) ([]string, error) {
+	q := s.c.Collection("games").Where(fieldDue, "<=", before).OrderBy(fieldDue, firestore.Asc).Select()
+	if limit > 0 {
+		q = q.Limit(limit)
+	}
+	snaps, err := q.Documents(ctx).GetAll()
+	s.reads.Add(int64(max(1, len(snaps))))
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]string, len(snaps))
+	for i, snap := range snaps {
+		out[i] = snap.Ref.ID
+	}
+	return out, nil
 }
 
 // Log implements store.Store. It reads the log documents after seq
