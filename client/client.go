@@ -277,6 +277,20 @@ func (c *Client) ingest(up *Update) error {
 func (c *Client) checkShown() error {
 	mine, shown := c.Game().Public, *c.shown
 	mine.LastActionID, shown.LastActionID = "", ""
+	if mt, st := mine.Trustless, shown.Trustless; mt != nil && st != nil {
+		mp, sp := mt.Pending, st.Pending
+		switch {
+		case sp != nil && mp == nil:
+			return c.lie("the server shows %s by %s pending at index %d, which the log has not recorded", sp.Action.Kind, sp.Action.Actor, sp.Index)
+		case sp == nil && mp != nil:
+			return c.lie("the log has %s by %s pending at index %d; the server shows nothing pending", mp.Action.Kind, mp.Action.Actor, mp.Index)
+		case sp != nil && sp.Index != mp.Index:
+			return c.lie("the server asks for index %d; the log's pending action (%s by %s) uses index %d", sp.Index, mp.Action.Kind, mp.Action.Actor, mp.Index)
+		case sp != nil && (sp.Digest != mp.Digest || sp.Transcript != mp.Transcript || sp.Action != mp.Action):
+			return c.lie("the server shows another pending action at index %d (%s by %s, digest %s) than the log's (%s by %s, digest %s)",
+				sp.Index, sp.Action.Kind, sp.Action.Actor, sp.Digest, mp.Action.Kind, mp.Action.Actor, mp.Digest)
+		}
+	}
 	a, _ := json.Marshal(&mine)
 	b, _ := json.Marshal(&shown)
 	if bytes.Equal(a, b) {

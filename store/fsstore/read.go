@@ -152,6 +152,26 @@ func (s *Store) Log(ctx context.Context, gameID string, after uint64, limit int)
 	}
 }
 
+// DecodeGameDoc decodes the fields of a games/{id} document, as a client's
+// listener receives them, into the game's public state (the store's
+// derived fields, ownerUid, playerUids and dueAt, left out).
+func DecodeGameDoc(d map[string]any) (*engine.Public, error) {
+	delete(d, fieldOwner)
+	delete(d, fieldPlayers)
+	delete(d, fieldDue)
+	var p engine.Public
+	if err := store.FromDoc(d, &p); err != nil {
+		return nil, fmt.Errorf("fsstore: decode game: %w", err)
+	}
+	return &p, nil
+}
+
+// DecodeLogDoc returns the events of a log document (either layout: one
+// action's {events: [...]}, or one event) with seq > after, in order.
+func DecodeLogDoc(d map[string]any, after uint64) ([]engine.Event, error) {
+	return appendLogDoc(nil, d, after)
+}
+
 // maxLogBatch is the most log documents Log asks for at once.
 const maxLogBatch = 100
 
