@@ -417,4 +417,3 @@ func playDouble(t *testing.T, url string, n int, seen func([]*client.Client)) ([
 	wg.Wait()
 	return cs, errs
 }
-
