@@ -15,8 +15,8 @@ import (
 // (docs/functions.md, "Trustless games" and "Deadlines"; docs/store.md,
 // "Reveals"):
 //
-//   - A reveal is checked by the engine on a copy of the game (with the
-//     round's staged reveals applied first) and staged: its public marker,
+//   - A reveal is checked by the engine on a copy of the game (a seat
+//     staged already is already_revealed) and staged: its public marker,
 //     the reveal itself (which holds the link, never readable by clients)
 //     and its record, written without the game document, so a round's
 //     reveals, which arrive together, do not contend for it.
@@ -171,9 +171,9 @@ func (s *Service) settle(ctx context.Context, gameID string) (Settled, error) {
 // Reveal is a seat's reveal of its chain link for the pending index of a
 // trustless game (engine.ActReveal: Seat, Index, Link, Digest,
 // Transcript, Signature), sent by a.Actor with the client's action id
-// a.ID (required). It is checked by the engine on a copy of the game (the
-// round's staged reveals applied first: a seat that revealed already is
-// already_revealed) and staged without writing the game document; then,
+// a.ID (required). It is checked by the engine on a copy of the game (a
+// seat whose reveal is staged already is already_revealed) and staged
+// without writing the game document; then,
 // if every seated seat has staged, the round is closed (see the top of
 // this file). The answer is the staged reveal's: Staged, the version it
 // was staged against, no events (the round's are in the log once it
@@ -200,13 +200,21 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		if s.due(g, now) {
 			return store.Outcome{}, errSettleFirst
 		}
-		// The engine's checks, on a copy: the staged reveals first, then
-		// this one (which closes the round on the copy if it is the last).
-		cl := g.Clone()
-		if _, _, err := s.applyStaged(cl, staged, nil); err != nil {
-			return store.Outcome{}, err
+		// The engine's checks, on a copy of the game as stored (its
+		// pending round shows no reveal: they are staged). A seat staged
+		// already is refused here, as the engine would refuse it with the
+		// staged reveals applied; the others were checked when they were
+		// staged, and are checked again, once, by the commit that closes
+		// the round.
+		var err error
+		for i := range staged {
+			if staged[i].Seat == ea.Seat && staged[i].Actor == ea.Actor {
+				err = engine.Reject(engine.CodeAlreadyRevealed, fmt.Sprintf("seat %d has already revealed index %d", ea.Seat, staged[i].Index))
+			}
 		}
-		_, err := s.reduce(cl, ea, nil)
+		if err == nil {
+			_, err = s.reduce(g.Clone(), ea, nil)
+		}
 		var rej *engine.Error
 		if errors.As(err, &rej) && !member(&g.Public, a.Actor) {
 			return store.Outcome{}, &store.Unrecorded{Rejection: rej}
