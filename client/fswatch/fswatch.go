@@ -1,9 +1,16 @@
 // Package fswatch is a client.Watcher on the real store: Firestore
-// listeners on a game's document, its log and its reveal markers, as the
-// player, with the player's Firebase ID token, under the security rules
-// (firestore.rules: a seated player reads exactly these). It is what a
-// client uses where it can reach Firestore; client.Poller is the
-// fallback.
+// listeners on a game's document and on its open round's reveal markers,
+// as the player, with the player's Firebase ID token, under the security
+// rules (firestore.rules: a seated player reads exactly these), and the
+// log read as it grows. It is what a client uses where it can reach
+// Firestore; client.Poller is the fallback.
+//
+// Each snapshot of the game document is followed by one query of the log
+// documents after the last one read (the commit that changed the game
+// wrote them with it, so they are there); the markers' listener covers
+// the open round only (its id range), and moves when the round does. So a
+// client's listeners cost the database a few documents per action,
+// however long the game.
 package fswatch
 
 import (
@@ -57,10 +64,12 @@ func (c tokenCreds) GetRequestMetadata(ctx context.Context, _ ...string) (map[st
 
 func (c tokenCreds) RequireTransportSecurity() bool { return c.secure }
 
-// Watcher listens to one game. Safe for one client's use (Next from one
-// goroutine; the listeners run on their own).
+// Watcher listens to one game. Next is for one goroutine; the listeners
+// run on their own.
 type Watcher struct {
 	c      *firestore.Client
+	game   *firestore.DocumentRef
+	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
@@ -69,14 +78,16 @@ type Watcher struct {
 	gen     uint64        // bumped at every change
 	given   uint64        // gen of the last Update given
 	state   *engine.Public
-	logs    map[string][]engine.Event // log document id → its events
-	marks   map[string]store.Mark     // marker id → marker
+	events  []engine.Event        // the log read so far, in seq order
+	round   uint32                // the round whose markers are listened to (0: none)
+	stopRnd context.CancelFunc    // stops that listener
+	marks   map[string]store.Mark // marker id → marker, of that round
 	err     error
 }
 
-// New starts the listeners: the game document, the log (ordered by id)
-// and the reveal markers, each a Firestore snapshot listener as the
-// player. Close stops them.
+// New starts listening: the game document (each snapshot followed by a
+// read of the new log documents) and the open round's markers. Close
+// stops it.
 func New(ctx context.Context, cfg Config) (*Watcher, error) {
 	addr, tc := "firestore.googleapis.com:443", credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
 	secure := true
@@ -94,25 +105,9 @@ func New(ctx context.Context, cfg Config) (*Watcher, error) {
 		return nil, fmt.Errorf("fswatch: %w", err)
 	}
 	lctx, cancel := context.WithCancel(context.Background())
-	w := &Watcher{c: c, cancel: cancel, changed: make(chan struct{}, 1),
-		logs: map[string][]engine.Event{}, marks: map[string]store.Mark{}}
-	game := c.Collection("games").Doc(cfg.GameID)
-	w.listenDoc(lctx, game)
-	w.listenQuery(lctx, game.Collection("log").OrderBy(firestore.DocumentID, firestore.Asc), "log", func(id string, d map[string]any) error {
-		ev, err := fsstore.DecodeLogDoc(d, 0)
-		if err == nil {
-			w.logs[id] = ev
-		}
-		return err
-	}, func(id string) { delete(w.logs, id) })
-	w.listenQuery(lctx, game.Collection("reveals").OrderBy(firestore.DocumentID, firestore.Asc), "reveals", func(id string, d map[string]any) error {
-		var m store.Mark
-		err := store.FromDoc(d, &m)
-		if err == nil {
-			w.marks[id] = m
-		}
-		return err
-	}, func(id string) { delete(w.marks, id) })
+	w := &Watcher{c: c, game: c.Collection("games").Doc(cfg.GameID), ctx: lctx, cancel: cancel,
+		changed: make(chan struct{}, 1), marks: map[string]store.Mark{}}
+	w.listenGame()
 	return w, nil
 }
 
@@ -125,44 +120,98 @@ func (w *Watcher) bump() {
 	}
 }
 
-// fail records the listeners' first error (w.mu held).
+// fail records the first error (w.mu held).
 func (w *Watcher) fail(err error) {
-	if w.err == nil && !errors.Is(err, context.Canceled) {
+	if w.err == nil && !errors.Is(err, context.Canceled) && w.ctx.Err() == nil {
 		w.err = err
 		w.bump()
 	}
 }
 
-func (w *Watcher) listenDoc(ctx context.Context, ref *firestore.DocumentRef) {
-	it := ref.Snapshots(ctx)
+func (w *Watcher) listenGame() {
+	it := w.game.Snapshots(w.ctx)
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		defer it.Stop()
 		for {
 			snap, err := it.Next()
-			w.mu.Lock()
-			switch {
-			case err != nil:
+			if err != nil {
+				w.mu.Lock()
 				w.fail(fmt.Errorf("fswatch: the game document: %w", err))
 				w.mu.Unlock()
 				return
-			case snap.Exists():
-				p, derr := fsstore.DecodeGameDoc(snap.Data())
-				if derr != nil {
-					w.fail(derr)
-					w.mu.Unlock()
-					return
-				}
-				w.state = p
-				w.bump()
 			}
+			if !snap.Exists() {
+				continue
+			}
+			p, err := fsstore.DecodeGameDoc(snap.Data())
+			if err == nil {
+				err = w.readLog(p.LogSeq)
+			}
+			w.mu.Lock()
+			if err != nil {
+				w.fail(err)
+				w.mu.Unlock()
+				return
+			}
+			w.state = p
+			if r, _ := store.OpenRound(p); r != w.round {
+				w.listenRound(r)
+			}
+			w.bump()
 			w.mu.Unlock()
 		}
 	}()
 }
 
-func (w *Watcher) listenQuery(ctx context.Context, q firestore.Query, what string, put func(id string, d map[string]any) error, drop func(id string)) {
+// readLog reads the log documents after the last event read, up to seq
+// upto (the game document's): the commit that made the document wrote
+// them with it.
+func (w *Watcher) readLog(upto uint64) error {
+	w.mu.Lock()
+	last := uint64(len(w.events))
+	w.mu.Unlock()
+	if last >= upto {
+		return nil
+	}
+	snaps, err := w.game.Collection("log").OrderBy(firestore.DocumentID, firestore.Asc).
+		StartAfter(fmt.Sprintf("%020d", last)).Documents(w.ctx).GetAll()
+	if err != nil {
+		return fmt.Errorf("fswatch: the log: %w", err)
+	}
+	var ev []engine.Event
+	for _, s := range snaps {
+		e, err := fsstore.DecodeLogDoc(s.Data(), last)
+		if err != nil {
+			return fmt.Errorf("fswatch: the log document %s: %w", s.Ref.ID, err)
+		}
+		ev = append(ev, e...)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, e := range ev {
+		if e.Seq == uint64(len(w.events))+1 {
+			w.events = append(w.events, e)
+		}
+	}
+	return nil
+}
+
+// listenRound moves the markers' listener to round r (0: none) (w.mu
+// held).
+func (w *Watcher) listenRound(r uint32) {
+	if w.stopRnd != nil {
+		w.stopRnd()
+	}
+	w.round, w.stopRnd, w.marks = r, nil, map[string]store.Mark{}
+	if r == 0 {
+		return
+	}
+	ctx, stop := context.WithCancel(w.ctx)
+	w.stopRnd = stop
+	q := w.game.Collection("reveals").OrderBy(firestore.DocumentID, firestore.Asc).
+		StartAt(fmt.Sprintf("%020d-", r)).EndBefore(fmt.Sprintf("%020d.", r))
 	it := q.Snapshots(ctx)
 	w.wg.Add(1)
 	go func() {
@@ -172,21 +221,29 @@ func (w *Watcher) listenQuery(ctx context.Context, q firestore.Query, what strin
 			snap, err := it.Next()
 			w.mu.Lock()
 			if err != nil {
-				w.fail(fmt.Errorf("fswatch: the %s: %w", what, err))
+				if ctx.Err() == nil {
+					w.fail(fmt.Errorf("fswatch: the markers of round %d: %w", r, err))
+				}
+				w.mu.Unlock()
+				return
+			}
+			if w.round != r {
 				w.mu.Unlock()
 				return
 			}
 			for _, ch := range snap.Changes {
 				id := ch.Doc.Ref.ID
 				if ch.Kind == firestore.DocumentRemoved {
-					drop(id)
+					delete(w.marks, id)
 					continue
 				}
-				if err := put(id, ch.Doc.Data()); err != nil {
-					w.fail(fmt.Errorf("fswatch: the %s document %s: %w", what, id, err))
+				var m store.Mark
+				if err := store.FromDoc(ch.Doc.Data(), &m); err != nil {
+					w.fail(fmt.Errorf("fswatch: the marker %s: %w", id, err))
 					w.mu.Unlock()
 					return
 				}
+				w.marks[id] = m
 			}
 			w.bump()
 			w.mu.Unlock()
@@ -194,10 +251,9 @@ func (w *Watcher) listenQuery(ctx context.Context, q firestore.Query, what strin
 	}()
 }
 
-// Next implements client.Watcher: it waits until a listener has brought
-// something new since the last Update (and the game document has come),
-// then gives the game document, every event after seq after, and the
-// markers.
+// Next implements client.Watcher: it waits until something new has come
+// since the last Update (and the game document has), then gives the game
+// document, every event after seq after, and the open round's markers.
 func (w *Watcher) Next(ctx context.Context, after uint64) (*client.Update, error) {
 	for {
 		w.mu.Lock()
@@ -208,7 +264,19 @@ func (w *Watcher) Next(ctx context.Context, after uint64) (*client.Update, error
 		}
 		if w.gen != w.given && w.state != nil {
 			w.given = w.gen
-			up := w.update(after)
+			st := *w.state
+			up := &client.Update{State: &st}
+			if after < uint64(len(w.events)) {
+				up.Events = slices.Clone(w.events[after:])
+			}
+			ids := make([]string, 0, len(w.marks))
+			for id := range w.marks {
+				ids = append(ids, id)
+			}
+			slices.Sort(ids)
+			for _, id := range ids {
+				up.Marks = append(up.Marks, w.marks[id])
+			}
 			w.mu.Unlock()
 			return up, nil
 		}
@@ -219,33 +287,6 @@ func (w *Watcher) Next(ctx context.Context, after uint64) (*client.Update, error
 		case <-w.changed:
 		}
 	}
-}
-
-// update builds an Update (w.mu held).
-func (w *Watcher) update(after uint64) *client.Update {
-	st := *w.state
-	up := &client.Update{State: &st}
-	ids := make([]string, 0, len(w.logs))
-	for id := range w.logs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		for _, e := range w.logs[id] {
-			if e.Seq > after {
-				up.Events = append(up.Events, e)
-			}
-		}
-	}
-	mids := make([]string, 0, len(w.marks))
-	for id := range w.marks {
-		mids = append(mids, id)
-	}
-	slices.Sort(mids)
-	for _, id := range mids {
-		up.Marks = append(up.Marks, w.marks[id])
-	}
-	return up
 }
 
 // Close implements client.Watcher: it stops the listeners and closes the

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -96,10 +97,11 @@ type actionSource struct {
 	seats   []bot.Seat
 	n       int
 	drawn   []rng.Entry // the last action's audit entries (audited)
+	ring    []rng.Entry // every entry the game drew (audited)
 }
 
 // Record implements rng.Auditor.
-func (s *actionSource) Record(e rng.Entry) { s.drawn = append(s.drawn, e) }
+func (s *actionSource) Record(e rng.Entry) { s.drawn, s.ring = append(s.drawn, e), append(s.ring, e) }
 
 func newSource(prefix string, audited bool) *actionSource {
 	ss := make([]bot.Seat, 3)
@@ -113,7 +115,7 @@ func (s *actionSource) next() (string, engine.Action) {
 	if len(s.queue) == 0 && s.mirror.Public.Phase != engine.PhasePlaying {
 		s.games++
 		s.gameID = fmt.Sprintf("%s-%d", s.prefix, s.games)
-		s.mirror = engine.Game{}
+		s.mirror, s.ring = engine.Game{}, s.ring[:0]
 		s.queue = append(s.queue, engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: s.gameID, Mode: "seeded", Seed: s.gameID, Audit: s.audited})
 		for i, st := range s.seats {
 			s.queue = append(s.queue, engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: i, Class: st.Class})
@@ -318,9 +320,21 @@ func newBareCommit(b testing.TB, audited bool) bareCommit {
 		c.pub["ownerUid"], c.pub["playerUids"] = "p1", []any{"p1", "p2", "p3"} // fsstore's derived fields
 		c.pubUps = diff(c.pub, toDoc(&src.mirror.Public))
 		c.secUps = diff(c.sec, toDoc(&src.mirror.Secret))
-		for _, e := range audit.Stamp(src.drawn, fixedNow.UnixMilli()) { // audited: the entries it drew
-			c.secUps = append(c.secUps, firestore.Update{FieldPath: firestore.FieldPath{"auditRing", strconv.Itoa(audit.Slot(e.Seq))}, Value: toDoc(e)})
-			c.ring++
+		if audited {
+			// The ring the private state holds at that point of the game
+			// (every entry drawn before), as the store keeps it: the
+			// entry's JSON per slot; then the action's own entries.
+			ring := map[string]any{}
+			for _, e := range audit.Stamp(src.ring[:len(src.ring)-len(src.drawn)], fixedNow.UnixMilli()) {
+				b, _ := json.Marshal(e)
+				ring[strconv.Itoa(audit.Slot(e.Seq))] = string(b)
+			}
+			c.sec["auditRing"] = ring
+			for _, e := range audit.Stamp(src.drawn, fixedNow.UnixMilli()) {
+				b, _ := json.Marshal(e)
+				c.secUps = append(c.secUps, firestore.Update{FieldPath: firestore.FieldPath{"auditRing", strconv.Itoa(audit.Slot(e.Seq))}, Value: string(b)})
+				c.ring++
+			}
 		}
 		list := make([]any, len(ev))
 		for i := range ev {

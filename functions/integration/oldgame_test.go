@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	firebase "firebase.google.com/go/v4"
-
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/functions/functest"
@@ -182,19 +180,7 @@ type heardLog struct {
 // snapshot.
 func startListener(t *testing.T, gameID, uid string) *listening {
 	t.Helper()
-	ctx := context.Background()
-	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: emu.ProjectID()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ac, err := app.Auth(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	custom, err := ac.CustomToken(ctx, uid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	custom := customToken(t, uid)
 	root, err := emulator.RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -108,6 +108,26 @@ func (a *countingAudit) WriteAudit(ctx context.Context, g string, es []audit.Ent
 	return a.w.WriteAudit(ctx, g, es)
 }
 
+// customToken is an Admin SDK custom token for uid, which a client
+// exchanges with the Auth emulator for an ID token.
+func customToken(t testing.TB, uid string) string {
+	t.Helper()
+	ctx := context.Background()
+	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: emu.ProjectID()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac, err := app.Auth(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	custom, err := ac.CustomToken(ctx, uid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return custom
+}
+
 var (
 	tokMu  sync.Mutex
 	tokens = map[string]string{}
@@ -123,19 +143,7 @@ func token(t testing.TB, uid string) string {
 		return tok
 	}
 	ctx := context.Background()
-	app, err := firebase.NewApp(ctx, &firebase.Config{ProjectID: emu.ProjectID()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ac, err := app.Auth(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	custom, err := ac.CustomToken(ctx, uid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, tok, err := emu.Auth().SignInWithCustomToken(ctx, custom)
+	got, tok, err := emu.Auth().SignInWithCustomToken(ctx, customToken(t, uid))
 	if err != nil || got != uid {
 		t.Fatalf("sign in %s: uid %q, %v", uid, got, err)
 	}

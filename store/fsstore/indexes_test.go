@@ -71,7 +71,7 @@ func TestIndexExemptions(t *testing.T) {
 		id string
 		st *fsstore.Store
 	}{{"idx-prev", prev}, {"idx-cur", cur}} {
-		playWhole(t, newSvc(g.st), g.st, newBotGame(g.id, 3, true))
+		playWhole(t, newSvc(g.st), g.st, newBotGame(g.id, 2, true))
 	}
 	tl := trustlesstest.New(t, newSvc(cur), "idx-tl", []string{"p1", "p2", "p3"}, 0)
 	tl.Start(t)

@@ -161,7 +161,7 @@ func TestWholeGamesLayout(t *testing.T) {
 	for _, tc := range []struct {
 		n       int
 		audited bool
-	}{{2, false}, {3, true}, {4, true}} {
+	}{{2, false}, {3, true}} {
 		id := fmt.Sprintf("layout-%d-%v", tc.n, tc.audited)
 		g := newBotGame(id, tc.n, tc.audited)
 		var all []engine.Event

@@ -2,6 +2,7 @@ package fsstore
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -306,7 +307,7 @@ func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []audit.E
 		return 0, nil
 	}
 	if s.previous {
-		return s.writeSlotDocs(ctx, old, missing, byseq)
+		return s.writeSlotDocs(ctx, old, missing)
 	}
 	n := 0
 	err = s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
@@ -356,7 +357,7 @@ func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []audit.E
 // (WithPreviousLayout): the missing entries as documents of rngAudit, one
 // per slot, in a transaction that reads their slots again so that a
 // concurrent writer of a newer entry wins.
-func (s *Store) writeSlotDocs(ctx context.Context, slots *firestore.CollectionRef, missing []audit.Entry, byseq map[uint64]firestore.Update) (int, error) {
+func (s *Store) writeSlotDocs(ctx context.Context, slots *firestore.CollectionRef, missing []audit.Entry) (int, error) {
 	refs := func(es []audit.Entry) []*firestore.DocumentRef {
 		out := make([]*firestore.DocumentRef, len(es))
 		for i, e := range es {
@@ -379,7 +380,11 @@ func (s *Store) writeSlotDocs(ctx context.Context, slots *firestore.CollectionRe
 		}
 		still := unheld(missing, held)
 		for i, ref := range refs(still) {
-			if err := tx.Set(ref, byseq[still[i].Seq].Value); err != nil {
+			d, err := store.ToDoc(still[i])
+			if err != nil {
+				return fmt.Errorf("%w: audit entry %d: %v", store.ErrInvalid, still[i].Seq, err)
+			}
+			if err := tx.Set(ref, d); err != nil {
 				return err
 			}
 		}
@@ -455,12 +460,12 @@ func privateRing(priv *firestore.DocumentSnapshot) ([]audit.Entry, error) {
 	}
 	out := make([]audit.Entry, 0, len(m))
 	for slot, v := range m {
-		d, ok := v.(map[string]any)
+		js, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("fsstore: %s.%s is %T, not a map", fieldRing, slot, v)
+			return nil, fmt.Errorf("fsstore: %s.%s is %T, not an entry's JSON", fieldRing, slot, v)
 		}
 		var e audit.Entry
-		if err := store.FromDoc(d, &e); err != nil {
+		if err := json.Unmarshal([]byte(js), &e); err != nil {
 			return nil, fmt.Errorf("fsstore: decode %s.%s: %w", fieldRing, slot, err)
 		}
 		out = append(out, e)
