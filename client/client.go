@@ -473,7 +473,16 @@ func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 // server lied, or the error that stopped it.
 func (c *Client) Play(ctx context.Context, policy bot.Policy, start func(p *engine.Public) bool) error {
 	for {
-		if err := c.Sync(ctx); err != nil {
+		// Nothing new for a while: look again at what the client owes
+		// (a reveal whose answer said the round had moved on, and whose
+		// marker the server does not show, is sent again).
+		sctx, cancel := context.WithTimeout(ctx, resync)
+		err := c.Sync(sctx)
+		cancel()
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			c.sent = 0
+		case err != nil:
 			return err
 		}
 		if !c.Consistent() {
@@ -500,6 +509,10 @@ func (c *Client) Play(ctx context.Context, policy bot.Policy, start func(p *engi
 		}
 	}
 }
+
+// resync is how long Play waits for news before it looks again at what
+// it owes the game.
+const resync = 5 * time.Second
 
 // tolerate passes the refusals of an action made against a game that
 // moved on meanwhile (the next Sync shows where it is); any other error

@@ -49,13 +49,14 @@ type watch struct {
 	mu        sync.Mutex
 	step      int
 	seated    int
+	last      *engine.Public // the state the last check read
 	restAfter uint64
 	viewAfter uint64
 	staged    map[uint32][]engine.Action // the accepted reveals of each round (with their links)
 	probed    map[uint32]bool
 	plant     bool // the positive control is still to run
 
-	actions, withLinks, linkProbes, planted int
+	actions, withLinks, linkProbes, planted, views int
 	err                                     error
 }
 
@@ -101,6 +102,9 @@ func (ws *watches) wrap(inner http.Handler) http.Handler {
 		if mutating[name] && rec.Code == http.StatusOK && wt.err == nil {
 			wt.err = wt.check(name, rec.Body.Bytes())
 		}
+		if name == "getView" && rec.Code == http.StatusOK && wt.err == nil {
+			wt.err = wt.scanView(rec.Body.Bytes())
+		}
 		wt.mu.Unlock()
 		for k, v := range rec.Header() {
 			w.Header()[k] = v
@@ -117,7 +121,9 @@ func (w *watch) check(fn string, answer []byte) error {
 	w.actions++
 	reader := bot.UID(w.step % max(1, w.seated)) // the seats are p1, p2, ... in order
 	w.step++
-	p, reads, err := w.reads(reader)
+	// A staged reveal changes no game document: unless the game's version
+	// moved (the reveal closed its round), the state is the last one.
+	p, reads, err := w.reads(reader, fn != "reveal")
 	if err != nil || p == nil {
 		return err // nobody seated yet, or a failed read
 	}
@@ -156,7 +162,7 @@ func (w *watch) check(fn string, answer []byte) error {
 		if _, err := ref.Update(ctx, []firestore.Update{{Path: "note", Value: "x" + a.Link}}); err != nil {
 			return err
 		}
-		_, planted, err := w.reads(reader)
+		_, planted, err := w.reads(reader, true)
 		if err != nil {
 			return err
 		}
@@ -171,36 +177,56 @@ func (w *watch) check(fn string, answer []byte) error {
 	return nil
 }
 
+// scanView checks a client's getView answer (w.mu held): no link of the
+// round it shows open.
+func (w *watch) scanView(answer []byte) error {
+	var v struct {
+		Result client.View `json:"result"`
+	}
+	if err := json.Unmarshal(answer, &v); err != nil {
+		return err
+	}
+	w.views++
+	if r, open := store.OpenRound(&v.Result.State); open {
+		return leaks(w.staged[r], map[string][]byte{"a client's getView": answer}, "a client")
+	}
+	return nil
+}
+
 // reads is what reader reads of the game now: getView (the log after the
 // last seq read, the state, the markers), and over REST the game
 // document, the log documents after the last seq read and the markers.
 // It returns the state getView showed, or nil if reader is not seated
 // (then it reads nothing more).
-func (w *watch) reads(reader string) (*engine.Public, map[string][]byte, error) {
+func (w *watch) reads(reader string, full bool) (*engine.Public, map[string][]byte, error) {
 	t := w.t
 	out := map[string][]byte{}
-	view := callInner(t, w.e.api, "getView", reader, map[string]any{"gameId": w.gameID, "afterSeq": w.viewAfter})
-	var v struct {
-		Result client.View `json:"result"`
-	}
-	if err := json.Unmarshal(view, &v); err != nil {
-		return nil, nil, err
-	}
-	p := &v.Result.State
-	w.seated = len(p.Players)
-	if pl, _ := p.Player(reader); pl == nil {
-		return nil, nil, nil // in the lobby, before p1 is seated
-	}
-	if n := len(v.Result.Events); n > 0 {
-		w.viewAfter = v.Result.Events[n-1].Seq
-	}
-	out["getView"] = view
 	tok := token(t, reader)
 	code, doc := rest(t, "GET", "/games/"+w.gameID, tok, nil)
-	if code != http.StatusOK {
-		return nil, nil, fmt.Errorf("%s's REST read of the game: %d %s", reader, code, doc)
-	}
 	out["the game document"] = doc
+	p := w.last
+	if full || p == nil || code != http.StatusOK || docVersion(doc) != strconv.FormatUint(p.Version, 10) {
+		// The game changed (or this call may have changed it): getView.
+		view := callInner(t, w.e.api, "getView", reader, map[string]any{"gameId": w.gameID, "afterSeq": w.viewAfter})
+		var v struct {
+			Result client.View `json:"result"`
+		}
+		if err := json.Unmarshal(view, &v); err != nil {
+			return nil, nil, err
+		}
+		p = &v.Result.State
+		w.last, w.seated = p, len(p.Players)
+		if pl, _ := p.Player(reader); pl == nil {
+			return nil, nil, nil // in the lobby, before the reader is seated
+		}
+		if n := len(v.Result.Events); n > 0 {
+			w.viewAfter = v.Result.Events[n-1].Seq
+		}
+		out["getView"] = view
+		if code != http.StatusOK {
+			return nil, nil, fmt.Errorf("%s's REST read of the game: %d %s", reader, code, doc)
+		}
+	}
 	prefix := fmt.Sprintf("projects/%s/databases/(default)/documents/games/%s/log/", emu.ProjectID(), w.gameID)
 	q := collQuery("log")
 	q["structuredQuery"].(map[string]any)["startAt"] = map[string]any{"values": []any{map[string]any{"referenceValue": prefix + fmt.Sprintf("%020d", w.restAfter)}}, "before": false}
@@ -231,6 +257,19 @@ func (w *watch) reads(reader string) (*engine.Public, map[string][]byte, error) 
 	}
 	out["the markers"] = marks
 	return p, out, nil
+}
+
+// docVersion is a REST game document's version ("" if none).
+func docVersion(doc []byte) string {
+	var d struct {
+		Fields struct {
+			Version struct {
+				IntegerValue string `json:"integerValue"`
+			} `json:"version"`
+		} `json:"fields"`
+	}
+	json.Unmarshal(doc, &d)
+	return d.Fields.Version.IntegerValue
 }
 
 // seqRe finds the seqs in a REST answer's log events.
@@ -319,6 +358,15 @@ func TestTrustlessGamesThroughTheFunctions(t *testing.T) {
 		if st.Public.Phase != engine.PhaseFinished {
 			t.Fatalf("%s ended in phase %s", g.id, st.Public.Phase)
 		}
+		log, err := e.st.Log(ctx, g.id, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ev := range log {
+			if ev.Type == engine.EvGameAborted {
+				t.Fatalf("%s was aborted: %s", g.id, ev.AppendJSON(nil))
+			}
+		}
 		for _, c := range results[k] {
 			mine := c.Game().Public
 			mine.LastActionID = st.Public.LastActionID
@@ -345,10 +393,10 @@ func TestTrustlessGamesThroughTheFunctions(t *testing.T) {
 		if w.actions < len(applied)-reveals/2 || w.withLinks < rounds || w.linkProbes < rounds {
 			t.Fatalf("%s: %d actions checked, %d with links staged, %d probes of the staged reveals: too few for %d rounds", g.id, w.actions, w.withLinks, w.linkProbes, rounds)
 		}
-		t.Logf("%s: %d rounds, %d applied actions in %v; %d calls checked (%d with links staged), %d probes of the staged reveals refused, positive control %d",
-			g.id, rounds, len(applied), took[k].Round(time.Second), w.actions, w.withLinks, w.linkProbes, w.planted)
+		t.Logf("%s: %d rounds, %d applied actions in %v; %d calls checked (%d with links staged), %d clients' getView answers scanned, %d probes of the staged reveals refused, positive control %d",
+			g.id, rounds, len(applied), took[k].Round(time.Second), w.actions, w.withLinks, w.views, w.linkProbes, w.planted)
 	}
-	if ws.m["tl-2"].planted != 1 {
+	if w := ws.m["tl-2"]; w != nil && w.planted != 1 {
 		t.Fatal("the positive control did not run")
 	}
 
