@@ -57,7 +57,7 @@ type watch struct {
 	plant     bool // the positive control is still to run
 
 	actions, withLinks, linkProbes, planted, views int
-	err                                     error
+	err                                            error
 }
 
 func newWatch(t *testing.T, gameID string, plant bool) *watch {
