@@ -133,7 +133,9 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) {
 	for i := range acts {
 		wg.Go(func() {
 			in := r.in[i%len(r.in)]
-			if err := in.c.Call(ctx, "reveal", tb.Players[i].Token, functest.RevealData(acts[i], fmt.Sprint("r", acts[i].Index)), nil); err != nil {
+			d := functest.RevealData(acts[i], fmt.Sprint("r", acts[i].Index))
+			d["gameId"] = tb.ID
+			if err := in.c.Call(ctx, "reveal", tb.Players[i].Token, d, nil); err != nil {
 				r.b.Errorf("reveal: %v", err)
 			}
 		})
@@ -181,7 +183,9 @@ func (r *trustlessRun) run(ctx context.Context) {
 				b.Fatal(err)
 			}
 			r0 := counts(r.in)
-			if err := r.in[0].c.Call(ctx, "reveal", tb.Players[0].Token, functest.RevealData(one, fmt.Sprint("r", one.Index)), nil); err != nil {
+			data := functest.RevealData(one, fmt.Sprint("r", one.Index))
+			data["gameId"] = tb.ID
+			if err := r.in[0].c.Call(ctx, "reveal", tb.Players[0].Token, data, nil); err != nil {
 				b.Fatal(err)
 			}
 			r.revealDocs.count(r0, counts(r.in))
