@@ -192,6 +192,7 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 	ea := a
 	ea.ID = EngineActionID(a.Actor, a.ID)
 	seats := 0
+	req.Round = a.Index
 	m := func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
 		if !visible(&g.Public, a.Actor) {
 			return store.Outcome{}, notFound(gameID)
@@ -211,6 +212,32 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 			if staged[i].Seat == ea.Seat && staged[i].Actor == ea.Actor {
 				err = engine.Reject(engine.CodeAlreadyRevealed, fmt.Sprintf("seat %d has already revealed index %d", ea.Seat, staged[i].Index))
 			}
+		}
+		last := false
+		if t := g.Public.Trustless; err == nil && t != nil && t.Pending != nil {
+			last = len(staged)+1 == len(t.Seats)
+		}
+		if err == nil && last {
+			// Every other seat has staged: this reveal completes the round,
+			// and applies it in its own commit (the staged reveals in the
+			// order they were accepted, then this one with the round's R_v
+			// stream, then the pending action), conditional on the game
+			// document like any action; it is not staged itself.
+			var col collector
+			ev, run, aerr := s.applyStaged(g, staged, &col)
+			if aerr != nil {
+				return store.Outcome{}, aerr
+			}
+			own, err := s.reduce(g, ea, &col)
+			if err == nil {
+				return store.Outcome{Events: append(ev, own...), Audit: audit.Stamp(col.entries, a.At),
+					Applied: append(run, ea), DueAt: s.dueAt(&g.Public)}, nil
+			}
+			var rej *engine.Error
+			if errors.As(err, &rej) && !member(&g.Public, a.Actor) {
+				return store.Outcome{}, &store.Unrecorded{Rejection: rej}
+			}
+			return store.Outcome{}, err
 		}
 		if err == nil {
 			_, err = s.reduce(g.Clone(), ea, nil)
@@ -239,6 +266,10 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		return nil, err
 	}
 	rerr := rec.Err()
+	if !rec.Staged && rerr == nil {
+		// It completed the round: the answer is the round's commit.
+		return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: rec.Events, Replayed: rec.Replayed}, nil
+	}
 	if rerr == nil || errors.Is(rerr, engine.CodeAlreadyRevealed) {
 		// This reveal, or another's, may have completed the round.
 		if err := s.closeIfComplete(ctx, gameID, a.Index, seats); err != nil {

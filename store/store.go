@@ -224,8 +224,14 @@ type Request struct {
 	// Staging marks a reveal the Mutator stages (Outcome.Stage): it
 	// writes no game document, so it does not wait for the game's other
 	// requests (fsstore's per-game queue) and contends with nothing but a
-	// duplicate of itself.
+	// duplicate of itself. (The reveal that completes its round is
+	// applied instead, conditional on the game document like any action.)
 	Staging bool
+	// Round, if not 0, is the index of the round the request concerns (a
+	// reveal's): the store may read that round's staged reveals together
+	// with the game rather than after it. The Mutator still gets the
+	// staged reveals of the game's open round, whatever Round says.
+	Round uint32
 }
 
 // RecordKey is the document id of the record of actor's action actionID:

@@ -108,8 +108,27 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	if key != "" {
 		refs = append(refs, record(gameRef, key))
 	}
+	// A reveal names its round: its staged reveals are read beside the
+	// game, in the same round trip's time.
+	type prefetch struct {
+		staged []engine.Action
+		err    error
+	}
+	var pre chan prefetch
+	if req.Round > 0 {
+		pre = make(chan prefetch, 1)
+		go func() {
+			st, err := s.stagedOf(ctx, gameRef, req.Round)
+			pre <- prefetch{st, err}
+		}()
+	}
 	s.reads.Add(int64(len(refs)))
 	snaps, err := s.c.GetAll(ctx, refs)
+	var got *prefetch
+	if pre != nil {
+		p := <-pre
+		got = &p
+	}
 	if err != nil {
 		return nil, failed, 0, err
 	}
@@ -130,7 +149,12 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	}
 	var staged []engine.Action
 	if round, open := store.OpenRound(&g.Public); exists && open {
-		if staged, err = s.stagedOf(ctx, gameRef, round); err != nil {
+		if got != nil && round == req.Round {
+			staged, err = got.staged, got.err
+		} else {
+			staged, err = s.stagedOf(ctx, gameRef, round)
+		}
+		if err != nil {
 			return nil, failed, 0, err
 		}
 	}
