@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
@@ -36,7 +35,7 @@ func jwt(t *testing.T, key *rsa.PrivateKey, kid string, claims map[string]any) s
 	p, _ := json.Marshal(claims)
 	unsigned := b64(h) + "." + b64(p)
 	sum := sha256.Sum256([]byte(unsigned))
-	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
+	sig, err := rsa.SignPKCS1v15(nil, key, crypto.SHA256, sum[:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +48,11 @@ func jwt(t *testing.T, key *rsa.PrivateKey, kid string, claims map[string]any) s
 // validator against a key set served in place of Google's; every other
 // token is refused.
 func TestOIDCSweepAuthorizer(t *testing.T) {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	key, err := rsa.GenerateKey(nil, 2048) // Go 1.26: the source is the system's, whatever is passed
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := rsa.GenerateKey(rand.Reader, 2048)
+	other, err := rsa.GenerateKey(nil, 2048) // Go 1.26: the source is the system's, whatever is passed
 	if err != nil {
 		t.Fatal(err)
 	}
