@@ -41,10 +41,12 @@ const (
 	ActDeclineReroll ActionKind = "declineReroll"
 	// ActDiscard (current player, capacity): discard CardID.
 	ActDiscard ActionKind = "discard"
-	// ActAbandon (owner, lobby or playing): end the game with no winner
-	// (GameFinished outcome "abandoned") and reveal what was secret. In a
-	// trustless game with an action pending, it is the owner's abort
-	// (GameAborted reason "abandoned", outcome "aborted").
+	// ActAbandon (owner, lobby or playing; or [ServerActor], the server's
+	// sweep of a game left unfinished past its deadline): end the game
+	// with no winner (GameFinished outcome "abandoned") and reveal what
+	// was secret. In a trustless game with an action pending, the owner's
+	// is the owner's abort (GameAborted reason "abandoned", outcome
+	// "aborted").
 	ActAbandon ActionKind = "abandon"
 	// ActReveal (a seated player of a trustless game, while an action is
 	// pending): its chain link for the pending index (Seat, Index, Link)
@@ -63,6 +65,13 @@ const (
 	// the openings' deadline): remove the seat of Target, who never opened.
 	ActRemoveSeat ActionKind = "removeSeat"
 )
+
+// ServerActor is the actor of the actions the server takes by itself, on
+// no player's behalf: a trustless round's abort at its deadline, and the
+// abandon of a game left unfinished past the server's deadline (its
+// scheduled sweep). No client may act as it: the service refuses a caller
+// whose uid is this ('@' begins no uid Firebase makes).
+const ServerActor = "@server"
 
 // ActionKinds lists every action kind.
 var ActionKinds = []ActionKind{

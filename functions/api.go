@@ -1,8 +1,10 @@
 // Package functions is the game's HTTP API as Cloud Functions (2nd gen) on
 // the Functions Framework for Go, speaking Firebase's callable protocol so
 // a client's httpsCallable works unchanged: createGame, joinGame,
-// startGame, act, getView, and for checking a game: exportGame,
-// getShuffle and verifyShuffle. Each verifies the caller's Firebase ID token
+// startGame, act, reveal (a trustless game's reveal rounds), getView, and
+// for checking a game: exportGame, getShuffle and verifyShuffle; beside
+// them, the scheduled sweep (sweep.go) that settles games past their
+// deadlines. Each verifies the caller's Firebase ID token
 // (the uid comes from the token, never from the body), decodes the body's
 // data strictly, runs the action through the service (one Firestore
 // transaction) and maps the outcome to a callable status (see
@@ -27,13 +29,19 @@ import (
 
 // Names lists the functions, as deployed (entry points are the same
 // names with a capital: CreateGame, ...).
-var Names = []string{"createGame", "joinGame", "startGame", "act", "getView", "exportGame", "getShuffle", "verifyShuffle"}
+var Names = []string{"createGame", "joinGame", "startGame", "act", "reveal", "getView", "exportGame", "getShuffle", "verifyShuffle"}
+
+// SweepName is the scheduled sweep's function: plain HTTP (not the
+// callable protocol), called by Cloud Scheduler with an OIDC token that
+// the API's SweepAuthorizer checks ([API.Sweep]).
+const SweepName = "sweep"
 
 // API serves the functions over one service and token verifier.
 type API struct {
 	svc    *service.Service
 	verify callable.TokenVerifier
 	log    *slog.Logger
+	sweep  SweepAuthorizer
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or
@@ -50,6 +58,13 @@ func New(svc *service.Service, v callable.TokenVerifier, log *slog.Logger) *API 
 	return &API{svc: svc, verify: v, log: log}
 }
 
+// WithSweep sets who may call the sweep ([API.Sweep]); without one it
+// refuses every call. It returns a.
+func (a *API) WithSweep(auth SweepAuthorizer) *API {
+	a.sweep = auth
+	return a
+}
+
 // Service returns the API's service.
 func (a *API) Service() *service.Service { return a.svc }
 
@@ -64,6 +79,10 @@ func (a *API) Handler(name string) http.HandlerFunc {
 		return a.StartGame
 	case "act":
 		return a.Act
+	case "reveal":
+		return a.Reveal
+	case SweepName:
+		return a.Sweep
 	case "getView":
 		return a.GetView
 	case "exportGame":
@@ -80,7 +99,7 @@ func (a *API) Handler(name string) http.HandlerFunc {
 // httpsCallableFromURL can target).
 func (a *API) Mux() *http.ServeMux {
 	m := http.NewServeMux()
-	for _, n := range Names {
+	for _, n := range append(Names, SweepName) {
 		m.HandleFunc("/"+n, a.Handler(n))
 	}
 	return m
@@ -99,7 +118,8 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 			mode = string(rng.ModeCrypto)
 		}
 		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActCreate, Actor: uid, ID: q.ActionID,
-			GameID: q.GameID, Mode: mode, Seed: q.Seed, Audit: q.Audit})
+			GameID: q.GameID, Mode: mode, Seed: q.Seed, Audit: q.Audit, ChainLength: q.ChainLength,
+			DeadlineMs: q.DeadlineMs, Openings: q.Openings})
 	})
 }
 
@@ -111,7 +131,9 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 			return nil, err
 		}
 		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
-			Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy})
+			Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy,
+			EntropyCommitment: q.EntropyCommitment, ChainHead: q.ChainHead, PublicKey: q.PublicKey,
+			Version: q.Version, Signature: q.Signature})
 	})
 }
 
@@ -123,7 +145,8 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
 		}
-		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID})
+		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID,
+			Version: q.Version, Signature: q.Signature})
 	})
 }
 
@@ -142,6 +165,23 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 			return nil, invalid("actionId is required")
 		}
 		return a.svc.Do(ctx, q.GameID, q.action(uid))
+	})
+}
+
+// Reveal stages the caller's chain link for the pending index of a
+// trustless game: data [RevealRequest], result [service.Result] with
+// staged true (the round's events come with the commit that closes it,
+// once every seat has revealed: read them in the log).
+func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
+	a.serve(w, r, "reveal", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		var q RevealRequest
+		if err := decodeData(data, &q); err != nil {
+			return nil, err
+		}
+		if q.ActionID == "" {
+			return nil, invalid("actionId is required")
+		}
+		return a.svc.Reveal(ctx, q.GameID, q.action(uid))
 	})
 }
 

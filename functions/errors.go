@@ -32,6 +32,21 @@ var CodeStatus = map[engine.Code]callable.Status{
 	engine.CodeAlreadyCreated:  callable.StatusAlreadyExists,
 	engine.CodeDuplicateAction: callable.StatusAlreadyExists,
 	engine.CodeBadStream:       callable.StatusInternal,
+
+	// The trustless protocol's and fair openings' (docs/functions.md,
+	// "Statuses"):
+	engine.CodePending:           callable.StatusFailedPrecondition, // the game waits for a reveal round
+	engine.CodeWrongIndex:        callable.StatusFailedPrecondition, // not the pending index (or none pending)
+	engine.CodeWrongSeat:         callable.StatusPermissionDenied,   // a reveal for another seat
+	engine.CodeAlreadyRevealed:   callable.StatusAlreadyExists,
+	engine.CodeWrongDigest:       callable.StatusFailedPrecondition, // signed another action or transcript than the game's
+	engine.CodeBadSignature:      callable.StatusPermissionDenied,   // not signed by the seat's key
+	engine.CodeWrongLink:         callable.StatusInvalidArgument,    // not the seat's next chain link
+	engine.CodeDeadlinePassed:    callable.StatusFailedPrecondition,
+	engine.CodeDeadlineNotPassed: callable.StatusFailedPrecondition,
+	engine.CodeNotOpened:         callable.StatusFailedPrecondition,
+	engine.CodeWrongOpening:      callable.StatusInvalidArgument,
+	engine.CodeAlreadyOpened:     callable.StatusAlreadyExists,
 }
 
 // noSuchGame is the one answer to a game that does not exist and to a

@@ -18,44 +18,87 @@ import (
 // the ID token, never from the data.
 
 // CreateRequest is createGame's data. Mode is "crypto" (default), "fair",
-// or "seeded" (only where the deployment allows it; Seed required then).
+// "trustless", or "seeded" (only where the deployment allows it; Seed
+// required then). ChainLength (trustless: N, 0 for 65,536) and
+// DeadlineMs (trustless, and fair with Openings: 0 for 60,000; 1,000 to
+// 86,400,000) are public once the game exists; Openings makes a fair game
+// whose players commit to their entropy at join and open it before the
+// start (docs/fairness.md).
 type CreateRequest struct {
-	GameID   string `json:"gameId"`
-	ActionID string `json:"actionId,omitempty"`
-	Mode     string `json:"mode,omitempty"`
-	Seed     string `json:"seed,omitempty"`
-	Audit    bool   `json:"audit,omitempty"`
+	GameID      string `json:"gameId"`
+	ActionID    string `json:"actionId,omitempty"`
+	Mode        string `json:"mode,omitempty"`
+	Seed        string `json:"seed,omitempty"`
+	Audit       bool   `json:"audit,omitempty"`
+	ChainLength int    `json:"chainLength,omitempty"`
+	DeadlineMs  int64  `json:"deadlineMs,omitempty"`
+	Openings    bool   `json:"openings,omitempty"`
 }
 
 // JoinRequest is joinGame's data. Entropy (fair games only) is the
 // player's contribution to the game seed: 0 to 64 bytes as hex, drawn at
-// random on the player's device after seeing the game's commitment.
+// random on the player's device after seeing the game's commitment; in a
+// fair game with openings the join gives EntropyCommitment instead (64
+// hex digits). A trustless join gives the seat's ChainHead and PublicKey
+// (64 hex digits each) and is signed by that key (Signature, 128 hex
+// digits) over the game version it names (Version, required there).
 type JoinRequest struct {
-	GameID        string       `json:"gameId"`
-	ActionID      string       `json:"actionId,omitempty"`
-	Seat          int          `json:"seat"`
-	Class         engine.Class `json:"class"`
-	KeepSmokeBomb bool         `json:"keepSmokeBomb,omitempty"`
-	Entropy       string       `json:"entropy,omitempty"`
+	GameID            string       `json:"gameId"`
+	ActionID          string       `json:"actionId,omitempty"`
+	Seat              int          `json:"seat"`
+	Class             engine.Class `json:"class"`
+	KeepSmokeBomb     bool         `json:"keepSmokeBomb,omitempty"`
+	Entropy           string       `json:"entropy,omitempty"`
+	EntropyCommitment string       `json:"entropyCommitment,omitempty"`
+	ChainHead         string       `json:"chainHead,omitempty"`
+	PublicKey         string       `json:"publicKey,omitempty"`
+	Version           uint64       `json:"version,omitempty"`
+	Signature         string       `json:"signature,omitempty"`
 }
 
-// StartRequest is startGame's data.
+// StartRequest is startGame's data: in a trustless game the owner's start
+// names the version and is signed, as every action there.
 type StartRequest struct {
-	GameID   string `json:"gameId"`
-	ActionID string `json:"actionId,omitempty"`
+	GameID    string `json:"gameId"`
+	ActionID  string `json:"actionId,omitempty"`
+	Version   uint64 `json:"version,omitempty"`
+	Signature string `json:"signature,omitempty"`
 }
 
 // ActRequest is act's data: one in-game action. Kind is one of the
-// in-game kinds (not create, join or start); Version, if not 0, pins the
-// game version the player saw (stale_version otherwise). ActionID is
-// required: a retry with the same id returns the first answer.
+// in-game kinds (not create, join or start, nor reveal, which has its own
+// function, nor abort, which only the server applies); Version, if not
+// 0, pins the game version the player saw (stale_version otherwise; in a
+// trustless game it is required, and Signature signs the action).
+// Entropy is an opening's contribution (open, fair games with openings:
+// 32 bytes as 64 hex digits); Target is an offerDuel's or a removeSeat's.
+// ActionID is required: a retry with the same id returns the first
+// answer.
 type ActRequest struct {
-	GameID   string            `json:"gameId"`
-	ActionID string            `json:"actionId"`
-	Kind     engine.ActionKind `json:"kind"`
-	Version  uint64            `json:"version,omitempty"`
-	Target   string            `json:"target,omitempty"`
-	CardID   string            `json:"cardId,omitempty"`
+	GameID    string            `json:"gameId"`
+	ActionID  string            `json:"actionId"`
+	Kind      engine.ActionKind `json:"kind"`
+	Version   uint64            `json:"version,omitempty"`
+	Target    string            `json:"target,omitempty"`
+	CardID    string            `json:"cardId,omitempty"`
+	Entropy   string            `json:"entropy,omitempty"`
+	Signature string            `json:"signature,omitempty"`
+}
+
+// RevealRequest is reveal's data: a seat's chain link for the pending
+// index of a trustless game, and its signature over the game, the index,
+// the pending action's digest and the transcript hash the client checked
+// (docs/fairness.md). ActionID is required (a retry with the same id gets
+// the first answer); Seat is the caller's own.
+type RevealRequest struct {
+	GameID     string `json:"gameId"`
+	ActionID   string `json:"actionId"`
+	Seat       int    `json:"seat"`
+	Index      uint32 `json:"index"`
+	Link       string `json:"link"`
+	Digest     string `json:"digest"`
+	Transcript string `json:"transcript"`
+	Signature  string `json:"signature"`
 }
 
 // ViewRequest is getView's data: the game and the last log seq the
@@ -96,7 +139,7 @@ func init() {
 	var names []string
 	for _, k := range engine.ActionKinds {
 		switch k {
-		case engine.ActCreate, engine.ActJoin, engine.ActStart:
+		case engine.ActCreate, engine.ActJoin, engine.ActStart, engine.ActReveal, engine.ActAbort:
 		default:
 			inGame[k] = true
 			names = append(names, string(k))
@@ -107,5 +150,12 @@ func init() {
 
 // action converts the request to an engine action by uid.
 func (r *ActRequest) action(uid string) engine.Action {
-	return engine.Action{Kind: r.Kind, Actor: uid, ID: r.ActionID, Version: r.Version, Target: r.Target, CardID: r.CardID}
+	return engine.Action{Kind: r.Kind, Actor: uid, ID: r.ActionID, Version: r.Version, Target: r.Target, CardID: r.CardID,
+		Entropy: r.Entropy, Signature: r.Signature}
+}
+
+// action converts the request to an engine reveal by uid.
+func (r *RevealRequest) action(uid string) engine.Action {
+	return engine.Action{Kind: engine.ActReveal, Actor: uid, ID: r.ActionID, Seat: r.Seat, Index: r.Index,
+		Link: r.Link, Digest: r.Digest, Transcript: r.Transcript, Signature: r.Signature}
 }

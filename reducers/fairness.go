@@ -73,13 +73,15 @@ func fixGameSeed(c *engine.Ctx) (string, error) {
 	return h, nil
 }
 
-// abandon is the owner's end of a game in its lobby or in play: no winner,
-// outcome "abandoned", and the reveal. Enemies on the table go to their
+// abandon is the owner's end of a game in its lobby or in play (or the
+// server's, engine.ServerActor, for a game left unfinished past the
+// server's deadline: its sweep): no winner, outcome "abandoned", and the
+// reveal. Enemies on the table go to their
 // discard piles, so every card stays in one place.
 func abandon(c *engine.Ctx, a *engine.Action) error {
 	p := c.P
-	if a.Actor != p.Owner {
-		return reject(engine.CodeNotOwner, "only the owner "+p.Owner+" may abandon the game")
+	if a.Actor != p.Owner && a.Actor != engine.ServerActor {
+		return reject(engine.CodeNotOwner, "only the owner "+p.Owner+" (or the server, past its deadline) may abandon the game")
 	}
 	cleanupCombat(c)
 	p.Duel = nil

@@ -328,6 +328,16 @@ func TestAbandon(t *testing.T) {
 	require.Empty(t, p.Fairness.GameSeedHex, "a game abandoned in its lobby never fixed a game seed")
 	require.ErrorIs(t, lobby.do(engine.Action{Kind: engine.ActAbandon, Actor: "p1"}), engine.CodeGameOver)
 
+	// The server's sweep abandons a game left unfinished (its actor is
+	// engine.ServerActor, no player): the same end and reveal.
+	swept := newTable(t)
+	swept.must(engine.Action{Kind: engine.ActCreate, Actor: "p1", Mode: "fair", ServerSeed: server})
+	swept.must(engine.Action{Kind: engine.ActJoin, Actor: "p2", Class: engine.ClassMonk, Entropy: "bb"})
+	swept.must(engine.Action{Kind: engine.ActAbandon, Actor: engine.ServerActor, At: 43})
+	require.Equal(t, engine.PhaseFinished, swept.g.Public.Phase)
+	require.Equal(t, reducers.EndAbandoned, swept.log[len(swept.log)-2].Outcome)
+	require.Equal(t, server, swept.g.Public.Fairness.ServerSeedHex)
+
 	// In play, in the middle of a fight: the enemies go back to their
 	// discard piles, so the finished state is consistent.
 	eng := engine.New(engine.DefaultRules(), reducers.Table())

@@ -383,7 +383,7 @@ func TestGameWithoutModeIsCrypto(t *testing.T) {
 		}
 	}
 	// Make it an old game: no mode.
-	if _, err := mem.Apply(ctx, store.Request{GameID: "old", Actor: "migration"}, func(g *engine.Game) (store.Outcome, error) {
+	if _, err := mem.Apply(ctx, store.Request{GameID: "old", Actor: "migration"}, func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		g.Public.RNG.Mode = ""
 		return store.Outcome{}, nil
 	}); err != nil {

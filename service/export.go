@@ -29,6 +29,13 @@ var ErrNotExportable = errors.New("service: the server has no complete list of t
 // the game's phase; a member of a game still in its lobby or in play gets
 // ErrNotFinished.
 func (s *Service) finished(ctx context.Context, viewer, gameID string) (*engine.Game, error) {
+	return s.member(ctx, viewer, gameID, false)
+}
+
+// member is finished, and when anyTime is set a trustless game is given
+// out at any point of its play (it keeps nothing secret but the links of
+// an open round, which are staged apart and never in the export).
+func (s *Service) member(ctx context.Context, viewer, gameID string, anyTime bool) (*engine.Game, error) {
 	g, err := s.cfg.Store.State(ctx, gameID)
 	if err != nil {
 		return nil, err
@@ -37,15 +44,15 @@ func (s *Service) finished(ctx context.Context, viewer, gameID string) (*engine.
 	if !member(&g.Public, viewer) {
 		return nil, notFound(gameID)
 	}
-	if g.Public.Phase != engine.PhaseFinished {
+	if g.Public.Phase != engine.PhaseFinished && !(anyTime && g.Public.RNG.Mode == rng.ModeTrustless) {
 		return nil, ErrNotFinished
 	}
 	return g, nil
 }
 
-// Export returns the fairboard-export/v1 export of a finished game
-// (docs/fairness.md, "The export") for viewer, one of its seated players
-// or its owner: its ruleset, seats, every applied action in order, its
+// Export returns the fairboard-export/v1 export of a finished game, or of
+// a trustless game at any point of its play (docs/fairness.md, "The
+// export"), for viewer, one of its seated players or its owner: its ruleset, seats, every applied action in order, its
 // whole log, and what it revealed, with every shuffle's order and salt
 // (crypto games included). Errors: ErrInvalid (a *FieldError),
 // store.ErrNotFound (no such game, or one the viewer is not in: the same
@@ -58,7 +65,7 @@ func (s *Service) Export(ctx context.Context, viewer, gameID string) (*export.Ex
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	g, err := s.finished(cctx, viewer, gameID)
+	g, err := s.member(cctx, viewer, gameID, true)
 	if err != nil {
 		return nil, err
 	}

@@ -160,8 +160,8 @@ func TestExportAndShufflesRefused(t *testing.T) {
 type dropsApplied struct{ store.Store }
 
 func (d dropsApplied) Apply(ctx context.Context, r store.Request, m store.Mutator) (*store.Record, error) {
-	return d.Store.Apply(ctx, r, func(g *engine.Game) (store.Outcome, error) {
-		out, err := m(g)
+	return d.Store.Apply(ctx, r, func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
+		out, err := m(g, staged)
 		if g.Public.Version > 3 {
 			out.Applied = nil
 		}

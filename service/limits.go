@@ -41,6 +41,12 @@ const (
 	// registered algorithm needs is Tenhou's seed text (its prefix and
 	// 3,328 characters of base64, then "@K").
 	MaxShuffleSeedLen = 4096
+	// MaxHashLen bounds a 32-byte value as hex: a trustless join's
+	// chainHead and publicKey, a reveal's link, digest and transcript, a
+	// fair join's entropyCommitment (each exactly 64 hex digits).
+	MaxHashLen = 64
+	// MaxSignatureLen bounds an Ed25519 signature as hex (exactly 128).
+	MaxSignatureLen = 128
 	// MaxClaimedDeck bounds the cards of verifyShuffle's claimed_deck:
 	// far above the decks the algorithms are used with (52 cards, Tenhou's
 	// 136 tiles, the hash chain's 300-card vectors), and a few
@@ -78,7 +84,7 @@ type stringField struct {
 var stringFields = []stringField{
 	gameIDField,
 	{name: "actionId", max: MaxIDLen, get: func(_ string, a *engine.Action) string { return a.ID }, format: idFormat},
-	{name: "actor", max: MaxUIDLen, chars: true, required: true, get: func(_ string, a *engine.Action) string { return a.Actor }},
+	{name: "actor", max: MaxUIDLen, chars: true, required: true, get: func(_ string, a *engine.Action) string { return a.Actor }, format: actorFormat},
 	{name: "kind", max: MaxEnumLen, required: true, get: func(_ string, a *engine.Action) string { return string(a.Kind) }, format: kindFormat},
 	{name: "mode", max: MaxEnumLen, get: func(_ string, a *engine.Action) string { return a.Mode }, format: modeFormat},
 	{name: "seed", max: MaxSeedLen, get: func(_ string, a *engine.Action) string { return a.Seed }, format: seedFormat},
@@ -86,6 +92,13 @@ var stringFields = []stringField{
 	{name: "target", max: MaxUIDLen, chars: true, get: func(_ string, a *engine.Action) string { return a.Target }},
 	{name: "cardId", max: MaxCardIDLen, get: func(_ string, a *engine.Action) string { return a.CardID }},
 	{name: "entropy", max: MaxEntropyLen, get: func(_ string, a *engine.Action) string { return a.Entropy }, format: entropyFormat},
+	{name: "entropyCommitment", max: MaxHashLen, get: func(_ string, a *engine.Action) string { return a.EntropyCommitment }, format: hashFormat},
+	{name: "chainHead", max: MaxHashLen, get: func(_ string, a *engine.Action) string { return a.ChainHead }, format: hashFormat},
+	{name: "publicKey", max: MaxHashLen, get: func(_ string, a *engine.Action) string { return a.PublicKey }, format: hashFormat},
+	{name: "link", max: MaxHashLen, get: func(_ string, a *engine.Action) string { return a.Link }, format: hashFormat},
+	{name: "digest", max: MaxHashLen, get: func(_ string, a *engine.Action) string { return a.Digest }, format: hashFormat},
+	{name: "transcript", max: MaxHashLen, get: func(_ string, a *engine.Action) string { return a.Transcript }, format: hashFormat},
+	{name: "signature", max: MaxSignatureLen, get: func(_ string, a *engine.Action) string { return a.Signature }, format: signatureFormat},
 	// The server draws it (Do); a caller may not supply one.
 	{name: "serverSeed", max: 0, get: func(_ string, a *engine.Action) string { return a.ServerSeed }},
 }
@@ -157,10 +170,23 @@ func checkAction(rules *engine.Ruleset, gameID string, a *engine.Action) error {
 		if rng.Mode(a.Mode) == rng.ModeSeeded && a.Seed == "" {
 			return &FieldError{"seed", "is required in seeded mode"}
 		}
-	case engine.ActJoin:
+	case engine.ActJoin, engine.ActReveal:
 		if a.Seat < 0 || a.Seat >= rules.MaxPlayers {
 			return &FieldError{"seat", "must be in [0, " + strconv.Itoa(rules.MaxPlayers-1) + "]"}
 		}
+	}
+	if a.Kind == engine.ActReveal {
+		if a.Index == 0 {
+			return &FieldError{"index", "must be at least 1 (a trustless game's indices run 1, 2, 3, ...)"}
+		}
+		for _, f := range []struct{ name, v string }{{"link", a.Link}, {"digest", a.Digest}, {"transcript", a.Transcript}, {"signature", a.Signature}} {
+			if f.v == "" {
+				return &FieldError{f.name, "is required in a reveal"}
+			}
+		}
+	}
+	if a.ChainLength < 0 || a.DeadlineMs < 0 {
+		return &FieldError{"chainLength", "and deadlineMs must not be negative"}
 	}
 	return nil
 }
@@ -221,16 +247,50 @@ func kindFormat(v string, _ *engine.Action) string {
 // modeFormat: the rng modes a create may ask for ("" is crypto).
 func modeFormat(v string, _ *engine.Action) string {
 	switch rng.Mode(v) {
-	case rng.ModeCrypto, rng.ModeSeeded, rng.ModeFair:
+	case rng.ModeCrypto, rng.ModeSeeded, rng.ModeFair, rng.ModeTrustless:
 		return ""
 	}
-	return `must be "crypto", "seeded" or "fair"`
+	return `must be "crypto", "seeded", "fair" or "trustless"`
 }
 
-// entropyFormat: hex digits, whole bytes, a join's only.
+// actorFormat: no caller acts as the server.
+func actorFormat(v string, _ *engine.Action) string {
+	if v == engine.ServerActor {
+		return "is the server's own actor, which no caller may be"
+	}
+	return ""
+}
+
+// hashFormat: 32 bytes as exactly 64 hex digits.
+func hashFormat(v string, _ *engine.Action) string {
+	if len(v) != MaxHashLen || !isHex(v) {
+		return "must be 32 bytes as 64 hex digits"
+	}
+	return ""
+}
+
+// signatureFormat: an Ed25519 signature, exactly 128 hex digits.
+func signatureFormat(v string, _ *engine.Action) string {
+	if len(v) != MaxSignatureLen || !isHex(v) {
+		return "must be an Ed25519 signature as 128 hex digits"
+	}
+	return ""
+}
+
+func isHex(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// entropyFormat: hex digits, whole bytes, a join's or an opening's only.
 func entropyFormat(v string, a *engine.Action) string {
-	if a.Kind != engine.ActJoin {
-		return "is only for joinGame"
+	if a.Kind != engine.ActJoin && a.Kind != engine.ActOpen {
+		return "is only for joinGame and an opening (act open)"
 	}
 	if _, err := fair.ParseEntropy(v); err != nil {
 		return "must be an even number of hex digits"

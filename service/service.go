@@ -69,10 +69,32 @@ type Config struct {
 	// Logger receives audit-write failures and repairs; nil means
 	// slog.Default().
 	Logger *slog.Logger
+	// AbortGrace is how long after a trustless round's public deadline
+	// the server waits before it aborts the round (0 means
+	// DefaultAbortGrace). A reveal is refused after the deadline, and a
+	// reveal accepted before it is staged within half the grace or not
+	// at all (its commit is not sent later), so an abort never misses a
+	// reveal that was accepted in time (docs/functions.md, "Deadlines").
+	AbortGrace time.Duration
+	// FairDeadline is how long a fair game may stay unfinished after its
+	// create: past it, the next call on the game or the scheduled sweep
+	// abandons it as the server, which reveals its seeds (0 means
+	// DefaultFairDeadline; negative: never).
+	FairDeadline time.Duration
 }
 
 // DefaultTimeout bounds one store call.
 const DefaultTimeout = 15 * time.Second
+
+// DefaultAbortGrace is Config.AbortGrace's default: above the time a
+// staging commit may take once sent (a few hundred milliseconds at the
+// worst seen), with a wide margin.
+const DefaultAbortGrace = 10 * time.Second
+
+// DefaultFairDeadline is Config.FairDeadline's default: a fair game is
+// abandoned (and its seeds revealed) two days after its create if it has
+// not finished by then. Whole games take well under an hour.
+const DefaultFairDeadline = 48 * time.Hour
 
 // Service runs actions. Safe for concurrent use.
 type Service struct {
@@ -102,6 +124,12 @@ func New(cfg Config) *Service {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.AbortGrace <= 0 {
+		cfg.AbortGrace = DefaultAbortGrace
+	}
+	if cfg.FairDeadline == 0 {
+		cfg.FairDeadline = DefaultFairDeadline
 	}
 	return &Service{cfg: cfg}
 }
@@ -153,6 +181,11 @@ type Result struct {
 	// Replayed is true when the action had already been applied (or
 	// rejected) and this is its stored result.
 	Replayed bool `json:"replayed"`
+	// Staged is true for a reveal (Service.Reveal): it is held, apart
+	// from the game, until every seat has revealed; Version is the
+	// game's version it was staged against and Events is empty. The
+	// round's events come with the commit that closes it (in the log).
+	Staged bool `json:"staged,omitempty"`
 }
 
 // Do applies the action a, sent by a.Actor (whom the caller has
@@ -187,11 +220,11 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	}
 	a.At = s.cfg.Now().UnixMilli()
 	req := request(gameID, a)
-	if a.Kind == engine.ActCreate && a.Mode != string(rng.ModeSeeded) {
+	if a.Kind == engine.ActCreate && a.Mode != string(rng.ModeSeeded) && a.Mode != string(rng.ModeTrustless) {
 		// The engine refuses a crypto or fair game without the server's
 		// seed (the key of its deck salts); it is drawn here, and the
 		// fingerprint leaves it out, so a retried create is still the same
-		// action.
+		// action. A trustless game has none.
 		seed, err := fair.NewServerSeed()
 		if err != nil {
 			return nil, err
@@ -205,12 +238,23 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	// fair game reveals it at its end, a crypto game's salt key never.
 	applied := ea
 	applied.ServerSeed = ""
-	m := func(g *engine.Game) (store.Outcome, error) {
+	m := func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
 		if !visible(&g.Public, a.Actor) {
 			return store.Outcome{}, notFound(gameID)
 		}
+		now := s.cfg.Now().UnixMilli()
+		if s.due(g, now) {
+			return store.Outcome{}, errSettleFirst
+		}
 		var col collector
-		ev, err := s.reduce(g, ea, &col)
+		// The reveals staged for the open round come first: if every seat
+		// has revealed, they close it (and this action follows); if not,
+		// an action other than the owner's abandon is refused (pending).
+		ev, run, err := s.applyStaged(g, staged, &col)
+		if err != nil {
+			return store.Outcome{}, err
+		}
+		own, err := s.reduce(g, ea, &col)
 		var rej *engine.Error
 		if errors.As(err, &rej) && !member(&g.Public, a.Actor) {
 			return store.Outcome{}, &store.Unrecorded{Rejection: rej}
@@ -218,11 +262,10 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 		if err != nil {
 			return store.Outcome{}, err
 		}
-		return store.Outcome{Events: ev, Audit: audit.Stamp(col.entries, a.At), Applied: &applied}, nil
+		return store.Outcome{Events: append(ev, own...), Audit: audit.Stamp(col.entries, a.At),
+			Applied: append(run, applied), DueAt: s.dueAt(&g.Public)}, nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
-	rec, err := s.cfg.Store.Apply(cctx, req, m)
-	cancel()
+	rec, err := s.apply(ctx, req, m)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +282,27 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	if ev == nil {
 		ev = []engine.Event{} // [] not null for clients, even when nothing was logged
 	}
-	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: ev, Replayed: rec.Replayed}, nil
+	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: ev, Replayed: rec.Replayed, Staged: rec.Staged}, nil
+}
+
+// apply runs the request through the store, bounded by the service's
+// timeout. A game that is due (a trustless round past its deadline and
+// grace, a fair game past its deadline: the mutator answers
+// errSettleFirst, and nothing is written) is settled first, and the
+// request then runs again: each call on a game first applies what the
+// server owes it.
+func (s *Service) apply(ctx context.Context, req store.Request, m store.Mutator) (*store.Record, error) {
+	for try := 0; ; try++ {
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+		rec, err := s.cfg.Store.Apply(cctx, req, m)
+		cancel()
+		if !errors.Is(err, errSettleFirst) || try == 2 {
+			return rec, err
+		}
+		if _, err := s.settle(ctx, req.GameID); err != nil && !errors.Is(err, errNothingToSettle) {
+			return nil, err
+		}
+	}
 }
 
 // visible reports whether uid may see the game: anyone while it is not
@@ -265,7 +328,9 @@ func member(p *engine.Public, uid string) bool {
 // as for a game that does not exist.
 func notFound(gameID string) error { return fmt.Errorf("%w: %s", store.ErrNotFound, gameID) }
 
-// reduce rebuilds the stream from g and dispatches a copy of a.
+// reduce rebuilds the stream for a from g (session.StreamFor: in a
+// trustless game, the closing reveal's R_v) and dispatches a copy of a.
+// col, if not nil, collects the audit entries of a game with audit on.
 func (s *Service) reduce(g *engine.Game, a engine.Action, col *collector) ([]engine.Event, error) {
 	start := time.Now()
 	defer func() {
@@ -275,11 +340,11 @@ func (s *Service) reduce(g *engine.Game, a engine.Action, col *collector) ([]eng
 	var st *rng.Stream
 	if a.Kind != engine.ActCreate && g.Public.Phase != engine.PhaseNone {
 		var opts []rng.Option
-		if g.Public.RNG.AuditEnabled {
+		if g.Public.RNG.AuditEnabled && col != nil {
 			opts = append(opts, rng.WithAuditor(col))
 		}
 		var err error
-		if st, err = session.Stream(g, opts...); err != nil {
+		if st, err = session.StreamFor(g, &a, opts...); err != nil {
 			return nil, fmt.Errorf("service: restore stream: %w", err)
 		}
 	}

@@ -110,12 +110,12 @@ func TestWholeGameMatchesBotDriver(t *testing.T) {
 type twice struct{ store.Store }
 
 func (w twice) Apply(ctx context.Context, r store.Request, m store.Mutator) (*store.Record, error) {
-	return w.Store.Apply(ctx, r, func(g *engine.Game) (store.Outcome, error) {
+	return w.Store.Apply(ctx, r, func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
 		b, _ := json.Marshal(g)
 		var lost engine.Game
 		json.Unmarshal(b, &lost)
-		m(&lost)
-		return m(g)
+		m(&lost, staged)
+		return m(g, staged)
 	})
 }
 

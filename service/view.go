@@ -2,9 +2,11 @@ package service
 
 import (
 	"context"
+	"errors"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/session"
+	"github.com/fairboard/fairboard/store"
 )
 
 // MaxLogPage is the most log events one View returns.
@@ -18,6 +20,11 @@ type View struct {
 	Events []engine.Event `json:"events"`
 	// More is true when more events follow the last one returned.
 	More bool `json:"more"`
+	// Reveals are the public markers of the open trustless round's
+	// staged reveals (who revealed when, and what they signed; never a
+	// link), in the order they were accepted: whom the round waits for.
+	// Absent when no round is open.
+	Reveals []store.Mark `json:"reveals,omitempty"`
 }
 
 // View returns the game's public state and up to MaxLogPage events with
@@ -40,6 +47,29 @@ func (s *Service) View(ctx context.Context, viewer, gameID string, after uint64)
 		return nil, notFound(gameID)
 	}
 	session.Migrate(p)
+	// A call on the game first settles what is due, and closes a round
+	// every seat has revealed (the closer lost its answer, or crashed).
+	var staged []engine.Action
+	for try := 0; ; try++ {
+		round, open := store.OpenRound(p)
+		staged = nil
+		if open {
+			if staged, err = s.cfg.Store.Staged(cctx, gameID, round); err != nil {
+				return nil, err
+			}
+		}
+		g := engine.Game{Public: *p}
+		if try == 2 || !s.due(&g, s.cfg.Now().UnixMilli()) && (!open || len(staged) < len(p.Trustless.Seats)) {
+			break
+		}
+		if _, err := s.settle(ctx, gameID); err != nil && !errors.Is(err, errNothingToSettle) {
+			return nil, err
+		}
+		if p, err = s.cfg.Store.Game(cctx, gameID); err != nil {
+			return nil, err
+		}
+		session.Migrate(p)
+	}
 	ev, err := s.cfg.Store.Log(cctx, gameID, after, MaxLogPage+1)
 	if err != nil {
 		return nil, err
@@ -49,6 +79,9 @@ func (s *Service) View(ctx context.Context, viewer, gameID string, after uint64)
 		ev = ev[:len(ev)-1]
 	}
 	v := &View{Public: p, Events: ev}
+	if _, open := store.OpenRound(p); open {
+		v.Reveals = marks(staged)
+	}
 	if len(ev) > MaxLogPage {
 		v.Events, v.More = ev[:MaxLogPage], true
 	}

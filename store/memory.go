@@ -1,10 +1,14 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/fairboard/fairboard/audit"
@@ -36,6 +40,10 @@ type memGame struct {
 	applied [][]byte          // AppliedAction JSON, in version order
 	actions map[string][]byte // by RecordKey
 	audit   *audit.Ring
+	// staged holds the open round's staged reveals (engine.Action JSON),
+	// by index then seat; a round's entry goes when it is applied.
+	staged map[uint32]map[int][]byte
+	due    int64 // Outcome.DueAt of the last commit
 }
 
 // NewMemory returns an empty in-memory store.
@@ -55,7 +63,7 @@ func (m *Memory) acquire(id string) *memGame {
 	defer m.mu.Unlock()
 	g := m.games[id]
 	if g == nil {
-		g = &memGame{actions: map[string][]byte{}, audit: audit.NewRing(audit.RingSize)}
+		g = &memGame{actions: map[string][]byte{}, audit: audit.NewRing(audit.RingSize), staged: map[uint32]map[int][]byte{}}
 		m.games[id] = g
 	}
 	g.refs++
@@ -119,7 +127,15 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 		}
 	}
 	before := g.Public.Version
-	out, err := fn(&g)
+	round, open := OpenRound(&g.Public)
+	var staged []engine.Action
+	if mg.exists && open {
+		var err error
+		if staged, err = mg.stagedOf(round); err != nil {
+			return nil, err
+		}
+	}
+	out, err := fn(&g, staged)
 	rec := &Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
 	var unrec *Unrecorded
@@ -137,12 +153,16 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 		return rec, nil
 	case err != nil:
 		return nil, err
+	case out.Stage != nil:
+		return m.stage(mg, key, rec, before, out.Stage)
 	}
-	var applied []byte
-	if out.Applied != nil {
-		if applied, err = json.Marshal(AppliedAction{Version: before, Action: *out.Applied}); err != nil {
+	var applied [][]byte
+	for i := range out.Applied {
+		b, err := json.Marshal(AppliedAction{Version: before + uint64(i), Action: out.Applied[i]})
+		if err != nil {
 			return nil, err
 		}
+		applied = append(applied, b)
 	}
 	rec.Version, rec.Events, rec.Audit = g.Public.Version, out.Events, out.Audit
 	rec.Ringed = len(out.Audit) > 0
@@ -161,10 +181,7 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 		return nil, err
 	}
 	// Refuse what a database could not store exactly, as Firestore does.
-	for _, b := range [][]byte{pub, sec, applied} {
-		if b == nil {
-			continue
-		}
+	for _, b := range append([][]byte{pub, sec}, applied...) {
 		if err := checkStorable(b); err != nil {
 			return nil, err
 		}
@@ -186,10 +203,106 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	for _, e := range ring {
 		mg.audit.Put(e)
 	}
-	if applied != nil {
-		mg.applied = append(mg.applied, applied)
+	mg.applied = append(mg.applied, applied...)
+	mg.due = out.DueAt
+	// A round the action closed (or aborted) keeps no staged reveal: they
+	// were applied, or never will be.
+	if r, ok := OpenRound(&g.Public); !ok || r != round {
+		delete(mg.staged, round)
 	}
 	return rec, nil
+}
+
+// stage holds the reveal a (Outcome.Stage) in the game's open round, with
+// its record, and nothing of the game: mg is locked and exists.
+func (m *Memory) stage(mg *memGame, key string, rec *Record, version uint64, a *engine.Action) (*Record, error) {
+	if !mg.exists {
+		return nil, fmt.Errorf("%w: a reveal staged in a game that does not exist", ErrInvalid)
+	}
+	if mg.staged[a.Index][a.Seat] != nil {
+		return nil, fmt.Errorf("%w: seat %d's reveal for index %d is staged already", ErrContention, a.Seat, a.Index)
+	}
+	b, err := json.Marshal(a)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkStorable(b); err != nil {
+		return nil, err
+	}
+	rec.Version, rec.Events, rec.Staged = version, []engine.Event{}, true
+	if key != "" {
+		if err := putRecord(mg, key, rec); err != nil {
+			return nil, err
+		}
+	}
+	if mg.staged[a.Index] == nil {
+		mg.staged[a.Index] = map[int][]byte{}
+	}
+	mg.staged[a.Index][a.Seat] = b
+	return rec, nil
+}
+
+// stagedOf decodes the reveals staged for index, in the order they were
+// accepted.
+func (mg *memGame) stagedOf(index uint32) ([]engine.Action, error) {
+	var out []engine.Action
+	for _, b := range mg.staged[index] {
+		var a engine.Action
+		if err := json.Unmarshal(b, &a); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	SortStaged(out)
+	return out, nil
+}
+
+// Staged implements Store.
+func (m *Memory) Staged(ctx context.Context, gameID string, index uint32) ([]engine.Action, error) {
+	mg := m.lookup(gameID)
+	if mg == nil {
+		return []engine.Action{}, nil
+	}
+	defer mg.mu.Unlock()
+	out, err := mg.stagedOf(index)
+	if out == nil && err == nil {
+		out = []engine.Action{}
+	}
+	return out, err
+}
+
+// Due implements Store: a scan, which in memory is what an index is.
+func (m *Memory) Due(ctx context.Context, before int64, limit int) ([]string, error) {
+	type due struct {
+		id string
+		at int64
+	}
+	m.mu.Lock()
+	games := make(map[string]*memGame, len(m.games))
+	maps.Copy(games, m.games)
+	m.mu.Unlock()
+	var all []due
+	for id, mg := range games {
+		mg.mu.Lock()
+		if mg.exists && mg.due > 0 && mg.due <= before {
+			all = append(all, due{id, mg.due})
+		}
+		mg.mu.Unlock()
+	}
+	slices.SortFunc(all, func(a, b due) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	out := []string{}
+	for _, d := range all {
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		out = append(out, d.id)
+	}
+	return out, nil
 }
 
 func putRecord(mg *memGame, key string, rec *Record) error {

@@ -24,7 +24,7 @@ func TestMemoryContract(t *testing.T) {
 func TestMemoryProbesLeaveNothing(t *testing.T) {
 	m := store.NewMemory()
 	ctx := context.Background()
-	notCreated := func(g *engine.Game) (store.Outcome, error) {
+	notCreated := func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		return store.Outcome{}, engine.Reject(engine.CodeNotCreated, "the game has not been created")
 	}
 	for i := range 1000 {
@@ -44,7 +44,7 @@ func TestMemoryProbesLeaveNothing(t *testing.T) {
 	if n := m.Games(); n != 0 {
 		t.Fatalf("%d entries after 1000 probes; want 0", n)
 	}
-	create := func(g *engine.Game) (store.Outcome, error) {
+	create := func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		g.Public.GameID, g.Public.Phase, g.Public.Version, g.Public.LogSeq = "real", engine.PhaseLobby, 1, 1
 		return store.Outcome{Events: []engine.Event{{Seq: 1, Type: engine.EvGameCreated}}}, nil
 	}

@@ -10,11 +10,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
@@ -42,8 +44,9 @@ var (
 	ErrInvalid = errors.New("store: invalid id or value")
 )
 
-// Outcome is what a [Mutator] produced: the public log events and, for a
-// game with audit on, the audit entries it drew.
+// Outcome is what a [Mutator] produced: the public log events, the audit
+// entries, the actions applied, and when the server must next act on the
+// game by itself; or a reveal to stage.
 type Outcome struct {
 	// Events are the action's public log events, in seq order.
 	Events []engine.Event
@@ -53,14 +56,34 @@ type Outcome struct {
 	// keeps them in the action's record (never readable by clients), which
 	// replays answer with.
 	Audit []audit.Entry
-	// Applied is the action as the game applied it, for the game's list of
-	// applied actions ([Store.Applied]; an export replays them). The store
-	// writes it, in the same commit as the action, as the [AppliedAction]
-	// of the version the action was applied to (the stored game's version
-	// before the Mutator ran: 0 for create). nil records nothing (the
-	// service always sets it). It is never readable by clients, and holds
-	// no server secret (the service leaves the server seed out).
-	Applied *engine.Action
+	// Applied are the actions the game applied, in order, for the game's
+	// list of applied actions ([Store.Applied]; an export replays them):
+	// the staged reveals the Mutator applied first (see [Mutator]), then
+	// its own action. The store writes them, in the same commit as the
+	// action, as the [AppliedAction]s of the versions they were applied
+	// to, consecutive from the stored game's version before the Mutator
+	// ran (0 for create). Empty records nothing (the service always sets
+	// it). They are never readable by clients, and hold no server secret
+	// (the service leaves the server seed out).
+	Applied []engine.Action
+	// DueAt (unix ms; 0 for none) is when the server must act on the game
+	// by itself if nobody does before: the deadline of a trustless game's
+	// open round (its abort), the end of a fair game left unfinished (its
+	// abandon). The store keeps it with the game, outside engine.Public,
+	// and [Store.Due] finds the games whose time has come without a scan.
+	DueAt int64
+	// Stage, if not nil, is a reveal of the game's open trustless round
+	// to hold apart from the game instead of applying it (docs/store.md,
+	// "Reveals"): the store writes its public marker ([Mark]), the reveal
+	// itself (which holds the link: never readable by clients) and its
+	// record ([Record.Staged]), each only if it does not exist, and
+	// nothing of the game: so a round's reveals, which arrive together,
+	// do not contend for the game document. The Mutator must leave g as
+	// it was; Events, Audit, Applied and DueAt are ignored. A later
+	// Apply on the game hands the staged reveals to its Mutator, which
+	// applies them first. A reveal whose seat is staged already for that
+	// index is never written (ErrContention, after the retries).
+	Stage *engine.Action
 }
 
 // AppliedAction is one action the game applied: Version is the game's
@@ -72,8 +95,95 @@ type AppliedAction struct {
 	Action  engine.Action `json:"action"`
 }
 
+// AppliedRun is how a store keeps the actions one commit applied: the
+// first at Version, each of Next at the version after the one before (a
+// round's staged reveals and the action that applied them). A run of one
+// action has no Next, and is exactly an [AppliedAction] (what every
+// commit wrote before runs existed).
+type AppliedRun struct {
+	Version uint64          `json:"version"`
+	Action  engine.Action   `json:"action"`
+	Next    []engine.Action `json:"next,omitempty"`
+}
+
+// Actions expands the run into its applied actions.
+func (r *AppliedRun) Actions() []AppliedAction {
+	out := make([]AppliedAction, 0, 1+len(r.Next))
+	out = append(out, AppliedAction{Version: r.Version, Action: r.Action})
+	for i := range r.Next {
+		out = append(out, AppliedAction{Version: r.Version + 1 + uint64(i), Action: r.Next[i]})
+	}
+	return out
+}
+
+// RunOf is the run of the actions applied from version v on (nil if none).
+func RunOf(v uint64, actions []engine.Action) *AppliedRun {
+	if len(actions) == 0 {
+		return nil
+	}
+	return &AppliedRun{Version: v, Action: actions[0], Next: actions[1:]}
+}
+
+// Mark is the public marker of a staged reveal (docs/store.md,
+// "Reveals"): who revealed which index when, and what they signed (the
+// pending action's digest, the transcript hash, the signature, which a
+// client can check with the seat's public key), never the link. Clients
+// read the open round's marks to see whom it waits for.
+type Mark struct {
+	UID        string `json:"uid"`
+	Seat       int    `json:"seat"`
+	Index      uint32 `json:"index"`
+	At         int64  `json:"at"`
+	Digest     string `json:"digest"`
+	Transcript string `json:"transcript"`
+	Signature  string `json:"signature"`
+}
+
+// MarkOf is the marker of the reveal a.
+func MarkOf(a *engine.Action) Mark {
+	return Mark{UID: a.Actor, Seat: a.Seat, Index: a.Index, At: a.At, Digest: a.Digest, Transcript: a.Transcript, Signature: a.Signature}
+}
+
+// StagedReveal is how a store keeps a staged reveal: the reveal as the
+// engine will apply it (its link included), by index and seat. Never
+// readable by clients.
+type StagedReveal struct {
+	Index  uint32        `json:"index"`
+	Seat   int           `json:"seat"`
+	Action engine.Action `json:"action"`
+}
+
+// SortStaged puts staged reveals in the order they were accepted: by
+// their time (the server's, At), then by seat. It is the order a round's
+// reveals are applied in, and RoundRevealed lists.
+func SortStaged(a []engine.Action) {
+	slices.SortStableFunc(a, func(x, y engine.Action) int {
+		if c := cmp.Compare(x.At, y.At); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Seat, y.Seat)
+	})
+}
+
+// OpenRound returns the index of g's open trustless round, and whether
+// there is one: the round whose staged reveals a Mutator gets.
+func OpenRound(p *engine.Public) (uint32, bool) {
+	if p.Trustless == nil || p.Trustless.Pending == nil || p.Phase == engine.PhaseFinished {
+		return 0, false
+	}
+	return p.Trustless.Pending.Index, true
+}
+
 // Mutator applies one action to g, a fresh working copy of the stored game
 // (the zero Game if the game does not exist yet), and returns its outcome.
+//
+// staged are the reveals of g's open trustless round that were staged
+// ([Outcome.Stage]) and not yet applied, in the order they were accepted
+// ([SortStaged]); nil for any other game. A Mutator that applies anything
+// applies them first (each was checked when it was staged), then its own
+// action, and lists them all in Outcome.Applied: so the next action on the
+// game closes a round every seat has revealed, and an abort publishes the
+// reveals that came.
 // Apply may call it more than once (once per transaction attempt), each
 // time with a new copy; it must rebuild everything it needs (the RNG stream
 // included) from g and keep nothing between calls but what the last call
@@ -83,7 +193,7 @@ type AppliedAction struct {
 // written, the rejection is recorded (see [Store.Apply]). Returning an
 // [*Unrecorded] rejects it without recording it. Any other error aborts
 // Apply and is returned as is.
-type Mutator func(g *engine.Game) (Outcome, error)
+type Mutator func(g *engine.Game, staged []engine.Action) (Outcome, error)
 
 // Unrecorded is a rejection the store answers but does not record: the
 // rejection of a caller who is not in the game, which must leave nothing
@@ -111,6 +221,17 @@ type Request struct {
 	// with the same id and another fingerprint or kind gives
 	// ErrActionIDReused.
 	Fingerprint string
+	// Staging marks a reveal the Mutator stages (Outcome.Stage): it
+	// writes no game document, so it does not wait for the game's other
+	// requests (fsstore's per-game queue) and contends with nothing but a
+	// duplicate of itself. (The reveal that completes its round is
+	// applied instead, conditional on the game document like any action.)
+	Staging bool
+	// Round, if not 0, is the index of the round the request concerns (a
+	// reveal's): the store may read that round's staged reveals together
+	// with the game rather than after it. The Mutator still gets the
+	// staged reveals of the game's open round, whatever Round says.
+	Round uint32
 }
 
 // RecordKey is the document id of the record of actor's action actionID:
@@ -136,6 +257,12 @@ type Record struct {
 	Events []engine.Event `json:"events"`
 	// Audit are the audit entries the action drew (audit-enabled games).
 	Audit []audit.Entry `json:"audit,omitempty"`
+	// Staged is true for a reveal that was staged ([Outcome.Stage]): held
+	// apart from the game until its round closes. Version is then the
+	// game's version it was staged against (the game did not change), and
+	// Events is empty; the round's events come with the commit that
+	// closes it.
+	Staged bool `json:"staged,omitempty"`
 	// Ringed is true when the action's own commit put Audit in the game's
 	// ring (every store of this release does). A record without it was
 	// written by an earlier release, which wrote the ring after the
@@ -208,6 +335,19 @@ type Store interface {
 	// Applied returns every applied action of the game that was recorded
 	// (Outcome.Applied), in version order. An unknown game has none.
 	Applied(ctx context.Context, gameID string) ([]AppliedAction, error)
+
+	// Staged returns the reveals staged for index of the game's open
+	// trustless round and not yet applied, in the order they were
+	// accepted ([SortStaged]). They hold the links: never for clients
+	// ([MarkOf] is what a client may see of them). An unknown game, or an
+	// index with nothing staged, has none.
+	Staged(ctx context.Context, gameID string, index uint32) ([]engine.Action, error)
+
+	// Due returns the ids of the games whose DueAt (Outcome.DueAt) is not
+	// after before (unix ms), earliest first, at most limit (limit <= 0:
+	// every one). It reads only those games' entries (fsstore: one
+	// indexed query), so a sweep never scans every game.
+	Due(ctx context.Context, before int64, limit int) ([]string, error)
 
 	// Log returns up to limit log events with seq > after, in seq order
 	// (limit <= 0 means all). An unknown game has an empty log.

@@ -42,6 +42,7 @@ type serveConfig struct {
 	allowSeeded, audit   bool
 	insecureDevAuth      bool
 	emulators            bool
+	sweepEvery           time.Duration
 	firestore, authEmu   bool
 	firestoreHost, authH string
 }
@@ -62,11 +63,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		"DEVELOPMENT ONLY, in-memory store only: accept \"Authorization: Bearer dev:<uid>\" as uid, with no proof")
 	fs.BoolVar(&c.emulators, "emulators", false,
 		"start the Firestore and Auth emulators (project "+emulatorProject+", firestore.rules) and serve on them; needs the cloud build, gcloud's Firestore emulator, Java and npm ci")
+	fs.DurationVar(&c.sweepEvery, "sweep-every", 10*time.Second,
+		"settle the games past their deadlines (trustless rounds, stale fair games) this often, in process, as Cloud Scheduler's sweep does in a deployment (0: never)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
 	if _, err := net.ResolveTCPAddr("tcp", c.addr); err != nil {
 		return usagef("--addr %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", c.addr, err)
+	}
+	if c.sweepEvery < 0 {
+		return usagef("--sweep-every %v: want a duration of 0 or more", c.sweepEvery)
 	}
 	if c.emulators {
 		stop, err := c.startEmulators(ctx, stderr)
@@ -131,6 +137,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		what, ln.Addr(), auth, map[bool]string{true: "allowed", false: "refused"}[c.allowSeeded], strings.Join(functions.Names, ", /"))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if c.sweepEvery > 0 {
+		go sweepLoop(ctx, svc, c.sweepEvery, log)
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -145,6 +154,27 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// sweepLoop runs the service's sweep every d until ctx ends: locally
+// there is no Cloud Scheduler to call the sweep function (which serve
+// refuses, having no OIDC authorizer).
+func sweepLoop(ctx context.Context, svc *service.Service, d time.Duration, log *slog.Logger) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		res, err := svc.Sweep(ctx)
+		if err != nil && ctx.Err() == nil {
+			log.Error("sweep", "err", err)
+		} else if res != nil && res.Due > 0 {
+			log.Info("sweep", "closed", res.Closed, "aborted", res.Aborted, "abandoned", res.Abandoned)
+		}
+	}
 }
 
 // openStore opens the configured store and says which it is.

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	"cloud.google.com/go/firestore"
 
@@ -82,6 +83,8 @@ var (
 	ExportGame    = Deployed("exportGame")
 	GetShuffle    = Deployed("getShuffle")
 	VerifyShuffle = Deployed("verifyShuffle")
+	Reveal        = Deployed("reveal")
+	Sweep         = Deployed(functions.SweepName)
 )
 
 var (
@@ -124,11 +127,40 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	if err != nil {
 		return nil, err
 	}
+	fairDeadline, err := FairDeadline(os.Getenv(EnvFairDeadline))
+	if err != nil {
+		return nil, err
+	}
 	svc := service.New(service.Config{
-		Store:       fsstore.New(c, append(opts, fsstore.WithCloseClient())...),
-		Engine:      engine.New(engine.DefaultRules(), reducers.Table()),
-		AllowSeeded: os.Getenv(EnvAllowSeeded) == "1",
-		ForceAudit:  os.Getenv(EnvAudit) == "1",
+		Store:        fsstore.New(c, append(opts, fsstore.WithCloseClient())...),
+		Engine:       engine.New(engine.DefaultRules(), reducers.Table()),
+		AllowSeeded:  os.Getenv(EnvAllowSeeded) == "1",
+		ForceAudit:   os.Getenv(EnvAudit) == "1",
+		FairDeadline: fairDeadline,
 	})
-	return functions.New(svc, v, nil), nil
+	api := functions.New(svc, v, nil)
+	if aud, inv := os.Getenv(EnvSweepAudience), os.Getenv(EnvSweepInvoker); aud != "" || inv != "" {
+		auth, err := OIDCSweepAuthorizer(ctx, aud, inv)
+		if err != nil {
+			return nil, err
+		}
+		api.WithSweep(auth)
+	}
+	return api, nil
+}
+
+// FairDeadline reads EnvFairDeadline: "" the service's default (0), "off"
+// never (-1), else a positive Go duration ("48h").
+func FairDeadline(v string) (time.Duration, error) {
+	switch v {
+	case "":
+		return 0, nil
+	case "off":
+		return -1, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("deploy: %s=%q: want a positive duration (\"48h\") or \"off\"", EnvFairDeadline, v)
+	}
+	return d, nil
 }

@@ -10,7 +10,7 @@ import (
 // names (and playConfig, the play page's configuration), so a deployment's --entry-point=createGame (etc.) finds them and
 // funcframework.Start serves them.
 func init() {
-	for _, n := range functions.Names {
+	for _, n := range append(functions.Names, functions.SweepName) {
 		ff.HTTP(n, Deployed(n))
 	}
 	ff.HTTP(PlayConfigName, PlayConfig)

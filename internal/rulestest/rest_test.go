@@ -70,6 +70,15 @@ func queryNames(t *testing.T, body []byte) []string {
 // logQuery is the runQuery body of a listener on a game's log: the log
 // collection under the game (the request's parent), ordered by document
 // id, as the client SDKs' onSnapshot of that query sends it.
+// collQuery is a listener's query of a collection under the game, ordered
+// by id.
+func collQuery(coll string) map[string]any {
+	return map[string]any{"structuredQuery": map[string]any{
+		"from":    []any{map[string]any{"collectionId": coll}},
+		"orderBy": []any{map[string]any{"field": map[string]any{"fieldPath": "__name__"}, "direction": "ASCENDING"}},
+	}}
+}
+
 func logQuery() map[string]any {
 	return map[string]any{"structuredQuery": map[string]any{
 		"from":    []any{map[string]any{"collectionId": "log"}},

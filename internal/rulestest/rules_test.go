@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -36,7 +37,8 @@ type world struct {
 	paths map[string]string
 }
 
-// Users: alice owns g1 and sits in it with bob (a started game, audit on);
+// Users: alice owns g1 and sits in it with bob (a started game, audit on),
+// and g4 (a trustless game whose first round is open, alice revealed);
 // carol alone sits in g2 (its lobby); dave sits nowhere. g3 is a game
 // alice and bob play, written by the previous release's layout (one log
 // document per event, an rngAudit document per slot).
@@ -85,6 +87,16 @@ func setup(t *testing.T) world {
 		p := snaps[0].Ref.Path
 		return p[strings.Index(p, "/documents/")+len("/documents/"):]
 	}
+	// g4: a trustless game alice and bob play; its start is pending
+	// (round 1) and alice has revealed: her marker and her staged reveal,
+	// with its link, are stored.
+	tl := trustlesstest.New(t, service.New(service.Config{Store: cur, Engine: eng, Logger: quiet}), "g4", []string{"alice", "bob"}, 0)
+	tl.Start(t)
+	if _, err := tl.Reveal(t, 0); err != nil {
+		t.Fatal(err)
+	}
+	w.paths["g4 mark"] = "/" + first("games/g4/reveals")
+	w.paths["g4 link"] = "/" + first("games/g4/links")
 	w.paths["g1 log"] = "/" + first("games/g1/log")
 	w.paths["g3 log"] = "/" + first("games/g3/log")
 	w.paths["g3 audit"] = "/" + first("games/g3/rngAudit")
@@ -168,6 +180,20 @@ var readCases = []rulesCase{
 	{"query own games unauthenticated", "", call{"POST", ":runQuery", query("games", false, "playerUids", "alice")}, false},
 	{"collection-group query over logs", "alice", call{"POST", ":runQuery", query("log", true, "", "")}, false},
 	{"collection-group query over private", "alice", call{"POST", ":runQuery", query("private", true, "", "")}, false},
+	// A trustless round's markers: the seated players'; the staged
+	// reveals with their links: nobody's.
+	{"seated player gets reveal marker", "bob", call{"GET", "{g4 mark}", nil}, true},
+	{"seated player's listener query of the markers", "alice", call{"POST", "/games/g4:runQuery", collQuery("reveals")}, true},
+	{"non-seated player gets reveal marker", "carol", call{"GET", "{g4 mark}", nil}, false},
+	{"non-seated player's listener query of the markers", "dave", call{"POST", "/games/g4:runQuery", collQuery("reveals")}, false},
+	{"unauthenticated gets reveal marker", "", call{"GET", "{g4 mark}", nil}, false},
+	{"collection-group query over markers", "alice", call{"POST", ":runQuery", query("reveals", true, "", "")}, false},
+	{"owner gets her own staged reveal", "alice", call{"GET", "{g4 link}", nil}, false},
+	{"seated player gets a staged reveal", "bob", call{"GET", "{g4 link}", nil}, false},
+	{"seated player lists staged reveals", "bob", call{"GET", "/games/g4/links", nil}, false},
+	{"seated player's listener query of the staged reveals", "bob", call{"POST", "/games/g4:runQuery", collQuery("links")}, false},
+	{"non-seated player's query of the staged reveals", "carol", call{"POST", "/games/g4:runQuery", collQuery("links")}, false},
+	{"collection-group query over staged reveals", "alice", call{"POST", ":runQuery", query("links", true, "", "")}, false},
 }
 
 // writeCases: no client writes anything, seated or owner or not.
@@ -187,6 +213,10 @@ var writeCases = []rulesCase{
 	{"owner deletes an applied action", "alice", call{"DELETE", "/games/g1/applied/00000000000000000000", nil}, false},
 	{"seated player records action", "bob", call{"PATCH", "/games/g1/actions/a2", fields("kind", "draw")}, false},
 	{"owner writes rng audit", "alice", call{"PATCH", "/games/g1/rngAudit/00002", fields("tag", "x")}, false},
+	{"seated player writes a reveal marker", "bob", call{"PATCH", "/games/g4/reveals/00000000000000000001-001", fields("uid", "bob")}, false},
+	{"owner rewrites her marker", "alice", call{"PATCH", "{g4 mark}", fields("at", "0")}, false},
+	{"seated player stages a reveal", "bob", call{"PATCH", "/games/g4/links/00000000000000000001-001", fields("index", "1")}, false},
+	{"owner deletes her staged reveal", "alice", call{"DELETE", "{g4 link}", nil}, false},
 	{"unauthenticated creates game", "", call{"PATCH", "/games/g8", fields("ownerUid", "x")}, false},
 	{"owner writes elsewhere", "alice", call{"PATCH", "/users/alice", fields("name", "A")}, false},
 	{"owner batch-commits an update", "alice", call{"POST", ":commit", map[string]any{"writes": []any{map[string]any{
@@ -308,7 +338,7 @@ func TestQueryOwnGames(t *testing.T) {
 	for _, tc := range []struct {
 		user string
 		want []string
-	}{{"alice", []string{"g1", "g3"}}, {"bob", []string{"g1", "g3"}}, {"carol", []string{"g2"}}, {"dave", nil}} {
+	}{{"alice", []string{"g1", "g3", "g4"}}, {"bob", []string{"g1", "g3", "g4"}}, {"carol", []string{"g2"}}, {"dave", nil}} {
 		user, want := tc.user, tc.want
 		code, body := do(t, call{"POST", ":runQuery", query("games", false, "playerUids", user)}, w.tokens[user])
 		if code != http.StatusOK {
@@ -321,6 +351,31 @@ func TestQueryOwnGames(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s's games = %v, want %v", user, got, want)
 		}
+	}
+}
+
+// A seated player's read of a reveal marker returns who revealed and what
+// they signed, and never the link the staged reveal holds (read with the
+// admin client: the positive control that it is stored, and what to look
+// for).
+func TestMarkerHoldsNoLink(t *testing.T) {
+	w := setup(t)
+	db := emu.Client(t)
+	snap, err := db.Doc(strings.TrimPrefix(w.paths["g4 link"], "/")).Get(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	action, _ := snap.Data()["action"].(map[string]any)
+	link, _ := action["link"].(string)
+	if len(link) != 64 {
+		t.Fatalf("the staged reveal holds no link: %v", snap.Data())
+	}
+	code, body := do(t, w.resolve(t, call{"GET", "{g4 mark}", nil}), w.tokens["bob"])
+	if code != http.StatusOK || !strings.Contains(string(body), `"signature"`) || !strings.Contains(string(body), "alice") {
+		t.Fatalf("bob reads alice's marker: %d %s", code, body)
+	}
+	if strings.Contains(string(body), link) || strings.Contains(string(body), `"link"`) {
+		t.Fatalf("the marker bob reads holds the link %s: %s", link, body)
 	}
 }
 

@@ -23,6 +23,10 @@ import (
 const (
 	fieldOwner   = "ownerUid"
 	fieldPlayers = "playerUids"
+	// fieldDue is store.Outcome.DueAt (unix ms), absent when 0: the one
+	// field the server queries (Due, for its sweep), so it keeps its
+	// index (firestore.indexes.json exempts every other).
+	fieldDue = "dueAt"
 )
 
 // fieldEvents is the field of a log document that holds its action's
@@ -55,11 +59,14 @@ func (s *Store) Apply(ctx context.Context, req store.Request, m store.Mutator) (
 	if req.ActionID != "" {
 		key = store.RecordKey(req.Actor, req.ActionID)
 	}
-	release, err := s.queue.acquire(ctx, req.GameID)
-	if err != nil {
-		return nil, fmt.Errorf("%w: still waiting for the game's previous action: %w", store.ErrContention, err)
+	if !req.Staging {
+		// A reveal to stage writes no game document: it waits for nothing.
+		release, err := s.queue.acquire(ctx, req.GameID)
+		if err != nil {
+			return nil, fmt.Errorf("%w: still waiting for the game's previous action: %w", store.ErrContention, err)
+		}
+		defer release()
 	}
-	defer release()
 	s.txns.Add(1)
 	var last error
 	for n := 0; n < s.maxAttempts; n++ {
@@ -101,8 +108,27 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	if key != "" {
 		refs = append(refs, record(gameRef, key))
 	}
+	// A reveal names its round: its staged reveals are read beside the
+	// game, in the same round trip's time.
+	type prefetch struct {
+		staged []engine.Action
+		err    error
+	}
+	var pre chan prefetch
+	if req.Round > 0 {
+		pre = make(chan prefetch, 1)
+		go func() {
+			st, err := s.stagedOf(ctx, gameRef, req.Round)
+			pre <- prefetch{st, err}
+		}()
+	}
 	s.reads.Add(int64(len(refs)))
 	snaps, err := s.c.GetAll(ctx, refs)
+	var got *prefetch
+	if pre != nil {
+		p := <-pre
+		got = &p
+	}
 	if err != nil {
 		return nil, failed, 0, err
 	}
@@ -121,8 +147,19 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 			return nil, failed, 0, err
 		}
 	}
+	var staged []engine.Action
+	if round, open := store.OpenRound(&g.Public); exists && open {
+		if got != nil && round == req.Round {
+			staged, err = got.staged, got.err
+		} else {
+			staged, err = s.stagedOf(ctx, gameRef, round)
+		}
+		if err != nil {
+			return nil, failed, 0, err
+		}
+	}
 	before := g.Public.Version
-	out, err := m(&g)
+	out, err := m(&g, staged)
 	r := &store.Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
 	var unrec *store.Unrecorded
@@ -140,18 +177,25 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		writes = func(tx *firestore.Transaction) error { queued = 1; return createDoc(tx, refs[2], r) }
 	case err != nil:
 		return nil, failed, 0, err
+	case out.Stage != nil:
+		if !exists {
+			return nil, failed, 0, fmt.Errorf("%w: a reveal staged in a game that does not exist", store.ErrInvalid)
+		}
+		r.Version, r.Events, r.Staged = before, []engine.Event{}, true
+		writes = func(tx *firestore.Transaction) error {
+			n, err := writeStage(tx, gameRef, refs, r, out.Stage)
+			queued = n
+			return err
+		}
 	default:
 		r.Version, r.Events, r.Audit = g.Public.Version, out.Events, out.Audit
 		r.Ringed = len(r.Audit) > 0 && !s.previous
 		if r.Events == nil {
 			r.Events = []engine.Event{}
 		}
-		var ap *store.AppliedAction
-		if out.Applied != nil {
-			ap = &store.AppliedAction{Version: before, Action: *out.Applied}
-		}
+		run := store.RunOf(before, out.Applied)
 		writes = func(tx *firestore.Transaction) error {
-			n, err := s.writeAll(tx, refs, snaps[0], snaps[1], &g, r, ap)
+			n, err := s.writeAll(tx, refs, snaps[0], snaps[1], &g, r, run, out.DueAt)
 			queued = n
 			return err
 		}
@@ -248,16 +292,17 @@ func retryable(err error) bool {
 }
 
 // writeAll queues the writes of an applied action, at most five
-// whatever the number of events or audit entries: the game document
-// (created if it did not exist, else its changed fields updated, removed
-// fields deleted, only if unchanged since old was read); the private
-// state, if the action changed it (its changed fields replaced and, for a
-// game with audit on, the action's audit entries put in the ring it
-// holds: one write); one log document
-// holding every event of the action (none when it has no event); the new
-// applied action (ap, if not nil); the new record. It returns how many
-// writes it queued.
-func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old, oldPriv *firestore.DocumentSnapshot, g *engine.Game, r *store.Record, ap *store.AppliedAction) (int, error) {
+// whatever the number of events, audit entries or staged reveals it
+// applied: the game document (created if it did not exist, else its
+// changed fields updated, removed fields deleted, only if unchanged since
+// old was read; with the derived ownerUid, playerUids and dueAt); the
+// private state, if the action changed it (its changed fields replaced
+// and, for a game with audit on, the action's audit entries put in the
+// ring it holds: one write); one log document holding every event of the
+// commit (none when it has no event); the applied run (run, if not nil:
+// one document for the staged reveals and the action); the new record. It
+// returns how many writes it queued.
+func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old, oldPriv *firestore.DocumentSnapshot, g *engine.Game, r *store.Record, run *store.AppliedRun, due int64) (int, error) {
 	pub, err := store.ToDoc(&g.Public)
 	if err != nil {
 		return 0, err
@@ -267,6 +312,9 @@ func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRe
 		uids[i] = p.UID
 	}
 	pub[fieldOwner], pub[fieldPlayers] = g.Public.Owner, uids
+	if due > 0 {
+		pub[fieldDue] = due
+	}
 	sec, err := store.ToDoc(&g.Secret)
 	if err != nil {
 		return 0, err
@@ -318,8 +366,20 @@ func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRe
 		}
 		n++
 	}
-	if ap != nil {
-		if err := createDoc(tx, appliedRef(refs[0], ap.Version), ap); err != nil {
+	switch {
+	case run == nil:
+	case s.previous:
+		// The previous release read one action a document.
+		for _, ap := range run.Actions() {
+			if err := createDoc(tx, appliedRef(refs[0], ap.Version), ap); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	default:
+		// One document for the run: a round's staged reveals and the
+		// action that applied them are one commit's, and one write.
+		if err := createDoc(tx, appliedRef(refs[0], run.Version), run); err != nil {
 			return 0, err
 		}
 		n++
@@ -447,10 +507,67 @@ func createDoc(tx *firestore.Transaction, ref *firestore.DocumentRef, v any) err
 	return tx.Create(ref, d)
 }
 
+// writeStage queues the three writes of a staged reveal a: its public
+// marker (reveals/{id}), the reveal itself with its link (links/{id},
+// never readable by clients) and its record r, each only if it does not
+// exist; nothing of the game. A duplicate (the seat's reveal for that
+// index staged already, or the record written) fails the commit, and the
+// next attempt's read shows why.
+func writeStage(tx *firestore.Transaction, game *firestore.DocumentRef, refs []*firestore.DocumentRef, r *store.Record, a *engine.Action) (int, error) {
+	id := stageID(a.Index, a.Seat)
+	if err := createDoc(tx, game.Collection(collMarks).Doc(id), store.MarkOf(a)); err != nil {
+		return 0, err
+	}
+	if err := createDoc(tx, game.Collection(collLinks).Doc(id), store.StagedReveal{Index: a.Index, Seat: a.Seat, Action: *a}); err != nil {
+		return 0, err
+	}
+	n := 2
+	if len(refs) == 3 {
+		if err := createDoc(tx, refs[2], r); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// The collections of a trustless round's staged reveals: the public
+// markers and the hidden reveals (docs/store.md, "Reveals").
+const (
+	collMarks = "reveals"
+	collLinks = "links"
+)
+
+// stageID is the document id of seat's staged reveal for index: the
+// index zero-padded to 20 digits, "-", the seat to 3, so that ids sort by
+// index, then seat.
+func stageID(index uint32, seat int) string { return fmt.Sprintf("%020d-%03d", index, seat) }
+
+// stagedOf reads the reveals staged for index (one query of the links
+// collection by id range), in the order they were accepted.
+func (s *Store) stagedOf(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, error) {
+	q := game.Collection(collLinks).OrderBy(firestore.DocumentID, firestore.Asc).
+		StartAt(fmt.Sprintf("%020d-", index)).EndBefore(fmt.Sprintf("%020d.", index))
+	docs, err := queryAll[store.StagedReveal](ctx, s, q, collLinks)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]engine.Action, 0, len(docs))
+	for _, d := range docs {
+		if d.Index != index || d.Action.Index != index || d.Action.Seat != d.Seat {
+			return nil, fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
+		}
+		out = append(out, d.Action)
+	}
+	store.SortStaged(out)
+	return out, nil
+}
+
 // decodeGame fills g from the game document and the private snapshot.
 func decodeGame(pub map[string]any, priv *firestore.DocumentSnapshot, g *engine.Game) error {
 	delete(pub, fieldOwner)
 	delete(pub, fieldPlayers)
+	delete(pub, fieldDue)
 	if err := store.FromDoc(pub, &g.Public); err != nil {
 		return fmt.Errorf("fsstore: decode game: %w", err)
 	}

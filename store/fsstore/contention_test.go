@@ -13,7 +13,7 @@ import (
 )
 
 // bump creates a bare game or adds one to its version, logging one event.
-func bump(g *engine.Game) (store.Outcome, error) {
+func bump(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 	p := &g.Public
 	if p.Phase == engine.PhaseNone {
 		p.GameID, p.Phase = "hot", engine.PhaseLobby

@@ -33,9 +33,9 @@ func faultyStore(t *testing.T, f *emulator.Faults, opts ...fsstore.Option) *fsst
 
 // counted is bump that counts its calls.
 func counted(calls *atomic.Int64) store.Mutator {
-	return func(g *engine.Game) (store.Outcome, error) {
+	return func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		calls.Add(1)
-		return bump(g)
+		return bump(g, nil)
 	}
 }
 
@@ -131,7 +131,7 @@ func TestUnresolvableIsUnavailable(t *testing.T) {
 // many is a Mutator that creates the game "hot" or bumps it, logging
 // four events and drawing three audit entries an action.
 func many(calls *atomic.Int64) store.Mutator {
-	return func(g *engine.Game) (store.Outcome, error) {
+	return func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		calls.Add(1)
 		p := &g.Public
 		if p.Phase == engine.PhaseNone {
@@ -149,7 +149,7 @@ func many(calls *atomic.Int64) store.Mutator {
 				Data: rng.Data{Sides: 6, Value: 2}}})
 		}
 		g.Secret.RNGState = fmt.Sprint("state-", p.Version)
-		out.Applied = &engine.Action{Kind: engine.ActMove, Actor: "u", ID: fmt.Sprint("u:a", p.Version)}
+		out.Applied = []engine.Action{{Kind: engine.ActMove, Actor: "u", ID: fmt.Sprint("u:a", p.Version)}}
 		return out, nil
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/store/fsstore"
 )
 
@@ -24,11 +26,14 @@ type indexFile struct {
 // TestIndexExemptions: every field the store writes that nothing queries
 // is exempt from Firestore's automatic indexes in firestore.indexes.json
 // (index entries are billed and stored): each top-level field of every
-// private state, record, applied action, log document (both layouts) and
-// old audit slot that games of each layout wrote, and the game document's
-// nested maps and arrays; the one field clients query, the game's
-// playerUids (array-contains), keeps its index. A field added to a
-// document and not exempted fails this test.
+// private state, record, applied action (runs included), log document
+// (both layouts), old audit slot, reveal marker and staged reveal that
+// games of each layout wrote (a trustless game among them, stopped with a
+// round open and a reveal staged), and the game document's nested maps
+// and arrays; the two fields that are queried keep their index: the
+// game's playerUids (clients, array-contains) and dueAt (the sweep,
+// store.Store.Due). A field added to a document and not exempted fails
+// this test.
 func TestIndexExemptions(t *testing.T) {
 	b, err := os.ReadFile("../../firestore.indexes.json")
 	if err != nil {
@@ -68,10 +73,17 @@ func TestIndexExemptions(t *testing.T) {
 	}{{"idx-prev", prev}, {"idx-cur", cur}} {
 		playWhole(t, newSvc(g.st), g.st, newBotGame(g.id, 2, true))
 	}
+	tl := trustlesstest.New(t, newSvc(cur), "idx-tl", []string{"p1", "p2", "p3"}, 0)
+	tl.Start(t)
+	tl.Play(t, func(p *engine.Public) bool { return p.Version >= 30 && p.Trustless.Pending != nil })
+	if _, err := tl.Reveal(t, 1); err != nil {
+		t.Fatal(err)
+	}
 	c := cur.Client()
+	colls := []string{"private", "actions", "applied", "log", "rngAudit", "reveals", "links"}
 	seen := map[string]map[string]bool{}
-	for _, id := range []string{"idx-prev", "idx-cur"} {
-		for _, coll := range []string{"private", "actions", "applied", "log", "rngAudit"} {
+	for _, id := range []string{"idx-prev", "idx-cur", "idx-tl"} {
+		for _, coll := range colls {
 			snaps, err := c.Collection("games/" + id + "/" + coll).Documents(ctx).GetAll()
 			if err != nil {
 				t.Fatal(err)
@@ -86,7 +98,7 @@ func TestIndexExemptions(t *testing.T) {
 			}
 		}
 	}
-	for _, coll := range []string{"private", "actions", "applied", "log", "rngAudit"} {
+	for _, coll := range colls {
 		if len(seen[coll]) == 0 {
 			t.Errorf("the games wrote no %s document", coll)
 		}
@@ -96,20 +108,31 @@ func TestIndexExemptions(t *testing.T) {
 			}
 		}
 	}
-	game, err := c.Doc("games/idx-cur").Get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range game.Data() {
-		switch v.(type) {
-		case []any, map[string]any:
-			if k != "playerUids" && !exempt["games"][k] {
-				t.Errorf("games.%s (a map or an array) is not exempt from indexing", k)
+	for _, id := range []string{"idx-cur", "idx-tl"} {
+		game, err := c.Doc("games/" + id).Get(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range game.Data() {
+			switch v.(type) {
+			case []any, map[string]any:
+				if k != "playerUids" && !exempt["games"][k] {
+					t.Errorf("games.%s (a map or an array) is not exempt from indexing", k)
+				}
 			}
+		}
+		if _, ok := game.Data()["dueAt"]; ok != (id == "idx-tl") {
+			t.Errorf("games/%s has dueAt %v; want it only on the game with a round open", id, ok)
 		}
 	}
 	if exempt["games"]["playerUids"] {
 		t.Error("games.playerUids is queried by clients (array-contains) and must keep its index")
+	}
+	if exempt["games"]["dueAt"] {
+		t.Error("games.dueAt is queried by the sweep (store.Store.Due) and must keep its index")
+	}
+	if due, err := cur.Due(ctx, 1<<62, 0); err != nil || len(due) != 1 || due[0] != "idx-tl" {
+		t.Errorf("Due = %v, %v; want the trustless game", due, err)
 	}
 	groups := slices.Sorted(func(yield func(string) bool) {
 		for g := range exempt {

@@ -32,6 +32,7 @@ func (s *Store) Game(ctx context.Context, gameID string) (*engine.Public, error)
 	d := snap.Data()
 	delete(d, fieldOwner)
 	delete(d, fieldPlayers)
+	delete(d, fieldDue)
 	var p engine.Public
 	if err := store.FromDoc(d, &p); err != nil {
 		return nil, fmt.Errorf("fsstore: decode game: %w", err)
@@ -62,13 +63,51 @@ func (s *Store) State(ctx context.Context, gameID string) (*engine.Game, error) 
 }
 
 // Applied implements store.Store: the applied collection, by document id
-// (the zero-padded version), ascending.
+// (the zero-padded version of its first action), ascending, each
+// document's run expanded (a document of one action, as every document
+// before runs existed, is a run without next).
 func (s *Store) Applied(ctx context.Context, gameID string) ([]store.AppliedAction, error) {
 	if !store.ValidID(gameID) {
 		return []store.AppliedAction{}, nil
 	}
 	q := s.game(gameID).Collection("applied").OrderBy(firestore.DocumentID, firestore.Asc)
-	return queryAll[store.AppliedAction](ctx, s, q, "applied")
+	runs, err := queryAll[store.AppliedRun](ctx, s, q, "applied")
+	if err != nil {
+		return nil, err
+	}
+	out := []store.AppliedAction{}
+	for i := range runs {
+		out = append(out, runs[i].Actions()...)
+	}
+	return out, nil
+}
+
+// Staged implements store.Store.
+func (s *Store) Staged(ctx context.Context, gameID string, index uint32) ([]engine.Action, error) {
+	if !store.ValidID(gameID) {
+		return []engine.Action{}, nil
+	}
+	return s.stagedOf(ctx, s.game(gameID), index)
+}
+
+// Due implements store.Store: one query of the games by their dueAt
+// field (indexed: firestore.indexes.json does not exempt it), returning
+// document names only.
+func (s *Store) Due(ctx context.Context, before int64, limit int) ([]string, error) {
+	q := s.c.Collection("games").Where(fieldDue, "<=", before).OrderBy(fieldDue, firestore.Asc).Select()
+	if limit > 0 {
+		q = q.Limit(limit)
+	}
+	snaps, err := q.Documents(ctx).GetAll()
+	s.reads.Add(int64(max(1, len(snaps))))
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]string, len(snaps))
+	for i, snap := range snaps {
+		out[i] = snap.Ref.ID
+	}
+	return out, nil
 }
 
 // Log implements store.Store. It reads the log documents after seq
@@ -112,6 +151,26 @@ func (s *Store) Log(ctx context.Context, gameID string, after uint64, limit int)
 		}
 		cursor = snaps[len(snaps)-1].Ref.ID
 	}
+}
+
+// DecodeGameDoc decodes the fields of a games/{id} document, as a client's
+// listener receives them, into the game's public state (the store's
+// derived fields, ownerUid, playerUids and dueAt, left out).
+func DecodeGameDoc(d map[string]any) (*engine.Public, error) {
+	delete(d, fieldOwner)
+	delete(d, fieldPlayers)
+	delete(d, fieldDue)
+	var p engine.Public
+	if err := store.FromDoc(d, &p); err != nil {
+		return nil, fmt.Errorf("fsstore: decode game: %w", err)
+	}
+	return &p, nil
+}
+
+// DecodeLogDoc returns the events of a log document (either layout: one
+// action's {events: [...]}, or one event) with seq > after, in order.
+func DecodeLogDoc(d map[string]any, after uint64) ([]engine.Event, error) {
+	return appendLogDoc(nil, d, after)
 }
 
 // maxLogBatch is the most log documents Log asks for at once.

@@ -24,9 +24,9 @@ func appliedAction(n int) *engine.Action {
 // entropy and a time, so that every field the export reads round-trips.
 func applying(gameID string, n int) store.Mutator {
 	c := counter(gameID, nil)
-	return func(g *engine.Game) (store.Outcome, error) {
-		out, err := c(g)
-		out.Applied = appliedAction(n)
+	return func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
+		out, err := c(g, nil)
+		out.Applied = []engine.Action{*appliedAction(n)}
 		return out, err
 	}
 }
@@ -52,15 +52,15 @@ func testApplied(t *testing.T, s store.Store) {
 		t.Errorf("a1 again not replayed: %+v", rec)
 	}
 	// A rejection, an unrecorded rejection, a failing mutator: nothing.
-	mustApply(t, s, req(g, "rej"), func(g *engine.Game) (store.Outcome, error) {
+	mustApply(t, s, req(g, "rej"), func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		g.Public.Version++
-		return store.Outcome{Applied: appliedAction(98)}, engine.Reject(engine.CodeWrongStep, "no")
+		return store.Outcome{Applied: []engine.Action{*appliedAction(98)}}, engine.Reject(engine.CodeWrongStep, "no")
 	})
-	mustApply(t, s, req(g, "unrec"), func(g *engine.Game) (store.Outcome, error) {
-		return store.Outcome{Applied: appliedAction(97)}, &store.Unrecorded{Rejection: engine.Reject(engine.CodeSeatTaken, "taken")}
+	mustApply(t, s, req(g, "unrec"), func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
+		return store.Outcome{Applied: []engine.Action{*appliedAction(97)}}, &store.Unrecorded{Rejection: engine.Reject(engine.CodeSeatTaken, "taken")}
 	})
-	if _, err := s.Apply(ctx, req(g, "boom"), func(g *engine.Game) (store.Outcome, error) {
-		return store.Outcome{Applied: appliedAction(96)}, errors.New("boom")
+	if _, err := s.Apply(ctx, req(g, "boom"), func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
+		return store.Outcome{Applied: []engine.Action{*appliedAction(96)}}, errors.New("boom")
 	}); err == nil {
 		t.Fatal("a failing mutator succeeded")
 	}

@@ -123,13 +123,13 @@ func testRealGame(t *testing.T, s store.Store) {
 		}
 		refLog = append(refLog, out.Events...)
 		r := store.Request{GameID: "g-real", ActionID: a.ID, Actor: a.Actor, Kind: a.Kind, Fingerprint: a.ID}
-		rec := mustApply(t, s, r, func(g *engine.Game) (store.Outcome, error) { return step(g, a) })
+		rec := mustApply(t, s, r, func(g *engine.Game, _ []engine.Action) (store.Outcome, error) { return step(g, a) })
 		if rec.Rejection != nil || rec.Version != ref.Public.Version {
 			t.Fatalf("%s: record %+v", a.Kind, rec)
 		}
 	}
 	var gotJSON []byte
-	mustApply(t, s, req("g-real", "peek"), func(g *engine.Game) (store.Outcome, error) {
+	mustApply(t, s, req("g-real", "peek"), func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		gotJSON, _ = g.CanonicalJSON()
 		return store.Outcome{}, engine.Reject(engine.CodeWrongStep, "peek")
 	})

@@ -18,7 +18,7 @@ import (
 // emitting n RoundEnded events (Round = their seq) and, if audited, one
 // audit entry per event (seq = the event's).
 func burst(gameID string, n int, audited bool) store.Mutator {
-	return func(g *engine.Game) (store.Outcome, error) {
+	return func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		p := &g.Public
 		if p.Phase == engine.PhaseNone {
 			p.GameID, p.Phase, p.Owner = gameID, engine.PhaseLobby, "owner"

@@ -105,7 +105,7 @@ func testUnrecorded(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	mustApply(t, s, req("g-unrec", "a1"), counter("g-unrec", nil))
 	var calls atomic.Int64
-	stranger := func(g *engine.Game) (store.Outcome, error) {
+	stranger := func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		calls.Add(1)
 		g.Public.Version = 999
 		return store.Outcome{}, &store.Unrecorded{Rejection: engine.Reject(engine.CodeSeatTaken, "taken")}
@@ -132,8 +132,8 @@ func testUnrecorded(t *testing.T, s store.Store) {
 func testRecordKeepsAudit(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	es := auditEntries(1, 3, 1_760_000_000_777)
-	withAudit := func(g *engine.Game) (store.Outcome, error) {
-		out, err := counter("g-rec-audit", nil)(g)
+	withAudit := func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
+		out, err := counter("g-rec-audit", nil)(g, nil)
 		out.Audit = es
 		return out, err
 	}

@@ -61,6 +61,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"Applied", testApplied},
 		{"LogPaging", testLogPaging},
 		{"RingInCommit", testRingInCommit},
+		{"Staged", testStaged},
+		{"Due", testDue},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +76,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 // counter is a Mutator that creates a bare game or bumps its version,
 // emitting one RoundEnded event per call with Round = the new version.
 func counter(gameID string, calls *atomic.Int64) store.Mutator {
-	return func(g *engine.Game) (store.Outcome, error) {
+	return func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		if calls != nil {
 			calls.Add(1)
 		}
@@ -194,7 +196,7 @@ func testActionIDReused(t *testing.T, s store.Store) {
 }
 
 func reject(code engine.Code, calls *atomic.Int64) store.Mutator {
-	return func(g *engine.Game) (store.Outcome, error) {
+	return func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		calls.Add(1)
 		g.Public.Version = 999 // must not be written
 		return store.Outcome{}, engine.Reject(code, "no")
@@ -236,7 +238,7 @@ func testRejection(t *testing.T, s store.Store) {
 
 func testMutatorError(t *testing.T, s store.Store) {
 	boom := errors.New("boom")
-	_, err := s.Apply(context.Background(), req("g-err", "a1"), func(g *engine.Game) (store.Outcome, error) {
+	_, err := s.Apply(context.Background(), req("g-err", "a1"), func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		g.Public.Version = 5
 		return store.Outcome{}, boom
 	})
@@ -279,13 +281,13 @@ func exotic(gameID string) engine.Game {
 func testRoundTripExact(t *testing.T, s store.Store) {
 	want := exotic("g-exact")
 	wantJSON, _ := want.CanonicalJSON()
-	set := func(g *engine.Game) (store.Outcome, error) {
+	set := func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		// A JSON copy: Game.Clone turns empty slices into nil.
 		return store.Outcome{Events: []engine.Event{{Seq: 1, Type: engine.EvGameCreated, UID: "a", GameID: "g-exact"}}}, json.Unmarshal(wantJSON, g)
 	}
 	mustApply(t, s, req("g-exact", "a1"), set)
 	var seen []byte
-	check := func(g *engine.Game) (store.Outcome, error) {
+	check := func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		seen, _ = g.CanonicalJSON()
 		return store.Outcome{}, engine.Reject(engine.CodeWrongStep, "look only")
 	}
@@ -305,7 +307,7 @@ func testRoundTripExact(t *testing.T, s store.Store) {
 }
 
 func testIntOutOfRange(t *testing.T, s store.Store) {
-	_, err := s.Apply(context.Background(), req("g-big", "a1"), func(g *engine.Game) (store.Outcome, error) {
+	_, err := s.Apply(context.Background(), req("g-big", "a1"), func(g *engine.Game, _ []engine.Action) (store.Outcome, error) {
 		g.Public = engine.Public{GameID: "g-big", Phase: engine.PhaseLobby, Version: math.MaxUint64}
 		return store.Outcome{}, nil
 	})

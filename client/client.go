@@ -1,0 +1,529 @@
+// Package client is a player's side of a trustless game played through
+// the Cloud Functions (docs/fairness.md, "The trustless mode";
+// docs/functions.md, "Trustless games"). It builds on package player: a
+// [Client] joins with a fresh hash chain and Ed25519 key, keeps the seat's
+// secrets in a file its caller names (written before any link leaves the
+// process, with the index and digest it reveals, so that a crash can
+// never make it reveal two links for one index, nor lose its chain), and
+// watches the game through a [Watcher] (a Firestore listener on the real
+// store, package client/fswatch; a [Poller] of getView where there is
+// none). It replays and checks every event as it arrives (player.Follower:
+// every signature, link, R_v and draw), requires the game document the
+// server shows to be the state its own replay makes and every reveal
+// marker to be signed by its seat over the action the log has pending,
+// and reveals only what it has checked. When the server shows something
+// the log does not make, it stops with a [*Lie] that says what diverged.
+//
+// [Client.Play] plays a whole game with a bot policy: the bots play
+// trustless games through the functions with it.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/store"
+)
+
+// Config is what a Client needs: where the functions are, who the player
+// is, which game, and where its secrets live.
+type Config struct {
+	// Functions calls the functions as the player (its Token gives the
+	// player's ID token).
+	Functions *Functions
+	// UID is the player's uid (the one its ID token carries).
+	UID string
+	// GameID is the game.
+	GameID string
+	// SecretsFile is the file that keeps the seat's secrets (created with
+	// mode 0600, replaced atomically). Losing it loses the seat: the
+	// chain's links cannot be made again.
+	SecretsFile string
+	// Rules is the ruleset the game is played under (nil: the default).
+	Rules *engine.Ruleset
+	// Watch makes the client's Watcher once it is seated (nil: a Poller
+	// of getView every PollEvery).
+	Watch     func(ctx context.Context) (Watcher, error)
+	PollEvery time.Duration
+	// Retry is the first pause before a retryable call is sent again
+	// (doubling, at most 2 s; 0: 100 ms).
+	Retry time.Duration
+}
+
+// Lie is what a client found the server showing that the public log,
+// replayed and checked from nothing but public data, does not make: an
+// event the replay does not make (another die, card or draw; an action no
+// seat signed; a link that is not its chain's), a past event changed, a
+// game document other than the replay's (another index asked for, a
+// pending action replaced), a reveal marker not signed by its seat or
+// signed over another action (the seats shown different games). The
+// client stops revealing; the player should be told What.
+type Lie struct {
+	What string
+}
+
+func (l *Lie) Error() string { return "client: the server lies: " + l.What }
+
+// Client is one seat of a trustless game. Not safe for concurrent use.
+type Client struct {
+	cfg   Config
+	rules *engine.Ruleset
+	seat  *player.Seat
+	file  secretsFile
+	w     Watcher
+
+	shown *engine.Public // the game document as last shown
+	marks []store.Mark   // the open round's markers as last shown
+	seen  [][]byte       // every event read, as JSON (index seq-1)
+	sent  uint32         // the last index whose reveal the server acknowledged
+	err   error          // a *Lie, once found
+}
+
+func (c *Client) retry() time.Duration {
+	if c.cfg.Retry > 0 {
+		return c.cfg.Retry
+	}
+	return 100 * time.Millisecond
+}
+
+func newClient(cfg Config) *Client {
+	if cfg.Rules == nil {
+		cfg.Rules = engine.DefaultRules()
+	}
+	return &Client{cfg: cfg, rules: cfg.Rules}
+}
+
+// Join seats the player at seat with class in the game (in its lobby):
+// it reads the game (getView), makes a fresh chain of the game's length
+// and a fresh key (crypto/rand, rng/trustless), writes them to the
+// secrets file, and only then sends the signed join (chainHead, publicKey,
+// signature) against the version it read, again against the new version
+// if another join came first. Then it follows the game.
+func Join(ctx context.Context, cfg Config, seat int, class engine.Class, keepSmokeBomb bool) (*Client, error) {
+	c := newClient(cfg)
+	var v View
+	if err := cfg.Functions.Call(ctx, "getView", map[string]any{"gameId": cfg.GameID}, &v); err != nil {
+		return nil, err
+	}
+	t := v.State.Trustless
+	if t == nil {
+		return nil, fmt.Errorf("client: game %s is not a trustless game", cfg.GameID)
+	}
+	s, err := player.NewSeat(c.rules, cfg.GameID, cfg.UID, seat, t.ChainLength)
+	if err != nil {
+		return nil, err
+	}
+	c.seat, c.file.Secrets = s, s.Secrets()
+	if err := saveSecrets(cfg.SecretsFile, &c.file); err != nil {
+		return nil, err
+	}
+	version := v.State.Version
+	for tries := 0; ; tries++ {
+		a, err := s.Join(class, keepSmokeBomb, version)
+		if err != nil {
+			return nil, err
+		}
+		data := map[string]any{"gameId": cfg.GameID, "actionId": "join-" + strconv.FormatUint(version, 10), "seat": seat,
+			"class": class, "chainHead": a.ChainHead, "publicKey": a.PublicKey, "version": a.Version, "signature": a.Signature}
+		if keepSmokeBomb {
+			data["keepSmokeBomb"] = true
+		}
+		err = c.call(ctx, "joinGame", data, nil)
+		var ce *CallError
+		if errors.As(err, &ce) && ce.Code == string(engine.CodeStaleVersion) && tries < 20 {
+			if err := cfg.Functions.Call(ctx, "getView", map[string]any{"gameId": cfg.GameID}, &v); err != nil {
+				return nil, err
+			}
+			version = v.State.Version
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		break
+	}
+	return c, c.watch(ctx)
+}
+
+// Resume is the client of a seat after a restart: its secrets from the
+// file, and the game followed again from its first event (everything is
+// checked again). A reveal the file holds that the server has not shown
+// is sent again (the same link, for the same action: it is what the file
+// is for).
+func Resume(ctx context.Context, cfg Config) (*Client, error) {
+	c := newClient(cfg)
+	f, err := loadSecrets(cfg.SecretsFile)
+	if err != nil {
+		return nil, err
+	}
+	if f.Secrets.GameID != cfg.GameID || f.Secrets.UID != cfg.UID {
+		return nil, fmt.Errorf("client: the secrets file is %s's seat in game %s, not %s's in %s", f.Secrets.UID, f.Secrets.GameID, cfg.UID, cfg.GameID)
+	}
+	if c.seat, err = player.RestoreSeat(c.rules, f.Secrets); err != nil {
+		return nil, err
+	}
+	c.file = *f
+	return c, c.watch(ctx)
+}
+
+func (c *Client) watch(ctx context.Context) error {
+	if c.cfg.Watch == nil {
+		c.w = &Poller{F: c.cfg.Functions, GameID: c.cfg.GameID, Every: c.cfg.PollEvery}
+		return nil
+	}
+	w, err := c.cfg.Watch(ctx)
+	c.w = w
+	return err
+}
+
+// Close stops the client's watcher.
+func (c *Client) Close() error {
+	if c.w == nil {
+		return nil
+	}
+	return c.w.Close()
+}
+
+// Seat returns the client's seat (its chain, key and replica).
+func (c *Client) Seat() *player.Seat { return c.seat }
+
+// Game returns the client's replica of the game: what the public log,
+// replayed and checked, makes. Act on it, never on what the server shows.
+func (c *Client) Game() *engine.Game { return c.seat.Follower().Game() }
+
+// Err returns the lie that stopped the client, if any.
+func (c *Client) Err() error { return c.err }
+
+// Consistent reports whether the client has read the log up to the game
+// document it was last shown (and so checked that document).
+func (c *Client) Consistent() bool {
+	return c.shown != nil && c.seat.Follower().Seq() == c.shown.LogSeq
+}
+
+// Sync waits for the next thing the server shows of the game (or ctx's
+// end) and checks it: every new event replayed, every event shown again
+// unchanged, and, once the log has caught up with the game document, the
+// document against the replay and the open round's markers against their
+// seats' keys and the pending action. A lie is returned (and kept: every
+// later call returns it).
+func (c *Client) Sync(ctx context.Context) error {
+	if c.err != nil {
+		return c.err
+	}
+	up, err := c.w.Next(ctx, c.seat.Follower().Seq())
+	if err != nil {
+		return err
+	}
+	return c.ingest(up)
+}
+
+func (c *Client) lie(format string, args ...any) error {
+	c.err = &Lie{What: fmt.Sprintf(format, args...)}
+	return c.err
+}
+
+// ingest checks one update.
+func (c *Client) ingest(up *Update) error {
+	var fresh []engine.Event
+	for i := range up.Events {
+		e := &up.Events[i]
+		b := e.AppendJSON(nil)
+		switch {
+		case e.Seq == 0:
+			return c.lie("an event without a seq: %s", b)
+		case e.Seq <= uint64(len(c.seen)):
+			if old := c.seen[e.Seq-1]; !bytes.Equal(old, b) {
+				return c.lie("event %d was %s; the server now shows %s (a past event changed)", e.Seq, old, b)
+			}
+		case e.Seq == uint64(len(c.seen))+1:
+			c.seen = append(c.seen, b)
+			fresh = append(fresh, *e)
+		default:
+			return c.lie("the log skips from seq %d to %d", len(c.seen), e.Seq)
+		}
+	}
+	if err := c.seat.Follow(fresh); err != nil {
+		var d *player.Divergence
+		if errors.As(err, &d) {
+			return c.lie("%s", d.Error())
+		}
+		return c.lie("%v", err)
+	}
+	if up.State != nil {
+		c.shown = up.State
+	}
+	c.marks = up.Marks
+	if !c.Consistent() {
+		return nil
+	}
+	if err := c.checkShown(); err != nil {
+		return err
+	}
+	return c.checkMarks()
+}
+
+// checkShown requires the game document to be the replay's (but for the
+// last action id, which the log does not carry: it is the server's).
+func (c *Client) checkShown() error {
+	mine, shown := c.Game().Public, *c.shown
+	mine.LastActionID, shown.LastActionID = "", ""
+	if mt, st := mine.Trustless, shown.Trustless; mt != nil && st != nil {
+		mp, sp := mt.Pending, st.Pending
+		switch {
+		case sp != nil && mp == nil:
+			return c.lie("the server shows %s by %s pending at index %d, which the log has not recorded", sp.Action.Kind, sp.Action.Actor, sp.Index)
+		case sp == nil && mp != nil:
+			return c.lie("the log has %s by %s pending at index %d; the server shows nothing pending", mp.Action.Kind, mp.Action.Actor, mp.Index)
+		case sp != nil && sp.Index != mp.Index:
+			return c.lie("the server asks for index %d; the log's pending action (%s by %s) uses index %d", sp.Index, mp.Action.Kind, mp.Action.Actor, mp.Index)
+		case sp != nil && (sp.Digest != mp.Digest || sp.Transcript != mp.Transcript || sp.Action != mp.Action):
+			return c.lie("the server shows another pending action at index %d (%s by %s, digest %s) than the log's (%s by %s, digest %s)",
+				sp.Index, sp.Action.Kind, sp.Action.Actor, sp.Digest, mp.Action.Kind, mp.Action.Actor, mp.Digest)
+		}
+	}
+	a, _ := json.Marshal(&mine)
+	b, _ := json.Marshal(&shown)
+	if bytes.Equal(a, b) {
+		return nil
+	}
+	var am, bm map[string]json.RawMessage
+	json.Unmarshal(a, &am)
+	json.Unmarshal(b, &bm)
+	var diff []string
+	for k := range bm {
+		if !bytes.Equal(am[k], bm[k]) {
+			diff = append(diff, k)
+		}
+	}
+	for k := range am {
+		if _, ok := bm[k]; !ok {
+			diff = append(diff, k)
+		}
+	}
+	slices.Sort(diff)
+	k := diff[0]
+	return c.lie("the game document's %v differ from what the log makes (at seq %d): %s shows %.300s; the log's replay %.300s",
+		diff, c.shown.LogSeq, k, bm[k], am[k])
+}
+
+// checkMarks requires every marker of the round the log has pending to be
+// its seat's signature over the pending action's digest and transcript.
+func (c *Client) checkMarks() error {
+	t := c.Game().Public.Trustless
+	if t == nil || t.Pending == nil {
+		return nil
+	}
+	pd := t.Pending
+	for _, m := range c.marks {
+		if m.Index != pd.Index {
+			continue
+		}
+		ts, _ := t.Seat(m.UID)
+		if ts == nil || ts.Seat != m.Seat {
+			return c.lie("a reveal marker of %s for seat %d, which is not that seat's player", m.UID, m.Seat)
+		}
+		d, derr := engine.ParseHash32(m.Digest, "digest")
+		tr, terr := engine.ParseHash32(m.Transcript, "transcript")
+		sig, serr := hexSig(m.Signature)
+		if derr != nil || terr != nil || serr != nil ||
+			!trustless.Verify(ts.PublicKey[:], trustless.RevealMessage(c.cfg.GameID, m.Index, (*[32]byte)(&d), (*[32]byte)(&tr)), sig) {
+			return c.lie("a reveal of seat %d (%s) for index %d that its key did not sign", m.Seat, m.UID, m.Index)
+		}
+		if d != pd.Digest || tr != pd.Transcript {
+			return c.lie("seat %d (%s) revealed index %d for the action of digest %s after transcript %s; the log has %s by %s pending there (digest %s, transcript %s): the server shows the seats different games",
+				m.Seat, m.UID, m.Index, d, tr, pd.Action.Kind, pd.Action.Actor, pd.Digest, pd.Transcript)
+		}
+	}
+	return nil
+}
+
+// revealed reports whether the open round shows this seat's marker.
+func (c *Client) revealed(index uint32) bool {
+	for _, m := range c.marks {
+		if m.Index == index && m.UID == c.cfg.UID {
+			return true
+		}
+	}
+	return false
+}
+
+// RevealPending reveals the seat's link for the round the checked game
+// has pending, if it has not yet (or sends again the reveal its secrets
+// file holds, which the server has not acknowledged): it returns whether
+// it sent one. The secrets file is written, with the index, the digest
+// and the reveal, before the link is sent. Call it when Consistent.
+func (c *Client) RevealPending(ctx context.Context) (bool, error) {
+	if c.err != nil {
+		return false, c.err
+	}
+	if !c.Consistent() {
+		return false, nil
+	}
+	g := c.Game()
+	t := g.Public.Trustless
+	if g.Public.Phase == engine.PhaseFinished || t == nil || t.Pending == nil {
+		return false, nil
+	}
+	pd := t.Pending
+	if r := c.file.Reveal; r != nil && r.Index == pd.Index {
+		if c.sent == pd.Index || c.revealed(pd.Index) {
+			return false, nil
+		}
+		if c.file.Secrets.Digest != pd.Digest {
+			return false, c.lie("index %d was revealed for the action of digest %s; the log now has %s pending there", pd.Index, c.file.Secrets.Digest, pd.Digest)
+		}
+		return true, c.sendReveal(ctx, r)
+	}
+	a, err := c.seat.Reveal(c.shown, 0)
+	if errors.Is(err, player.ErrNothingToReveal) {
+		return false, nil
+	}
+	if err != nil {
+		return false, c.lie("%v", err)
+	}
+	c.file.Secrets, c.file.Reveal = c.seat.Secrets(), &a
+	if err := saveSecrets(c.cfg.SecretsFile, &c.file); err != nil {
+		return false, err
+	}
+	return true, c.sendReveal(ctx, &a)
+}
+
+// sendReveal sends a (retrying what may succeed later, with the same
+// action id). A round that moved on meanwhile (aborted, or the game
+// over) is not an error: the next Sync shows it.
+func (c *Client) sendReveal(ctx context.Context, a *engine.Action) error {
+	data := map[string]any{"gameId": c.cfg.GameID, "actionId": "reveal-" + strconv.FormatUint(uint64(a.Index), 10),
+		"seat": a.Seat, "index": a.Index, "link": a.Link, "digest": a.Digest, "transcript": a.Transcript, "signature": a.Signature}
+	err := c.call(ctx, "reveal", data, nil)
+	var ce *CallError
+	if errors.As(err, &ce) {
+		switch engine.Code(ce.Code) {
+		case engine.CodeWrongIndex, engine.CodeDeadlinePassed, engine.CodeGameOver:
+			return nil
+		}
+	}
+	if err == nil {
+		c.sent = a.Index
+	}
+	return err
+}
+
+// call sends data to the function, again after a pause (doubling, at
+// most 2 s) while the refusal is retryable: the same action id gets the
+// first answer, so a call whose answer was lost is never applied twice.
+func (c *Client) call(ctx context.Context, name string, data, res any) error {
+	pause := c.retry()
+	for {
+		err := c.cfg.Functions.Call(ctx, name, data, res)
+		var ce *CallError
+		if !errors.As(err, &ce) || !ce.Retryable() {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 2*time.Second)
+	}
+}
+
+// Act signs the player's action a (kind and its fields; the actor, the
+// version of the checked game and the signature are the client's) and
+// sends it: startGame for a start, act for the rest. Its action id is
+// the version it is made against, so a retry is the same action.
+func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	a.Actor, a.Version = c.cfg.UID, c.Game().Public.Version
+	if err := c.seat.Sign(&a); err != nil {
+		return nil, err
+	}
+	id := "v" + strconv.FormatUint(a.Version, 10)
+	var res Result
+	if a.Kind == engine.ActStart {
+		return &res, c.call(ctx, "startGame", map[string]any{"gameId": c.cfg.GameID, "actionId": id, "version": a.Version, "signature": a.Signature}, &res)
+	}
+	data := map[string]any{"gameId": c.cfg.GameID, "actionId": id, "kind": a.Kind, "version": a.Version, "signature": a.Signature}
+	if a.Target != "" {
+		data["target"] = a.Target
+	}
+	if a.CardID != "" {
+		data["cardId"] = a.CardID
+	}
+	return &res, c.call(ctx, "act", data, &res)
+}
+
+// Play plays the game to its end with the policy: after each thing the
+// server shows, checked, it reveals for a pending round, and acts when
+// the checked game awaits this player. start, if not nil, is asked (by
+// the owner's client) in the lobby whether to start now. It returns nil
+// when the game has finished (won, abandoned or aborted), a *Lie when the
+// server lied, or the error that stopped it.
+func (c *Client) Play(ctx context.Context, policy bot.Policy, start func(p *engine.Public) bool) error {
+	for {
+		// Nothing new for a while: look again at what the client owes
+		// (a reveal whose answer said the round had moved on, and whose
+		// marker the server does not show, is sent again).
+		sctx, cancel := context.WithTimeout(ctx, resync)
+		err := c.Sync(sctx)
+		cancel()
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			c.sent = 0
+		case err != nil:
+			return err
+		}
+		if !c.Consistent() {
+			continue
+		}
+		p := &c.Game().Public
+		switch {
+		case p.Phase == engine.PhaseFinished:
+			return nil
+		case p.Trustless != nil && p.Trustless.Pending != nil:
+			if _, err := c.RevealPending(ctx); err != nil {
+				return err
+			}
+		case p.Phase == engine.PhaseLobby:
+			if p.Owner == c.cfg.UID && start != nil && start(p) {
+				if err := c.tolerate(c.Act(ctx, engine.Action{Kind: engine.ActStart})); err != nil {
+					return err
+				}
+			}
+		case p.Awaiting == c.cfg.UID:
+			if err := c.tolerate(c.Act(ctx, policy.Choose(p, c.rules, c.cfg.UID))); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// resync is how long Play waits for news before it looks again at what
+// it owes the game.
+const resync = 5 * time.Second
+
+// tolerate passes the refusals of an action made against a game that
+// moved on meanwhile (the next Sync shows where it is); any other error
+// stops the play.
+func (c *Client) tolerate(_ *Result, err error) error {
+	var ce *CallError
+	if errors.As(err, &ce) {
+		switch engine.Code(ce.Code) {
+		case engine.CodeStaleVersion, engine.CodePending, engine.CodeNotYourTurn, engine.CodeGameOver, engine.CodeWrongStep:
+			return nil
+		}
+	}
+	return err
+}

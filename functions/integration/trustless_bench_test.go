@@ -1,0 +1,409 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store/fsstore"
+)
+
+// Benchmarks of trustless games through the functions on the emulators
+// (on request only; they skip without the emulators' tools):
+//
+//	go test -run '^$' -bench 'Trustless|FairAction' -benchtime 150x -count 5 ./functions/integration/
+//
+// Every run of a benchmark function plays new games (runID), so -count 5
+// measures five independent runs. An "action" is one in-game decision of
+// the bots; in a trustless game one that draws is timed from its act to
+// the commit that applies it, its reveal round included (every seat
+// reveals at once, each through its own server instance, as separate
+// clients would reach separate instances). The players' own work
+// (checking the log, choosing) is outside the timings.
+
+// instance is one server: the functions over HTTP on their own store
+// (its own per-game queue and counters).
+type instance struct {
+	c  *functest.Client
+	st *fsstore.Store
+}
+
+func benchInstances(b *testing.B, n int) []instance {
+	b.Helper()
+	if err := emulator.CheckTools(true, true); err != nil {
+		b.Skip(err)
+	}
+	emu.Require(b)
+	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
+	if err != nil {
+		b.Fatal(err)
+	}
+	fc := emu.Client(b)
+	warmOnce.Do(func() { warmUp(b, fc) })
+	out := make([]instance, n)
+	for i := range out {
+		st := fsstore.New(emu.Client(b))
+		svc := service.New(service.Config{Store: st, Engine: eng, Logger: quiet()})
+		srv := httptest.NewServer(functions.New(svc, v, quiet()).Mux())
+		b.Cleanup(srv.Close)
+		out[i] = instance{c: &functest.Client{Base: srv.URL}, st: st}
+	}
+	return out
+}
+
+// counts sums the instances' store counters.
+func counts(in []instance) fsstore.Stats {
+	var s fsstore.Stats
+	for _, i := range in {
+		t := i.st.Stats()
+		s.Attempts += t.Attempts
+		s.Reads += t.Reads
+		s.Writes += t.Writes
+		s.Transactions += t.Transactions
+		s.MaxWrites = max(s.MaxWrites, t.MaxWrites)
+	}
+	return s
+}
+
+// trustlessRun plays b.N in-game actions of n-player trustless games
+// (new games as each ends) and reports them.
+type trustlessRun struct {
+	b       *testing.B
+	in      []instance
+	n       int
+	prefix  string
+	games   int
+	tb      *functest.Table
+	acted   int
+	all     latencies // every action (a random one with its round)
+	random  latencies // the actions that draw, with their round
+	plain   latencies // the actions applied at once
+	rounds  latencies // first reveal sent to the round applied
+	reveals int
+	randoms int
+	// docs: reads and writes per reveal that did not close its round,
+	// per random action with its round, per action applied at once
+	revealDocs, randomDocs, onceDocs docCounts
+	gameWrites, gameWritesRound      int64
+	elapsed                          time.Duration
+}
+
+func (r *trustlessRun) newGame(ctx context.Context) {
+	r.games++
+	ps := players(r.b, r.n)
+	in := r.in[0]
+	tb, err := functest.NewTable(ctx, in.c, fmt.Sprintf("%s-%d", r.prefix, r.games), ps, eng.Rules(), nil)
+	if err != nil {
+		r.b.Fatal(err)
+	}
+	if err := tb.Act(ctx, 0, engine.Action{Kind: engine.ActStart}, "start"); err != nil {
+		r.b.Fatal(err)
+	}
+	if err := tb.Sync(ctx); err != nil {
+		r.b.Fatal(err)
+	}
+	r.tb = tb
+	r.round(ctx, nil) // the start's round, not timed
+	if err := tb.Sync(ctx); err != nil {
+		r.b.Fatal(err)
+	}
+}
+
+// round has every seat reveal the pending index at once, each through
+// its own instance; it returns when every reveal is answered (the round
+// is then applied: the reveal that completes it closes it before it
+// answers).
+func (r *trustlessRun) round(ctx context.Context, lat *latencies) {
+	tb := r.tb
+	acts := make([]engine.Action, len(tb.Seats))
+	var who []int
+	for i := range tb.Seats {
+		a, err := tb.Reveal(i)
+		if errors.Is(err, player.ErrNothingToReveal) {
+			continue // revealed alone before
+		}
+		if err != nil {
+			r.b.Fatal(err)
+		}
+		acts[i] = a
+		who = append(who, i)
+	}
+	var wg sync.WaitGroup
+	start := time.Now()
+	for _, i := range who {
+		wg.Go(func() {
+			in := r.in[i%len(r.in)]
+			d := functest.RevealData(acts[i], fmt.Sprint("r", acts[i].Index))
+			d["gameId"] = tb.ID
+			if err := in.c.Call(ctx, "reveal", tb.Players[i].Token, d, nil); err != nil {
+				r.b.Errorf("reveal: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if lat != nil {
+		lat.add(time.Since(start))
+	}
+	r.reveals += len(who)
+}
+
+func (r *trustlessRun) run(ctx context.Context) {
+	b := r.b
+	r.prefix = runID(fmt.Sprintf("tl%d", r.n))
+	r.newGame(ctx)
+	var timed time.Duration
+	b.ResetTimer()
+	for r.acted < b.N {
+		tb := r.tb
+		if tb.State.Phase == engine.PhaseFinished {
+			b.StopTimer()
+			r.newGame(ctx)
+			b.StartTimer()
+			continue
+		}
+		seat := tb.Awaited()
+		a := bot.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
+		s0 := counts(r.in)
+		t0 := time.Now()
+		if err := tb.Act(ctx, seat, a, fmt.Sprint("a", tb.State.Version)); err != nil {
+			b.Fatalf("%s: %v", a.Kind, err)
+		}
+		d := time.Since(t0)
+		sAct := counts(r.in) // the act's documents (the Sync after is the test's)
+		b.StopTimer()
+		if err := tb.Sync(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if tb.State.Trustless.Pending != nil && r.randoms%2 == 1 {
+			// Every other round: one reveal alone first, for the documents
+			// one reveal that does not close its round reads and writes
+			// (this action is not timed: it is not a round of reveals
+			// sent at once).
+			r.randoms++
+			b.StopTimer()
+			one, err := tb.Reveal(0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r0 := counts(r.in)
+			data := functest.RevealData(one, fmt.Sprint("r", one.Index))
+			data["gameId"] = tb.ID
+			if err := r.in[0].c.Call(ctx, "reveal", tb.Players[0].Token, data, nil); err != nil {
+				b.Fatal(err)
+			}
+			r.revealDocs.count(r0, counts(r.in))
+			r.round(ctx, nil)
+			if err := tb.Sync(ctx); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			continue
+		}
+		if tb.State.Trustless.Pending != nil {
+			r.randoms++
+			sRound := counts(r.in)
+			t1 := time.Now()
+			r.round(ctx, &r.rounds)
+			d += time.Since(t1)
+			sEnd := counts(r.in)
+			// the act and its round, without the Sync between them
+			sEnd.Reads -= sRound.Reads - sAct.Reads
+			sEnd.Writes -= sRound.Writes - sAct.Writes
+			r.randomDocs.count(s0, sEnd)
+			r.random.add(d)
+			b.StopTimer()
+			if err := tb.Sync(ctx); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		} else {
+			r.onceDocs.count(s0, sAct)
+			r.plain.add(d)
+		}
+		r.gameWrites++
+		r.all.add(d)
+		timed += d
+		r.acted++
+	}
+	b.StopTimer()
+	r.elapsed = timed
+}
+
+func (r *trustlessRun) report() {
+	b := r.b
+	b.ReportMetric(r.all.q(0.50), "p50-ms")
+	b.ReportMetric(r.all.q(0.95), "p95-ms")
+	b.ReportMetric(r.plain.q(0.50), "plain-p50-ms")
+	b.ReportMetric(r.random.q(0.50), "random-p50-ms")
+	b.ReportMetric(r.random.q(0.95), "random-p95-ms")
+	b.ReportMetric(float64(len(r.random.d))/float64(len(r.all.d)), "random-share")
+	if c := r.revealDocs; c.actions > 0 {
+		b.ReportMetric(float64(c.reads)/float64(c.actions), "reads/reveal")
+		b.ReportMetric(float64(c.writes)/float64(c.actions), "writes/reveal")
+	}
+	if c := r.randomDocs; c.actions > 0 {
+		// the act and its round (every seat's reveal, the close)
+		b.ReportMetric(float64(c.reads)/float64(c.actions), "reads/random-action")
+		b.ReportMetric(float64(c.writes)/float64(c.actions), "writes/random-action")
+	}
+	if c := r.onceDocs; c.actions > 0 {
+		b.ReportMetric(float64(c.reads)/float64(c.actions), "reads/plain-action")
+		b.ReportMetric(float64(c.writes)/float64(c.actions), "writes/plain-action")
+	}
+	s := counts(r.in)
+	b.ReportMetric(float64(s.MaxWrites), "max-writes/commit")
+}
+
+// BenchmarkTrustlessAction2P, 4P: one in-game action of a 2- or 4-player
+// trustless game through the functions, its round included when it
+// draws; against BenchmarkFairAction2P, 4P.
+func BenchmarkTrustlessAction2P(b *testing.B) { benchTrustless(b, 2) }
+func BenchmarkTrustlessAction4P(b *testing.B) { benchTrustless(b, 4) }
+
+func benchTrustless(b *testing.B, n int) {
+	r := &trustlessRun{b: b, in: benchInstances(b, n), n: n}
+	r.run(context.Background())
+	r.report()
+}
+
+// BenchmarkFairAction2P, 4P: one in-game action of a fair game through
+// the functions (bots Aggressive, as the trustless benchmark's).
+func BenchmarkFairAction2P(b *testing.B) { benchFair(b, 2) }
+func BenchmarkFairAction4P(b *testing.B) { benchFair(b, 4) }
+
+func benchFair(b *testing.B, n int) {
+	in := benchInstances(b, 1)[0]
+	ctx := context.Background()
+	prefix := runID(fmt.Sprintf("fair%d", n))
+	ps := players(b, n)
+	var lat latencies
+	var docs docCounts
+	games := 0
+	var v functest.View
+	id := ""
+	sync := func() {
+		v = functest.View{}
+		if err := in.c.Call(ctx, "getView", ps[0].Token, map[string]any{"gameId": id}, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	newGame := func() {
+		games++
+		id = fmt.Sprintf("%s-%d", prefix, games)
+		if err := in.c.Call(ctx, "createGame", ps[0].Token, map[string]any{"gameId": id, "actionId": "c", "mode": "fair"}, nil); err != nil {
+			b.Fatal(err)
+		}
+		for i, p := range ps {
+			if err := in.c.Call(ctx, "joinGame", p.Token, map[string]any{"gameId": id, "actionId": "j", "seat": i, "class": p.Seat.Class, "entropy": "c0ffee"}, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := in.c.Call(ctx, "startGame", ps[0].Token, map[string]any{"gameId": id, "actionId": "s"}, nil); err != nil {
+			b.Fatal(err)
+		}
+		sync()
+	}
+	newGame()
+	b.ResetTimer()
+	for k := 0; k < b.N; k++ {
+		if v.State.Phase == engine.PhaseFinished {
+			b.StopTimer()
+			newGame()
+			b.StartTimer()
+		}
+		who := 0
+		for i, p := range ps {
+			if p.UID == v.State.Awaiting {
+				who = i
+			}
+		}
+		a := bot.Aggressive{}.Choose(&v.State, eng.Rules(), ps[who].UID)
+		a.ID, a.Version = fmt.Sprint("a", v.State.Version), v.State.Version
+		s0 := in.st.Stats()
+		t0 := time.Now()
+		if err := in.c.Call(ctx, "act", ps[who].Token, functest.ActData(id, a), nil); err != nil {
+			b.Fatal(err)
+		}
+		lat.add(time.Since(t0))
+		docs.count(s0, in.st.Stats())
+		b.StopTimer()
+		sync()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(lat.q(0.50), "p50-ms")
+	b.ReportMetric(lat.q(0.95), "p95-ms")
+	b.ReportMetric(float64(docs.reads)/float64(docs.actions), "reads/action")
+	b.ReportMetric(float64(docs.writes)/float64(docs.actions), "writes/action")
+}
+
+// BenchmarkTrustlessRound6: the rounds of a 6-player trustless game, the
+// 6 reveals of each sent at once through 6 server instances: the time
+// from the first reveal to the applied action (p50, p95), the attempts
+// per reveal (a staging that lost to nothing is one; a close that lost to
+// another's is retried), and the game document's writes: per round, and
+// per second while the game is played as fast as the emulator goes.
+func BenchmarkTrustlessRound6(b *testing.B) {
+	r := &trustlessRun{b: b, in: benchInstances(b, 6), n: 6}
+	ctx := context.Background()
+	r.prefix = runID("round6")
+	r.newGame(ctx)
+	a0 := counts(r.in)
+	rv0 := r.reveals
+	gameWrites, rounds := 0, 0
+	start := time.Now()
+	b.ResetTimer()
+	for rounds < b.N {
+		tb := r.tb
+		if tb.State.Phase == engine.PhaseFinished {
+			b.StopTimer()
+			r.newGame(ctx)
+			b.StartTimer()
+			continue
+		}
+		seat := tb.Awaited()
+		a := bot.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
+		if err := tb.Act(ctx, seat, a, fmt.Sprint("a", tb.State.Version)); err != nil {
+			b.Fatalf("%s: %v", a.Kind, err)
+		}
+		gameWrites++ // the act: applied, or made pending
+		if err := tb.Sync(ctx); err != nil {
+			b.Fatal(err)
+		}
+		if tb.State.Trustless.Pending == nil {
+			continue
+		}
+		r.round(ctx, &r.rounds)
+		gameWrites++ // the round's close
+		rounds++
+		if err := tb.Sync(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	a1 := counts(r.in)
+	reveals := r.reveals - rv0
+	// The reveals' attempts: every instance's, less the acts' and the
+	// getViews' (which make none), over the reveals sent.
+	attempts := a1.Attempts - a0.Attempts - int64(gameWrites-rounds)
+	b.ReportMetric(r.rounds.q(0.50), "round-p50-ms")
+	b.ReportMetric(r.rounds.q(0.95), "round-p95-ms")
+	b.ReportMetric(float64(attempts)/float64(reveals), "attempts/reveal")
+	b.ReportMetric(float64(gameWrites)/float64(rounds), "game-doc-writes/round") // the round's two (pending, close), and the plain actions between rounds
+	b.ReportMetric(float64(gameWrites)/elapsed.Seconds(), "game-doc-writes/s")
+	b.ReportMetric(float64(a1.MaxWrites), "max-writes/commit")
+}

@@ -1,0 +1,383 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/fairboard/fairboard/audit"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/store"
+)
+
+// The server's side of the trustless protocol and of deadlines
+// (docs/functions.md, "Trustless games" and "Deadlines"; docs/store.md,
+// "Reveals"):
+//
+//   - A reveal is checked by the engine on a copy of the game (a seat
+//     staged already is already_revealed) and staged: its public marker,
+//     the reveal itself (which holds the link, never readable by clients)
+//     and its record, written without the game document, so a round's
+//     reveals, which arrive together, do not contend for it.
+//   - After staging, the reveal reads the round's staged reveals again; if
+//     every seated seat has staged, it closes the round: one commit,
+//     conditional on the game document, applies every staged reveal in the
+//     order they were accepted (the last with its R_v stream) and the
+//     pending action. Of two reveals that both see the round complete,
+//     one closes it and the other's retry finds it closed.
+//   - Every action on a game applies the staged reveals first (a round
+//     complete but not closed closes then), and every call on a game first
+//     settles what is due: a round past its deadline and grace is aborted
+//     (the reveals that came are published with the abort; nothing is
+//     re-rolled), a fair game past the fair deadline is abandoned by the
+//     server (its seeds revealed). Sweep does the same for the games whose
+//     time has come, found by one indexed query.
+
+// errSettleFirst: the game is due (a round past its deadline and grace, a
+// fair game past its deadline); the service settles it before the call
+// runs again. Nothing was written.
+var errSettleFirst = errors.New("service: the game is due; settle it first")
+
+// errNothingToSettle: settle or a round's close found nothing to do (the
+// round closed, or is not complete, or the game is not due). Nothing was
+// written.
+var errNothingToSettle = errors.New("service: nothing to settle")
+
+// due reports whether the server owes g an action of its own at now (unix
+// ms): a trustless round whose deadline and grace have passed, or a fair
+// game unfinished past the fair deadline.
+func (s *Service) due(g *engine.Game, now int64) bool {
+	p := &g.Public
+	if p.Phase == engine.PhaseFinished || p.Phase == engine.PhaseNone {
+		return false
+	}
+	if p.RNG.Mode == rng.ModeTrustless {
+		return g.AbortDue(now - s.cfg.AbortGrace.Milliseconds())
+	}
+	return p.RNG.Mode == rng.ModeFair && s.cfg.FairDeadline > 0 && now > p.CreatedAt+s.cfg.FairDeadline.Milliseconds()
+}
+
+// dueAt is when the server will owe p an action of its own (unix ms; 0
+// for never): what the store keeps beside the game (store.Outcome.DueAt)
+// for Sweep to find it. A game is due from the millisecond after.
+func (s *Service) dueAt(p *engine.Public) int64 {
+	switch {
+	case p.Phase == engine.PhaseFinished || p.Phase == engine.PhaseNone:
+		return 0
+	case p.RNG.Mode == rng.ModeTrustless:
+		if t := p.Trustless; t != nil && t.Pending != nil {
+			return t.Pending.Deadline + s.cfg.AbortGrace.Milliseconds()
+		}
+	case p.RNG.Mode == rng.ModeFair && s.cfg.FairDeadline > 0:
+		return p.CreatedAt + s.cfg.FairDeadline.Milliseconds()
+	}
+	return 0
+}
+
+// applyStaged applies the staged reveals of g's open round to g, in the
+// order given (the order they were accepted), each with the stream
+// session.StreamFor makes (the one that completes the round: its R_v).
+// It returns their events and the actions to list as applied. The engine
+// checked each when it was staged; a refusal now means the store holds a
+// reveal the game cannot take, which is reported (never skipped: the
+// round would then close without a link, or with another order).
+func (s *Service) applyStaged(g *engine.Game, staged []engine.Action, col *collector) ([]engine.Event, []engine.Action, error) {
+	var ev []engine.Event
+	for i := range staged {
+		e, err := s.reduce(g, staged[i], col)
+		if err != nil {
+			return nil, nil, fmt.Errorf("service: staged reveal of seat %d for index %d (%s) refused: %w", staged[i].Seat, staged[i].Index, staged[i].ID, err)
+		}
+		ev = append(ev, e...)
+	}
+	return ev, staged, nil
+}
+
+// Settled says what settle applied to a game.
+type Settled string
+
+// What settle can do.
+const (
+	// SettledClosed: a round every seat had revealed was closed.
+	SettledClosed Settled = "closed"
+	// SettledAborted: a round past its deadline and grace was aborted.
+	SettledAborted Settled = "aborted"
+	// SettledAbandoned: a fair game past the fair deadline was abandoned.
+	SettledAbandoned Settled = "abandoned"
+)
+
+// settle applies to the game what the server owes it now, in one commit:
+// the reveals staged for its open round (which close it if every seat has
+// revealed), then, if the round is still open and past its deadline and
+// grace, the abort (engine.ServerActor; the reveals that came are
+// published with it), or, for a fair game unfinished past the fair
+// deadline, the server's abandon, which reveals its seeds. It returns
+// errNothingToSettle (nothing written) if there is nothing to do.
+func (s *Service) settle(ctx context.Context, gameID string) (Settled, error) {
+	var did Settled
+	m := func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
+		did = ""
+		p := &g.Public
+		if p.Phase == engine.PhaseNone {
+			return store.Outcome{}, errNothingToSettle
+		}
+		now := s.cfg.Now().UnixMilli()
+		var col collector
+		var ev []engine.Event
+		var run []engine.Action
+		round, open := store.OpenRound(p)
+		if open && len(staged) == len(p.Trustless.Seats) {
+			var err error
+			if ev, run, err = s.applyStaged(g, staged, &col); err != nil {
+				return store.Outcome{}, err
+			}
+			did = SettledClosed
+		}
+		if s.due(g, now) {
+			var a engine.Action
+			if _, still := store.OpenRound(p); still {
+				// The reveals that came are applied first, so that the
+				// abort publishes them (and names only the seats missing).
+				e, r, err := s.applyStaged(g, staged, &col)
+				if err != nil {
+					return store.Outcome{}, err
+				}
+				ev, run = append(ev, e...), append(run, r...)
+				a, did = engine.Action{Kind: engine.ActAbort, Actor: engine.ServerActor, At: now}, SettledAborted
+			} else {
+				a, did = engine.Action{Kind: engine.ActAbandon, Actor: engine.ServerActor, At: now}, SettledAbandoned
+			}
+			e, err := s.reduce(g, a, &col)
+			if err != nil {
+				return store.Outcome{}, fmt.Errorf("service: the server's %s of game %s (round %d) refused: %w", a.Kind, gameID, round, err)
+			}
+			ev, run = append(ev, e...), append(run, a)
+		}
+		if did == "" {
+			return store.Outcome{}, errNothingToSettle
+		}
+		return store.Outcome{Events: ev, Audit: audit.Stamp(col.entries, now), Applied: run, DueAt: s.dueAt(p)}, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	_, err := s.cfg.Store.Apply(cctx, store.Request{GameID: gameID, Actor: engine.ServerActor, Kind: engine.ActAbort}, m)
+	if err != nil {
+		return "", err
+	}
+	return did, nil
+}
+
+// Reveal is a seat's reveal of its chain link for the pending index of a
+// trustless game (engine.ActReveal: Seat, Index, Link, Digest,
+// Transcript, Signature), sent by a.Actor with the client's action id
+// a.ID (required). It is checked by the engine on a copy of the game (a
+// seat whose reveal is staged already is already_revealed) and staged
+// without writing the game document; then,
+// if every seated seat has staged, the round is closed (see the top of
+// this file). The answer is the staged reveal's: Staged, the version it
+// was staged against, no events (the round's are in the log once it
+// closes). Errors: as [Service.Do].
+func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*Result, error) {
+	a.Kind = engine.ActReveal
+	if a.ID == "" {
+		return nil, &FieldError{"actionId", "is required"}
+	}
+	if err := checkAction(s.cfg.Engine.Rules(), gameID, &a); err != nil {
+		return nil, err
+	}
+	a.At = s.cfg.Now().UnixMilli()
+	req := request(gameID, a)
+	req.Staging = true
+	ea := a
+	ea.ID = EngineActionID(a.Actor, a.ID)
+	seats := 0
+	req.Round = a.Index
+	m := func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
+		if !visible(&g.Public, a.Actor) {
+			return store.Outcome{}, notFound(gameID)
+		}
+		now := s.cfg.Now().UnixMilli()
+		if s.due(g, now) {
+			return store.Outcome{}, errSettleFirst
+		}
+		// The engine's checks, on a copy of the game as stored (its
+		// pending round shows no reveal: they are staged). A seat staged
+		// already is refused here, as the engine would refuse it with the
+		// staged reveals applied; the others were checked when they were
+		// staged, and are checked again, once, by the commit that closes
+		// the round.
+		var err error
+		for i := range staged {
+			if staged[i].Seat == ea.Seat && staged[i].Actor == ea.Actor {
+				err = engine.Reject(engine.CodeAlreadyRevealed, fmt.Sprintf("seat %d has already revealed index %d", ea.Seat, staged[i].Index))
+			}
+		}
+		last := false
+		if t := g.Public.Trustless; err == nil && t != nil && t.Pending != nil {
+			last = len(staged)+1 == len(t.Seats)
+		}
+		if err == nil && last {
+			// Every other seat has staged: this reveal completes the round,
+			// and applies it in its own commit (the staged reveals in the
+			// order they were accepted, then this one with the round's R_v
+			// stream, then the pending action), conditional on the game
+			// document like any action; it is not staged itself.
+			var col collector
+			ev, run, aerr := s.applyStaged(g, staged, &col)
+			if aerr != nil {
+				return store.Outcome{}, aerr
+			}
+			own, err := s.reduce(g, ea, &col)
+			if err == nil {
+				return store.Outcome{Events: append(ev, own...), Audit: audit.Stamp(col.entries, a.At),
+					Applied: append(run, ea), DueAt: s.dueAt(&g.Public)}, nil
+			}
+			var rej *engine.Error
+			if errors.As(err, &rej) && !member(&g.Public, a.Actor) {
+				return store.Outcome{}, &store.Unrecorded{Rejection: rej}
+			}
+			return store.Outcome{}, err
+		}
+		if err == nil {
+			_, err = s.reduce(g.Clone(), ea, nil)
+		}
+		var rej *engine.Error
+		if errors.As(err, &rej) && !member(&g.Public, a.Actor) {
+			return store.Outcome{}, &store.Unrecorded{Rejection: rej}
+		}
+		if err != nil {
+			return store.Outcome{}, err
+		}
+		pd := g.Public.Trustless.Pending
+		if now > pd.Deadline+s.cfg.AbortGrace.Milliseconds()/2 {
+			// Accepted in time, but its commit would be sent too late: an
+			// abort may be under way and must not miss it. (Only a retry
+			// after a lost answer gets here.)
+			return store.Outcome{}, engine.Reject(engine.CodeDeadlinePassed,
+				fmt.Sprintf("the reveal for index %d could not be stored before the round's deadline %d passed", pd.Index, pd.Deadline))
+		}
+		seats = len(g.Public.Trustless.Seats)
+		st := ea
+		return store.Outcome{Stage: &st}, nil
+	}
+	rec, err := s.apply(ctx, req, m)
+	if err != nil {
+		return nil, err
+	}
+	rerr := rec.Err()
+	if !rec.Staged && rerr == nil {
+		// It completed the round: the answer is the round's commit.
+		return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: rec.Events, Replayed: rec.Replayed}, nil
+	}
+	if rerr == nil || errors.Is(rerr, engine.CodeAlreadyRevealed) {
+		// This reveal, or another's, may have completed the round.
+		if err := s.closeIfComplete(ctx, gameID, a.Index, seats); err != nil {
+			s.cfg.Logger.Warn("closing a complete round failed; the next call on the game or the sweep closes it",
+				"game", gameID, "index", a.Index, "err", err)
+		}
+	}
+	if rerr != nil {
+		return nil, rerr
+	}
+	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: []engine.Event{}, Replayed: rec.Replayed, Staged: true}, nil
+}
+
+// closeIfComplete reads the round's staged reveals and, if every one of
+// the seats (0: not known, close anyway if the store says so) has staged,
+// closes the round with settle.
+func (s *Service) closeIfComplete(ctx context.Context, gameID string, index uint32, seats int) error {
+	if seats > 0 {
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+		staged, err := s.cfg.Store.Staged(cctx, gameID, index)
+		cancel()
+		if err != nil {
+			return err
+		}
+		if len(staged) < seats {
+			return nil
+		}
+	}
+	if _, err := s.settle(ctx, gameID); err != nil && !errors.Is(err, errNothingToSettle) {
+		return err
+	}
+	return nil
+}
+
+// SweepResult says what one Sweep did.
+type SweepResult struct {
+	// Due is how many games were due.
+	Due int `json:"due"`
+	// Closed, Aborted and Abandoned name the games settled each way.
+	Closed    []string `json:"closed"`
+	Aborted   []string `json:"aborted"`
+	Abandoned []string `json:"abandoned"`
+	// Failed names the games that could not be settled, with why (they
+	// stay due: the next sweep tries again).
+	Failed map[string]string `json:"failed,omitempty"`
+}
+
+// SweepBatch is how many due games one query of Sweep reads.
+const SweepBatch = 100
+
+// Sweep settles every game that is due now (a trustless round past its
+// deadline and grace, closed if every seat revealed, else aborted; a fair
+// game past the fair deadline, abandoned), found by the store's indexed
+// query of the games' due times (store.Store.Due), never by a scan. It is
+// what the scheduled function runs; a game settled by a call on it in the
+// meantime is skipped. It stops when none is due or ctx ends.
+func (s *Service) Sweep(ctx context.Context) (*SweepResult, error) {
+	res := &SweepResult{Closed: []string{}, Aborted: []string{}, Abandoned: []string{}}
+	tried := map[string]bool{}
+	for {
+		now := s.cfg.Now().UnixMilli()
+		limit := SweepBatch + len(tried) // those tried and still due come again
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+		ids, err := s.cfg.Store.Due(cctx, now-1, limit)
+		cancel()
+		if err != nil {
+			return res, err
+		}
+		fresh := 0
+		for _, id := range ids {
+			if tried[id] {
+				continue
+			}
+			tried[id] = true
+			fresh++
+			res.Due++
+			did, err := s.settle(ctx, id)
+			switch {
+			case errors.Is(err, errNothingToSettle):
+			case err != nil:
+				if res.Failed == nil {
+					res.Failed = map[string]string{}
+				}
+				res.Failed[id] = err.Error()
+				s.cfg.Logger.Error("sweep: a due game could not be settled", "game", id, "err", err)
+			case did == SettledClosed:
+				res.Closed = append(res.Closed, id)
+			case did == SettledAborted:
+				res.Aborted = append(res.Aborted, id)
+			case did == SettledAbandoned:
+				res.Abandoned = append(res.Abandoned, id)
+			}
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+		}
+		if fresh == 0 || len(ids) < limit {
+			return res, nil
+		}
+	}
+}
+
+// marks are the public markers of the staged reveals (what a client may
+// see of them: never the link).
+func marks(staged []engine.Action) []store.Mark {
+	out := make([]store.Mark, len(staged))
+	for i := range staged {
+		out[i] = store.MarkOf(&staged[i])
+	}
+	return out
+}
