@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -142,8 +143,12 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	}
 	var g engine.Game
 	exists := snaps[0].Exists()
+	// Each document is converted from its snapshot once: the game's
+	// decoding and the commit's diff read the same maps.
+	var pubData, privData map[string]any
 	if exists {
-		if err := decodeGame(snaps[0].Data(), snaps[1], &g); err != nil {
+		pubData, privData = snaps[0].Data(), privateData(snaps[1])
+		if err := decodeGame(pubData, privData, &g); err != nil {
 			return nil, failed, 0, err
 		}
 	}
@@ -195,7 +200,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		}
 		run := store.RunOf(before, out.Applied)
 		writes = func(tx *firestore.Transaction) error {
-			n, err := s.writeAll(tx, refs, snaps[0], snaps[1], &g, r, run, out.DueAt)
+			n, err := s.writeAll(tx, refs, snaps[0], pubData, privData, &g, r, run, out.DueAt)
 			queued = n
 			return err
 		}
@@ -302,7 +307,11 @@ func retryable(err error) bool {
 // commit (none when it has no event); the applied run (run, if not nil:
 // one document for the staged reveals and the action); the new record. It
 // returns how many writes it queued.
-func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old, oldPriv *firestore.DocumentSnapshot, g *engine.Game, r *store.Record, run *store.AppliedRun, due int64) (int, error) {
+//
+// old is the game document's snapshot, oldPub its data and oldPriv the
+// private state's data without the ring (nil when there is none), as read
+// before the commit.
+func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, oldPub, oldPriv map[string]any, g *engine.Game, r *store.Record, run *store.AppliedRun, due int64) (int, error) {
 	pub, err := store.ToDoc(&g.Public)
 	if err != nil {
 		return 0, err
@@ -329,7 +338,7 @@ func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRe
 	if !old.Exists() {
 		err = tx.Create(refs[0], pub)
 	} else {
-		err = tx.Update(refs[0], replace(old.Data(), pub), firestore.LastUpdateTime(old.UpdateTime))
+		err = tx.Update(refs[0], replace(oldPub, pub), firestore.LastUpdateTime(old.UpdateTime))
 	}
 	if err != nil {
 		return 0, err
@@ -413,8 +422,8 @@ func logDoc(events []engine.Event) (map[string]any, error) {
 // (with the ring's entries) when it does not exist; otherwise its secret
 // fields replaced, the fields no longer there deleted, and the ring's
 // slots that the action fills set, the rest of the ring left as it is.
-func writePrivate(tx *firestore.Transaction, ref *firestore.DocumentRef, old *firestore.DocumentSnapshot, sec map[string]any, ring []firestore.Update) error {
-	if old == nil || !old.Exists() {
+func writePrivate(tx *firestore.Transaction, ref *firestore.DocumentRef, prev, sec map[string]any, ring []firestore.Update) error {
+	if prev == nil {
 		if len(ring) > 0 {
 			slots := make(map[string]any, len(ring))
 			for _, u := range ring {
@@ -424,8 +433,6 @@ func writePrivate(tx *firestore.Transaction, ref *firestore.DocumentRef, old *fi
 		}
 		return tx.Set(ref, sec)
 	}
-	prev := old.Data()
-	delete(prev, fieldRing)
 	ups := append(replace(prev, sec), ring...)
 	if len(ups) == 0 {
 		return errUnchanged
@@ -563,18 +570,29 @@ func (s *Store) stagedOf(ctx context.Context, game *firestore.DocumentRef, index
 	return out, nil
 }
 
-// decodeGame fills g from the game document and the private snapshot.
-func decodeGame(pub map[string]any, priv *firestore.DocumentSnapshot, g *engine.Game) error {
+// privateData is the private state's data without its audit ring, or nil
+// when the game has no private state yet.
+func privateData(snap *firestore.DocumentSnapshot) map[string]any {
+	if !snap.Exists() {
+		return nil
+	}
+	d := snap.Data()
+	delete(d, fieldRing)
+	return d
+}
+
+// decodeGame fills g from the game document's data and the private
+// state's (privateData). It leaves both maps as they are.
+func decodeGame(pub, priv map[string]any, g *engine.Game) error {
+	pub = maps.Clone(pub)
 	delete(pub, fieldOwner)
 	delete(pub, fieldPlayers)
 	delete(pub, fieldDue)
 	if err := store.FromDoc(pub, &g.Public); err != nil {
 		return fmt.Errorf("fsstore: decode game: %w", err)
 	}
-	if priv.Exists() {
-		d := priv.Data()
-		delete(d, fieldRing)
-		if err := store.FromDoc(d, &g.Secret); err != nil {
+	if priv != nil {
+		if err := store.FromDoc(priv, &g.Secret); err != nil {
 			return fmt.Errorf("fsstore: decode private state: %w", err)
 		}
 	}

@@ -56,7 +56,7 @@ func (s *Store) State(ctx context.Context, gameID string) (*engine.Game, error) 
 		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
 	}
 	var g engine.Game
-	if err := decodeGame(snaps[0].Data(), snaps[1], &g); err != nil {
+	if err := decodeGame(snaps[0].Data(), privateData(snaps[1]), &g); err != nil {
 		return nil, err
 	}
 	return &g, nil
