@@ -294,7 +294,8 @@ func leaks(links []engine.Action, reads map[string][]byte, reader string) error 
 // and 6 bot players through the functions on the emulators, each player
 // its own client (with its own secrets file and ID token): the 2-player
 // game's clients poll getView, the 4-player game's listen to Firestore,
-// the 6-player game's do both by turns. After every action each game's
+// the 6-player game's do both by turns, one of them with its listeners
+// off (fswatch's reads when a listener is silent are all it has). After every action each game's
 // watch checks what the players can read (and, once, that it finds a
 // link planted where they read); at the end every client's replica is the
 // server's game, every round's reveals are listed as applied, and the
@@ -309,11 +310,13 @@ func TestTrustlessGamesThroughTheFunctions(t *testing.T) {
 	games := []struct {
 		id     string
 		n      int
-		listen func(i int) bool
+		listen func(i int) watchKind
 	}{
-		{"tl-2", 2, func(int) bool { return false }},
-		{"tl-4", 4, func(int) bool { return true }},
-		{"tl-6", 6, func(i int) bool { return i != 3 }},
+		{"tl-2", 2, func(int) watchKind { return viaGetView }},
+		{"tl-4", 4, func(int) watchKind { return viaListeners }},
+		{"tl-6", 6, func(i int) watchKind {
+			return [...]watchKind{viaListeners, viaListeners, viaListeners, viaGetView, viaListeners, viaReads}[i]
+		}},
 	}
 	if only := os.Getenv("E2E_ONLY"); only != "" { // debugging: one game
 		for _, g := range games {
@@ -426,10 +429,19 @@ func TestTrustlessGamesThroughTheFunctions(t *testing.T) {
 	t.Logf("export: %v; gamectl: %s", rep.Mode, strings.TrimSpace(string(out)))
 }
 
-// play creates the trustless game id, seats n clients (client i with a
-// Firestore listener if listen(i), else polling) and plays it to its end,
-// every client at once.
-func play(t *testing.T, base, id string, n int, listen func(int) bool) ([]*client.Client, error) {
+// watchKind is how a client of the tests learns what changed.
+type watchKind int
+
+const (
+	viaGetView   watchKind = iota // client.Poller: getView
+	viaListeners                  // fswatch: Firestore listeners
+	viaReads                      // fswatch with its listeners off: its reads after silence
+)
+
+// play creates the trustless game id, seats n clients (client i watching
+// the game as listen(i) says) and plays it to its end, every client at
+// once.
+func play(t *testing.T, base, id string, n int, listen func(int) watchKind) ([]*client.Client, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
 	if err := functionsAs(t, base, bot.UID(0)).Call(ctx, "createGame", map[string]any{"gameId": id, "actionId": "create", "mode": "trustless"}, nil); err != nil {
@@ -443,8 +455,11 @@ func play(t *testing.T, base, id string, n int, listen func(int) bool) ([]*clien
 		uid := bot.UID(i)
 		cfg := client.Config{Functions: functionsAs(t, base, uid), UID: uid, GameID: id, SecretsFile: filepath.Join(dir, uid+".json"),
 			Retry: 20 * time.Millisecond, PollEvery: 100 * time.Millisecond}
-		if listen(i) {
+		switch listen(i) {
+		case viaListeners:
 			cfg.Watch = listener(t, id, uid)
+		case viaReads:
+			cfg.Watch = reader(t, id, uid)
 		}
 		c, err := client.Join(ctx, cfg, i, classes[i], false)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	firebase "firebase.google.com/go/v4"
 
@@ -117,10 +118,24 @@ func functionsAs(t testing.TB, base, uid string) *client.Functions {
 // listener is the client's Watcher as a Firestore listener of the game,
 // as uid (with uid's ID token, under the security rules).
 func listener(t testing.TB, gameID, uid string) func(context.Context) (client.Watcher, error) {
+	return firestoreWatch(t, gameID, uid, false)
+}
+
+// reader is listener's watcher with its listeners off: it sees the game
+// only through the reads fswatch makes when its listeners are silent.
+func reader(t testing.TB, gameID, uid string) func(context.Context) (client.Watcher, error) {
+	return firestoreWatch(t, gameID, uid, true)
+}
+
+func firestoreWatch(t testing.TB, gameID, uid string, poll bool) func(context.Context) (client.Watcher, error) {
 	tok := token(t, uid)
 	return func(ctx context.Context) (client.Watcher, error) {
-		return fswatch.New(ctx, fswatch.Config{ProjectID: emu.ProjectID(), Emulator: emu.Firestore().Host, GameID: gameID,
-			Token: func(context.Context) (string, error) { return tok, nil }})
+		cfg := fswatch.Config{ProjectID: emu.ProjectID(), Emulator: emu.Firestore().Host, GameID: gameID,
+			Token: func(context.Context) (string, error) { return tok, nil }}
+		if poll {
+			cfg.Poll, cfg.Stale = true, 100*time.Millisecond
+		}
+		return fswatch.New(ctx, cfg)
 	}
 }
 

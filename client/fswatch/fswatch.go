@@ -11,6 +11,13 @@
 // the open round only (its id range), and moves when the round does. So a
 // client's listeners cost the database a few documents per action,
 // however long the game.
+//
+// A listener can stay silent while the database changes (the emulator's
+// do when many listen at once; a real one until it notices a lost
+// connection), and a client that waits on it would miss its reveal
+// deadline. So when nothing has come for [Stale], Next reads the game
+// document and the open round's markers itself, once, and goes on
+// waiting; what it reads goes through the same path as a snapshot.
 package fswatch
 
 import (
@@ -20,6 +27,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/api/option"
@@ -46,6 +54,13 @@ type Config struct {
 	Token func(ctx context.Context) (string, error)
 	// GameID is the game.
 	GameID string
+	// Stale is how long Next waits on the listeners before it reads the
+	// documents itself (0: [Stale]).
+	Stale time.Duration
+	// Poll, if true, starts no listener: Next reads the documents after
+	// every Stale (for a network that blocks gRPC streams; and for the
+	// tests, a listener that never speaks).
+	Poll bool
 }
 
 // tokenCreds sends the player's ID token with every call.
@@ -63,6 +78,10 @@ func (c tokenCreds) GetRequestMetadata(ctx context.Context, _ ...string) (map[st
 }
 
 func (c tokenCreds) RequireTransportSecurity() bool { return c.secure }
+
+// Stale is how long Next waits on the listeners, by default, before it
+// reads the game document and the open round's markers itself.
+const Stale = 3 * time.Second
 
 // Watcher listens to one game. Next is for one goroutine; the listeners
 // run on their own.
@@ -83,6 +102,8 @@ type Watcher struct {
 	stopRnd context.CancelFunc    // stops that listener
 	marks   map[string]store.Mark // marker id → marker, of that round
 	err     error
+	stale   time.Duration
+	poll    bool
 }
 
 // New starts listening: the game document (each snapshot followed by a
@@ -106,8 +127,13 @@ func New(ctx context.Context, cfg Config) (*Watcher, error) {
 	}
 	lctx, cancel := context.WithCancel(context.Background())
 	w := &Watcher{c: c, game: c.Collection("games").Doc(cfg.GameID), ctx: lctx, cancel: cancel,
-		changed: make(chan struct{}, 1), marks: map[string]store.Mark{}}
-	w.listenGame()
+		changed: make(chan struct{}, 1), marks: map[string]store.Mark{}, stale: cfg.Stale, poll: cfg.Poll}
+	if w.stale <= 0 {
+		w.stale = Stale
+	}
+	if !w.poll {
+		w.listenGame()
+	}
 	return w, nil
 }
 
@@ -145,24 +171,87 @@ func (w *Watcher) listenGame() {
 			if !snap.Exists() {
 				continue
 			}
-			p, err := fsstore.DecodeGameDoc(snap.Data())
-			if err == nil {
-				err = w.readLog(p.LogSeq)
-			}
-			w.mu.Lock()
-			if err != nil {
+			if err := w.take(snap); err != nil {
+				w.mu.Lock()
 				w.fail(err)
 				w.mu.Unlock()
 				return
 			}
-			w.state = p
-			if r, _ := store.OpenRound(p); r != w.round {
-				w.listenRound(r)
-			}
-			w.bump()
-			w.mu.Unlock()
 		}
 	}()
+}
+
+// take decodes a snapshot of the game document, reads the log up to it
+// and makes it the state shown, unless a later version is shown already
+// (the listener and a read of Next's can deliver out of order).
+func (w *Watcher) take(snap *firestore.DocumentSnapshot) error {
+	p, err := fsstore.DecodeGameDoc(snap.Data())
+	if err != nil {
+		return err
+	}
+	if err := w.readLog(p.LogSeq); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.state != nil && p.Version < w.state.Version {
+		return nil
+	}
+	w.state = p
+	if r, _ := store.OpenRound(p); r != w.round {
+		if w.poll {
+			w.round, w.marks = r, map[string]store.Mark{}
+		} else {
+			w.listenRound(r)
+		}
+	}
+	w.bump()
+	return nil
+}
+
+// reread reads the game document and the open round's markers, as the
+// listeners would have delivered them (Next, after Stale of silence). A
+// read that fails is not an error: the listeners, or the next reread,
+// go on.
+func (w *Watcher) reread(ctx context.Context) {
+	snap, err := w.game.Get(ctx)
+	if err != nil || !snap.Exists() {
+		return
+	}
+	if w.take(snap) != nil {
+		return // a snapshot the listener could not take either: it reports it
+	}
+	w.mu.Lock()
+	r := w.round
+	w.mu.Unlock()
+	if r == 0 {
+		return
+	}
+	docs, err := w.markers(r).Documents(ctx).GetAll()
+	if err != nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.round != r {
+		return
+	}
+	for _, d := range docs {
+		var m store.Mark
+		if store.FromDoc(d.Data(), &m) != nil {
+			return
+		}
+		if _, had := w.marks[d.Ref.ID]; !had {
+			w.marks[d.Ref.ID] = m
+			w.bump()
+		}
+	}
+}
+
+// markers is the query of round r's reveal markers.
+func (w *Watcher) markers(r uint32) firestore.Query {
+	return w.game.Collection("reveals").OrderBy(firestore.DocumentID, firestore.Asc).
+		StartAt(fmt.Sprintf("%020d-", r)).EndBefore(fmt.Sprintf("%020d.", r))
 }
 
 // readLog reads the log documents after the last event read, up to seq
@@ -210,9 +299,7 @@ func (w *Watcher) listenRound(r uint32) {
 	}
 	ctx, stop := context.WithCancel(w.ctx)
 	w.stopRnd = stop
-	q := w.game.Collection("reveals").OrderBy(firestore.DocumentID, firestore.Asc).
-		StartAt(fmt.Sprintf("%020d-", r)).EndBefore(fmt.Sprintf("%020d.", r))
-	it := q.Snapshots(ctx)
+	it := w.markers(r).Snapshots(ctx)
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
@@ -254,7 +341,11 @@ func (w *Watcher) listenRound(r uint32) {
 // Next implements client.Watcher: it waits until something new has come
 // since the last Update (and the game document has), then gives the game
 // document, every event after seq after, and the open round's markers.
+// After every Stale of silence it reads them itself (see the package
+// doc).
 func (w *Watcher) Next(ctx context.Context, after uint64) (*client.Update, error) {
+	stale := time.NewTimer(w.stale)
+	defer stale.Stop()
 	for {
 		w.mu.Lock()
 		if w.err != nil {
@@ -285,6 +376,9 @@ func (w *Watcher) Next(ctx context.Context, after uint64) (*client.Update, error
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-w.changed:
+		case <-stale.C:
+			w.reread(ctx)
+			stale.Reset(w.stale)
 		}
 	}
 }
