@@ -71,10 +71,11 @@ const (
 // sample (open loop: a node is the actions since the decision, not the
 // dice between them), choosing among the children legal in the sample at
 // hand (availability counts, as Cowling, Powley and Whitehouse's ISMCTS)
-// by PUCT on the reward of the player who acts there: every node keeps a
-// reward per seat (max^n). A simulation adds the nodes of a decision it
-// reaches, plays the rest of the game out, and scores 1 for the winner, 0
-// for everyone else.
+// by PUCT on the reward of the player who acts there, once the node has
+// been simulated widen times (before that it follows the cautious choice):
+// every node keeps a reward per seat (max^n). A simulation adds the nodes
+// of a decision it reaches, plays the rest of the game out, and scores 1
+// for the winner, 0 for everyone else.
 //
 // The bot then plays the halving's winner only if it did significantly
 // better than the cautious policy's choice on the samples both were
