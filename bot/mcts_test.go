@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -221,4 +222,109 @@ func TestDeterminizationIsConsistent(t *testing.T) {
 		}
 	}
 	t.Logf("%d states dealt", checked)
+}
+
+// tracer is a search bot that records, at each decision of two or more
+// options, a fingerprint of its search: every simulation's reward for the
+// decider, option by option. Two bots whose searches differ in any draw
+// (a deal, a die, an opponent's style) or in any memory they keep differ
+// there, whether or not their choices do.
+type tracer struct {
+	*MCTS
+	log *[]uint64
+}
+
+func (tr tracer) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
+	a := tr.MCTS.Choose(p, r, uid)
+	if len(tr.legal) > 1 {
+		h := uint64(14695981039346656037)
+		mix := func(x uint64) { h = (h ^ x) * 1099511628211 }
+		for _, out := range tr.outs[:len(tr.legal)] {
+			mix(uint64(len(out)))
+			for _, v := range out {
+				mix(uint64(math.Float32bits(v)))
+			}
+		}
+		*tr.log = append(*tr.log, h)
+	}
+	return a
+}
+
+// stale is the broken variant of a reused bot (the positive control of
+// TestSearchBotReuseIsDeterministic): it keeps its first game's stream
+// instead of taking each game's own.
+type stale struct{ tracer }
+
+func (b stale) NewGame(s *rng.Stream) {
+	if b.s == nil {
+		b.MCTS.NewGame(s)
+	}
+}
+
+// TestSearchBotReuseIsDeterministic: a search bot kept from game to game
+// (as a sim worker keeps one per seat) searches each game exactly as a
+// fresh bot does, whatever games it played before: the same games played
+// in order by reused bots and in reverse order by fresh ones give, at
+// every decision of two or more options, the same simulations (tracer), and
+// end in the same states. So a run's results cannot depend on how its games
+// are dealt to workers. The positive control, reused bots that keep their
+// first game's stream (stale), fails the same comparison.
+func TestSearchBotReuseIsDeterministic(t *testing.T) {
+	const games, n = 4, 100
+	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	// play plays game i with search bots (made by bot) in half the seats
+	// and returns the final state's hash and the searches' fingerprints.
+	play := func(r *Runner, i int, bot func(j int, log *[]uint64) Policy) (string, []uint64) {
+		t.Helper()
+		var log []uint64
+		seats := make([]Seat, 4)
+		for j := range seats {
+			seats[j] = Seat{Class: engine.Classes[(i+j)%4], Policy: []Policy{Cautious{}, Aggressive{}}[(i/4+j)%2]}
+			if j%2 == i%2 {
+				seats[j].Policy = bot(j, &log)
+			}
+		}
+		r.BotSeed = fmt.Sprint("reuse-bots-", i)
+		g, _, err := r.Play(fmt.Sprint("reuse-", i), seats, nil)
+		require.NoError(t, err)
+		h, err := g.Hash()
+		require.NoError(t, err)
+		return h, log
+	}
+	run := func(reuse, broken bool) (hashes []string, logs [][]uint64) {
+		hashes, logs = make([]string, games), make([][]uint64, games)
+		r := NewRunner(eng)
+		bots := []*MCTS{NewMCTS(n), NewMCTS(n), NewMCTS(n), NewMCTS(n)}
+		order := []int{3, 2, 1, 0}
+		if reuse {
+			order = []int{0, 1, 2, 3}
+		}
+		for _, i := range order {
+			hashes[i], logs[i] = play(r, i, func(j int, log *[]uint64) Policy {
+				switch {
+				case broken:
+					return stale{tracer{bots[j], log}}
+				case reuse:
+					return tracer{bots[j], log}
+				}
+				return tracer{NewMCTS(n), log}
+			})
+			if !reuse {
+				r = NewRunner(eng)
+			}
+		}
+		return hashes, logs
+	}
+	freshH, freshL := run(false, false)
+	reusedH, reusedL := run(true, false)
+	decisions := 0
+	for i := range games {
+		decisions += len(freshL[i])
+	}
+	require.Greater(t, decisions, 10*games, "the search bots decided too little for the test to mean anything")
+	require.Equal(t, freshL, reusedL, "a reused search bot searched otherwise than a fresh one")
+	require.Equal(t, freshH, reusedH)
+	_, staleL := run(true, true)
+	require.Equal(t, freshL[0], staleL[0], "the control's first game is a fresh bot's")
+	require.NotEqual(t, freshL[1:], staleL[1:], "the control (a stream kept across games) is not caught")
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"testing"
@@ -9,10 +10,14 @@ import (
 
 // benchPipeline runs b.N default 4-player games through the whole
 // pipeline (seeding, bot play, tallying, the results) on the given
-// workers, audit off, with players.csv written to perGame if not nil.
-func benchPipeline(b *testing.B, workers int, perGame io.Writer) {
+// workers, audit off, with players.csv written to perGame if not nil, by
+// the bots named (the heuristic pair if none).
+func benchPipeline(b *testing.B, workers int, perGame io.Writer, bots ...string) {
 	cfg := testConfig(int64(b.N), workers)
 	cfg.PerGame = perGame
+	if len(bots) > 0 {
+		cfg.Bots = bots
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()
@@ -51,26 +56,17 @@ func BenchmarkSimPipelinePlayersCSV(b *testing.B) {
 	benchPipeline(b, runtime.GOMAXPROCS(0), io.Discard)
 }
 
-// BenchmarkSimPipelineSearch200 is the pipeline with mcts:200 in every
-// seat: one op is one game (games/s, cpu-µs/game); its baseline is
-// BenchmarkSimPipeline, the heuristic pair, in the same run.
-func BenchmarkSimPipelineSearch200(b *testing.B) {
-	cfg := testConfig(int64(b.N), runtime.GOMAXPROCS(0))
-	cfg.Bots = []string{"mcts:200"}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	o, err := Run(context.Background(), cfg, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cpu := cpuTime() - cpu0
-	b.StopTimer()
-	if o.FailedGames > 0 {
-		b.Fatalf("%d games failed: %+v", o.FailedGames, o.Failures[0])
-	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
-	if cpu > 0 {
-		b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/game")
+// BenchmarkSimPipelineSearch is the pipeline with the search bot in every
+// seat, at mcts:25, mcts:100 and mcts:200 (the levels of the by-skill
+// example and of the speed figure): one op is one game (games/s,
+// cpu-µs/game, what a tuning or by-skill run costs a game at that level).
+// Its baseline is BenchmarkSimPipeline, the heuristic pair, in the same
+// run. A game costs about a second of CPU at mcts:200, so give a fixed
+// count (-benchtime 20x): the default one second plays a single game.
+func BenchmarkSimPipelineSearch(b *testing.B) {
+	for _, n := range []int{25, 100, 200} {
+		b.Run(fmt.Sprintf("mcts:%d", n), func(b *testing.B) {
+			benchPipeline(b, runtime.GOMAXPROCS(0), nil, fmt.Sprintf("mcts:%d", n))
+		})
 	}
 }
