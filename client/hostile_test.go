@@ -333,11 +333,17 @@ func TestHostileServerCaught(t *testing.T) {
 // splitPending shows p2 a start by p1 other than the one p1's client sent
 // (p1 signed both: its client's start, and one with keepSmokeBomb set,
 // which the engine takes and which draws just the same), and takes every
-// reveal itself, showing each as a marker and never closing the round.
+// reveal itself, never closing the round. It shows the reveals as markers
+// once every seat has revealed: shown as they came, the marker of a seat
+// that revealed first would stop the other side's clients before they
+// revealed (a marker over another digest is a lie they name at once), and
+// the first seat could never tell more than that the round waits, which
+// is what a slow seat looks like too (under load, the order varies).
 func splitPending(d *double) func([]*client.Client) {
 	var y engine.Action
 	var alt *engine.Game
 	var altLog []engine.Event
+	var held []store.Mark
 	d.view = func(d *double, uid string, v *view) {
 		pd := d.g.Public.Trustless
 		if alt == nil && pd != nil && pd.Pending != nil && pd.Pending.Index == 1 {
@@ -364,7 +370,10 @@ func splitPending(d *double) func([]*client.Client) {
 		}
 	}
 	d.reveal = func(d *double, uid string, a engine.Action) bool {
-		d.marks = append(d.marks, store.MarkOf(&a))
+		held = append(held, store.MarkOf(&a))
+		if len(held) == len(d.g.Public.Players) {
+			d.marks = held
+		}
 		return true
 	}
 	return func(cs []*client.Client) {
