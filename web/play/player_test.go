@@ -39,6 +39,7 @@ type server struct {
 	*httptest.Server
 	mu       sync.Mutex
 	acts     []string // "actionId kind" of each act call, in order
+	reveals  []string // "seat index" of each reveal call, in order
 	loseNext int      // lose the answers of the next N act calls (applied, never answered)
 	muxes    []http.Handler
 	active   atomic.Int32 // index of the mux serving the functions
@@ -66,6 +67,9 @@ func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifie
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mux := s.muxes[s.active.Load()]
+		if r.URL.Path == "/reveal" && r.Method == http.MethodPost {
+			s.observeReveal(r)
+		}
 		if r.URL.Path == "/act" && r.Method == http.MethodPost {
 			if s.observeAct(w, r, mux) {
 				return
@@ -120,6 +124,33 @@ func (s *server) observeAct(w http.ResponseWriter, r *http.Request, mux http.Han
 		}
 	}
 	panic("cannot hijack")
+}
+
+// observeReveal records a reveal call (its seat and index) that reaches
+// the server.
+func (s *server) observeReveal(r *http.Request) {
+	body, err := readAll(r)
+	r.Body = nopCloser(body)
+	if err != nil {
+		return
+	}
+	var req struct {
+		Data struct {
+			Seat  int    `json:"seat"`
+			Index uint32 `json:"index"`
+		} `json:"data"`
+	}
+	json.Unmarshal(body, &req)
+	s.mu.Lock()
+	s.reveals = append(s.reveals, fmt.Sprintf("%d %d", req.Data.Seat, req.Data.Index))
+	s.mu.Unlock()
+}
+
+// revealCalls returns the reveal calls seen so far.
+func (s *server) revealCalls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.reveals...)
 }
 
 // actCalls returns the act calls seen so far.

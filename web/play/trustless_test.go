@@ -1,0 +1,241 @@
+package play_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/internal/browser"
+)
+
+// settledRound: the page shows no reveal round open.
+const settledRound = `document.getElementById("trust-deadline").dataset.deadline === ""`
+
+// trustState is what a page shows of a trustless game.
+type trustState struct {
+	Round, Deadline, Waiting, Key, Place, Background string
+	Sent                                             int
+}
+
+func (p *player) trust() trustState {
+	var s trustState
+	p.Eval(`(() => { const d = (id) => document.getElementById(id); return {
+  round: d("trust-round").textContent, deadline: d("trust-deadline").textContent, waiting: d("trust-round").dataset.waiting || "",
+  key: d("trust-key").textContent, place: d("trust-key").dataset.place || "", background: d("trust-background").hidden ? "" : d("trust-background").textContent,
+  sent: +(document.body.dataset.revealsSent || 0) }; })()`, &s)
+	return s
+}
+
+// A trustless game played by two players through their pages, to its
+// end, on the emulators: each seat's chain and key are drawn and kept in
+// its browser, every action is signed there, every reveal is made by the
+// page after checking the applied action with the engine's WebAssembly,
+// and the game is verified in the page. Alice plays in two tabs (one
+// Web Lock and one IndexedDB record per seat: exactly one reveal per
+// index reaches the server) and signs in on a second device too (which
+// says the seat's key is elsewhere and never reveals); Bob goes offline
+// while a round waits for him (the round, whom it waits for and the
+// deadline are shown and photographed), and reloads mid-game.
+func TestTrustlessGameInChromium(t *testing.T) {
+	srv := emuServer(t)
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	alice := newPlayer(t, b, "alice", browser.Desktop, url)
+	bob := newPlayer(t, b, "bob", browser.Phone, url)
+	email := "alice-tl-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "@example.com"
+	alice.signInEmail(email, "correct horse battery")
+	bob.signInGuest()
+
+	m := &match{t: t, base: srv.URL, players: []*player{alice, bob}, settled: settledRound}
+	id := m.lobby("trustless", func() {
+		require.Contains(t, alice.String(`document.getElementById("mode-line").textContent`), "Mode: trustless")
+		require.Equal(t, "here", alice.trust().Place)
+	})
+	require.Contains(t, bob.trust().Key, "non-extractable WebCrypto Ed25519 key")
+
+	// Alice's second tab: the same browser context (the same IndexedDB and
+	// Web Locks), following the same game and revealing when due.
+	tab2 := &player{Page: alice.NewTab(t), t: t, name: "alice, second tab", uid: alice.uid}
+	tab2.SetViewport(browser.Desktop)
+	tab2.Navigate(url + "#game=" + id)
+	tab2.screen("game")
+	tab2.WaitFor(`document.getElementById("trust-key").dataset.place === "here"`)
+
+	// Alice's second device: her account, without the seat's secrets.
+	other := newPlayer(t, b, "alice elsewhere", browser.Desktop, url)
+	other.screen("signin")
+	other.Type("#email", email)
+	other.Type("#password", "correct horse battery")
+	other.Click("#email-signin")
+	other.screen("lobby")
+	other.open(srv.URL, id)
+	other.screen("game")
+	other.WaitFor(`document.getElementById("trust-key").dataset.place === "elsewhere"`)
+	require.Contains(t, strings.ToLower(other.trust().Key), "this seat's key is on another device")
+	require.Empty(t, other.offered(), "no action without the seat's key")
+
+	m.onMove = func(n int, _ *player, _ button) {
+		switch n {
+		case 8:
+			// Bob reloads: the page takes his seat's secrets from IndexedDB,
+			// replays the log and plays on.
+			bob.Reload()
+			bob.screen("game")
+			bob.WaitFor(`document.getElementById("trust-key").dataset.place === "here" && document.getElementById("game").dataset.phase === "playing"`)
+			require.Empty(t, bob.state().Problem)
+		case 30:
+			bob.shot("t2-trustless-board-390")
+			bob.checkScreen("trustless board at 390 px")
+		}
+	}
+	// Play until Alice may roll and move (an action that draws)...
+	m.stopWhen = func() bool {
+		if alice.String(`document.getElementById("game").dataset.awaiting`) != alice.uid {
+			return false
+		}
+		alice.WaitFor(`document.getElementById("game").dataset.mine === "1" || document.getElementById("game").dataset.phase === "finished"`)
+		for _, b := range alice.offered() {
+			if b.Kind == "move" {
+				return true
+			}
+		}
+		return false
+	}
+	played := m.play(3000)
+	require.Equal(t, "playing", alice.state().Phase)
+	// ...with Bob offline: the round waits for his reveal, and every page
+	// says so, with the deadline counting down.
+	offline(t, bob, true)
+	bob.WaitFor(`document.getElementById("net").dataset.state === "offline"`)
+	alice.Click(`#action-buttons button[data-kind="move"]`)
+	for _, p := range []*player{alice, tab2, other} {
+		p.WaitFor(`document.getElementById("trust-round").dataset.waiting === ` + strconv.Quote(bob.uid))
+		ts := p.trust()
+		require.Contains(t, ts.Round, "waits for the reveals of")
+		require.Regexp(t, `Reveal deadline: \d+ s left`, ts.Deadline)
+	}
+	alice.shot("t1-trustless-round-waiting-1280")
+	other.shot("t1b-trustless-key-elsewhere-1280")
+	alice.checkScreen("trustless round waiting at 1280 px")
+	require.Empty(t, alice.offered(), "the game takes nothing but reveals while a round is open")
+	offline(t, bob, false)
+	for _, p := range m.players {
+		p.WaitFor(settledRound)
+	}
+	m.stopWhen = nil
+	n := played + 1 + m.play(3000)
+	t.Logf("trustless game %s: %d actions", id, n)
+	alice.shot("t3-trustless-end-1280")
+	status, msg := bob.verifyInPage()
+	require.Equal(t, "ok", status, msg)
+	require.Contains(t, msg, "trustless")
+	status, msg = alice.verifyInPage()
+	require.Equal(t, "ok", status, msg)
+
+	// Exactly one reveal per seat and index reached the server, though
+	// Alice's two tabs both followed the game; her other device sent none.
+	calls := srv.revealCalls()
+	seen := map[string]int{}
+	for _, c := range calls {
+		seen[c]++
+	}
+	for c, k := range seen {
+		require.Equal(t, 1, k, "reveal %q reached the server %d times", c, k)
+	}
+	var aliceSeat int
+	for _, c := range calls {
+		if strings.HasPrefix(c, "0 ") {
+			aliceSeat++
+		}
+	}
+	t1, t2 := alice.trust().Sent, tab2.trust().Sent
+	t.Logf("%d reveals; Alice's: %d, sent by her first tab %d and her second %d", len(calls), aliceSeat, t1, t2)
+	require.Equal(t, aliceSeat, t1+t2, "every reveal of Alice's seat came from one of her tabs, once")
+	require.NotZero(t, t2, "the second tab revealed too (the lock is taken by either)")
+	require.Zero(t, other.trust().Sent, "the device without the seat's key never revealed")
+	for _, p := range []*player{alice, bob, tab2, other} {
+		require.Empty(t, p.state().Problem, p.name)
+	}
+	alice.CheckConsole(expectedConsole...)
+	tab2.CheckConsole(expectedConsole...)
+	other.CheckConsole(expectedConsole...)
+	bob.CheckConsole(append(expectedConsole, regexp.MustCompile(`net::ERR_INTERNET_DISCONNECTED`),
+		regexp.MustCompile(`net::ERR_\w+ \(https://www\.google\.com/images/cleardot\.gif\?`),
+		regexp.MustCompile(`@firebase/firestore: Firestore \(.*\): (WebChannelConnection RPC '\w+' stream .* transport errored|Could not reach Cloud Firestore backend)`))...)
+	p50, p95 := percentiles(m.latency)
+	t.Logf("trustless: click to the board updated (the round closed) on the other player's page: p50 %v, p95 %v over %d actions", p50, p95, len(m.latency))
+}
+
+// A tampered applied action, written to the Firestore emulator behind
+// the server's back (the last applied action replayed as a new log
+// document), is named on every page of the game, which then offers no
+// action and reveals nothing more; before it, the same pages found
+// nothing wrong (the positive control).
+func TestTrustlessTamperedLogInChromium(t *testing.T) {
+	srv := emuServer(t)
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	ann := newPlayer(t, b, "ann", browser.Desktop, url)
+	ben := newPlayer(t, b, "ben", browser.Desktop, url)
+	ann.signInGuest()
+	ben.signInGuest()
+	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}, settled: settledRound, stopAfter: 6}
+	id := m.lobby("trustless", nil)
+	m.play(1000)
+	for _, p := range m.players {
+		p.WaitFor(settledRound)
+		require.Empty(t, p.state().Problem, "%s before the tampering", p.name)
+	}
+
+	ctx := context.Background()
+	fc := emu.Client(t)
+	game := fc.Collection("games").Doc(id)
+	snap, err := game.Get(ctx)
+	require.NoError(t, err)
+	last, ok := snap.Data()["logSeq"].(int64)
+	require.True(t, ok, "logSeq: %T", snap.Data()["logSeq"])
+	// The log document holding the last event, and in it the last
+	// applied action's record.
+	// (a document per applied action, its id the seq of its last event).
+	doc, err := game.Collection("log").Doc(fmt.Sprintf("%020d", last)).Get(ctx)
+	require.NoError(t, err)
+	evs, _ := doc.Data()["events"].([]any)
+	var rec map[string]any
+	for _, e := range evs {
+		if m, _ := e.(map[string]any); m != nil && (m["type"] == "ActionAccepted" || m["type"] == "RoundRevealed") {
+			rec = m
+		}
+	}
+	require.NotNil(t, rec, "the last log document holds an applied action: %v", doc.Data())
+	forged := map[string]any{}
+	for k, v := range rec {
+		forged[k] = v
+	}
+	forged["seq"] = last + 1
+	_, err = game.Collection("log").Doc(fmt.Sprintf("%020d", last+1)).Set(ctx, map[string]any{"events": []any{forged}})
+	require.NoError(t, err)
+
+	for _, p := range m.players {
+		p.WaitFor(`!document.getElementById("problem").hidden`)
+		pr := p.state().Problem
+		require.Contains(t, pr, "This game cannot be trusted")
+		require.Contains(t, pr, fmt.Sprintf("event %d", last+1), "%s names the forged event", p.name)
+		require.Empty(t, p.offered(), "%s offers no action after a lie", p.name)
+		t.Logf("%s: %s", p.name, pr)
+	}
+	ann.shot("t4-trustless-tampered-1280")
+	// A page opened afterwards names it too.
+	ann.Reload()
+	ann.screen("game")
+	ann.WaitFor(`!document.getElementById("problem").hidden`)
+	require.Contains(t, ann.state().Problem, fmt.Sprintf("event %d", last+1))
+	for _, p := range m.players {
+		p.CheckConsole(expectedConsole...)
+	}
+}
