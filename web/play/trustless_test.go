@@ -89,6 +89,8 @@ func TestTrustlessGameInChromium(t *testing.T) {
 			bob.screen("game")
 			bob.WaitFor(`document.getElementById("trust-key").dataset.place === "here" && document.getElementById("game").dataset.phase === "playing"`)
 			require.Empty(t, bob.state().Problem)
+			ready, first := bob.String(`document.body.dataset.readyMs`), bob.String(`document.body.dataset.firstBoardMs`)
+			t.Logf("after a reload mid-game: engine and config ready %s ms after the navigation started, first board at %s ms", ready, first)
 		case 30:
 			bob.shot("t2-trustless-board-390")
 			bob.checkScreen("trustless board at 390 px")

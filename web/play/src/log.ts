@@ -51,16 +51,18 @@ const tagWords: Record<string, string> = {
  * "trustless" field, engine.TrustRecord) in words. */
 function trustSentence(e: GameEvent, n: Names): string {
   const t = (e["trustless"] ?? {}) as { index?: number; action?: { kind?: string; actor?: string }; reveals?: unknown[]; reason?: string; missing?: string[] };
-  const act = t.action ? `${n.who(t.action.actor)}'s signed ${t.action.kind}` : "an action";
+  // A create or join is read before its actor is seated: no name yet.
+  const k = t.action?.kind;
+  const act = !t.action ? "an action" : k === "create" || k === "join" ? `the signed ${k}` : `${n.who(t.action.actor)}'s signed ${k}`;
   switch (e.type) {
     case "ActionAccepted":
       return `${act.charAt(0).toUpperCase() + act.slice(1)} was applied.`;
     case "ActionPending":
-      return `${act.charAt(0).toUpperCase() + act.slice(1)} waits for round ${t.index}'s reveals.`;
+      return `${act.charAt(0).toUpperCase() + act.slice(1)} waits for reveal round ${t.index}.`;
     case "RoundRevealed":
-      return `Round ${t.index}: every seat's link is revealed (${t.reveals?.length ?? 0}); the draw follows.`;
+      return `Reveal round ${t.index}: every seat's link is revealed (${t.reveals?.length ?? 0}); the draw follows.`;
     default:
-      return `The game was aborted at round ${t.index} (${t.reason}${t.missing?.length ? ": no reveal from " + t.missing.map((u) => n.who(u)).join(", ") : ""}).`;
+      return `The game was aborted at reveal round ${t.index} (${t.reason}${t.missing?.length ? ": no reveal from " + t.missing.map((u) => n.who(u)).join(", ") : ""}).`;
   }
 }
 

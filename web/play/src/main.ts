@@ -42,11 +42,12 @@ function newId(prefix: string): string {
 async function boot(): Promise<void> {
   // crypto.subtle, Web Locks and IndexedDB's guarantees exist only in a
   // secure context: https, or http to this machine (localhost, 127.0.0.1).
-  if (!window.isSecureContext || !crypto.subtle) {
+  if (!window.isSecureContext || !crypto.subtle || !navigator.locks || !window.indexedDB) {
     bootError(
       "This page needs a secure connection",
       `It was opened over plain http from ${location.host}, which the browser does not treat as secure, so it withholds ` +
-        "what the game needs to keep your secrets (crypto.subtle). Open it over https, or on this machine as " +
+        "what the game needs to keep your secrets (crypto.subtle to sign, Web Locks so that two tabs never both reveal, " +
+        "IndexedDB to keep a trustless seat's keys). Open it over https, or on this machine as " +
         "http://localhost or http://127.0.0.1 (docs/play.md says how to serve it over https for a phone).",
     );
     return;
@@ -514,6 +515,9 @@ class GameView implements Names {
     byId("game").dataset.logSeq = String(this.lastSeq);
     const box = byId("log-box");
     box.scrollTop = box.scrollHeight;
+    // The replay may have caught up with the game document only now: a
+    // reveal it waits for is due from here.
+    if (this.state) this.trust?.seen(this.state);
   }
 
   private render(): void {
@@ -549,7 +553,7 @@ class GameView implements Names {
       const done = new Set([...marks.filter((m) => m.index === pd.index).map((m) => m.uid), ...(pd.reveals ?? []).map((r) => r.uid)]);
       const waiting = (p.trustless.seats ?? []).filter((s) => !done.has(s.uid)).map((s) => this.who(s.uid));
       const kind = actionLabels[pd.action.kind]?.(pd.action, this) ?? pd.action.kind;
-      const text = `Round ${pd.index}: "${kind}" by ${this.who(pd.action.actor)} waits for the reveals of ` +
+      const text = `Reveal round ${pd.index}: "${kind}" by ${this.who(pd.action.actor)} waits for the reveals of ` +
         (waiting.length ? waiting.join(", ") : "no one (closing)") + ".";
       if (round.textContent !== text) round.textContent = text;
       round.dataset.waiting = (p.trustless.seats ?? []).filter((s) => !done.has(s.uid)).map((s) => s.uid).join(",");
@@ -559,7 +563,9 @@ class GameView implements Names {
         : "The reveal deadline has passed: the server may abort the game now.";
       dl.dataset.deadline = String(pd.deadline);
     } else {
-      round.textContent = `No round open: the next action that draws uses index ${p.trustless.nextIndex}.`;
+      round.textContent = p.phase === "finished"
+        ? `${p.trustless.nextIndex - 1} reveal rounds were played.`
+        : `No reveal round open: the next action that draws uses index ${p.trustless.nextIndex}.`;
       round.dataset.waiting = "";
       dl.textContent = "";
       dl.dataset.deadline = "";
@@ -568,7 +574,7 @@ class GameView implements Names {
     const mine = this.trust?.place === "here" && p.phase !== "finished";
     bg.textContent = document.hidden
       ? "This page is in the background: your browser may pause it, and then it cannot reveal. A round waiting for you waits until you come back; if its deadline passes first, the server aborts the game."
-      : "Keep this page open while you play: it reveals your links automatically, and a phone may pause a page in the background (a round then waits for you until its deadline, after which the server aborts the game).";
+      : "Keep this page open: it reveals your links by itself. A phone may pause it in the background; a round left waiting past its deadline aborts the game.";
     show(bg, mine);
     if (document.hidden && mine && pd) document.title = "Your reveal is due — fairboard";
     else if (document.title !== "fairboard: play") document.title = "fairboard: play";
@@ -594,6 +600,11 @@ class GameView implements Names {
       }
       case "finished":
         return "The game is over.";
+    }
+    const pd = p.trustless?.pending;
+    if (pd) {
+      const kind = actionLabels[pd.action.kind]?.(pd.action, this) ?? pd.action.kind;
+      return `Reveal round ${pd.index}: "${kind}" by ${this.who(pd.action.actor)} waits for the players' reveals.`;
     }
     const step = p.step ? ` (${steps[p.step] ?? p.step})` : "";
     if (p.awaiting === user?.uid) return `Your move${step}.`;

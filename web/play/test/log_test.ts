@@ -46,9 +46,9 @@ check(describe({ seq: 10, type: "ChanceResolved", cardId: "Earthquake!" }, names
 // A trustless game's records, said from their "trustless" field (the
 // sentences written here by hand).
 const pend = { seq: 11, type: "ActionPending", trustless: { index: 4, action: { kind: "move", actor: "u2" } } };
-check(describe(pend, names) === "Seat 2 · Monk's signed move waits for round 4's reveals.", describe(pend, names));
+check(describe(pend, names) === "Seat 2 · Monk's signed move waits for reveal round 4.", describe(pend, names));
 const rr = { seq: 12, type: "RoundRevealed", trustless: { index: 4, reveals: [{}, {}] } };
-check(describe(rr, names) === "Round 4: every seat's link is revealed (2); the draw follows.", describe(rr, names));
+check(describe(rr, names) === "Reveal round 4: every seat's link is revealed (2); the draw follows.", describe(rr, names));
 const ab = { seq: 13, type: "GameAborted", trustless: { index: 5, reason: "deadline", missing: ["u1"] } };
-check(describe(ab, names) === "The game was aborted at round 5 (deadline: no reveal from Seat 1 · Warrior).", describe(ab, names));
+check(describe(ab, names) === "The game was aborted at reveal round 5 (deadline: no reveal from Seat 1 · Warrior).", describe(ab, names));
 console.log("ok");
