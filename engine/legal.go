@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"encoding/hex"
+
+	"github.com/fairboard/fairboard/rng"
+)
+
 // KindSet is a set of action kinds: bit i stands for ActionKinds[i].
 type KindSet uint32
 
@@ -39,7 +45,14 @@ const (
 	kDeclineReroll
 	kDiscard
 	kAbandon
+	kReveal
+	kAbort
+	kOpen
+	kRemoveSeat
 )
+
+// Every kind has its bit, and no bit is left over.
+var _ [0]struct{} = [(AllKinds | kCreate) + 1 - 1<<numActionKinds]struct{}{}
 
 // The sets of kinds a caller of [LegalActions] usually asks for.
 const (
@@ -49,9 +62,19 @@ const (
 	// chooses among these.
 	TurnKinds = kUseItem | kDropItem | kEndManage | kOfferDuel | kSkipDuel | kMove | kSleep |
 		kCombatRound | kDuelRound | kReroll | kDeclineReroll | kDiscard
+	// ProtocolKinds are the kinds of the fairness protocols
+	// (docs/fairness.md): a trustless game's reveal and the abort at a
+	// round's deadline, a fair game's open and the owner's removeSeat with
+	// openings. What sends them is a client's protocol code, which holds
+	// the secrets they carry (a chain link, a contribution) or watches the
+	// clock; never a policy choosing a move, so TurnKinds leaves them out.
+	ProtocolKinds = kReveal | kAbort | kOpen | kRemoveSeat
 	// AllKinds is every kind but create (which needs no game): the
-	// lobby's join and start, the turn kinds, and the owner's abandon.
-	AllKinds = TurnKinds | kJoin | kStart | kAbandon
+	// lobby's join and start, the turn kinds, the abandon, and the
+	// protocol kinds. A caller that cannot send the protocol kinds (the
+	// browser's board, which holds no chain, key or contribution) asks for
+	// AllKinds &^ ProtocolKinds.
+	AllKinds = TurnKinds | kJoin | kStart | kAbandon | ProtocolKinds
 )
 
 // LegalActions appends to buf[:0] every action of a kind in kinds that the
@@ -59,21 +82,61 @@ const (
 // ruleset r (the ruleset the game was created with), and returns the
 // extended buffer. It reads p and r only and allocates nothing when buf
 // has room (a bot passes the same buffer at every decision; 16 actions is
-// room for any step of the default ruleset but the lobby).
+// room for any step of the default ruleset but the lobby), with one
+// exception: a reveal's Digest and Transcript, two strings of 64 hex
+// digits, which it makes only when the slot does not hold them already (a
+// caller that reuses its buffer makes them about once a round).
 //
 // Every action listed is accepted by [Engine.Dispatch] on the game (with
-// the game's stream), and every action Dispatch accepts from uid is listed,
-// in a canonical form: Kind and Actor (= uid) are set, with the parameters
-// the kind takes, and every other field is zero. The fields a sender fills
-// in freely are left to it: ID, Version and At (any value Dispatch's own
-// checks accept), and a fair game's join Entropy (0 to 64 bytes of hex;
-// listed empty). Fields a kind does not read are zero here, though
-// Dispatch ignores them. What is listed, by phase:
+// the stream of session.StreamFor) once its sender has filled in the
+// fields left to it, and every action Dispatch accepts from uid is
+// listed, in a canonical form: Kind and Actor (= uid) are set, with the
+// public parameters the kind takes, and every other field is zero. The
+// fields left to the sender, zero here:
+//
+//   - ID, always (any value but p.LastActionID), and At: any
+//     value, but for the deadlines below, which At alone decides (the
+//     engine reads no clock; a server stamps its own time).
+//   - Version: any value Dispatch accepts (0 or p.Version), but in a
+//     trustless game every kind except reveal and abort must carry
+//     p.Version, which its signature covers.
+//   - Signature (trustless): a seated actor signs each of its actions but
+//     reveal with its key over [ActionMessage] (a join: with the key the
+//     join brings); an actor without a seat (an owner who does not play,
+//     [ServerActor]) signs nothing.
+//   - a join's secrets, by mode: a fair game's Entropy (0 to 64 bytes of
+//     hex); with openings, EntropyCommitment instead (64 hex digits:
+//     rng/fair.ContributionCommitment of the game, the Seat and the 32
+//     bytes the seat will open); a trustless game's ChainHead and
+//     PublicKey (x_0 of the seat's chain and its Ed25519 key, 64 hex
+//     digits each).
+//   - a reveal's Link (the seat's x_Index, 64 hex digits) and Signature
+//     (over rng/trustless.RevealMessage of the game, Index, Digest and
+//     Transcript), and its At, at most p.Trustless.Pending.Deadline.
+//   - an open's Entropy: the 32 bytes (64 hex digits) the seat's join
+//     committed to.
+//   - an abort's At, after p.Trustless.Pending.Deadline; a removeSeat's
+//     At, after p.Fairness.OpenDeadline. Before those times Dispatch
+//     refuses them (deadline_not_passed), as it refuses a reveal after
+//     the deadline (deadline_passed): the list holds the round's reveals
+//     and its abort together, and the sender's clock says which applies.
+//
+// The property test (engine/legal_test.go) fills these as an honest
+// sender does: Version p.Version; At the test's clock, or one past the
+// deadline for an abort and a removeSeat; signatures by each seat's real
+// key, a trustless join with a real chain's head and key, a reveal with
+// the seat's real link, an open with the contribution the join committed
+// to (a fair join's Entropy left empty). What is listed, by phase:
 //
 //   - lobby: a join (Seat, Class, KeepSmokeBomb) for each free seat
 //     0..MaxPlayers-1, each class of [Classes] and KeepSmokeBomb false then
-//     true, if uid is not "" and not seated and a seat is free; start, for
-//     the owner once MinPlayers are seated; abandon, for the owner.
+//     true, if uid is not "" and not seated and a seat is free (with
+//     openings, only before the first opening); start, for the owner once
+//     MinPlayers are seated (with openings, once every seat has opened);
+//     abandon, for the owner and [ServerActor]; with openings, open for a
+//     seated uid that has not opened, and removeSeat (Target) for the
+//     owner, each seat that has not opened in seat order, once the first
+//     opening has set the deadline.
 //   - playing: the awaited player's decisions (none for anyone else):
 //     manage: useItem (CardID) for each held potion, dropItem (CardID) for
 //     each held item, endManage; preDuel: offerDuel (Target) for each other
@@ -82,35 +145,103 @@ const (
 //     declineReroll while the awaited duelist decides on the round just
 //     rolled, else resolveDuelRound (the challenger, never in the bracket);
 //     capacity: discard (CardID) for each held item. And abandon, for the
-//     owner, whether or not the game awaits it.
-//   - not created or finished: nothing.
+//     owner and [ServerActor], whether or not the game awaits them.
+//   - a trustless game with an action pending (in the lobby, a start; in
+//     play, any action that draws), whatever the phase: nothing of the
+//     above but the owner's abandon (which is then its abort); a reveal
+//     (Seat, Index, Digest, Transcript: the uid's seat, the pending
+//     index, and p.Trustless.Pending's Digest and Transcript in hex, the
+//     one pair Dispatch accepts, which a client checks against its own
+//     replay of the log before it signs them) for a seated uid that has
+//     not revealed the round; and abort for any uid, "" included (the
+//     engine does not ask who sends it; the service sends it as
+//     [ServerActor]).
+//   - not created or finished (or a trustless game without its protocol
+//     state): nothing.
 //
 // The order is fixed: by kind in the order of [ActionKinds] (so abandon
-// comes last), then items in inventory order, targets in seat order, joins
-// by seat, then class, then KeepSmokeBomb. Create is never listed.
+// comes after the turn's kinds, then reveal, abort, open, removeSeat), then
+// items in inventory order, targets in seat order, joins by seat, then
+// class, then KeepSmokeBomb. Create is never listed.
 func LegalActions(p *Public, r *Ruleset, uid string, kinds KindSet, buf []Action) []Action {
 	buf = buf[:0]
-	switch p.Phase {
-	case PhaseLobby:
-		buf = legalLobby(p, r, uid, kinds, buf)
-	case PhasePlaying:
-		if uid != "" && uid == p.Awaiting && kinds&TurnKinds != 0 {
-			if me, _ := p.Player(uid); me != nil {
-				buf = legalTurn(p, r, me, kinds, buf)
-			}
-		}
-	default:
+	if p.Phase != PhaseLobby && p.Phase != PhasePlaying {
 		return buf
 	}
-	if kinds&kAbandon != 0 && uid != "" && uid == p.Owner {
-		buf = append(buf, Action{Kind: ActAbandon, Actor: uid})
+	var t *Trustless
+	var pd *Pending
+	if p.RNG.Mode == rng.ModeTrustless {
+		if t = p.Trustless; t == nil {
+			return buf // Dispatch refuses every action of such a game
+		}
+		pd = t.Pending
+	}
+	switch {
+	case pd != nil:
+		// only reveals, the abort and the owner's abandon (below)
+	case p.Phase == PhaseLobby:
+		buf = legalLobby(p, r, uid, kinds, buf)
+	case uid != "" && uid == p.Awaiting && kinds&TurnKinds != 0:
+		if me, _ := p.Player(uid); me != nil {
+			buf = legalTurn(p, r, me, kinds, buf)
+		}
+	}
+	if kinds&kAbandon != 0 && uid != "" && (uid == p.Owner || uid == ServerActor && pd == nil) {
+		buf = appendAction(buf, ActAbandon, uid, "", "")
+	}
+	if pd != nil && kinds&(kReveal|kAbort) != 0 {
+		buf = legalRound(t, pd, uid, kinds, buf)
+	}
+	if f := p.Fairness; f != nil && f.Openings && p.Phase == PhaseLobby && kinds&(kOpen|kRemoveSeat) != 0 {
+		buf = legalOpenings(p, f, uid, kinds, buf)
+	}
+	return buf
+}
+
+// legalRound appends a trustless round's reveal and abort.
+func legalRound(t *Trustless, pd *Pending, uid string, kinds KindSet, buf []Action) []Action {
+	if ts, _ := t.Seat(uid); kinds&kReveal != 0 && ts != nil && !revealed(pd, ts.Seat) {
+		var a *Action
+		buf, a = nextSlot(buf)
+		a.set(ActReveal, uid, "", "")
+		a.Seat, a.Index = ts.Seat, pd.Index
+		setHex(&a.Digest, &pd.Digest)
+		setHex(&a.Transcript, &pd.Transcript)
+	}
+	return appendKind(buf, ActAbort, kAbort, uid, kinds)
+}
+
+// revealed reports whether seat has revealed the pending round.
+func revealed(pd *Pending, seat int) bool {
+	for i := range pd.Reveals {
+		if pd.Reveals[i].Seat == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// legalOpenings appends the lobby's open and removeSeat of a fair game
+// with openings f.
+func legalOpenings(p *Public, f *Fairness, uid string, kinds KindSet, buf []Action) []Action {
+	if _, i := p.Player(uid); kinds&kOpen != 0 && i >= 0 && i < len(f.Seats) && !f.Seats[i].Opened {
+		buf = appendAction(buf, ActOpen, uid, "", "")
+	}
+	if kinds&kRemoveSeat != 0 && uid != "" && uid == p.Owner && f.OpenDeadline != 0 {
+		for i := range p.Players {
+			if i < len(f.Seats) && !f.Seats[i].Opened {
+				buf = appendAction(buf, ActRemoveSeat, uid, "", p.Players[i].UID)
+			}
+		}
 	}
 	return buf
 }
 
 // legalLobby appends the lobby's joins and start.
 func legalLobby(p *Public, r *Ruleset, uid string, kinds KindSet, buf []Action) []Action {
-	if kinds&kJoin != 0 && uid != "" && len(p.Players) < r.MaxPlayers {
+	f := p.Fairness
+	openings := f != nil && f.Openings
+	if kinds&kJoin != 0 && uid != "" && len(p.Players) < r.MaxPlayers && (!openings || f.OpenDeadline == 0) {
 		if me, _ := p.Player(uid); me == nil {
 			for seat := 0; seat < r.MaxPlayers; seat++ {
 				if seatTaken(p, seat) {
@@ -123,10 +254,21 @@ func legalLobby(p *Public, r *Ruleset, uid string, kinds KindSet, buf []Action) 
 			}
 		}
 	}
-	if kinds&kStart != 0 && uid != "" && uid == p.Owner && len(p.Players) >= r.MinPlayers {
-		buf = append(buf, Action{Kind: ActStart, Actor: uid})
+	if kinds&kStart != 0 && uid != "" && uid == p.Owner && len(p.Players) >= r.MinPlayers && (!openings || allOpened(f)) {
+		buf = appendAction(buf, ActStart, uid, "", "")
 	}
 	return buf
+}
+
+// allOpened reports whether every seat of a game with openings f has
+// opened its contribution.
+func allOpened(f *Fairness) bool {
+	for i := range f.Seats {
+		if !f.Seats[i].Opened {
+			return false
+		}
+	}
+	return true
 }
 
 func seatTaken(p *Public, seat int) bool {
@@ -201,11 +343,21 @@ func appendKind(buf []Action, k ActionKind, bit KindSet, uid string, kinds KindS
 
 // appendAction appends the action of kind k by uid with the card or the
 // target given (the fields of a turn's actions), every other field zero.
-// It writes the fields of a slot the buffer already has rather than a
-// whole new Action: an Action is 216 bytes, a dozen of them pointers, and
-// clearing and copying it whole was most of the enumeration's time; a slot
-// is cleared only if a caller set one of the other fields.
 func appendAction(buf []Action, k ActionKind, uid, card, target string) []Action {
+	buf, a := nextSlot(buf)
+	a.set(k, uid, card, target)
+	a.Seat, a.Index = 0, 0
+	setString(&a.Digest, "")
+	setString(&a.Transcript, "")
+	return buf
+}
+
+// nextSlot extends buf by one slot and returns it, for [Action.set] to
+// write: a slot the buffer already has is kept rather than cleared, as an
+// Action is 360 bytes holding 18 strings, and clearing and copying it
+// whole was most of the enumeration's time. It is cleared only if a
+// caller set one of the fields that set does not write.
+func nextSlot(buf []Action) ([]Action, *Action) {
 	n := len(buf)
 	if n == cap(buf) {
 		buf = append(buf, Action{})
@@ -214,9 +366,19 @@ func appendAction(buf []Action, k ActionKind, uid, card, target string) []Action
 	}
 	a := &buf[n]
 	if a.ID != "" || a.Version != 0 || a.At != 0 || a.GameID != "" || a.Mode != "" || a.Seed != "" ||
-		a.Audit || a.ServerSeed != "" || a.Entropy != "" {
+		a.Audit || a.ChainLength != 0 || a.DeadlineMs != 0 || a.Openings || a.ServerSeed != "" ||
+		a.Entropy != "" || a.EntropyCommitment != "" || a.ChainHead != "" || a.PublicKey != "" ||
+		a.Signature != "" || a.Link != "" {
 		*a = Action{}
 	}
+	return buf, a
+}
+
+// set writes into a slot of nextSlot the fields every listed action but
+// a join has: kind k by uid with the card or the target given, no class
+// and KeepSmokeBomb false. The caller writes Seat, Index, Digest and
+// Transcript (a reveal's, or zero).
+func (a *Action) set(k ActionKind, uid, card, target string) {
 	// A field is written only if it differs: the slot most often holds
 	// the same strings already, and each write of a string into the heap
 	// costs a write barrier while the garbage collector runs.
@@ -225,13 +387,22 @@ func appendAction(buf []Action, k ActionKind, uid, card, target string) []Action
 	setString(&a.Class, "")
 	setString(&a.Target, target)
 	setString(&a.CardID, card)
-	a.Seat, a.KeepSmokeBomb = 0, false
-	return buf
+	a.KeepSmokeBomb = false
 }
 
 // setString sets *p to v unless it is equal already.
 func setString[S ~string](p *S, v S) {
 	if *p != v {
 		*p = v
+	}
+}
+
+// setHex sets *p to h's 64 lower-case hex digits unless it holds them
+// already: the comparison makes no string, the write makes one.
+func setHex(p *string, h *Hash32) {
+	var b [64]byte
+	hex.Encode(b[:], h[:])
+	if *p != string(b[:]) {
+		*p = string(b[:])
 	}
 }

@@ -668,13 +668,13 @@ class GameView implements Names {
   }
 
   /** trustHolding says why a trustless game's actions are held back:
-   * the seat's key is elsewhere, or a round waits for its reveals. */
+   * the seat's key is elsewhere (or not read yet). While a reveal round is
+   * open, engine.LegalActions itself lists no turn action (only the
+   * owner's abandon, and the reveals the page makes by itself). */
   private trustHolding(p: Public): string {
-    if (!p.trustless) return "";
+    if (!p.trustless || !this.seated()) return "";
     if (this.trust?.place === "elsewhere") return "this seat's key is on another device";
-    // engine.LegalActions does not know reveal rounds yet: while one is
-    // open the game takes nothing but reveals (and the owner's abandon).
-    if (p.trustless.pending && p.phase !== "finished") return "the round waits for its reveals";
+    if (this.trust?.place !== "here") return "this seat's key is being read";
     return "";
   }
 

@@ -10,7 +10,11 @@
 //	fairboard.reset(gameId)     forget the game followed so far
 //	fairboard.state(json)       the game document (engine.Public) as read
 //	fairboard.events(json)      new log events, in order
-//	fairboard.legal(uid)        the actions uid may send now (engine.LegalActions)
+//	fairboard.legal(uid)        the actions uid may send now (engine.LegalActions
+//	                            of engine.AllKinds &^ engine.ProtocolKinds: the
+//	                            page holds no chain, key or contribution, so it
+//	                            never offers a reveal, an open, an abort or a
+//	                            removeSeat)
 //	fairboard.check()           the first problem found, or ""
 //	fairboard.verify(text)      the export verifier (export.Verify)
 //
@@ -332,7 +336,7 @@ func main() {
 			if !ok || cur.state == nil || cur.err != nil {
 				return "[]"
 			}
-			cur.buf = engine.LegalActions(cur.state, rules, uid, engine.AllKinds, cur.buf)
+			cur.buf = engine.LegalActions(cur.state, rules, uid, engine.AllKinds&^engine.ProtocolKinds, cur.buf)
 			if len(cur.buf) == 0 {
 				return "[]"
 			}
