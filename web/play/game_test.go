@@ -94,6 +94,9 @@ func (m *match) play(maxMoves int) int {
 		b, at := p.act()
 		// The actor's own board shows the action, and no refusal.
 		p.WaitFor(fmt.Sprintf(`+document.getElementById("game").dataset.version > %d && document.getElementById("game").dataset.pending === ""`, before))
+		if m.settled != "" {
+			p.WaitFor(m.settled)
+		}
 		s := p.state()
 		require.Empty(m.t, s.Problem)
 		status := p.String(`document.getElementById("action-status").textContent`)

@@ -37,12 +37,14 @@ import (
 // action ids and kinds), and can lose the answer of chosen calls.
 type server struct {
 	*httptest.Server
-	mu       sync.Mutex
-	acts     []string // "actionId kind" of each act call, in order
-	reveals  []string // "seat index" of each reveal call, in order
-	loseNext int      // lose the answers of the next N act calls (applied, never answered)
-	muxes    []http.Handler
-	active   atomic.Int32 // index of the mux serving the functions
+	mu            sync.Mutex
+	acts          []string // "actionId kind" of each act call, in order
+	reveals       []string // "seat index" of each reveal call, in order
+	appJS         []byte   // if not nil, served as /play/app.js (a test's variant of the page)
+	variantServed int      // how many times appJS was served
+	loseNext      int      // lose the answers of the next N act calls (applied, never answered)
+	muxes         []http.Handler
+	active        atomic.Int32 // index of the mux serving the functions
 }
 
 // use switches the functions to the i-th store's.
@@ -74,6 +76,14 @@ func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifie
 			if s.observeAct(w, r, mux) {
 				return
 			}
+		}
+		if r.URL.Path == "/play/app.js" && s.appJS != nil {
+			s.mu.Lock()
+			s.variantServed++
+			s.mu.Unlock()
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			w.Write(s.appJS)
+			return
 		}
 		if strings.HasPrefix(r.URL.Path, "/play/") {
 			page.ServeHTTP(w, r)

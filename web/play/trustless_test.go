@@ -3,6 +3,8 @@ package play_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/internal/browser"
+	"github.com/fairboard/fairboard/web/play/bundle"
 )
 
 // settledRound: the page shows no reveal round open.
@@ -97,18 +100,7 @@ func TestTrustlessGameInChromium(t *testing.T) {
 		}
 	}
 	// Play until Alice may roll and move (an action that draws)...
-	m.stopWhen = func() bool {
-		if alice.String(`document.getElementById("game").dataset.awaiting`) != alice.uid {
-			return false
-		}
-		alice.WaitFor(`document.getElementById("game").dataset.mine === "1" || document.getElementById("game").dataset.phase === "finished"`)
-		for _, b := range alice.offered() {
-			if b.Kind == "move" {
-				return true
-			}
-		}
-		return false
-	}
+	m.stopWhen = func() bool { return aliceMayMove(alice) }
 	played := m.play(3000)
 	require.Equal(t, "playing", alice.state().Phase)
 	// ...with Bob offline: the round waits for his reveal, and every page
@@ -143,11 +135,7 @@ func TestTrustlessGameInChromium(t *testing.T) {
 	// Exactly one reveal per seat and index reached the server, though
 	// Alice's two tabs both followed the game; her other device sent none.
 	calls := srv.revealCalls()
-	seen := map[string]int{}
-	for _, c := range calls {
-		seen[c]++
-	}
-	for c, k := range seen {
+	for c, k := range revealCounts(calls) {
 		require.Equal(t, 1, k, "reveal %q reached the server %d times", c, k)
 	}
 	var aliceSeat int
@@ -240,4 +228,81 @@ func TestTrustlessTamperedLogInChromium(t *testing.T) {
 	for _, p := range m.players {
 		p.CheckConsole(expectedConsole...)
 	}
+}
+
+// The positive control of the two tabs' check: the page built without
+// its seat guard (--define:SEAT_GUARD=false: a reveal the round's markers
+// show, or the seat's record holds as acknowledged, is sent again) sends
+// an index of Alice's seat twice while a round waits for Bob, and the
+// count TestTrustlessGameInChromium requires to be one per seat and index
+// catches it.
+func TestTrustlessTwoTabsControlInChromium(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "app.js")
+	require.NoError(t, bundle.Build(out, "--define:SEAT_GUARD=false"))
+	variant, err := os.ReadFile(out)
+	require.NoError(t, err)
+	shipped, err := os.ReadFile("static/app.js")
+	require.NoError(t, err)
+	require.NotEqual(t, len(shipped), len(variant), "the variant is another page")
+
+	srv := emuServer(t)
+	srv.appJS = variant
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	alice := newPlayer(t, b, "alice", browser.Desktop, url)
+	bob := newPlayer(t, b, "bob", browser.Desktop, url)
+	alice.signInGuest()
+	bob.signInGuest()
+	m := &match{t: t, base: srv.URL, players: []*player{alice, bob}, settled: settledRound}
+	id := m.lobby("trustless", nil)
+	tab2 := &player{Page: alice.NewTab(t), t: t, name: "alice, second tab", uid: alice.uid}
+	tab2.SetViewport(browser.Desktop)
+	tab2.Navigate(url + "#game=" + id)
+	tab2.WaitFor(`document.getElementById("trust-key").dataset.place === "here"`)
+	m.stopWhen = func() bool { return aliceMayMove(alice) }
+	m.play(200)
+	offline(t, bob, true)
+	bob.WaitFor(`document.getElementById("net").dataset.state === "offline"`)
+	alice.Click(`#action-buttons button[data-kind="move"]`)
+	tab2.WaitFor(`document.getElementById("trust-round").dataset.waiting === ` + strconv.Quote(bob.uid))
+	// The round stays open while Bob is away: the variant's pages send
+	// Alice's reveal again at each thing they read.
+	tab2.WaitFor(`+(document.body.dataset.revealsSent || 0) >= 1`)
+	require.Eventually(t, func() bool {
+		for _, k := range revealCounts(srv.revealCalls()) {
+			if k > 1 {
+				return true
+			}
+		}
+		return false
+	}, 30*time.Second, 100*time.Millisecond, "without the guard, an index of Alice's seat reached the server twice: %v", srv.revealCalls())
+	srv.mu.Lock()
+	served := srv.variantServed
+	srv.mu.Unlock()
+	require.GreaterOrEqual(t, served, 3, "every page ran the variant")
+	offline(t, bob, false)
+}
+
+// aliceMayMove reports whether the page's player may roll and move now
+// (an action that draws), waiting for the page to offer its actions.
+func aliceMayMove(alice *player) bool {
+	if alice.String(`document.getElementById("game").dataset.awaiting`) != alice.uid {
+		return false
+	}
+	alice.WaitFor(`document.getElementById("game").dataset.mine === "1" || document.getElementById("game").dataset.phase === "finished"`)
+	for _, b := range alice.offered() {
+		if b.Kind == "move" {
+			return true
+		}
+	}
+	return false
+}
+
+// revealCounts counts the reveal calls per "seat index".
+func revealCounts(calls []string) map[string]int {
+	n := map[string]int{}
+	for _, c := range calls {
+		n[c]++
+	}
+	return n
 }

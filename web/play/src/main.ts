@@ -602,10 +602,7 @@ class GameView implements Names {
         return "The game is over.";
     }
     const pd = p.trustless?.pending;
-    if (pd) {
-      const kind = actionLabels[pd.action.kind]?.(pd.action, this) ?? pd.action.kind;
-      return `Reveal round ${pd.index}: "${kind}" by ${this.who(pd.action.actor)} waits for the players' reveals.`;
-    }
+    if (pd) return `Reveal round ${pd.index}: waiting for the players' reveals.`;
     const step = p.step ? ` (${steps[p.step] ?? p.step})` : "";
     if (p.awaiting === user?.uid) return `Your move${step}.`;
     return `Waiting for ${this.who(p.awaiting)}${step}.`;
