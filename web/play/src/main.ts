@@ -298,6 +298,10 @@ class GameView implements Names {
   private problem = "";
   private legalKey = "";
   private closed = false;
+  /** joins are the log's joins and creation, said again once the players
+   * they name are seated (a trustless page reads them before its join). */
+  private joins: GameEvent[] = [];
+  private namedPlayers = 0;
   /** fresh are the events taken since the last state, for the mode. */
   private fresh: GameEvent[] = [];
   /** trust is this player's seat in a trustless game. */
@@ -479,6 +483,14 @@ class GameView implements Names {
       sessionStorage.removeItem(this.storageKey);
     }
     this.render();
+    const n = p.players?.length ?? 0;
+    if (n !== this.namedPlayers) {
+      this.namedPlayers = n;
+      for (const e of this.joins) {
+        const li = byId("log").querySelector(`li[data-seq="${e.seq}"]`);
+        if (li) li.textContent = describe(e, this);
+      }
+    }
     modeOf(p).followed(p, this.fresh.splice(0));
     this.trust?.seen(p);
     if (first && p.phase !== "lobby" && !document.body.dataset.firstBoardMs) {
@@ -508,6 +520,7 @@ class GameView implements Names {
       this.fresh.push(e);
       const text = describe(e, this);
       append(log, h("li", { "data-seq": e.seq, "data-type": e.type }, text));
+      if (e.type === "PlayerJoined" || e.type === "GameCreated") this.joins.push(e);
       if (e.type === "DiceRolled" || e.type === "CardDrawn" || e.type === "ChanceResolved" || e.type === "LootRoll") {
         replace(byId("latest"), h("p", { class: "latest " + e.type, "data-seq": e.seq }, text));
       }
