@@ -114,6 +114,16 @@ func TestTrustlessGameInChromium(t *testing.T) {
 		require.Contains(t, ts.Round, "waits for the reveals of")
 		require.Regexp(t, `Reveal deadline: \d+ s left`, ts.Deadline)
 	}
+	// Alice's second tab goes to the background (document.hidden, as a
+	// phone's browser sets it, set here through DevTools): it says what
+	// will happen to the deadline; its title says no reveal is due (hers
+	// is in).
+	tab2.Eval(`Object.defineProperty(document, "hidden", {configurable: true, get: () => true}); document.dispatchEvent(new Event("visibilitychange")); true`, nil)
+	tab2.WaitFor(`document.getElementById("trust-background").textContent.startsWith("This page is in the background")`)
+	require.Contains(t, tab2.trust().Background, "if its deadline passes first, the server aborts the game")
+	require.Equal(t, "fairboard: play", tab2.String(`document.title`))
+	tab2.Eval(`delete document.hidden; document.dispatchEvent(new Event("visibilitychange")); true`, nil)
+	tab2.WaitFor(`document.getElementById("trust-background").textContent.startsWith("Keep this page open")`)
 	alice.shot("t1-trustless-round-waiting-1280")
 	other.shot("t1b-trustless-key-elsewhere-1280")
 	alice.checkScreen("trustless round waiting at 1280 px")

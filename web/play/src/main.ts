@@ -589,7 +589,8 @@ class GameView implements Names {
       ? "This page is in the background: your browser may pause it, and then it cannot reveal. A round waiting for you waits until you come back; if its deadline passes first, the server aborts the game."
       : "Keep this page open: it reveals your links by itself. A phone may pause it in the background; a round left waiting past its deadline aborts the game.";
     show(bg, mine);
-    if (document.hidden && mine && pd) document.title = "Your reveal is due — fairboard";
+    const due = !!pd && !(pd.reveals ?? []).some((r) => r.uid === user?.uid) && !marks.some((m) => m.index === pd.index && m.uid === user?.uid);
+    if (document.hidden && mine && due) document.title = "Your reveal is due — fairboard";
     else if (document.title !== "fairboard: play") document.title = "fairboard: play";
     const key = byId("trust-key");
     key.textContent = this.trust?.keyNote() ?? "";
