@@ -43,6 +43,7 @@ type server struct {
 	appJS         []byte   // if not nil, served as /play/app.js (a test's variant of the page)
 	variantServed int      // how many times appJS was served
 	loseNext      int      // lose the answers of the next N act calls (applied, never answered)
+	loseReveals   int      // the same, for reveal calls
 	muxes         []http.Handler
 	active        atomic.Int32 // index of the mux serving the functions
 }
@@ -70,7 +71,9 @@ func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifie
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mux := s.muxes[s.active.Load()]
 		if r.URL.Path == "/reveal" && r.Method == http.MethodPost {
-			s.observeReveal(r)
+			if s.observeReveal(w, r, mux) {
+				return
+			}
 		}
 		if r.URL.Path == "/act" && r.Method == http.MethodPost {
 			if s.observeAct(w, r, mux) {
@@ -137,12 +140,13 @@ func (s *server) observeAct(w http.ResponseWriter, r *http.Request, mux http.Han
 }
 
 // observeReveal records a reveal call (its seat and index) that reaches
-// the server.
-func (s *server) observeReveal(r *http.Request) {
+// the server and, when asked to, lets it be applied but loses its answer.
+// It returns true when it lost the answer.
+func (s *server) observeReveal(w http.ResponseWriter, r *http.Request, mux http.Handler) bool {
 	body, err := readAll(r)
 	r.Body = nopCloser(body)
 	if err != nil {
-		return
+		return false
 	}
 	var req struct {
 		Data struct {
@@ -153,7 +157,21 @@ func (s *server) observeReveal(r *http.Request) {
 	json.Unmarshal(body, &req)
 	s.mu.Lock()
 	s.reveals = append(s.reveals, fmt.Sprintf("%d %d", req.Data.Seat, req.Data.Index))
+	lose := s.loseReveals > 0
+	if lose {
+		s.loseReveals--
+	}
 	s.mu.Unlock()
+	if !lose {
+		return false
+	}
+	mux.ServeHTTP(httptest.NewRecorder(), r) // applied...
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	conn.Close() // ...and its answer lost
+	return true
 }
 
 // revealCalls returns the reveal calls seen so far.

@@ -316,3 +316,41 @@ func revealCounts(calls []string) map[string]int {
 	}
 	return n
 }
+
+// A reveal whose answer is lost (the server stages it, then the
+// connection closes before any byte of the answer) is sent again by the
+// page with the same action id: the server answers it as the first time,
+// the round closes with one reveal of that seat, and the game goes on
+// with no problem on any page.
+func TestTrustlessRevealRetriedInChromium(t *testing.T) {
+	srv := emuServer(t)
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	ann := newPlayer(t, b, "ann", browser.Desktop, url)
+	ben := newPlayer(t, b, "ben", browser.Desktop, url)
+	ann.signInGuest()
+	ben.signInGuest()
+	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}, settled: settledRound, stopAfter: 4}
+	srv.mu.Lock()
+	srv.loseReveals = 1 // the first reveal: of the start's round
+	srv.mu.Unlock()
+	m.lobby("trustless", nil)
+	m.play(100)
+	calls := revealCounts(srv.revealCalls())
+	var again []string
+	for c, k := range calls {
+		if k > 1 {
+			again = append(again, c)
+		}
+	}
+	require.Len(t, again, 1, "exactly the reveal whose answer was lost was sent again: %v", srv.revealCalls())
+	require.Equal(t, 2, calls[again[0]])
+	require.True(t, strings.HasSuffix(again[0], " 1"), "the start's round: %s", again[0])
+	for _, p := range m.players {
+		require.Empty(t, p.state().Problem, p.name)
+		// The log's first round holds one link per seat: the retry was
+		// applied once.
+		require.Contains(t, p.String(`Array.from(document.querySelectorAll("#log li[data-type=RoundRevealed]")).map((li) => li.textContent).join("|")`),
+			"Reveal round 1: every seat's link is revealed (2)")
+	}
+}
