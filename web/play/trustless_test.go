@@ -179,12 +179,7 @@ func TestTrustlessGameInChromium(t *testing.T) {
 // nothing wrong (the positive control).
 func TestTrustlessTamperedLogInChromium(t *testing.T) {
 	srv := emuServer(t)
-	b := browser.Start(t)
-	url := srv.URL + "/play/"
-	ann := newPlayer(t, b, "ann", browser.Desktop, url)
-	ben := newPlayer(t, b, "ben", browser.Desktop, url)
-	ann.signInGuest()
-	ben.signInGuest()
+	ann, ben := twoGuests(t, srv)
 	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}, settled: settledRound, stopAfter: 6}
 	id := m.lobby("trustless", nil)
 	m.play(1000)
@@ -257,12 +252,8 @@ func TestTrustlessTwoTabsControlInChromium(t *testing.T) {
 
 	srv := emuServer(t)
 	srv.appJS = variant
-	b := browser.Start(t)
+	alice, bob := twoGuests(t, srv)
 	url := srv.URL + "/play/"
-	alice := newPlayer(t, b, "alice", browser.Desktop, url)
-	bob := newPlayer(t, b, "bob", browser.Desktop, url)
-	alice.signInGuest()
-	bob.signInGuest()
 	m := &match{t: t, base: srv.URL, players: []*player{alice, bob}, settled: settledRound}
 	id := m.lobby("trustless", nil)
 	tab2 := &player{Page: alice.NewTab(t), t: t, name: "alice, second tab", uid: alice.uid}
@@ -324,12 +315,7 @@ func revealCounts(calls []string) map[string]int {
 // with no problem on any page.
 func TestTrustlessRevealRetriedInChromium(t *testing.T) {
 	srv := emuServer(t)
-	b := browser.Start(t)
-	url := srv.URL + "/play/"
-	ann := newPlayer(t, b, "ann", browser.Desktop, url)
-	ben := newPlayer(t, b, "ben", browser.Desktop, url)
-	ann.signInGuest()
-	ben.signInGuest()
+	ann, ben := twoGuests(t, srv)
 	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}, settled: settledRound, stopAfter: 4}
 	srv.mu.Lock()
 	srv.loseReveals = 1 // the first reveal: of the start's round
@@ -353,4 +339,17 @@ func TestTrustlessRevealRetriedInChromium(t *testing.T) {
 		require.Contains(t, p.String(`Array.from(document.querySelectorAll("#log li[data-type=RoundRevealed]")).map((li) => li.textContent).join("|")`),
 			"Reveal round 1: every seat's link is revealed (2)")
 	}
+}
+
+// twoGuests opens the page of srv in a browser for two guests at 1280 px
+// (ann and ben), each signed in in a browser context of their own.
+func twoGuests(t *testing.T, srv *server) (*player, *player) {
+	t.Helper()
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	ann := newPlayer(t, b, "ann", browser.Desktop, url)
+	ben := newPlayer(t, b, "ben", browser.Desktop, url)
+	ann.signInGuest()
+	ben.signInGuest()
+	return ann, ben
 }
