@@ -62,6 +62,13 @@ func TestTrustlessGameInChromium(t *testing.T) {
 	})
 	require.Contains(t, bob.trust().Key, "non-extractable WebCrypto Ed25519 key")
 
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, p := range []*player{alice, bob} {
+				t.Logf("%s: status %q, trust %+v, problem %q", p.name, p.String(`document.getElementById("action-status").textContent`), p.trust(), p.state().Problem)
+			}
+		}
+	})
 	// Alice's second tab: the same browser context (the same IndexedDB and
 	// Web Locks), following the same game and revealing when due.
 	tab2 := &player{Page: alice.NewTab(t), t: t, name: "alice, second tab", uid: alice.uid}

@@ -245,6 +245,11 @@ async function createGame(): Promise<void> {
   }
 }
 
+/** RESYNC_TICKS is how many seconds a trustless page waits between two
+ * looks at an open round (getView, and what its seat owes: trustgame.ts,
+ * resync). */
+const RESYNC_TICKS = 5;
+
 /** autoJoinKey keeps the seat and class chosen at a trustless create,
  * for the game's page to join with. */
 function autoJoinKey(gameId: string): string {
@@ -387,7 +392,18 @@ class GameView implements Names {
       byId("action-status").textContent = "This browser's storage (IndexedDB) could not be read: " + String(e);
       return;
     }
-    this.ticker = window.setInterval(() => this.renderTrust(), 1000);
+    let ticks = 0;
+    this.ticker = window.setInterval(() => {
+      this.renderTrust();
+      if (++ticks % RESYNC_TICKS !== 0) return;
+      // A round open for a while: read the game and its markers again
+      // (getView answers both), as the Go client does after 3 s of
+      // silence: a Firestore listener was seen to stay silent for a
+      // minute on a loaded emulator, and the round then looked stuck.
+      const p = this.state;
+      if (backend.live && p?.trustless?.pending && p.phase !== "finished") void this.refresh().catch(() => undefined);
+      t.resync();
+    }, 1000);
     document.addEventListener("visibilitychange", this.onVisibility);
     if (this.state) t.seen(this.state);
     const auto = sessionStorage.getItem(autoJoinKey(this.id));

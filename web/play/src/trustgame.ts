@@ -175,10 +175,18 @@ export class TrustSeat {
         await this.revealOnce();
       } while (this.again);
     } catch (e) {
-      this.d.status("The reveal failed: " + (e instanceof Error ? e.message : String(e)));
+      this.d.status("The reveal failed: " + (e instanceof Error ? e.message : String(e)) + " It is sent again in a few seconds.");
     } finally {
       this.busy = false;
     }
+  }
+
+  /** resync looks again at what the seat owes when nothing came for a
+   * while (as the Go client's Play does every 5 s): a reveal whose call
+   * failed, or a state read before its events, is taken up again. */
+  resync(): void {
+    const p = this.latest;
+    if (p?.trustless?.pending && p.phase !== "finished") void this.revealIfDue();
   }
 
   private async revealOnce(): Promise<void> {
