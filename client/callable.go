@@ -3,7 +3,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -134,13 +132,4 @@ func (f *Functions) Call(ctx context.Context, name string, data, res any) error 
 		}
 	}
 	return nil
-}
-
-// hexSig decodes an Ed25519 signature of 128 hex digits.
-func hexSig(s string) ([]byte, error) {
-	b, err := hex.DecodeString(s)
-	if err != nil || len(b) != trustless.SignatureSize {
-		return nil, fmt.Errorf("not a signature")
-	}
-	return b, nil
 }

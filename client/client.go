@@ -21,17 +21,14 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -272,77 +269,21 @@ func (c *Client) ingest(up *Update) error {
 	return c.checkMarks()
 }
 
-// checkShown requires the game document to be the replay's (but for the
-// last action id, which the log does not carry: it is the server's).
+// checkShown requires the game document to be the replay's
+// (player.CheckShown).
 func (c *Client) checkShown() error {
-	mine, shown := c.Game().Public, *c.shown
-	mine.LastActionID, shown.LastActionID = "", ""
-	if mt, st := mine.Trustless, shown.Trustless; mt != nil && st != nil {
-		mp, sp := mt.Pending, st.Pending
-		switch {
-		case sp != nil && mp == nil:
-			return c.lie("the server shows %s by %s pending at index %d, which the log has not recorded", sp.Action.Kind, sp.Action.Actor, sp.Index)
-		case sp == nil && mp != nil:
-			return c.lie("the log has %s by %s pending at index %d; the server shows nothing pending", mp.Action.Kind, mp.Action.Actor, mp.Index)
-		case sp != nil && sp.Index != mp.Index:
-			return c.lie("the server asks for index %d; the log's pending action (%s by %s) uses index %d", sp.Index, mp.Action.Kind, mp.Action.Actor, mp.Index)
-		case sp != nil && (sp.Digest != mp.Digest || sp.Transcript != mp.Transcript || sp.Action != mp.Action):
-			return c.lie("the server shows another pending action at index %d (%s by %s, digest %s) than the log's (%s by %s, digest %s)",
-				sp.Index, sp.Action.Kind, sp.Action.Actor, sp.Digest, mp.Action.Kind, mp.Action.Actor, mp.Digest)
-		}
+	if err := player.CheckShown(c.Game().Public, *c.shown); err != nil {
+		return c.lie("%s", err)
 	}
-	a, _ := json.Marshal(&mine)
-	b, _ := json.Marshal(&shown)
-	if bytes.Equal(a, b) {
-		return nil
-	}
-	var am, bm map[string]json.RawMessage
-	json.Unmarshal(a, &am)
-	json.Unmarshal(b, &bm)
-	var diff []string
-	for k := range bm {
-		if !bytes.Equal(am[k], bm[k]) {
-			diff = append(diff, k)
-		}
-	}
-	for k := range am {
-		if _, ok := bm[k]; !ok {
-			diff = append(diff, k)
-		}
-	}
-	slices.Sort(diff)
-	k := diff[0]
-	return c.lie("the game document's %v differ from what the log makes (at seq %d): %s shows %.300s; the log's replay %.300s",
-		diff, c.shown.LogSeq, k, bm[k], am[k])
+	return nil
 }
 
 // checkMarks requires every marker of the round the log has pending to be
-// its seat's signature over the pending action's digest and transcript.
+// its seat's signature over the pending action's digest and transcript
+// (player.CheckMarks).
 func (c *Client) checkMarks() error {
-	t := c.Game().Public.Trustless
-	if t == nil || t.Pending == nil {
-		return nil
-	}
-	pd := t.Pending
-	for _, m := range c.marks {
-		if m.Index != pd.Index {
-			continue
-		}
-		ts, _ := t.Seat(m.UID)
-		if ts == nil || ts.Seat != m.Seat {
-			return c.lie("a reveal marker of %s for seat %d, which is not that seat's player", m.UID, m.Seat)
-		}
-		d, derr := engine.ParseHash32(m.Digest, "digest")
-		tr, terr := engine.ParseHash32(m.Transcript, "transcript")
-		sig, serr := hexSig(m.Signature)
-		if derr != nil || terr != nil || serr != nil ||
-			!trustless.Verify(ts.PublicKey[:], trustless.RevealMessage(c.cfg.GameID, m.Index, (*[32]byte)(&d), (*[32]byte)(&tr)), sig) {
-			return c.lie("a reveal of seat %d (%s) for index %d that its key did not sign", m.Seat, m.UID, m.Index)
-		}
-		if d != pd.Digest || tr != pd.Transcript {
-			return c.lie("seat %d (%s) revealed index %d for the action of digest %s after transcript %s; the log has %s by %s pending there (digest %s, transcript %s): the server shows the seats different games",
-				m.Seat, m.UID, m.Index, d, tr, pd.Action.Kind, pd.Action.Actor, pd.Digest, pd.Transcript)
-		}
+	if err := player.CheckMarks(c.cfg.GameID, &c.Game().Public, c.marks); err != nil {
+		return c.lie("%s", err)
 	}
 	return nil
 }

@@ -34,7 +34,8 @@ type Secrets struct {
 type Seat struct {
 	sec   Secrets
 	chain *trustless.Chain
-	key   ed25519.PrivateKey
+	key   ed25519.PrivateKey // nil: the key is held elsewhere (see ExternalSeat)
+	pub   engine.Hash32
 	f     *Follower
 }
 
@@ -51,7 +52,7 @@ func NewSeat(rules *engine.Ruleset, gameID, uid string, seat int, chainLength ui
 		return nil, err
 	}
 	sec := Secrets{GameID: gameID, UID: uid, Seat: seat, ChainLength: chainLength, ChainSecret: ch.Secret(), KeySeed: engine.Hash32(priv.Seed())}
-	return &Seat{sec: sec, chain: ch, key: priv, f: NewFollower(rules)}, nil
+	return &Seat{sec: sec, chain: ch, key: priv, pub: engine.Hash32(priv.Public().(ed25519.PublicKey)), f: NewFollower(rules)}, nil
 }
 
 // RestoreSeat rebuilds a seat from its secrets (after a restart); its
@@ -61,7 +62,25 @@ func RestoreSeat(rules *engine.Ruleset, sec Secrets) (*Seat, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Seat{sec: sec, chain: ch, key: ed25519.NewKeyFromSeed(sec.KeySeed[:]), f: NewFollower(rules)}, nil
+	key := ed25519.NewKeyFromSeed(sec.KeySeed[:])
+	return &Seat{sec: sec, chain: ch, key: key, pub: engine.Hash32(key.Public().(ed25519.PublicKey)), f: NewFollower(rules)}, nil
+}
+
+// ExternalSeat is a seat whose signing key is held elsewhere (a browser's
+// non-extractable WebCrypto key): it holds the chain (sec.KeySeed is
+// ignored), its public key pub, and follows the game with f, which may
+// have read part of the log already. It does not sign: SignMessage and
+// PrepareReveal return the bytes the key holder signs.
+func ExternalSeat(sec Secrets, pub engine.Hash32, f *Follower) (*Seat, error) {
+	ch, err := trustless.NewChain(sec.GameID, uint32(sec.Seat), sec.ChainLength, [32]byte(sec.ChainSecret))
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, errors.New("player: an external seat needs a follower")
+	}
+	sec.KeySeed = engine.Hash32{}
+	return &Seat{sec: sec, chain: ch, pub: pub, f: f}, nil
 }
 
 // Secrets returns what the seat must keep (see [Secrets]); save them after
@@ -75,9 +94,7 @@ func (s *Seat) UID() string { return s.sec.UID }
 func (s *Seat) Head() engine.Hash32 { return engine.Hash32(s.chain.Head()) }
 
 // PublicKey returns the seat's Ed25519 public key, published at join.
-func (s *Seat) PublicKey() engine.Hash32 {
-	return engine.Hash32(s.key.Public().(ed25519.PublicKey))
-}
+func (s *Seat) PublicKey() engine.Hash32 { return s.pub }
 
 // Follower returns the seat's follower of the public log.
 func (s *Seat) Follower() *Follower { return s.f }
@@ -95,18 +112,32 @@ func (s *Seat) Join(class engine.Class, keepSmokeBomb bool, version uint64) (eng
 // Sign signs the seat's own action a (Actor its uid; Version the game
 // version it is made against), setting a.Signature.
 func (s *Seat) Sign(a *engine.Action) error {
-	if a.Actor != s.sec.UID {
-		return fmt.Errorf("player: seat %s does not sign an action of %s", s.sec.UID, a.Actor)
-	}
-	if a.Version == 0 {
-		return errors.New("player: an action names the version it is made against")
-	}
-	msg, err := engine.ActionMessage(s.sec.GameID, a)
+	msg, err := s.SignMessage(a)
 	if err != nil {
 		return err
 	}
+	if s.key == nil {
+		return ErrKeyElsewhere
+	}
 	a.Signature = hex.EncodeToString(ed25519.Sign(s.key, msg))
 	return nil
+}
+
+// ErrKeyElsewhere says the seat's key is held elsewhere (ExternalSeat):
+// sign SignMessage's or PrepareReveal's bytes with it.
+var ErrKeyElsewhere = errors.New("player: this seat's signing key is held elsewhere")
+
+// SignMessage returns the bytes the seat signs to submit its own action a
+// (Actor its uid; Version the game version it is made against):
+// rng/trustless.ActionMessage of a's canonical encoding.
+func (s *Seat) SignMessage(a *engine.Action) ([]byte, error) {
+	if a.Actor != s.sec.UID {
+		return nil, fmt.Errorf("player: seat %s does not sign an action of %s", s.sec.UID, a.Actor)
+	}
+	if a.Version == 0 {
+		return nil, errors.New("player: an action names the version it is made against")
+	}
+	return engine.ActionMessage(s.sec.GameID, a)
 }
 
 // ErrNothingToReveal says the game the seat has checked is not waiting for
@@ -124,6 +155,32 @@ var ErrNothingToReveal = errors.New("player: nothing to reveal")
 // earlier link). An error other than ErrNothingToReveal names what the
 // server shows that the log does not: stop, and tell the player.
 func (s *Seat) Reveal(pub *engine.Public, at int64) (engine.Action, error) {
+	a, msg, err := s.PrepareReveal(pub, at)
+	if err != nil {
+		return a, err
+	}
+	if s.key == nil {
+		return engine.Action{}, ErrKeyElsewhere
+	}
+	a.Signature = hex.EncodeToString(ed25519.Sign(s.key, msg))
+	return a, nil
+}
+
+// PrepareReveal is Reveal without the signature: the reveal (its
+// Signature empty) and the bytes its signature covers
+// (rng/trustless.RevealMessage), after the same checks, with the index
+// and the digest recorded in the seat's Secrets as Reveal records them.
+// The caller signs msg with the seat's key (a WebCrypto key, say).
+func (s *Seat) PrepareReveal(pub *engine.Public, at int64) (engine.Action, []byte, error) {
+	a, err := s.prepare(pub, at)
+	if err != nil {
+		return engine.Action{}, nil, err
+	}
+	pd := s.f.Game().Public.Trustless.Pending
+	return a, trustless.RevealMessage(s.sec.GameID, a.Index, (*[32]byte)(&pd.Digest), (*[32]byte)(&pd.Transcript)), nil
+}
+
+func (s *Seat) prepare(pub *engine.Public, at int64) (engine.Action, error) {
 	if err := s.f.Err(); err != nil {
 		return engine.Action{}, err
 	}
@@ -163,8 +220,6 @@ func (s *Seat) Reveal(pub *engine.Public, at int64) (engine.Action, error) {
 		return engine.Action{}, err
 	}
 	s.sec.Revealed, s.sec.Digest = v, pd.Digest
-	msg := trustless.RevealMessage(s.sec.GameID, v, (*[32]byte)(&pd.Digest), (*[32]byte)(&pd.Transcript))
 	return engine.Action{Kind: engine.ActReveal, Actor: s.sec.UID, At: at, Seat: s.sec.Seat, Index: v,
-		Link: engine.Hash32(link).String(), Digest: pd.Digest.String(), Transcript: pd.Transcript.String(),
-		Signature: hex.EncodeToString(ed25519.Sign(s.key, msg))}, nil
+		Link: engine.Hash32(link).String(), Digest: pd.Digest.String(), Transcript: pd.Transcript.String()}, nil
 }

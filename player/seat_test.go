@@ -1,6 +1,8 @@
 package player_test
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"testing"
 
@@ -178,4 +180,43 @@ func TestSeatRevealsAnIndexForOneActionOnly(t *testing.T) {
 	require.NoError(t, seat.Follow(s.log))
 	_, err = seat.Reveal(&s.g.Public, 1)
 	require.ErrorContains(t, err, "a revealed index serves that action or none")
+}
+
+// TestExternalSeat: a seat whose key is held elsewhere (a browser's
+// WebCrypto key) gives the bytes to sign; signed with the seat's key by
+// an independent Ed25519 (crypto/ed25519 on the seed), they are the
+// signatures the seat holding its key makes, and the server accepts the
+// reveal. It signs nothing itself.
+func TestExternalSeat(t *testing.T) {
+	s := newServer(t)
+	sec := s.seats[1].Secrets()
+	f := player.NewFollower(engine.DefaultRules())
+	require.NoError(t, f.Follow(s.log))
+	ext, err := player.ExternalSeat(sec, s.seats[1].PublicKey(), f)
+	require.NoError(t, err)
+	require.Equal(t, s.seats[1].Head(), ext.Head())
+	require.Equal(t, s.seats[1].PublicKey(), ext.PublicKey())
+	require.Zero(t, ext.Secrets().KeySeed, "the seed is not kept")
+
+	key := ed25519.NewKeyFromSeed(sec.KeySeed[:])
+	a, msg, err := ext.PrepareReveal(&s.g.Public, 5)
+	require.NoError(t, err)
+	require.Empty(t, a.Signature)
+	a.Signature = hex.EncodeToString(ed25519.Sign(key, msg))
+	want, err := s.seats[1].Reveal(&s.g.Public, 5)
+	require.NoError(t, err)
+	require.Equal(t, want, a, "the same reveal, signed by the key holder")
+	_, _, err = ext.PrepareReveal(&s.g.Public, 6)
+	require.ErrorIs(t, err, player.ErrNothingToReveal, "the index is recorded")
+	s.apply(a)
+
+	move := engine.Action{Kind: engine.ActMove, Actor: "p2", Version: 9}
+	require.ErrorIs(t, ext.Sign(&move), player.ErrKeyElsewhere)
+	m, err := ext.SignMessage(&move)
+	require.NoError(t, err)
+	want2 := move
+	require.NoError(t, s.seats[1].Sign(&want2))
+	require.Equal(t, want2.Signature, hex.EncodeToString(ed25519.Sign(key, m)))
+	_, err = ext.SignMessage(&engine.Action{Kind: engine.ActMove, Actor: "p1", Version: 9})
+	require.Error(t, err, "another player's action")
 }

@@ -163,6 +163,12 @@ const MobileUA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (K
 func (b *Browser) NewPage(t testing.TB) *Page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(b.root, chromedp.WithNewBrowserContext())
+	return openTab(t, ctx, cancel)
+}
+
+// openTab makes the tab of ctx a Page.
+func openTab(t testing.TB, ctx context.Context, cancel context.CancelFunc) *Page {
+	t.Helper()
 	t.Cleanup(cancel)
 	p := &Page{t: t, ctx: ctx}
 	// Each page behaves as the focused one (focus and keyboard events, the
@@ -177,6 +183,15 @@ func (b *Browser) NewPage(t testing.TB) *Page {
 		t.Fatalf("listen: %v", err)
 	}
 	return p
+}
+
+// NewTab opens a blank tab in the page's browser context (the same
+// cookies, storage and IndexedDB: the same person in a second tab),
+// recording its console.
+func (p *Page) NewTab(t testing.TB) *Page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(p.ctx)
+	return openTab(t, ctx, cancel)
 }
 
 // record keeps the console's messages.

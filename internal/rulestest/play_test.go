@@ -1,6 +1,7 @@
 package rulestest
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -26,6 +27,19 @@ func logQueryAfter(game, afterID string) call {
 	return call{"POST", "/games/" + game + ":runQuery", q}
 }
 
+// check sends the case's request as its user: 200, or 403
+// PERMISSION_DENIED.
+func (tc rulesCase) check(t *testing.T, w world) {
+	t.Helper()
+	code, body := do(t, tc.call, w.tokens[tc.user])
+	switch {
+	case tc.allow && code != http.StatusOK:
+		t.Fatalf("as %q: %d %s, want 200", tc.user, code, body)
+	case !tc.allow && (code != http.StatusForbidden || !strings.Contains(string(body), "PERMISSION_DENIED")):
+		t.Fatalf("as %q: %d %s, want 403 PERMISSION_DENIED", tc.user, code, body)
+	}
+}
+
 func TestPlayPageLogQueryAfter(t *testing.T) {
 	w := setup(t)
 	db := emu.Client(t)
@@ -45,15 +59,7 @@ func TestPlayPageLogQueryAfter(t *testing.T) {
 			{"query after a document by a player seated nowhere", "dave", logQueryAfter(g, first), false},
 			{"unauthenticated query after a document", "", logQueryAfter(g, first), false},
 		} {
-			t.Run(g+": "+tc.name, func(t *testing.T) {
-				code, body := do(t, tc.call, w.tokens[tc.user])
-				switch {
-				case tc.allow && code != http.StatusOK:
-					t.Fatalf("as %q: %d %s, want 200", tc.user, code, body)
-				case !tc.allow && (code != http.StatusForbidden || !strings.Contains(string(body), "PERMISSION_DENIED")):
-					t.Fatalf("as %q: %d %s, want 403 PERMISSION_DENIED", tc.user, code, body)
-				}
-			})
+			t.Run(g+": "+tc.name, func(t *testing.T) { tc.check(t, w) })
 		}
 		// After a document: exactly the documents that follow it, in order;
 		// after the last: nothing.
@@ -71,6 +77,54 @@ func TestPlayPageLogQueryAfter(t *testing.T) {
 				if !strings.HasSuffix(got[i], "/"+r.Ref.ID) {
 					t.Fatalf("%s after document %d: %s at %d, want %s", g, after, got[i], i, r.Ref.ID)
 				}
+			}
+		}
+	}
+}
+
+// In a trustless game the page also listens, once seated, to the open
+// round's reveal markers: games/{id}/reveals ordered by id from
+// "{index:020}-" to before "{index:020}." (web/play/src/backend.ts). The
+// chain heads, keys and the pending record it shows are fields of the game
+// document (the read cases' get); the links are in the log. These are the
+// marker query's cases: the seated players' (allowed, and exactly the
+// round's markers), nobody else's.
+func roundQuery(game string, index int) call {
+	q := collQuery("reveals")
+	ref := func(suffix string) map[string]any {
+		return map[string]any{"referenceValue": "projects/" + emulator.DefaultProjectID + "/databases/(default)/documents/games/" + game +
+			"/reveals/" + fmt.Sprintf("%020d", index) + suffix}
+	}
+	sq := q["structuredQuery"].(map[string]any)
+	sq["startAt"] = map[string]any{"before": true, "values": []any{ref("-")}}
+	sq["endAt"] = map[string]any{"before": true, "values": []any{ref(".")}}
+	return call{"POST", "/games/" + game + ":runQuery", q}
+}
+
+func TestPlayPageRoundMarkersQuery(t *testing.T) {
+	w := setup(t)
+	for _, tc := range []rulesCase{
+		{"seated player's query of the round's markers", "bob", roundQuery("g4", 1), true},
+		{"owner's query of the round's markers", "alice", roundQuery("g4", 1), true},
+		{"another game's player's query of the round's markers", "carol", roundQuery("g4", 1), false},
+		{"query of the round's markers by a player seated nowhere", "dave", roundQuery("g4", 1), false},
+		{"unauthenticated query of the round's markers", "", roundQuery("g4", 1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.check(t, w) })
+	}
+	// Round 1 holds alice's marker (seat 0); round 2 none yet.
+	for idx, want := range map[int][]string{1: {fmt.Sprintf("%020d-000", 1)}, 2: nil} {
+		code, body := do(t, roundQuery("g4", idx), w.tokens["bob"])
+		if code != http.StatusOK {
+			t.Fatalf("round %d: %d %s", idx, code, body)
+		}
+		got := queryNames(t, body)
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %v, want %v", idx, got, want)
+		}
+		for i := range want {
+			if !strings.HasSuffix(got[i], "/"+want[i]) {
+				t.Fatalf("round %d: %v, want %v", idx, got, want)
 			}
 		}
 	}

@@ -214,12 +214,7 @@ func TestBothLogLayoutsInChromium(t *testing.T) {
 		return play.Config{ProjectID: emu.ProjectID(), APIKey: "emulator-api-key", AuthEmulator: "http://" + emu.Auth().Host,
 			FirestoreEmulator: emu.Firestore().Host, Store: play.StoreFirestore}
 	})
-	b := browser.Start(t)
-	url := srv.URL + "/play/"
-	ann := newPlayer(t, b, "ann", browser.Desktop, url)
-	ben := newPlayer(t, b, "ben", browser.Desktop, url)
-	ann.signInGuest()
-	ben.signInGuest()
+	ann, ben := twoGuests(t, srv)
 	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}}
 	id := m.lobby("crypto", nil)
 	m.onMove = func(n int, _ *player, _ button) {

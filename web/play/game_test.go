@@ -23,6 +23,13 @@ type match struct {
 	// stopAfter, if not 0, ends play after that many actions (the game
 	// goes on).
 	stopAfter int
+	// settled, if not "", is a condition every page must meet after an
+	// action before it counts as shown (a trustless game: its reveal
+	// round closed).
+	settled string
+	// stopWhen, if not nil, ends play before an action when it returns
+	// true (the game goes on).
+	stopWhen func() bool
 }
 
 func (m *match) byUID(uid string) *player {
@@ -69,6 +76,9 @@ func (m *match) play(maxMoves int) int {
 		if m.stopAfter > 0 && n == m.stopAfter {
 			return n
 		}
+		if m.stopWhen != nil && m.stopWhen() {
+			return n
+		}
 		st := owner.state()
 		if st.Phase == "finished" {
 			return n
@@ -84,6 +94,9 @@ func (m *match) play(maxMoves int) int {
 		b, at := p.act()
 		// The actor's own board shows the action, and no refusal.
 		p.WaitFor(fmt.Sprintf(`+document.getElementById("game").dataset.version > %d && document.getElementById("game").dataset.pending === ""`, before))
+		if m.settled != "" {
+			p.WaitFor(m.settled)
+		}
 		s := p.state()
 		require.Empty(m.t, s.Problem)
 		status := p.String(`document.getElementById("action-status").textContent`)
@@ -105,8 +118,11 @@ func (m *match) play(maxMoves int) int {
 				continue
 			}
 			o.WaitFor(fmt.Sprintf(`+document.getElementById("game").dataset.version >= %d`, v))
+			if m.settled != "" {
+				o.WaitFor(m.settled)
+			}
 			os := o.state()
-			if os.Version == s.Version {
+			if m.settled != "" || os.Version == s.Version {
 				seen, _ := strconv.ParseInt(os.VersionAt, 10, 64)
 				if d := time.Duration(seen-at) * time.Millisecond; d > slowest {
 					slowest = d

@@ -85,7 +85,9 @@ func TestInsecureContextExplained(t *testing.T) {
 	msg := p.String(`document.getElementById("boot-msg").textContent`)
 	require.Contains(t, msg, "lan-box.test")
 	require.Contains(t, msg, "https")
+	require.Contains(t, msg, "Web Locks", "a trustless game's needs are named")
 	require.Equal(t, "false", p.String(`window.isSecureContext`))
+	require.Equal(t, "undefined", p.String(`typeof navigator.locks`), "the browser withholds Web Locks too")
 	require.Empty(t, p.Layout().Bad)
 	p.CheckAxe("the secure-context message at 390 px")
 	// The browser says it ignores the page's Cross-Origin-Opener-Policy on

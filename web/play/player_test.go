@@ -37,11 +37,15 @@ import (
 // action ids and kinds), and can lose the answer of chosen calls.
 type server struct {
 	*httptest.Server
-	mu       sync.Mutex
-	acts     []string // "actionId kind" of each act call, in order
-	loseNext int      // lose the answers of the next N act calls (applied, never answered)
-	muxes    []http.Handler
-	active   atomic.Int32 // index of the mux serving the functions
+	mu            sync.Mutex
+	acts          []string // "actionId kind" of each act call, in order
+	reveals       []string // "seat index" of each reveal call, in order
+	appJS         []byte   // if not nil, served as /play/app.js (a test's variant of the page)
+	variantServed int      // how many times appJS was served
+	loseNext      int      // lose the answers of the next N act calls (applied, never answered)
+	loseReveals   int      // the same, for reveal calls
+	muxes         []http.Handler
+	active        atomic.Int32 // index of the mux serving the functions
 }
 
 // use switches the functions to the i-th store's.
@@ -66,10 +70,23 @@ func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifie
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mux := s.muxes[s.active.Load()]
+		if r.URL.Path == "/reveal" && r.Method == http.MethodPost {
+			if s.observeReveal(w, r, mux) {
+				return
+			}
+		}
 		if r.URL.Path == "/act" && r.Method == http.MethodPost {
 			if s.observeAct(w, r, mux) {
 				return
 			}
+		}
+		if r.URL.Path == "/play/app.js" && s.appJS != nil {
+			s.mu.Lock()
+			s.variantServed++
+			s.mu.Unlock()
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			w.Write(s.appJS)
+			return
 		}
 		if strings.HasPrefix(r.URL.Path, "/play/") {
 			page.ServeHTTP(w, r)
@@ -120,6 +137,48 @@ func (s *server) observeAct(w http.ResponseWriter, r *http.Request, mux http.Han
 		}
 	}
 	panic("cannot hijack")
+}
+
+// observeReveal records a reveal call (its seat and index) that reaches
+// the server and, when asked to, lets it be applied but loses its answer.
+// It returns true when it lost the answer.
+func (s *server) observeReveal(w http.ResponseWriter, r *http.Request, mux http.Handler) bool {
+	body, err := readAll(r)
+	r.Body = nopCloser(body)
+	if err != nil {
+		return false
+	}
+	var req struct {
+		Data struct {
+			Seat  int    `json:"seat"`
+			Index uint32 `json:"index"`
+		} `json:"data"`
+	}
+	json.Unmarshal(body, &req)
+	s.mu.Lock()
+	s.reveals = append(s.reveals, fmt.Sprintf("%d %d", req.Data.Seat, req.Data.Index))
+	lose := s.loseReveals > 0
+	if lose {
+		s.loseReveals--
+	}
+	s.mu.Unlock()
+	if !lose {
+		return false
+	}
+	mux.ServeHTTP(httptest.NewRecorder(), r) // applied...
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	conn.Close() // ...and its answer lost
+	return true
+}
+
+// revealCalls returns the reveal calls seen so far.
+func (s *server) revealCalls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.reveals...)
 }
 
 // actCalls returns the act calls seen so far.

@@ -26,6 +26,8 @@ import {
   orderBy,
   documentId,
   startAfter,
+  startAt,
+  endBefore,
   onSnapshot,
   setLogLevel,
   type Firestore,
@@ -34,7 +36,7 @@ import { getFunctions, httpsCallableFromURL, type Functions } from "firebase/fun
 
 import { functionURL, type Config } from "./config";
 import { docId, eventsOfDoc } from "./log";
-import type { GameEvent, Public, View } from "./types";
+import type { GameEvent, Mark, Public, View } from "./types";
 
 /** User is the signed-in player. */
 export interface User {
@@ -60,6 +62,9 @@ export class CallError extends Error {
 export interface WatchHandlers {
   state(p: Public): void;
   events(evs: GameEvent[]): void;
+  /** marks: the open round's reveal markers, all of them, each time they
+   * change (a trustless game). */
+  marks(ms: Mark[]): void;
   /** status: "live", "cache" (offline, showing what was last read),
    * "polling", or an error text. */
   status(s: string, err?: unknown): void;
@@ -144,12 +149,35 @@ class FirebaseBackend implements Backend {
   watch(gameId: string, afterSeq: number, h: WatchHandlers): () => void {
     if (!this.db) return poll(this, gameId, afterSeq, h);
     const db = this.db;
+    // A trustless game's open round: its markers (games/{id}/reveals,
+    // ids "{index:020}-{seat:03}"), listened to for that round only, and
+    // moved when the round does.
+    let round = 0;
+    let offMarks: (() => void) | null = null;
+    const follow = (p: Public) => {
+      const r = p.phase !== "finished" && p.trustless?.pending ? p.trustless.pending.index : 0;
+      if (r === round) return;
+      offMarks?.();
+      offMarks = null;
+      round = r;
+      if (!r) return;
+      const pre = String(r).padStart(20, "0");
+      offMarks = onSnapshot(
+        query(collection(db, "games", gameId, "reveals"), orderBy(documentId()), startAt(pre + "-"), endBefore(pre + ".")),
+        (snap) => h.marks(snap.docs.map((d) => d.data() as Mark)),
+        (err) => h.status("error", err),
+      );
+    };
     const offGame = onSnapshot(
       doc(db, "games", gameId),
       { includeMetadataChanges: true },
       (snap) => {
         h.status(snap.metadata.fromCache ? "cache" : "live");
-        if (snap.exists() && !snap.metadata.hasPendingWrites) h.state(snap.data() as Public);
+        if (snap.exists() && !snap.metadata.hasPendingWrites) {
+          const p = snap.data() as Public;
+          h.state(p);
+          follow(p);
+        }
       },
       (err) => h.status("error", err),
     );
@@ -174,6 +202,7 @@ class FirebaseBackend implements Backend {
     return () => {
       offGame();
       offLog();
+      offMarks?.();
     };
   }
 }
@@ -197,6 +226,7 @@ function poll(b: Backend, gameId: string, afterSeq: number, h: WatchHandlers): (
         after = v.events[v.events.length - 1]!.seq;
       }
       h.state(v.state);
+      if (v.state.trustless) h.marks(v.reveals ?? []);
       if (v.state.phase === "finished" && !v.more) return;
     } catch (e) {
       if (stopped) return;

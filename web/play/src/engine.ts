@@ -2,7 +2,19 @@
 // see wasm/main.go) holds the ruleset, the legal-action enumeration and the
 // export verifier, so the rules are never copied into JavaScript.
 
-import type { Action, Public, GameEvent } from "./types";
+import type { Action, Public, GameEvent, Mark } from "./types";
+
+/** toHex spells bytes as lowercase hex. */
+export function toHex(b: Uint8Array): string {
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+/** fromHex reads lowercase or uppercase hex. */
+export function fromHex(s: string): Uint8Array {
+  const b = new Uint8Array(s.length / 2);
+  for (let i = 0; i < b.length; i++) b[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  return b;
+}
 
 declare global {
   // wasm_exec.js (Go's loader, loaded before this bundle) defines Go.
@@ -20,6 +32,33 @@ interface WasmAPI {
   legal(uid: string): string;
   check(): string;
   verify(text: string): Verdict;
+  marks(json: string): Answer;
+  seat(json: string): Answer & { head?: string };
+  signBytes(json: string): Answer & { message?: string };
+  reveal(): Answer & { none?: boolean; action?: string; message?: string; index?: number; digest?: string };
+  seedSign(seedHex: string, msgHex: string): Answer & { signature?: string; publicKey?: string };
+}
+
+/** SeatSecrets is what the page keeps of its seat in a trustless game
+ * and gives the engine (never the private key: WebCrypto holds it). */
+export interface SeatSecrets {
+  gameId: string;
+  uid: string;
+  seat: number;
+  chainLength: number;
+  chainSecret: string;
+  publicKey: string;
+  revealed: number;
+  digest: string;
+}
+
+/** Reveal is the reveal the checked game waits for: the action (without
+ * its signature) and the bytes to sign, hex. */
+export interface Reveal {
+  action: Action & { index: number; link: string; digest: string; transcript: string; seat: number };
+  message: string;
+  index: number;
+  digest: string;
 }
 
 interface Answer {
@@ -104,6 +143,46 @@ export class Engine {
   /** problem is the first problem found in the followed game, or "". */
   problem(): string {
     return this.api.check();
+  }
+
+  /** marks checks the open round's reveal markers as read; it returns
+   * the problem found ("" if none). */
+  marks(ms: Mark[]): string {
+    const a = this.api.marks(JSON.stringify(ms));
+    return a.ok ? "" : a.error ?? "refused";
+  }
+
+  /** seat gives the engine this player's seat; it returns the chain's
+   * head (64 hex digits). */
+  seat(s: SeatSecrets): string {
+    const a = this.api.seat(JSON.stringify(s));
+    if (!a.ok) throw new Error(a.error);
+    return a.head!;
+  }
+
+  /** signBytes returns the bytes this seat signs for its action a. */
+  signBytes(a: Action & { version: number }): Uint8Array {
+    const r = this.api.signBytes(JSON.stringify(a));
+    if (!r.ok) throw new Error(r.error);
+    return fromHex(r.message!);
+  }
+
+  /** reveal returns the reveal the checked game waits for from this
+   * seat, null if none; it throws the problem found when the server
+   * shows what the log does not make. */
+  reveal(): Reveal | null {
+    const r = this.api.reveal();
+    if (!r.ok) throw new Error(r.error);
+    if (r.none) return null;
+    return { action: JSON.parse(r.action!), message: r.message!, index: r.index!, digest: r.digest! };
+  }
+
+  /** seedSign signs with the key of a 32-byte seed (a browser without
+   * Ed25519 in WebCrypto): the signature and the public key, hex. */
+  seedSign(seed: string, msg: Uint8Array): { signature: string; publicKey: string } {
+    const r = this.api.seedSign(seed, toHex(msg));
+    if (!r.ok) throw new Error(r.error);
+    return { signature: r.signature!, publicKey: r.publicKey! };
   }
 
   /** verify runs the export verifier on an export's text. */

@@ -24,6 +24,12 @@ const causes: Record<string, string> = {
   action_id_reused: "that action id was already used for another action",
   seeded_disabled: "this server does not allow seeded games",
   not_finished: "the game is not finished yet",
+  pending: "the game waits for the players' reveals first",
+  wrong_index: "that round is over",
+  already_revealed: "this seat has revealed for that round already",
+  bad_signature: "the signature does not match the seat's key",
+  deadline_passed: "the round's deadline has passed",
+  deadline_not_passed: "the round's deadline has not passed yet",
   not_exportable: "this game cannot be exported (it was played before the server kept its actions)",
 };
 

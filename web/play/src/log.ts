@@ -47,6 +47,25 @@ const tagWords: Record<string, string> = {
   "turnOrder.roll": "for turn order",
 };
 
+/** trustSentence says a trustless protocol's record (the event's
+ * "trustless" field, engine.TrustRecord) in words. */
+function trustSentence(e: GameEvent, n: Names): string {
+  const t = (e["trustless"] ?? {}) as { index?: number; action?: { kind?: string; actor?: string }; reveals?: unknown[]; reason?: string; missing?: string[] };
+  // A create or join is read before its actor is seated: no name yet.
+  const k = t.action?.kind;
+  const act = !t.action ? "an action" : k === "create" || k === "join" ? `the signed ${k}` : `${n.who(t.action.actor)}'s signed ${k}`;
+  switch (e.type) {
+    case "ActionAccepted":
+      return `${act.charAt(0).toUpperCase() + act.slice(1)} was applied.`;
+    case "ActionPending":
+      return `${act.charAt(0).toUpperCase() + act.slice(1)} waits for reveal round ${t.index}.`;
+    case "RoundRevealed":
+      return `Reveal round ${t.index}: every seat's link is revealed (${t.reveals?.length ?? 0}); the draw follows.`;
+    default:
+      return `The game was aborted at reveal round ${t.index} (${t.reason}${t.missing?.length ? ": no reveal from " + t.missing.map((u) => n.who(u)).join(", ") : ""}).`;
+  }
+}
+
 /** describe says an event in words, as one sentence. */
 export function describe(e: GameEvent, n: Names): string {
   const s = sentence(e, n);
@@ -128,6 +147,11 @@ function sentence(e: GameEvent, n: Names): string {
         : `The game is over after round ${e["round"]}: ${n.who(e["winner"])} won (${e["outcome"]}).`;
     case "FairnessRevealed":
       return "The game's secrets (seeds and shuffle salts) are revealed: it can be verified.";
+    case "ActionAccepted":
+    case "ActionPending":
+    case "RoundRevealed":
+    case "GameAborted":
+      return trustSentence(e, n);
   }
   return `${e.type}.`;
 }

@@ -7,9 +7,10 @@ import { append, byId, h, replace, show } from "./dom";
 import { loadEngine, type Engine } from "./engine";
 import { refusal, retryable } from "./errors";
 import { describe, type Names } from "./log";
-import type { Action, GameEvent, Public, Result, View } from "./types";
+import type { Action, GameEvent, Mark, Public, Result, View } from "./types";
 import { renderBoard, renderFight, renderPlayers, seatLabel } from "./board";
 import { joinFieldsAtCreate, modeOf } from "./modes";
+import { TrustSeat } from "./trustgame";
 
 let cfg: Config;
 let engine: Engine;
@@ -41,11 +42,12 @@ function newId(prefix: string): string {
 async function boot(): Promise<void> {
   // crypto.subtle, Web Locks and IndexedDB's guarantees exist only in a
   // secure context: https, or http to this machine (localhost, 127.0.0.1).
-  if (!window.isSecureContext || !crypto.subtle) {
+  if (!window.isSecureContext || !crypto.subtle || !navigator.locks || !window.indexedDB) {
     bootError(
       "This page needs a secure connection",
       `It was opened over plain http from ${location.host}, which the browser does not treat as secure, so it withholds ` +
-        "what the game needs to keep your secrets (crypto.subtle). Open it over https, or on this machine as " +
+        "what the game needs to keep your secrets (crypto.subtle to sign, Web Locks so that two tabs never both reveal, " +
+        "IndexedDB to keep a trustless seat's keys). Open it over https, or on this machine as " +
         "http://localhost or http://127.0.0.1 (docs/play.md says how to serve it over https for a phone).",
     );
     return;
@@ -224,6 +226,13 @@ async function createGame(): Promise<void> {
   button.disabled = true;
   try {
     await callRetrying("createGame", { gameId, actionId: newId("c"), mode });
+    if (mode === "trustless") {
+      // The seat's chain and key are drawn by the game's page, once it has
+      // read the game (its chain length, its version): it joins then.
+      sessionStorage.setItem(autoJoinKey(gameId), JSON.stringify({ seat, cls }));
+      location.hash = "game=" + gameId;
+      return;
+    }
     // A fair game's contribution is drawn now, after the server has
     // committed to its seed (createGame's answer), and sent with the join.
     const join: Record<string, unknown> = { gameId, actionId: newId("j"), seat, class: cls, ...joinFieldsAtCreate(mode) };
@@ -234,6 +243,17 @@ async function createGame(): Promise<void> {
   } finally {
     button.disabled = false;
   }
+}
+
+/** RESYNC_TICKS is how many seconds a trustless page waits between two
+ * looks at an open round (getView, and what its seat owes: trustgame.ts,
+ * resync). */
+const RESYNC_TICKS = 5;
+
+/** autoJoinKey keeps the seat and class chosen at a trustless create,
+ * for the game's page to join with. */
+function autoJoinKey(gameId: string): string {
+  return "fairboard.autojoin." + user!.uid + "." + gameId;
 }
 
 /** callRetrying calls a function, sending the same request again (same
@@ -283,8 +303,15 @@ class GameView implements Names {
   private problem = "";
   private legalKey = "";
   private closed = false;
+  /** joins are the log's joins and creation, said again once the players
+   * they name are seated (a trustless page reads them before its join). */
+  private joins: GameEvent[] = [];
+  private namedPlayers = 0;
   /** fresh are the events taken since the last state, for the mode. */
   private fresh: GameEvent[] = [];
+  /** trust is this player's seat in a trustless game. */
+  trust: TrustSeat | null = null;
+  private ticker = 0;
 
   constructor(readonly id: string) {}
 
@@ -331,6 +358,7 @@ class GameView implements Names {
       byId("turn").textContent = "This game could not be opened: " + refusal(e);
       return;
     }
+    if (this.state?.trustless) await this.openTrust();
     const saved = sessionStorage.getItem(this.storageKey);
     if (saved) {
       // An action sent before a reload whose answer never came: send it
@@ -342,6 +370,52 @@ class GameView implements Names {
     this.watch();
   }
 
+  /** openTrust sets up this player's seat of a trustless game: its
+   * secrets from IndexedDB, and the join chosen at the create. */
+  private async openTrust(): Promise<void> {
+    const t = new TrustSeat({
+      engine,
+      uid: user!.uid,
+      gameId: this.id,
+      call: (fn, data) => callRetrying(fn, data),
+      lie: (what) => {
+        this.setProblem(what);
+        this.render();
+      },
+      changed: () => this.state && this.render(),
+      status: (text) => (byId("action-status").textContent = text),
+    });
+    this.trust = t;
+    try {
+      await t.init();
+    } catch (e) {
+      byId("action-status").textContent = "This browser's storage (IndexedDB) could not be read: " + String(e);
+      return;
+    }
+    let ticks = 0;
+    this.ticker = window.setInterval(() => {
+      this.renderTrust();
+      if (++ticks % RESYNC_TICKS !== 0) return;
+      // A round open for a while: read the game and its markers again
+      // (getView answers both), as the Go client does after 3 s of
+      // silence: a Firestore listener was seen to stay silent for a
+      // minute on a loaded emulator, and the round then looked stuck.
+      const p = this.state;
+      if (backend.live && p?.trustless?.pending && p.phase !== "finished") void this.refresh().catch(() => undefined);
+      t.resync();
+    }, 1000);
+    document.addEventListener("visibilitychange", this.onVisibility);
+    if (this.state) t.seen(this.state);
+    const auto = sessionStorage.getItem(autoJoinKey(this.id));
+    if (auto && !this.seated() && this.state?.phase === "lobby") {
+      sessionStorage.removeItem(autoJoinKey(this.id));
+      const { seat, cls } = JSON.parse(auto) as { seat: number; cls: string };
+      await this.joinTrustless(seat, cls);
+    }
+  }
+
+  private readonly onVisibility = () => this.renderTrust();
+
   /** refresh reads the game with getView: the whole log after what is
    * shown (in pages of 1000), then the state. */
   async refresh(): Promise<void> {
@@ -351,6 +425,7 @@ class GameView implements Names {
       this.takeEvents(v.events);
       if (!v.more) {
         this.takeState(v.state);
+        if (v.state.trustless) this.takeMarks(v.reveals ?? []);
         return;
       }
     }
@@ -367,6 +442,7 @@ class GameView implements Names {
         this.takeState(p);
       },
       events: (evs) => this.takeEvents(evs),
+      marks: (ms) => this.takeMarks(ms),
       status: (s, err) => {
         netState = s === "error" ? "error " + (err instanceof Error ? err.message : String(err)) : s;
         updateNet();
@@ -396,15 +472,20 @@ class GameView implements Names {
 
   close(): void {
     this.closed = true;
+    window.clearInterval(this.ticker);
+    document.removeEventListener("visibilitychange", this.onVisibility);
     this.unwatch?.();
     this.unwatch = null;
   }
 
   private setProblem(p: string): void {
-    if (p && !this.problem) this.problem = p;
+    const fresh = !!p && !this.problem;
+    if (fresh) this.problem = p;
     const el = byId("problem");
     el.textContent = this.problem ? "This game cannot be trusted: " + this.problem : "";
     show(el, !!this.problem);
+    // No action is offered after a lie: take back the ones shown.
+    if (fresh && this.state) this.renderActions();
   }
 
   private takeState(p: Public): void {
@@ -418,13 +499,31 @@ class GameView implements Names {
       sessionStorage.removeItem(this.storageKey);
     }
     this.render();
+    const n = p.players?.length ?? 0;
+    if (n !== this.namedPlayers) {
+      this.namedPlayers = n;
+      for (const e of this.joins) {
+        const li = byId("log").querySelector(`li[data-seq="${e.seq}"]`);
+        if (li) li.textContent = describe(e, this);
+      }
+    }
     modeOf(p).followed(p, this.fresh.splice(0));
+    this.trust?.seen(p);
     if (first && p.phase !== "lobby" && !document.body.dataset.firstBoardMs) {
       // From the navigation's start: the time to the first board of a
       // loaded game (a reload, an opened link).
       document.body.dataset.firstBoardMs = String(Math.round(performance.now()));
     }
     if (this.seated()) this.watch();
+  }
+
+  /** takeMarks takes the open round's reveal markers: checked by the
+   * engine against the seats' keys and the pending action it replayed. */
+  private takeMarks(ms: Mark[]): void {
+    if (this.closed) return;
+    this.setProblem(engine.marks(ms));
+    this.trust?.setMarks(ms);
+    this.renderTrust();
   }
 
   private takeEvents(evs: GameEvent[]): void {
@@ -437,6 +536,7 @@ class GameView implements Names {
       this.fresh.push(e);
       const text = describe(e, this);
       append(log, h("li", { "data-seq": e.seq, "data-type": e.type }, text));
+      if (e.type === "PlayerJoined" || e.type === "GameCreated") this.joins.push(e);
       if (e.type === "DiceRolled" || e.type === "CardDrawn" || e.type === "ChanceResolved" || e.type === "LootRoll") {
         replace(byId("latest"), h("p", { class: "latest " + e.type, "data-seq": e.seq }, text));
       }
@@ -444,6 +544,9 @@ class GameView implements Names {
     byId("game").dataset.logSeq = String(this.lastSeq);
     const box = byId("log-box");
     box.scrollTop = box.scrollHeight;
+    // The replay may have caught up with the game document only now: a
+    // reveal it waits for is due from here.
+    if (this.state) this.trust?.seen(this.state);
   }
 
   private render(): void {
@@ -458,8 +561,56 @@ class GameView implements Names {
     renderPlayers(byId("players"), engine, p, this, user?.uid ?? "");
     renderFight(byId("fight"), engine, p, this);
     byId("turn").textContent = this.turnLine(p);
+    this.renderTrust();
     this.renderActions();
     if (p.phase === "finished") this.renderEnd(p);
+  }
+
+  /** renderTrust draws a trustless game's round: the action waiting for
+   * its reveals, whom it waits for, the deadline counting down, where
+   * this seat's key is, and what a page in the background means. */
+  renderTrust(): void {
+    const p = this.state;
+    const box = byId("trust");
+    show(box, !!p?.trustless);
+    if (!p?.trustless) return;
+    const pd = p.phase !== "finished" ? p.trustless.pending : null;
+    const round = byId("trust-round");
+    const dl = byId("trust-deadline");
+    const marks = this.trust?.marks ?? [];
+    if (pd) {
+      const done = new Set([...marks.filter((m) => m.index === pd.index).map((m) => m.uid), ...(pd.reveals ?? []).map((r) => r.uid)]);
+      const waiting = (p.trustless.seats ?? []).filter((s) => !done.has(s.uid)).map((s) => this.who(s.uid));
+      const kind = actionLabels[pd.action.kind]?.(pd.action, this) ?? pd.action.kind;
+      const text = `Reveal round ${pd.index}: "${kind}" by ${this.who(pd.action.actor)} waits for the reveals of ` +
+        (waiting.length ? waiting.join(", ") : "no one (closing)") + ".";
+      if (round.textContent !== text) round.textContent = text;
+      round.dataset.waiting = (p.trustless.seats ?? []).filter((s) => !done.has(s.uid)).map((s) => s.uid).join(",");
+      const left = Math.max(0, Math.ceil((pd.deadline - Date.now()) / 1000));
+      dl.textContent = left > 0
+        ? `Reveal deadline: ${left} s left. A seat that has not revealed by then lets the server abort the game (nothing is re-rolled).`
+        : "The reveal deadline has passed: the server may abort the game now.";
+      dl.dataset.deadline = String(pd.deadline);
+    } else {
+      round.textContent = p.phase === "finished"
+        ? `${p.trustless.nextIndex - 1} reveal rounds were played.`
+        : `No reveal round open: the next action that draws uses index ${p.trustless.nextIndex}.`;
+      round.dataset.waiting = "";
+      dl.textContent = "";
+      dl.dataset.deadline = "";
+    }
+    const bg = byId("trust-background");
+    const mine = this.trust?.place === "here" && p.phase !== "finished";
+    bg.textContent = document.hidden
+      ? "This page is in the background: your browser may pause it, and then it cannot reveal. A round waiting for you waits until you come back; if its deadline passes first, the server aborts the game."
+      : "Keep this page open: it reveals your links by itself. A phone may pause it in the background; a round left waiting past its deadline aborts the game.";
+    show(bg, mine);
+    const due = !!pd && !(pd.reveals ?? []).some((r) => r.uid === user?.uid) && !marks.some((m) => m.index === pd.index && m.uid === user?.uid);
+    if (document.hidden && mine && due) document.title = "Your reveal is due — fairboard";
+    else if (document.title !== "fairboard: play") document.title = "fairboard: play";
+    const key = byId("trust-key");
+    key.textContent = this.trust?.keyNote() ?? "";
+    key.dataset.place = this.trust?.place ?? "";
   }
 
   private turnLine(p: Public): string {
@@ -480,6 +631,8 @@ class GameView implements Names {
       case "finished":
         return "The game is over.";
     }
+    const pd = p.trustless?.pending;
+    if (pd) return `Reveal round ${pd.index}: waiting for the players' reveals.`;
     const step = p.step ? ` (${steps[p.step] ?? p.step})` : "";
     if (p.awaiting === user?.uid) return `Your move${step}.`;
     return `Waiting for ${this.who(p.awaiting)}${step}.`;
@@ -491,7 +644,7 @@ class GameView implements Names {
     const p = this.state;
     if (!p || !user) return;
     const box = byId("action-buttons");
-    const held = modeOf(p).holding();
+    const held = modeOf(p).holding() || this.trustHolding(p);
     const legal = this.problem || held ? [] : engine.legal(user.uid);
     const offline = !navigator.onLine;
     const joins = legal.filter((a) => a.kind === "join");
@@ -541,12 +694,47 @@ class GameView implements Names {
     if (hadFocus) (buttons[0] ?? byId("turn")).focus();
   }
 
+  /** trustHolding says why a trustless game's actions are held back:
+   * the seat's key is elsewhere (or not read yet). While a reveal round is
+   * open, engine.LegalActions itself lists no turn action (only the
+   * owner's abandon, and the reveals the page makes by itself). */
+  private trustHolding(p: Public): string {
+    if (!p.trustless || !this.seated()) return "";
+    if (this.trust?.place === "elsewhere") return "this seat's key is on another device";
+    if (this.trust?.place !== "here") return "this seat's key is being read";
+    return "";
+  }
+
   /** join takes the seat and class chosen; a fair game's contribution is
-   * drawn now, after the page has read the server's commitment. */
+   * drawn now, after the page has read the server's commitment; a
+   * trustless seat's chain and key are drawn and stored first. */
   join(): void {
     const seat = Number(byId<HTMLSelectElement>("join-seat").value);
     const cls = byId<HTMLSelectElement>("join-class").value;
+    if (this.state?.trustless) {
+      void this.joinTrustless(seat, cls);
+      return;
+    }
     this.send({ kind: "join", actor: user!.uid, seat, class: cls });
+  }
+
+  private async joinTrustless(seat: number, cls: string): Promise<void> {
+    if (!this.trust || !this.state || this.pending) return;
+    const status = byId("action-status");
+    status.textContent = "Drawing your chain and key, then joining…";
+    this.pending = { fn: "joinGame", data: {} };
+    this.renderActions();
+    try {
+      await this.trust.join(this.state, seat, cls);
+      status.textContent = "";
+    } catch (e) {
+      status.textContent = "Refused: " + refusal(e);
+      status.dataset.code = e instanceof CallError ? e.details?.code ?? e.code : "";
+    }
+    this.pending = null;
+    this.legalKey = "";
+    await this.refresh().catch(() => undefined);
+    this.renderActions();
   }
 
   /** send sends one action through its function, with a fresh action id
@@ -569,6 +757,30 @@ class GameView implements Names {
         data = { ...base, kind: a.kind, version: this.state.version };
         if (a.target) data["target"] = a.target;
         if (a.cardId) data["cardId"] = a.cardId;
+    }
+    if (this.state.trustless && this.trust) {
+      // Signed by this seat's key, one action per version (trustgame.ts).
+      const p = this.state;
+      const trust = this.trust;
+      this.pending = { fn, data };
+      byId("action-status").textContent = "Signing…";
+      this.renderActions();
+      trust.signRequest(p, a, fn, data).then(
+        (signed) => {
+          if (this.pending?.data !== data) return;
+          this.pending = { fn, data: signed };
+          sessionStorage.setItem(this.storageKey, JSON.stringify(this.pending));
+          byId("action-status").textContent = "Sending…";
+          void this.attempt();
+        },
+        (e) => {
+          this.pending = null;
+          byId("action-status").textContent = "Refused: " + refusal(e);
+          this.legalKey = "";
+          this.renderActions();
+        },
+      );
+      return;
     }
     this.pending = { fn, data };
     sessionStorage.setItem(this.storageKey, JSON.stringify(this.pending));

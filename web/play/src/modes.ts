@@ -54,7 +54,25 @@ const fair: Mode = {
   holding: () => "",
 };
 
-const modes: Record<string, Mode> = { crypto: crypto_, fair };
+const trustless: Mode = {
+  name: "trustless",
+  // The seat's chain and key are drawn at the join by the trustless seat
+  // (trustgame.ts), stored on this device, and only the chain's head and
+  // the public key are sent, signed.
+  joinFields: () => ({}),
+  joinNote: () =>
+    "This is a trustless game: when you join, your browser draws your hash chain's secret (crypto.getRandomValues) " +
+    "and an Ed25519 signing key, keeps them on this device (IndexedDB), and sends only the chain's head and the public key, signed.",
+  line: (p) => {
+    const t = p.trustless;
+    const n = t ? ` Chains of ${t.chainLength} links; each reveal round must close within ${Math.round(t.deadlineMs / 1000)} s.` : "";
+    return "Mode: trustless (every die and card comes from the players' hash chains, revealed by their pages: nobody, the server included, knows one before its round)." + n;
+  },
+  followed: () => undefined,
+  holding: () => "",
+};
+
+const modes: Record<string, Mode> = { crypto: crypto_, fair, trustless };
 
 /** modeOf returns the game's mode (crypto for a game without one, as the
  * server plays it). */

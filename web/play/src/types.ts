@@ -40,6 +40,36 @@ export interface Public {
   duel?: { challenger: string; target: string; round: number; bracket?: boolean } | null;
   winner?: string;
   fairness?: { commitmentHex?: string; revealed?: boolean } | null;
+  trustless?: Trustless | null;
+}
+
+/** Trustless is a trustless game's public part (engine.Trustless). */
+export interface Trustless {
+  chainLength: number;
+  deadlineMs: number;
+  nextIndex: number;
+  transcript: string;
+  seats?: { uid: string; seat: number; head: string; publicKey: string; link: string }[];
+  pending?: {
+    index: number;
+    action: Action;
+    digest: string;
+    transcript: string;
+    deadline: number;
+    reveals?: { uid: string; seat: number; at: number }[];
+  } | null;
+}
+
+/** Mark is a reveal marker of the open round (store.Mark): who revealed
+ * which index when, and what they signed; never the link. */
+export interface Mark {
+  uid: string;
+  seat: number;
+  index: number;
+  at: number;
+  digest: string;
+  transcript: string;
+  signature: string;
 }
 
 /** GameEvent is one log event: its type, seq and the type's fields. */
@@ -64,6 +94,8 @@ export interface View {
   state: Public;
   events: GameEvent[];
   more: boolean;
+  /** the open round's reveal markers (trustless games). */
+  reveals?: Mark[];
 }
 
 /** Result is the answer of an action. */

@@ -43,4 +43,12 @@ check(describe(events[4]!, names) === "Seat 1 · Warrior rolled 3 on a d4 to mov
 check(describe(events[5]!, names) === "Seat 1 · Warrior moved from tile 0 to tile 3.", describe(events[5]!, names));
 check(describe({ seq: 9, type: "Unknown" }, names) === "Unknown.", "an unknown event is named, not dropped");
 check(describe({ seq: 10, type: "ChanceResolved", cardId: "Earthquake!" }, names) === "Chance card: Earthquake!", "one stop at a sentence's end");
+// A trustless game's records, said from their "trustless" field (the
+// sentences written here by hand).
+const pend = { seq: 11, type: "ActionPending", trustless: { index: 4, action: { kind: "move", actor: "u2" } } };
+check(describe(pend, names) === "Seat 2 · Monk's signed move waits for reveal round 4.", describe(pend, names));
+const rr = { seq: 12, type: "RoundRevealed", trustless: { index: 4, reveals: [{}, {}] } };
+check(describe(rr, names) === "Reveal round 4: every seat's link is revealed (2); the draw follows.", describe(rr, names));
+const ab = { seq: 13, type: "GameAborted", trustless: { index: 5, reason: "deadline", missing: ["u1"] } };
+check(describe(ab, names) === "The game was aborted at reveal round 5 (deadline: no reveal from Seat 1 · Warrior).", describe(ab, names));
 console.log("ok");

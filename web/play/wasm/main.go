@@ -18,6 +18,21 @@
 //	fairboard.check()           the first problem found, or ""
 //	fairboard.verify(text)      the export verifier (export.Verify)
 //
+// and, for a trustless game (docs/play.md, "Trustless games"):
+//
+//	fairboard.marks(json)       the open round's reveal markers as read
+//	fairboard.seat(json)        take this player's seat: its chain's secret,
+//	                            N, seat, public key and what it revealed last;
+//	                            answers the chain's head
+//	fairboard.signBytes(json)   the bytes this seat signs for its action
+//	                            (hex; rng/trustless.ActionMessage)
+//	fairboard.reveal()          the reveal the checked game waits for from
+//	                            this seat (link, digest, transcript) and the
+//	                            bytes its signature covers, or nothing
+//	fairboard.seedSign(seed, msg) an Ed25519 signature by the key of a
+//	                            32-byte seed (hex), for a browser whose
+//	                            WebCrypto has no Ed25519
+//
 // It is stateful: it keeps the game's public state and a digest of every
 // log event it has accepted, so each event is checked once, when it
 // arrives: its seq must follow the last one's (no gap, nothing
@@ -27,13 +42,24 @@
 // never go back. The first problem sticks: the page shows it and offers no
 // action after it.
 //
+// A trustless game is also replayed as the CLI's client replays it
+// (package player: player.Follower, player.CheckShown,
+// player.CheckMarks), each event once as it arrives: every signature,
+// link, R_v and draw; the game document must be the replay's once the log
+// has caught up with it, and every reveal marker of the open round its
+// seat's signature over the pending action. A reveal is made by
+// player.Seat.PrepareReveal from the replay alone, and only the bytes to
+// sign leave for the page's WebCrypto key.
+//
 // Every answer is a JSON string or {ok, error} object; it does no I/O.
 // Build it with go generate ./web/play.
 package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,6 +67,8 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/store"
 )
 
 // game is the followed game.
@@ -50,6 +78,32 @@ type game struct {
 	digests [][32]byte // digests[seq-1]: the accepted event with that seq
 	err     error      // the first problem found
 	buf     []engine.Action
+
+	// A trustless game's replay: f follows the log from its first event
+	// (nil once the game is known not to be trustless), marks are the
+	// open round's markers as last read, seat is this player's seat once
+	// the page gave its secrets.
+	f     *player.Follower
+	marks []store.Mark
+	seat  *player.Seat
+}
+
+// trustless reports whether the followed game is a trustless one.
+func (g *game) trustless() bool {
+	return g.f != nil && g.state != nil && g.state.Trustless != nil
+}
+
+// checkTrust compares the game document and the markers with the replay,
+// once the replay has read the log up to the document's seq.
+func (g *game) checkTrust() error {
+	if !g.trustless() || g.f.Seq() != g.state.LogSeq {
+		return nil
+	}
+	mine := g.f.Game().Public
+	if err := player.CheckShown(mine, *g.state); err != nil {
+		return err
+	}
+	return player.CheckMarks(g.id, &mine, g.marks)
 }
 
 var (
@@ -117,7 +171,10 @@ func (g *game) setState(text string) error {
 		}
 	}
 	g.state = &p
-	return nil
+	if p.Trustless == nil && p.RNG.Mode != "trustless" {
+		g.f, g.seat = nil, nil // not a trustless game: nothing to replay
+	}
+	return g.checkTrust()
 }
 
 // addEvents checks and accepts new log events, in order; it returns how
@@ -147,9 +204,14 @@ func (g *game) addEvents(text string) (int, error) {
 		default:
 			g.digests = append(g.digests, d)
 			n++
+			if g.f != nil {
+				if err := g.f.Follow([]engine.Event{e}); err != nil {
+					return n, err
+				}
+			}
 		}
 	}
-	return n, nil
+	return n, g.checkTrust()
 }
 
 func short(h string) string {
@@ -187,6 +249,55 @@ func str(args []js.Value) (string, bool) {
 	return args[0].String(), true
 }
 
+// seatSecrets is what the page keeps of its seat (in IndexedDB) and gives
+// back after a reload: player.Secrets without the key's seed (the
+// private key stays in WebCrypto), with the seat's public key.
+type seatSecrets struct {
+	player.Secrets
+	PublicKey engine.Hash32 `json:"publicKey"`
+}
+
+// takeSeat makes this player's seat from its secrets, following the game
+// with the replay read so far; it returns the chain's head.
+func (g *game) takeSeat(text string) (string, error) {
+	var s seatSecrets
+	if err := json.Unmarshal([]byte(text), &s); err != nil {
+		return "", fmt.Errorf("the seat's secrets: %v", err)
+	}
+	if g.f == nil || s.GameID != g.id {
+		return "", fmt.Errorf("the seat is in game %q; this page follows %q, a trustless game: %v", s.GameID, g.id, g.f != nil)
+	}
+	seat, err := player.ExternalSeat(s.Secrets, s.PublicKey, g.f)
+	if err != nil {
+		return "", err
+	}
+	g.seat = seat
+	return seat.Head().String(), nil
+}
+
+// reveal answers the reveal the checked game waits for from this seat:
+// {ok, action, message, index, digest} (the action without its
+// signature, message the bytes to sign, hex), {ok, none: true} when it
+// waits for none, or {ok: false, error} when the server shows what the
+// log does not make (sticky).
+func (g *game) reveal() js.Value {
+	switch {
+	case g.err != nil:
+		return answer(g.err, nil)
+	case g.seat == nil || !g.trustless() || g.f.Seq() != g.state.LogSeq || g.state.Phase == engine.PhaseFinished:
+		return answer(nil, map[string]any{"none": true})
+	}
+	a, msg, err := g.seat.PrepareReveal(g.state, 0)
+	if errors.Is(err, player.ErrNothingToReveal) {
+		return answer(nil, map[string]any{"none": true})
+	}
+	if err != nil {
+		return answer(g.sticky(err), nil)
+	}
+	b, _ := json.Marshal(a)
+	return answer(nil, map[string]any{"action": string(b), "message": hex.EncodeToString(msg), "index": int(a.Index), "digest": a.Digest})
+}
+
 func main() {
 	describeJSON, _ := json.Marshal(describe())
 	api := map[string]any{
@@ -196,7 +307,7 @@ func main() {
 			if !ok || id == "" {
 				return answer(errors.New("reset takes the game id"), nil)
 			}
-			cur = game{id: id}
+			cur = game{id: id, f: player.NewFollower(rules)}
 			return answer(nil, nil)
 		}),
 		"state": js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -234,6 +345,63 @@ func main() {
 				return "[]"
 			}
 			return b.String()
+		}),
+		"marks": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			text, ok := str(args)
+			if !ok {
+				return answer(errors.New("marks takes a JSON list of markers"), nil)
+			}
+			if cur.err != nil {
+				return answer(cur.err, nil)
+			}
+			var ms []store.Mark
+			if err := json.Unmarshal([]byte(text), &ms); err != nil {
+				return answer(cur.sticky(fmt.Errorf("the reveal markers are not markers: %v", err)), nil)
+			}
+			cur.marks = ms
+			return answer(cur.sticky(cur.checkTrust()), nil)
+		}),
+		"seat": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			text, ok := str(args)
+			if !ok {
+				return answer(errors.New("seat takes the seat's secrets as JSON"), nil)
+			}
+			head, err := cur.takeSeat(text)
+			if err != nil {
+				return answer(err, nil)
+			}
+			return answer(nil, map[string]any{"head": head})
+		}),
+		"signBytes": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			text, ok := str(args)
+			if !ok || cur.seat == nil {
+				return answer(errors.New("signBytes takes an action as JSON, once the seat is taken"), nil)
+			}
+			var a engine.Action
+			if err := json.Unmarshal([]byte(text), &a); err != nil {
+				return answer(fmt.Errorf("not an action: %v", err), nil)
+			}
+			msg, err := cur.seat.SignMessage(&a)
+			if err != nil {
+				return answer(err, nil)
+			}
+			return answer(nil, map[string]any{"message": hex.EncodeToString(msg)})
+		}),
+		"reveal": js.FuncOf(func(js.Value, []js.Value) any {
+			return cur.reveal()
+		}),
+		"seedSign": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) != 2 {
+				return answer(errors.New("seedSign takes a seed and a message, hex"), nil)
+			}
+			seed, err1 := hex.DecodeString(args[0].String())
+			msg, err2 := hex.DecodeString(args[1].String())
+			if err1 != nil || err2 != nil || len(seed) != ed25519.SeedSize {
+				return answer(errors.New("seedSign takes a 32-byte seed and a message, hex"), nil)
+			}
+			key := ed25519.NewKeyFromSeed(seed)
+			return answer(nil, map[string]any{"signature": hex.EncodeToString(ed25519.Sign(key, msg)),
+				"publicKey": hex.EncodeToString(key.Public().(ed25519.PublicKey))})
 		}),
 		"check": js.FuncOf(func(js.Value, []js.Value) any {
 			if cur.err != nil {

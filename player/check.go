@@ -1,0 +1,94 @@
+package player
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/store"
+)
+
+// CheckShown requires the game document a server shows to be the state
+// the public log, replayed, makes (mine: a Follower's Game().Public, read
+// up to shown.LogSeq), but for the last action id, which the log does not
+// carry (it is the server's). A trustless game's pending action is
+// compared first, so that the error names the round it differs on. The
+// error says what differs, in words for the player.
+func CheckShown(mine, shown engine.Public) error {
+	mine.LastActionID, shown.LastActionID = "", ""
+	if mt, st := mine.Trustless, shown.Trustless; mt != nil && st != nil {
+		mp, sp := mt.Pending, st.Pending
+		switch {
+		case sp != nil && mp == nil:
+			return fmt.Errorf("the server shows %s by %s pending at index %d, which the log has not recorded", sp.Action.Kind, sp.Action.Actor, sp.Index)
+		case sp == nil && mp != nil:
+			return fmt.Errorf("the log has %s by %s pending at index %d; the server shows nothing pending", mp.Action.Kind, mp.Action.Actor, mp.Index)
+		case sp != nil && sp.Index != mp.Index:
+			return fmt.Errorf("the server asks for index %d; the log's pending action (%s by %s) uses index %d", sp.Index, mp.Action.Kind, mp.Action.Actor, mp.Index)
+		case sp != nil && (sp.Digest != mp.Digest || sp.Transcript != mp.Transcript || sp.Action != mp.Action):
+			return fmt.Errorf("the server shows another pending action at index %d (%s by %s, digest %s) than the log's (%s by %s, digest %s)",
+				sp.Index, sp.Action.Kind, sp.Action.Actor, sp.Digest, mp.Action.Kind, mp.Action.Actor, mp.Digest)
+		}
+	}
+	a, _ := json.Marshal(&mine)
+	b, _ := json.Marshal(&shown)
+	if bytes.Equal(a, b) {
+		return nil
+	}
+	var am, bm map[string]json.RawMessage
+	json.Unmarshal(a, &am)
+	json.Unmarshal(b, &bm)
+	var diff []string
+	for k := range bm {
+		if !bytes.Equal(am[k], bm[k]) {
+			diff = append(diff, k)
+		}
+	}
+	for k := range am {
+		if _, ok := bm[k]; !ok {
+			diff = append(diff, k)
+		}
+	}
+	slices.Sort(diff)
+	k := diff[0]
+	return fmt.Errorf("the game document's %v differ from what the log makes (at seq %d): %s shows %.300s; the log's replay %.300s",
+		diff, shown.LogSeq, k, bm[k], am[k])
+}
+
+// CheckMarks requires every reveal marker of the round the replayed game
+// (mine) has pending to be its seat's signature over the pending action's
+// digest and transcript: a marker signed over another action shows that
+// the server showed the seats different games. Markers of other rounds
+// are ignored. gameID is the game's id.
+func CheckMarks(gameID string, mine *engine.Public, marks []store.Mark) error {
+	t := mine.Trustless
+	if t == nil || t.Pending == nil {
+		return nil
+	}
+	pd := t.Pending
+	for _, m := range marks {
+		if m.Index != pd.Index {
+			continue
+		}
+		ts, _ := t.Seat(m.UID)
+		if ts == nil || ts.Seat != m.Seat {
+			return fmt.Errorf("a reveal marker of %s for seat %d, which is not that seat's player", m.UID, m.Seat)
+		}
+		d, derr := engine.ParseHash32(m.Digest, "digest")
+		tr, terr := engine.ParseHash32(m.Transcript, "transcript")
+		sig, serr := hex.DecodeString(m.Signature)
+		if derr != nil || terr != nil || serr != nil ||
+			!trustless.Verify(ts.PublicKey[:], trustless.RevealMessage(gameID, m.Index, (*[32]byte)(&d), (*[32]byte)(&tr)), sig) {
+			return fmt.Errorf("a reveal of seat %d (%s) for index %d that its key did not sign", m.Seat, m.UID, m.Index)
+		}
+		if d != pd.Digest || tr != pd.Transcript {
+			return fmt.Errorf("seat %d (%s) revealed index %d for the action of digest %s after transcript %s; the log has %s by %s pending there (digest %s, transcript %s): the server shows the seats different games",
+				m.Seat, m.UID, m.Index, d, tr, pd.Action.Kind, pd.Action.Actor, pd.Digest, pd.Transcript)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,239 @@
+// One player's seat in a trustless game, in this page: it follows the
+// steps of the Go client (package client): the seat's secrets are drawn
+// and stored before the join is sent; every action is signed; after each
+// thing the server shows, checked by the engine (play.wasm: the CLI's
+// player.Follower, CheckShown and CheckMarks), the page reveals the link
+// the checked game waits for, storing the index and digest before the
+// link leaves. docs/play.md, "Trustless games".
+
+import { CallError } from "./backend";
+import { fromHex, type Engine } from "./engine";
+import { load, newSeat, save, secretsOf, sign, signAction, withSeatLock, keyKind, type SeatRecord } from "./trust";
+import type { Action, Mark, Public } from "./types";
+
+/** SEAT_GUARD is defined true by the build (web/play/bundle.Args): a
+ * reveal the round's markers show, or the seat's record holds as
+ * acknowledged, is not sent again. Only the broken variant a test builds
+ * to show that its check catches a second reveal of an index (the
+ * positive control) goes without. */
+declare const SEAT_GUARD: boolean;
+
+/** Where this seat's secrets are. */
+export type KeyPlace = "loading" | "here" | "elsewhere" | "none";
+
+/** refusals of a reveal that say the round moved on: the next state shows
+ * where the game is (as client.sendReveal). */
+const revealMovedOn = ["wrong_index", "deadline_passed", "game_over", "already_revealed"];
+
+export interface TrustDeps {
+  engine: Engine;
+  uid: string;
+  gameId: string;
+  /** call sends a request, again with the same data while its answer is
+   * lost. */
+  call<T>(fn: string, data: Record<string, unknown>): Promise<T>;
+  /** lie reports what the server showed that the log does not make. */
+  lie(what: string): void;
+  /** changed asks the page to draw again. */
+  changed(): void;
+  /** status says what the seat is doing, or a refusal. */
+  status(text: string): void;
+}
+
+export class TrustSeat {
+  place: KeyPlace = "loading";
+  rec: SeatRecord | null = null;
+  marks: Mark[] = [];
+  /** revealsSent counts the reveal calls this page sent. */
+  revealsSent = 0;
+  private taken = -1; // the `revealed` the engine's seat was given
+  private busy = false;
+  private again = false;
+  private latest: Public | null = null;
+
+  constructor(private readonly d: TrustDeps) {}
+
+  /** init reads the seat's record from IndexedDB and gives the engine its
+   * secrets; a seated player without one plays on another device. */
+  async init(): Promise<void> {
+    const rec = await load(this.d.uid, this.d.gameId);
+    if (rec) this.take(rec);
+    this.place = rec ? "here" : "none";
+    this.d.changed();
+  }
+
+  /** seen is told of each state: a seated player whose secrets are not
+   * here is marked as playing elsewhere. */
+  seen(p: Public): void {
+    this.latest = p;
+    if (this.place === "none" && p.trustless?.seats?.some((s) => s.uid === this.d.uid)) {
+      this.place = "elsewhere";
+      this.d.changed();
+    }
+    void this.revealIfDue();
+  }
+
+  setMarks(ms: Mark[]): void {
+    this.marks = ms;
+    void this.revealIfDue();
+  }
+
+  private take(rec: SeatRecord): void {
+    this.rec = rec;
+    if (rec.revealed !== this.taken) {
+      this.d.engine.seat(secretsOf(rec));
+      this.taken = rec.revealed;
+    }
+  }
+
+  /** keyNote says where the seat's key is, for the page. */
+  keyNote(): string {
+    switch (this.place) {
+      case "here":
+        return "Your seat's secrets are kept in this browser (IndexedDB): the chain's secret and " + keyKind(this.rec!) + ".";
+      case "elsewhere":
+        return "This seat's key is on another device: this page cannot sign or reveal for it, and never will. Play this seat where you joined the game.";
+      default:
+        return "";
+    }
+  }
+
+  /** join draws the seat's chain and key, stores them (strict
+   * durability), and only then sends the signed join, against the
+   * version read (again against a newer one if another join came first). */
+  async join(p: Public, seat: number, cls: string): Promise<void> {
+    const t = p.trustless!;
+    await withSeatLock(this.d.uid, this.d.gameId, async () => {
+      let rec = await load(this.d.uid, this.d.gameId);
+      if (!rec || rec.seat !== seat) {
+        rec = await newSeat(this.d.engine, this.d.gameId, this.d.uid, seat, t.chainLength);
+        await save(rec);
+      }
+      this.taken = -1;
+      this.take(rec);
+      this.place = "here";
+      let version = p.version;
+      for (let tries = 0; ; tries++) {
+        const head = this.d.engine.seat(secretsOf(rec));
+        const a = { kind: "join", actor: this.d.uid, version, seat, class: cls, chainHead: head, publicKey: rec.publicKey };
+        const signature = await signAction(this.d.engine, rec, a);
+        try {
+          await this.d.call("joinGame", { gameId: this.d.gameId, actionId: "join-" + version, seat, class: cls, chainHead: head, publicKey: rec.publicKey, version, signature });
+          return;
+        } catch (e) {
+          if (e instanceof CallError && e.details?.code === "stale_version" && tries < 10) {
+            const v = await this.d.call<{ state: Public }>("getView", { gameId: this.d.gameId, afterSeq: 0 });
+            version = v.state.version;
+            continue;
+          }
+          throw e;
+        }
+      }
+    });
+    this.d.changed();
+  }
+
+  /** signRequest signs the seat's action a against the game version p
+   * shows and returns the request to send (its action id names the
+   * version, so a retry is the same action). One action per version: a
+   * second one (another tab's, or a click before a reload) is refused
+   * here, and the same one is the request stored. */
+  async signRequest(p: Public, a: Action, fn: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return withSeatLock(this.d.uid, this.d.gameId, async () => {
+      const rec = await load(this.d.uid, this.d.gameId);
+      if (!rec) throw new Error("this seat's key is on another device");
+      const body: Record<string, unknown> = { ...data, actionId: "v" + p.version, version: p.version };
+      const same = (x: Record<string, unknown>) => x["kind"] === body["kind"] && x["target"] === body["target"] && x["cardId"] === body["cardId"];
+      if ((rec.signedVersion ?? 0) >= p.version) {
+        if (rec.signedVersion === p.version && rec.signedAction && rec.signedAction.fn === fn && same(rec.signedAction.data)) return rec.signedAction.data;
+        throw new Error(`this seat has already signed an action against version ${rec.signedVersion} (in another tab, or before a reload): one action per turn`);
+      }
+      const signed: Action & { version: number } = { ...a, actor: this.d.uid, version: p.version };
+      const out = { ...body, signature: await signAction(this.d.engine, rec, signed) };
+      rec.signedVersion = p.version;
+      rec.signedAction = { fn, data: out };
+      await save(rec);
+      this.take(rec);
+      return out;
+    });
+  }
+
+  /** revealIfDue reveals the link the checked game waits for from this
+   * seat, once per index, holding the seat's lock: a reveal stored and
+   * not acknowledged is sent again unchanged (same action id: the server
+   * answers it as the first time); one acknowledged is not sent again. */
+  async revealIfDue(): Promise<void> {
+    if (this.place !== "here") return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    try {
+      do {
+        this.again = false;
+        await this.revealOnce();
+      } while (this.again);
+    } catch (e) {
+      this.d.status("The reveal failed: " + (e instanceof Error ? e.message : String(e)) + " It is sent again in a few seconds.");
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** resync looks again at what the seat owes when nothing came for a
+   * while (as the Go client's Play does every 5 s): a reveal whose call
+   * failed, or a state read before its events, is taken up again. */
+  resync(): void {
+    const p = this.latest;
+    if (p?.trustless?.pending && p.phase !== "finished") void this.revealIfDue();
+  }
+
+  private async revealOnce(): Promise<void> {
+    const p = this.latest;
+    const pd = p?.trustless?.pending;
+    if (!p || !pd || p.phase === "finished" || this.d.engine.problem()) return;
+    if (SEAT_GUARD && this.marks.some((m) => m.index === pd.index && m.uid === this.d.uid)) return;
+    await withSeatLock(this.d.uid, this.d.gameId, async () => {
+      const rec = await load(this.d.uid, this.d.gameId);
+      if (!rec) return;
+      this.take(rec);
+      let req = rec.reveal;
+      if (rec.revealed === pd.index) {
+        if (rec.digest !== pd.digest) {
+          this.d.lie(`index ${pd.index} was revealed for the action of digest ${rec.digest}; the server now shows ${pd.digest} pending there`);
+          return;
+        }
+        if ((SEAT_GUARD && rec.acked) || !req) return;
+      } else {
+        let r;
+        try {
+          r = this.d.engine.reveal();
+        } catch (e) {
+          this.d.lie(e instanceof Error ? e.message : String(e));
+          return;
+        }
+        if (!r) return;
+        const signature = await sign(this.d.engine, rec, fromHex(r.message));
+        const a = r.action;
+        req = { gameId: this.d.gameId, actionId: "reveal-" + a.index, seat: a.seat, index: a.index, link: a.link, digest: a.digest, transcript: a.transcript, signature };
+        rec.revealed = r.index;
+        rec.digest = r.digest;
+        rec.reveal = req;
+        rec.acked = false;
+        await save(rec); // the index, digest and link on disk before the link leaves
+        this.taken = rec.revealed;
+      }
+      this.revealsSent++;
+      document.body.dataset.revealsSent = String(this.revealsSent);
+      try {
+        await this.d.call("reveal", req);
+      } catch (e) {
+        if (!(e instanceof CallError && revealMovedOn.includes(e.details?.code ?? ""))) throw e;
+      }
+      rec.acked = true;
+      await save(rec);
+    });
+  }
+
+}
