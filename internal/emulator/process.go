@@ -116,25 +116,66 @@ func (p *proc) stop() error {
 }
 
 // signal sends sig to every live process of the session except the
-// watchdog's own shells (which must keep watching the lifeline).
+// watchdog's own shells (which must keep watching the lifeline). For
+// SIGSTOP it returns once every thread of those processes is stopped:
+// kill(2) only queues the stop, and a request sent right after could be
+// answered by a thread not stopped yet (a pause test read its document
+// back once, on a loaded machine).
 func (p *proc) signal(sig syscall.Signal) error {
 	pids, err := sessionMembers(p.sid)
 	if err != nil {
 		return fmt.Errorf("emulator: list processes: %w", err)
 	}
-	n := 0
+	var sent []int
 	for _, pid := range pids {
 		if pid == p.sid || isShell(pid) {
 			continue
 		}
 		if err := syscall.Kill(pid, sig); err == nil {
-			n++
+			sent = append(sent, pid)
 		}
 	}
-	if n == 0 {
+	if len(sent) == 0 {
 		return fmt.Errorf("emulator: no process of session %d to signal", p.sid)
 	}
+	if sig != syscall.SIGSTOP {
+		return nil
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range sent {
+		for !stopped(pid) {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("emulator: process %d not stopped 5 s after SIGSTOP", pid)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 	return nil
+}
+
+// stopped reports whether every thread of pid is stopped (state T), or
+// pid is gone.
+func stopped(pid int) bool {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return true // exited
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/stat")
+		if err != nil {
+			continue // the thread exited
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 || i+2 >= len(s) {
+			continue
+		}
+		if st := s[i+2]; st != 'T' && st != 't' && st != 'Z' && st != 'X' {
+			return false
+		}
+	}
+	return true
 }
 
 // isShell reports whether pid runs /bin/sh (the watchdog's shells).
