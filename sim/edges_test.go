@@ -41,7 +41,7 @@ func TestObjectiveIsUnbiased(t *testing.T) {
 	const truth = 0.0225 + 0 + 0.0025 + 0.01         // Σ (p − 0.25)²
 	const runs, n = 6000, 200
 	var corrected, raw, predicted float64
-	var edges [numClasses]moments2
+	var edges [numClasses]moments
 	for range runs {
 		m := momentsOf(drawGames(t, s, n, p), nil, 4)
 		obj, lo, hi := m.Objective()
@@ -79,7 +79,7 @@ func TestEdgeVarianceCountsTheFairShare(t *testing.T) {
 	s, err := rng.NewSeeded("edge-variance")
 	require.NoError(t, err)
 	p := [numClasses]float64{0.30, 0.20, 0.20, 0.10} // 20% of games have no winner
-	var e0 moments2
+	var e0 moments
 	var v0 float64
 	const runs = 3000
 	for range runs {

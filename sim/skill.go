@@ -176,36 +176,36 @@ func (s *Skill) compare() {
 			failed[g].Failed = failed[g].Failed || l.records[g].Failed
 		}
 	}
-	moments := make([]*ClassMoments, len(s.Levels))
+	byLevel := make([]*ClassMoments, len(s.Levels))
 	terms := make([][][numClasses]float64, len(s.Levels))
 	for i, l := range s.Levels {
-		moments[i] = momentsOf(l.records, failed, s.Players)
-		terms[i] = moments[i].edgeTerms(l.records)
+		byLevel[i] = momentsOf(l.records, failed, s.Players)
+		terms[i] = byLevel[i].edgeTerms(l.records)
 		for c := range numClasses {
-			if !moments[i].Played(c) {
+			if !byLevel[i].Played(c) {
 				continue
 			}
-			e, v := moments[i].Edge(c)
+			e, v := byLevel[i].Edge(c)
 			h := z975 * math.Sqrt(v)
 			s.Edges = append(s.Edges, SkillEdge{Class: string(engine.Classes[c]), Level: l.Name, Edge: e, Lo: e - h, Hi: e + h,
-				Rate: moments[i].Rate(c), Fair: moments[i].Fair(), Games: moments[i].N, PlayerGms: moments[i].Sum[numClasses+c], level: i})
+				Rate: byLevel[i].Rate(c), Fair: byLevel[i].Fair(), Games: byLevel[i].N, PlayerGms: byLevel[i].Sum[numClasses+c], level: i})
 		}
 	}
 	for i := 1; i < len(s.Levels); i++ {
 		var ds []SkillDiff
 		var ses []float64
 		for c := range numClasses {
-			if !moments[0].Played(c) || !moments[i].Played(c) {
+			if !byLevel[0].Played(c) || !byLevel[i].Played(c) {
 				continue
 			}
-			var d moments2
+			var d moments
 			for g := range terms[i] {
 				if !failed[g].Failed {
 					d.add(terms[i][g][c] - terms[0][g][c])
 				}
 			}
-			e1, _ := moments[i].Edge(c)
-			e0, _ := moments[0].Edge(c)
+			e1, _ := byLevel[i].Edge(c)
+			e0, _ := byLevel[0].Edge(c)
 			diff := e1 - e0
 			se := math.Sqrt(d.variance() / math.Max(d.n, 1))
 			p := 1.0
@@ -219,23 +219,15 @@ func (s *Skill) compare() {
 		}
 		holmIntervals(ds, ses)
 		for k := range ds {
-			ds[k].judge(s.Margin, ses[k], moments[i].N)
+			ds[k].judge(s.Margin, ses[k], byLevel[i].N)
 		}
 		s.Diffs = append(s.Diffs, ds...)
 	}
 }
 
-// moments2 accumulates a mean and variance of float terms (Welford).
-type moments2 struct{ n, mean, m2 float64 }
-
-func (m *moments2) add(x float64) {
-	m.n++
-	d := x - m.mean
-	m.mean += d / m.n
-	m.m2 += d * (x - m.mean)
-}
-
-func (m *moments2) variance() float64 {
+// variance returns the sample variance of the terms added (0 for fewer
+// than two).
+func (m *moments) variance() float64 {
 	if m.n < 2 {
 		return 0
 	}

@@ -608,7 +608,7 @@ func (st *TuneState) ucb(idx []int) float64 {
 	total := float64(len(st.Fitness))
 	scale := 1.0
 	if len(st.Fitness) > 1 {
-		var m moments2
+		var m moments
 		for _, f := range st.Fitness {
 			m.add(f)
 		}
