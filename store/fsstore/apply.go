@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"cloud.google.com/go/firestore"
-	"google.golang.org/api/iterator"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -613,26 +612,16 @@ func (s *Store) stagedAt(ctx context.Context, game *firestore.DocumentRef, index
 		StartAt(fmt.Sprintf("%020d-", index)).EndBefore(fmt.Sprintf("%020d.", index))
 	out := []engine.Action{}
 	created := map[int]time.Time{}
-	it := q.Documents(ctx)
-	defer it.Stop()
-	defer func() { s.reads.Add(int64(max(1, len(out)))) }()
-	for {
-		snap, err := it.Next()
-		if err == iterator.Done {
-			break
-		}
-		if err != nil {
-			return nil, nil, mapErr(err)
-		}
-		var d store.StagedReveal
-		if err := store.FromDoc(snap.Data(), &d); err != nil {
-			return nil, nil, fmt.Errorf("fsstore: decode %s %s: %w", collLinks, snap.Ref.ID, err)
-		}
+	err := queryEach(ctx, s, q, collLinks, func(d *store.StagedReveal, snap *firestore.DocumentSnapshot) error {
 		if d.Index != index || d.Action.Index != index || d.Action.Seat != d.Seat {
-			return nil, nil, fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
+			return fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
 		}
 		out = append(out, d.Action)
 		created[d.Seat] = snap.CreateTime
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	store.SortStaged(out)
 	return out, created, nil
