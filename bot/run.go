@@ -22,17 +22,21 @@ type Seat struct {
 // Runner plays whole games through one engine, reusing its buffers between
 // games. Not safe for concurrent use: give each goroutine its own Runner.
 type Runner struct {
-	eng     *engine.Engine
-	disp    *engine.Dispatcher
-	game    engine.Game   // Play's game, reset and reused
-	act     engine.Action // the action being dispatched (kept here, not on the heap per action)
+	eng  *engine.Engine
+	disp *engine.Dispatcher
+	game engine.Game   // Play's game, reset and reused
+	act  engine.Action // the action being dispatched (kept here, not on the heap per action)
+	// turn is the action of a built-in policy's decision: only the loop
+	// of PlayGame writes it, and only its Kind, Actor, CardID and Target
+	// (pick's choice), so its other fields stay zero and a decision
+	// clears none of its 360 bytes.
+	turn    engine.Action
 	events  []engine.Event
 	actions []engine.Action
 	uids    []string
-	// choosers holds each seat's policy as a chooser, nil if it is none.
-	choosers []chooser
-	// legal is the awaited player's legal actions at a decision.
-	legal legalList
+	// styles holds each seat's style if its policy is a built-in one
+	// (builtInStyle).
+	styles []seatStyle
 
 	// view is the public view a policy is handed (View).
 	view engine.Public
@@ -51,7 +55,7 @@ type Runner struct {
 
 // NewRunner returns a runner for the engine.
 func NewRunner(eng *engine.Engine) *Runner {
-	return &Runner{eng: eng, disp: eng.NewDispatcher(), legal: legalList{buf: make([]engine.Action, 0, legalRoom)}}
+	return &Runner{eng: eng, disp: eng.NewDispatcher()}
 }
 
 // Lean switches the runner's dispatcher to lean mode, keeping only the
@@ -101,28 +105,36 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 	if err := r.do(g, engine.Action{Kind: engine.ActStart, Actor: r.uids[0]}, s); err != nil {
 		return err
 	}
-	r.choosers = r.choosers[:0]
-	for _, st := range seats {
-		c, _ := st.Policy.(chooser)
-		r.choosers = append(r.choosers, c)
-	}
 	rules := r.eng.Rules()
+	r.styles = r.styles[:0]
+	for _, st := range seats {
+		sty, ok := builtInStyle(st.Policy, rules)
+		r.styles = append(r.styles, seatStyle{sty, ok})
+	}
 	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
 		seat, me, err := r.awaited(g, seats, n)
 		if err != nil {
 			return err
 		}
-		if c := r.choosers[seat]; c != nil {
-			r.legal.ready = false
-			c.chooseInto(&r.act, &g.Public, rules, me, &r.legal)
+		a := &r.act
+		if st := &r.styles[seat]; st.builtIn {
+			a = &r.turn
+			k, card, target := pick(&g.Public, rules, me, st.style)
+			a.Kind, a.Actor, a.CardID, a.Target = k, me.UID, card, target
 		} else {
 			r.act = r.decide(g, seats[seat].Policy, me.UID)
 		}
-		if err := r.dispatch(g, s); err != nil {
+		if err := r.dispatch(g, a, s); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// seatStyle is a seat's style, if builtIn (its policy is a built-in one).
+type seatStyle struct {
+	style   style
+	builtIn bool
 }
 
 // Config says how [Runner.PlayWith] sets a game up.
@@ -304,12 +316,11 @@ func (r *Runner) awaited(g *engine.Game, seats []Seat, n int) (int, *engine.Play
 // do dispatches a.
 func (r *Runner) do(g *engine.Game, a engine.Action, s *rng.Stream) error {
 	r.act = a
-	return r.dispatch(g, s)
+	return r.dispatch(g, &r.act, s)
 }
 
-// dispatch dispatches r.act, appending its events to the log.
-func (r *Runner) dispatch(g *engine.Game, s *rng.Stream) error {
-	a := &r.act
+// dispatch dispatches a (r.act or r.turn), appending its events to the log.
+func (r *Runner) dispatch(g *engine.Game, a *engine.Action, s *rng.Stream) error {
 	ev, err := r.disp.Dispatch(g, a, s, r.events)
 	if err != nil {
 		return fmt.Errorf("bot: %s by %s rejected: %w", a.Kind, a.Actor, err)
