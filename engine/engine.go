@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/fairboard/fairboard/rng"
+import (
+	"unsafe"
+
+	"github.com/fairboard/fairboard/rng"
+)
 
 // Handler applies one kind of action. It must validate everything first
 // and return an *Error (via [Reject]) before changing anything, so that a
@@ -248,7 +252,7 @@ func (e *Engine) dispatch(c *Ctx, ln *lean, g *Game, a *Action, s *rng.Stream, o
 		if p.Phase == PhaseNone {
 			return out, Reject(CodeNotCreated, "the game has not been created")
 		}
-		if p.RulesHash != e.rules.c.hash {
+		if !sameString(p.RulesHash, e.rules.c.hash) {
 			return out, Reject(CodeRulesMismatch, "the game was created under ruleset "+p.RulesHash)
 		}
 	}
@@ -278,7 +282,7 @@ func (e *Engine) dispatch(c *Ctx, ln *lean, g *Game, a *Action, s *rng.Stream, o
 		if s == nil {
 			return out, Reject(CodeBadStream, "no stream given")
 		}
-		if s.Seq() != p.RNG.Seq || s.Mode() != p.RNG.Mode {
+		if s.Seq() != p.RNG.Seq || !sameString(s.Mode(), p.RNG.Mode) {
 			return out, Reject(CodeBadStream, "the stream does not continue the game's rng (mode or seq differ)")
 		}
 	}
@@ -349,4 +353,12 @@ func (a *Action) hasCheckedFields() bool {
 		len(a.Signature)|len(a.Link)|len(a.Digest)|len(a.Transcript)) |
 		uint64(a.ChainLength) | uint64(a.DeadlineMs) | uint64(a.Index)
 	return n != 0 || a.Openings
+}
+
+// sameString reports whether a == b, without a call when they are the
+// same bytes: a game's ruleset hash and rng mode are most often the very
+// strings of its engine and stream, and a string comparison is otherwise
+// a call, around which the caller saves every value it holds in a register.
+func sameString[S ~string](a, b S) bool {
+	return len(a) == len(b) && (unsafe.StringData(string(a)) == unsafe.StringData(string(b)) || a == b)
 }
