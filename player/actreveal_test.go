@@ -1,6 +1,7 @@
 package player_test
 
 import (
+	"crypto/ed25519"
 	"encoding/hex"
 	"testing"
 
@@ -183,4 +184,37 @@ func TestCheckShownTakesTheRevealsAppliedWithTheirAction(t *testing.T) {
 	g := s.g.Clone()
 	g.Public.Version--
 	require.Error(t, player.CheckShown(mine.Follower().Game().Public, g.Public))
+}
+
+// TestExternalSeatPreparesActReveal: a seat whose key is held elsewhere
+// gives the reveal for its action without a signature and the bytes to
+// sign; signed by an independent Ed25519 (crypto/ed25519 on the seat's
+// seed), it is the reveal the seat holding its key makes, and the index
+// is recorded.
+func TestExternalSeatPreparesActReveal(t *testing.T) {
+	s := newServer(t)
+	s.closeStart()
+	s.toMove()
+	x := s.awaited()
+	sec := s.seats[x].Secrets()
+	f := player.NewFollower(engine.DefaultRules())
+	require.NoError(t, f.Follow(s.log))
+	ext, err := player.ExternalSeat(sec, s.seats[x].PublicKey(), f)
+	require.NoError(t, err)
+	move := s.signed(x, engine.ActMove)
+	_, _, err = ext.ActReveal(&move)
+	require.ErrorIs(t, err, player.ErrKeyElsewhere)
+	rv, msg, draws, err := ext.PrepareActReveal(&move)
+	require.NoError(t, err)
+	require.True(t, draws)
+	require.Empty(t, rv.Signature)
+	rv.Signature = hex.EncodeToString(ed25519.Sign(ed25519.NewKeyFromSeed(sec.KeySeed[:]), msg))
+	want, _, err := s.seats[x].ActReveal(&move)
+	require.NoError(t, err)
+	require.Equal(t, want, rv, "the same reveal, signed by the key holder")
+	require.Equal(t, rv.Index, ext.Secrets().Revealed, "the index is recorded")
+	end := s.signed(x, engine.ActSleep)
+	_, _, draws, err = ext.PrepareActReveal(&end)
+	require.NoError(t, err)
+	require.False(t, draws, "a sleep draws nothing")
 }
