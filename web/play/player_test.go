@@ -42,10 +42,10 @@ type server struct {
 	reveals       []string // "seat index" of each reveal call, in order
 	actReveals    []string // "seat index" of each act that came with its reveal (once an action id)
 	actRevealIDs  map[string]bool
-	appJS         []byte   // if not nil, served as /play/app.js (a test's variant of the page)
-	variantServed int      // how many times appJS was served
-	loseNext      int      // lose the answers of the next N act calls (applied, never answered)
-	loseReveals   int      // the same, for reveal calls
+	appJS         []byte // if not nil, served as /play/app.js (a test's variant of the page)
+	variantServed int    // how many times appJS was served
+	loseNext      int    // lose the answers of the next N act calls (applied, never answered)
+	loseReveals   int    // the same, for reveal calls
 	muxes         []http.Handler
 	active        atomic.Int32 // index of the mux serving the functions
 }
