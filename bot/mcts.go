@@ -61,6 +61,18 @@ const (
 // time (the bot does not know how its opponents play); the deciding
 // player's own later moves are cautious.
 //
+// A simulation plays one round: the decision's action, the rest of the
+// deciding player's turn and every other player's next turn, and stops
+// when the deciding player's next turn begins. There the value model
+// (valueModel: each player's chance to win from a public state, fitted per
+// ruleset and number of players on seeded games) scores it: each seat's
+// reward is its chance to win. A simulation in the game's last round (a
+// player has reached the final tile) plays on to the end and scores 1 for
+// the winner, 0 for everyone else. Playing every simulation to the end,
+// as this bot first did, let dice rolled long after the decision decide
+// most rewards: the options' differences, a point or less, drowned in that
+// noise (docs/sim.md has the measurements that chose one round).
+//
 // The decision's options (its legal actions: the root's children) share
 // the N simulations by sequential halving (Karnin, Koren and Somekh 2013;
 // as Gumbel MuZero's root): in each round every option still in the
@@ -72,28 +84,27 @@ const (
 // dice between them), choosing among the children legal in the sample at
 // hand (availability counts, as Cowling, Powley and Whitehouse's ISMCTS)
 // by PUCT on the reward of the player who acts there, once the node has
-// been simulated widen times (before that it follows the cautious choice):
-// every node keeps a reward per seat (max^n). A simulation adds the nodes
-// of a decision it reaches, plays the rest of the game out, and scores 1
-// for the winner, 0 for everyone else.
+// been simulated widen times (before that it follows the choice of the
+// player's style in the simulation): every node keeps a reward per seat
+// (max^n).
 //
 // The bot then plays the halving's winner only if it did significantly
 // better than the cautious policy's choice on the samples both were
 // simulated on (the one-sided paired test at 1%, Bonferroni-corrected for
-// the alternatives); otherwise it plays the cautious policy's choice.
-// Most options of this game differ by a few points of win rate, less than
-// the noise of a few hundred play-outs, the heuristic is right most of the
-// time, and a game has some 40 such decisions a seat: a search that
-// follows its noise plays worse than the heuristic (docs/sim.md gives the
-// measurements), one that leaves it only on strong evidence does not, and
-// finds the decisions where the heuristic is clearly wrong (a sleep one
-// move from the end).
+// the alternatives); otherwise it plays the cautious policy's choice. The
+// cautious choice is the bot's prior and N is its dial: with fewer than
+// 10 simulations an option (N = 10 and below for two options) the bot
+// plays as cautious; with more, it leaves cautious where its simulations
+// show a better option beyond their noise, and the more simulations, the
+// smaller the gains it can tell from noise.
 //
 // Its randomness comes from its own stream (NewGame): one decision draws
 // four words from it to seed the decision's samples. The same view and
 // stream state give the same choice. An MCTS is one seat's bot: not safe
 // for concurrent use; it keeps its memory between decisions and games, so
-// a decision allocates little.
+// a decision allocates little. The value model is shared by every bot of
+// the process (fitting one takes a few seconds, the first time a ruleset
+// and number of players is seen).
 type MCTS struct {
 	n int
 	s *rng.Stream // the bot's own stream, from NewGame
@@ -132,6 +143,17 @@ type MCTS struct {
 
 	// sims counts the simulations run (all decisions): for benchmarks.
 	sims int64
+
+	// vm is the value model of the ruleset and the number of players at
+	// hand (vmPlayers), which judges a simulation after its round; fc is
+	// its scratch memory and vals its answer.
+	vm        *valueModel
+	vmPlayers int
+	fc        featureCtx
+	vals      [maxSearchSeats]float32
+	// stopTurn is the turn at whose start a simulation of the decision at
+	// hand stops: a round after the decision's turn.
+	stopTurn int
 
 	// peek, if set, makes the search read the game's secret: the real
 	// draw piles and the real generator. Only the tests set it, to build
@@ -193,6 +215,7 @@ func (m *MCTS) bind(r *engine.Ruleset) {
 		return
 	}
 	m.rules, m.eng = r, engine.New(r, reducers.Table())
+	m.vm = nil
 	m.disp = m.eng.NewDispatcher()
 	m.disp.Lean(0)
 	m.index = make(map[string]int32, len(r.Cards()))
@@ -213,9 +236,16 @@ func (m *MCTS) Choose(view *engine.Public, r *engine.Ruleset, uid string) engine
 		return m.legal[0]
 	}
 	m.bind(r)
+	me, seat := view.Player(uid)
+	if len(view.Players) > maxSearchSeats {
+		return m.legal[m.hint(view, me, m.legal)] // more players than the search tracks
+	}
+	if m.vm == nil || m.vmPlayers != len(view.Players) {
+		m.vm, m.vmPlayers = valueFor(r, len(view.Players)), len(view.Players)
+	}
+	m.stopTurn = view.Turn + len(view.Players)
 	m.startSearch()
 	m.deal(view)
-	me, seat := view.Player(uid)
 	m.nodes = append(m.nodes[:0], node{child: -1, next: -1})
 	hint := m.hint(view, me, m.legal)
 	m.rootSeat = seat
@@ -320,8 +350,13 @@ func (m *MCTS) rank(seat, hint int) {
 
 // hint returns the index in legal of the cautious policy's choice for me.
 func (m *MCTS) hint(p *engine.Public, me *engine.Player, legal []engine.Action) int {
+	return m.hintStyle(p, me, legal, cautiousStyle(m.rules))
+}
+
+// hintStyle returns the index in legal of style s's choice for me.
+func (m *MCTS) hintStyle(p *engine.Public, me *engine.Player, legal []engine.Action, s style) int {
 	var a engine.Action
-	choose(&a, p, m.rules, me, &legalList{buf: legal, ready: true}, cautiousStyle(m.rules))
+	choose(&a, p, m.rules, me, &legalList{buf: legal, ready: true}, s)
 	for i := range legal {
 		if legal[i] == a {
 			return i
@@ -472,8 +507,9 @@ func grow[T any](s []T, n int) []T {
 // simulate runs one simulation from the view through the root's child
 // root (its k-th: sample k, shared by the root's children): a
 // determinization, the root's action, the descent of the tree to a node
-// never simulated, a cautious play-out to the end, and the rewards backed
-// up the path.
+// never simulated, a play-out by the seats' styles until the deciding
+// player's next turn (or the game's end, in its last round), and the
+// rewards (the value model's, or the winner's) backed up the path.
 func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 	m.sims++
 	k := int(m.nodes[root].visits)
@@ -499,6 +535,10 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 		if p.Phase != engine.PhasePlaying {
 			break
 		}
+		if p.Turn >= m.stopTurn && !p.EndTriggered && p.Step != engine.StepBracket {
+			m.judge(p)
+			return
+		}
 		me, seat := p.Player(p.Awaiting)
 		if me == nil || n == rolloutLimit {
 			m.backup(nil)
@@ -519,7 +559,7 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 			continue
 		}
 		var fresh bool
-		node, fresh = m.selectChild(node, m.legal2, int32(seat), m.hint(p, me, m.legal2))
+		node, fresh = m.selectChild(node, m.legal2, int32(seat), m.hintStyle(p, me, m.legal2, m.styles[seat]))
 		m.path = append(m.path, node)
 		inTree = !fresh
 		m.act = m.legal2[m.nodes[node].index]
@@ -555,8 +595,8 @@ func fmix32(x uint32) uint32 {
 }
 
 // selectChild picks the child of parent to simulate among the legal
-// actions (the player at index seat decides; hint indexes the cautious
-// policy's choice): it adds the children that legal actions lack, counts
+// actions (the player at index seat decides; hint indexes its style's
+// choice in the simulation): it adds the children that legal actions lack, counts
 // one availability for each legal child, and returns the child of the
 // highest PUCT score (fresh if it was never simulated), with its index in
 // legal recorded in the node.
@@ -629,9 +669,18 @@ func (m *MCTS) addChild(parent int32, a *engine.Action, seat int32) int32 {
 	return c
 }
 
-// backup adds one simulation's rewards to every node of the path: 1 for
-// the winner of p (a finished game), 0 for everyone else; nothing for
-// anyone when p is nil (a simulation cut short).
+// judge ends a simulation at p, a round after the decision: every seat's
+// reward is its chance to win from p by the value model.
+func (m *MCTS) judge(p *engine.Public) {
+	m.vm.eval(p, m.rules, &m.fc, m.vals[:])
+	clear(m.reward[:])
+	copy(m.reward[:], m.vals[:min(len(p.Players), maxSearchSeats)])
+	m.add()
+}
+
+// backup ends a simulation at p, a finished game: 1 for its winner, 0 for
+// everyone else; nothing for anyone when p is nil (a simulation cut
+// short).
 func (m *MCTS) backup(p *engine.Public) {
 	clear(m.reward[:])
 	if p != nil && p.Winner != "" {
@@ -639,7 +688,11 @@ func (m *MCTS) backup(p *engine.Public) {
 			m.reward[i] = 1
 		}
 	}
+	m.add()
+}
 
+// add adds the simulation's rewards to every node of its path.
+func (m *MCTS) add() {
 	for _, c := range m.path {
 		nd := &m.nodes[c]
 		nd.visits++
