@@ -131,7 +131,6 @@ type MCTS struct {
 	nodes              []node
 	path               []int32
 	legal              []engine.Action // the decision's legal actions
-	play               legalList       // a play-out decision's, listed when asked
 	legal2             []engine.Action // a simulated decision's
 	cands              []int32         // the root's children still in the running
 	styles             []style         // each seat's play-out style in the simulation at hand
@@ -177,8 +176,7 @@ type node struct {
 
 // NewMCTS returns the bot mcts:n (1 <= n <= MaxSimulations).
 func NewMCTS(n int) *MCTS {
-	m := &MCTS{n: n, legal: make([]engine.Action, 0, legalRoom), legal2: make([]engine.Action, 0, legalRoom),
-		play: legalList{buf: make([]engine.Action, 0, legalRoom)}}
+	m := &MCTS{n: n, legal: make([]engine.Action, 0, legalRoom), legal2: make([]engine.Action, 0, legalRoom)}
 	m.rootGen, m.searchGen = rng.NewSFC32(0, 0, 0, 0), rng.NewSFC32(0, 0, 0, 0)
 	m.root, m.search = rng.New(m.rootGen), rng.New(m.searchGen)
 	return m
@@ -356,7 +354,7 @@ func (m *MCTS) hint(p *engine.Public, me *engine.Player, legal []engine.Action) 
 // hintStyle returns the index in legal of style s's choice for me.
 func (m *MCTS) hintStyle(p *engine.Public, me *engine.Player, legal []engine.Action, s style) int {
 	var a engine.Action
-	choose(&a, p, m.rules, me, &legalList{buf: legal, ready: true}, s)
+	choose(&a, p, m.rules, me, s)
 	for i := range legal {
 		if legal[i] == a {
 			return i
@@ -544,9 +542,8 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 			m.backup(nil)
 			return
 		}
-		if !inTree { // the play-out: the policies list only what they pick among
-			m.play.ready = false
-			choose(&m.act, p, m.rules, me, &m.play, m.styles[seat])
+		if !inTree { // the play-out: the policies build their choice, listing nothing
+			choose(&m.act, p, m.rules, me, m.styles[seat])
 			continue
 		}
 		m.legal2 = engine.LegalActions(p, m.rules, me.UID, engine.TurnKinds, m.legal2)
@@ -797,8 +794,7 @@ func (m *MCTS) simulateJoin(view *engine.Public, uid string, seat int, class eng
 			return 0
 		}
 		_, i := p.Player(me.UID)
-		m.play.ready = false
-		choose(&m.act, p, m.rules, me, &m.play, m.styles[i])
+		choose(&m.act, p, m.rules, me, m.styles[i])
 		if !do(&m.act) {
 			panic("bot: a simulated " + string(m.act.Kind) + " was refused")
 		}

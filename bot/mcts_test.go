@@ -143,13 +143,15 @@ func TestSearchBotCannotPeek(t *testing.T) {
 	require.Positive(t, differed, "the oracle reads the secret: the test must see its choices change")
 }
 
-// Every choice of the built-in policies is one engine.LegalActions lists
-// (they build the actions without a parameter themselves and pick the
-// others from the list), over whole games of 2 to 6 players.
+// Every choice of the built-in policies is one engine.LegalActions lists,
+// equal to it field for field (they build their actions themselves,
+// listing nothing), over whole games of 2 to 6 players; among them, the
+// choices with a parameter: a potion used, a player challenged, a card
+// discarded.
 func TestBuiltInChoicesAreListed(t *testing.T) {
 	eng := engine.New(engine.DefaultRules(), reducers.Table())
 	rules := eng.Rules()
-	checked := 0
+	checked, byKind := 0, map[engine.ActionKind]int{}
 	for game := range 60 {
 		n := 2 + game%5
 		pols := []Policy{Cautious{}, Aggressive{}}
@@ -169,11 +171,15 @@ func TestBuiltInChoicesAreListed(t *testing.T) {
 			a := seats[seat].Policy.Choose(&g.Public, rules, uid)
 			require.Contains(t, engine.LegalActions(&g.Public, rules, uid, engine.TurnKinds, nil), a, "%s in %s", a.Kind, g.Public.Step)
 			checked++
+			byKind[a.Kind]++
 			_, err := eng.Dispatch(g, &a, s, nil)
 			require.NoError(t, err)
 		}
 	}
-	t.Logf("%d choices checked", checked)
+	t.Logf("%d choices checked: %v", checked, byKind)
+	for _, k := range []engine.ActionKind{engine.ActUseItem, engine.ActOfferDuel, engine.ActDiscard} {
+		require.Positive(t, byKind[k], "no %s chosen: the test sees none of the choices with a parameter", k)
+	}
 }
 
 // A determinization is a game the public view could be: each draw pile

@@ -61,19 +61,19 @@ func ByName(name string) (Policy, error) {
 }
 
 // Choose implements Policy.
-func (c Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
+func (Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
 	if me, _ := p.Player(uid); me != nil {
-		c.chooseInto(&a, p, r, me, &legalList{})
+		choose(&a, p, r, me, cautiousStyle(r))
 	}
 	return a
 }
 
 // Choose implements Policy.
-func (g Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
+func (Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
 	if me, _ := p.Player(uid); me != nil {
-		g.chooseInto(&a, p, r, me, &legalList{})
+		choose(&a, p, r, me, aggressiveStyle(r))
 	}
 	return a
 }
@@ -83,40 +83,18 @@ func (g Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 // item held, plus one).
 const legalRoom = 16
 
-// legalList is a decision's legal actions (engine.LegalActions), listed
-// when first asked for: a policy lists them only where it picks among the
-// actions of a kind (an item to use or discard, a player to challenge),
-// as most decisions are a step's one action or one of two actions every
-// player always has (move or sleep), and listing them at each of a game's
-// some 170 decisions was a fifth of a simulated game's time. A search bot
-// that has listed them already hands them over (ready).
-type legalList struct {
-	buf   []engine.Action
-	ready bool
-}
-
-// get returns the legal turn actions of me, listing them if needed.
-func (l *legalList) get(p *engine.Public, r *engine.Ruleset, me *engine.Player) []engine.Action {
-	if !l.ready {
-		l.buf, l.ready = engine.LegalActions(p, r, me.UID, engine.TurnKinds, l.buf), true
+// builtInStyle returns the style of a built-in policy (Cautious or
+// Aggressive, as a value or a pointer) under the ruleset, and false for any
+// other policy: the runner then picks that policy's actions itself (pick),
+// with no call through the interface and no Action copied per decision.
+func builtInStyle(pol Policy, r *engine.Ruleset) (style, bool) {
+	switch pol.(type) {
+	case Cautious, *Cautious:
+		return cautiousStyle(r), true
+	case Aggressive, *Aggressive:
+		return aggressiveStyle(r), true
 	}
-	return l.buf
-}
-
-// chooser is a Policy that writes its choice into an action in place, as
-// the built-in ones do: the runner's loop then copies no Action (216
-// bytes) per decision more than the one it dispatches. me is the player
-// the game awaits; legal lists its legal actions when asked (see choose).
-type chooser interface {
-	chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal *legalList)
-}
-
-func (Cautious) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal *legalList) {
-	choose(a, p, r, me, legal, cautiousStyle(r))
-}
-
-func (Aggressive) chooseInto(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal *legalList) {
-	choose(a, p, r, me, legal, aggressiveStyle(r))
+	return style{}, false
 }
 
 type style struct {
@@ -125,9 +103,23 @@ type style struct {
 }
 
 // choose sets *a to the action style s picks for the player me, whom the
-// game awaits:
+// game awaits (pick), in the canonical form engine.LegalActions lists it:
+// Kind, Actor (me.UID), and the CardID or Target the kind takes; every
+// other field zero.
+func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, s style) {
+	k, card, target := pick(p, r, me, s)
+	// Cleared, then set field by field: a literal of four fields assigned
+	// through the pointer is built whole on the stack and then copied (360
+	// bytes), which cost twice as much.
+	*a = engine.Action{}
+	a.Kind, a.Actor, a.CardID, a.Target = k, me.UID, card, target
+}
+
+// pick returns the kind of the action style s picks for the player me,
+// whom the game awaits, and its card or target ("" if the kind takes
+// none):
 //
-//   - manage: the first potion held (inventory order) when HP is at or
+//   - manage: use the first potion held (inventory order) when HP is at or
 //     below potionAt, else end the step;
 //   - preDuel: with the dueling style and more than half the maximum HP,
 //     challenge whoever on the tile holds the most valuable item (lowest
@@ -138,25 +130,29 @@ type style struct {
 //   - capacity: discard the least valuable item (highest id on ties);
 //   - combat, a duel round: the step's one action.
 //
-// An action with a parameter (the potion, the player challenged, the item
-// discarded) is one engine.LegalActions lists, picked from the list; the
-// others are the actions every player the game awaits in the step may
-// send (move and sleep, end the step, skip the duel, fight the round,
-// re-roll or not), built directly. The legal-actions test checks that every
-// choice is listed.
-func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, legal *legalList, s style) {
-	k := engine.ActionKind("")
-	pick := -1
+// It reads the state as engine.LegalActions does: a potion to use is a
+// held card of kind potion, a player to challenge another player on me's
+// tile, a card to discard a held one. The policies once picked from the
+// list itself; listing it at the decisions that pick (a potion, a
+// challenge, a discard) was 3% of a heuristic game's time, where this
+// reads only what it picks from. A test (TestBuiltInChoicesAreListed)
+// checks over whole games that every choice is listed, equal to the
+// listed action field for field.
+func pick(p *engine.Public, r *engine.Ruleset, me *engine.Player, s style) (k engine.ActionKind, card, target string) {
 	switch p.Step {
 	case engine.StepManage:
 		k = engine.ActEndManage
-		if me.HP <= s.potionAt && holdsPotion(r, me) {
-			pick = firstOf(legal.get(p, r, me), engine.ActUseItem)
+		if me.HP <= s.potionAt {
+			if id := firstPotion(r, me); id != "" {
+				k, card = engine.ActUseItem, id
+			}
 		}
 	case engine.StepPreDuel:
 		k = engine.ActSkipDuel
-		if s.duel && me.HP*2 > r.MaxHP && holderOnTile(p, me) {
-			pick = richestTarget(r, p, legal.get(p, r, me))
+		if s.duel && me.HP*2 > r.MaxHP {
+			if t := richestOnTile(p, r, me); t != "" {
+				k, target = engine.ActOfferDuel, t
+			}
 		}
 	case engine.StepMoveOrSleep:
 		k = engine.ActMove
@@ -178,89 +174,51 @@ func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Pl
 			}
 		}
 	case engine.StepCapacity:
-		pick = worstDiscard(r, legal.get(p, r, me))
+		if id := worstItem(r, me); id != "" {
+			k, card = engine.ActDiscard, id
+		}
 	}
-	if pick >= 0 {
-		*a = legal.buf[pick]
-		return
-	}
-	*a = engine.Action{Kind: k, Actor: me.UID}
+	return k, card, target
 }
 
-// holdsPotion reports whether me holds a potion.
-func holdsPotion(r *engine.Ruleset, me *engine.Player) bool {
+// firstPotion returns the first potion me holds (inventory order), or "".
+func firstPotion(r *engine.Ruleset, me *engine.Player) string {
 	for _, id := range me.Items {
 		if r.Card(id).Kind == engine.CardPotion {
-			return true
+			return id
 		}
 	}
-	return false
-}
-
-// firstOf returns the index of the first action of kind k, or -1.
-func firstOf(legal []engine.Action, k engine.ActionKind) int {
-	for i := range legal {
-		if legal[i].Kind == k {
-			return i
-		}
-	}
-	return -1
+	return ""
 }
 
 // itemValue orders items: tier, then attack + defense.
 func itemValue(k *engine.Card) int { return k.Tier*100 + k.Atk + k.Def }
 
-// worstDiscard returns the index of the discard of the item a bot
-// discards first: lowest value, then highest id; -1 if there is none.
-func worstDiscard(r *engine.Ruleset, legal []engine.Action) int {
-	worst := -1
-	for i := range legal {
-		if legal[i].Kind != engine.ActDiscard {
-			continue
-		}
-		if worst < 0 {
-			worst = i
-			continue
-		}
-		id, w := legal[i].CardID, legal[worst].CardID
-		v, wv := itemValue(r.Card(id)), itemValue(r.Card(w))
-		if v < wv || (v == wv && id > w) {
-			worst = i
+// worstItem returns the item a bot discards first: lowest value, then
+// highest id; "" if me holds nothing.
+func worstItem(r *engine.Ruleset, me *engine.Player) string {
+	worst, worstV := "", 0
+	for _, id := range me.Items {
+		v := itemValue(r.Card(id))
+		if worst == "" || v < worstV || (v == worstV && id > worst) {
+			worst, worstV = id, v
 		}
 	}
 	return worst
 }
 
-// holderOnTile reports whether another player on me's tile holds an item:
-// whether a dueling style could challenge anyone at all. Most turns no one
-// does, and the preDuel step then skips without listing the legal actions
-// (listing them at every preDuel step of the aggressive seats was 3% of a
-// heuristic game's time).
-func holderOnTile(p *engine.Public, me *engine.Player) bool {
+// richestOnTile returns the player on me's tile holding the most valuable
+// item (lowest uid on ties), or "" if no one there holds anything.
+func richestOnTile(p *engine.Public, r *engine.Ruleset, me *engine.Player) string {
+	best, bestV := "", -1
 	for i := range p.Players {
-		if o := &p.Players[i]; o.UID != me.UID && o.Pos == me.Pos && len(o.Items) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// richestTarget returns the index of the challenge of the player holding
-// the most valuable item among those the legal challenges name (lowest uid
-// on ties), or -1 if none of them holds anything.
-func richestTarget(r *engine.Ruleset, p *engine.Public, legal []engine.Action) int {
-	best, bestV, bestUID := -1, -1, ""
-	for i := range legal {
-		if legal[i].Kind != engine.ActOfferDuel {
-			continue
-		}
-		o, _ := p.Player(legal[i].Target)
-		if o == nil {
+		o := &p.Players[i]
+		if o.UID == me.UID || o.Pos != me.Pos {
 			continue
 		}
 		for _, id := range o.Items {
-			if v := itemValue(r.Card(id)); v > bestV || (v == bestV && o.UID < bestUID) {
-				best, bestV, bestUID = i, v, o.UID
+			if v := itemValue(r.Card(id)); v > bestV || (v == bestV && o.UID < best) {
+				best, bestV = o.UID, v
 			}
 		}
 	}

@@ -188,7 +188,6 @@ func BenchmarkHeuristicRollout(b *testing.B) {
 	disp.Lean(0)
 	rules := eng.Rules()
 	var a engine.Action
-	legal := legalList{buf: make([]engine.Action, 0, legalRoom)}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		g := base.Clone()
@@ -196,8 +195,7 @@ func BenchmarkHeuristicRollout(b *testing.B) {
 		g.Public.RNG.Seq = uint64(i)
 		for g.Public.Phase == engine.PhasePlaying {
 			me, _ := g.Public.Player(g.Public.Awaiting)
-			legal.ready = false
-			choose(&a, &g.Public, rules, me, &legal, cautiousStyle(rules))
+			choose(&a, &g.Public, rules, me, cautiousStyle(rules))
 			if _, err := disp.Dispatch(g, &a, s, nil); err != nil {
 				b.Fatal(err)
 			}

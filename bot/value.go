@@ -294,7 +294,6 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 	var g engine.Game
 	var act engine.Action
 	var events []engine.Event
-	legal := legalList{buf: make([]engine.Action, 0, legalRoom)}
 	styles := make([]style, n)
 	var fc featureCtx
 	var row [numFeat]float64
@@ -338,8 +337,7 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 				d.winner = append(d.winner, -1)
 			}
 			me, i := p.Player(p.Awaiting)
-			legal.ready = false
-			choose(&act, p, r, me, &legal, styles[i])
+			choose(&act, p, r, me, styles[i])
 			do()
 		}
 		w := -1

@@ -288,11 +288,21 @@ func (c *Client) checkMarks() error {
 	return nil
 }
 
-// revealed reports whether the open round shows this seat's marker.
+// revealed reports whether the open round shows this seat's reveal: its
+// marker, or its reveal applied into the game with its action.
 func (c *Client) revealed(index uint32) bool {
 	for _, m := range c.marks {
 		if m.Index == index && m.UID == c.cfg.UID {
 			return true
+		}
+	}
+	if c.shown != nil && c.shown.Trustless != nil {
+		if pd := c.shown.Trustless.Pending; pd != nil && pd.Index == index {
+			for _, m := range pd.Reveals {
+				if m.UID == c.cfg.UID {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -351,6 +361,8 @@ func (c *Client) sendReveal(ctx context.Context, a *engine.Action) error {
 		switch engine.Code(ce.Code) {
 		case engine.CodeWrongIndex, engine.CodeDeadlinePassed, engine.CodeGameOver:
 			return nil
+		case engine.CodeAlreadyRevealed:
+			err = nil // its action brought it (act's reveal), or an earlier send did
 		}
 	}
 	if err == nil {
@@ -383,13 +395,41 @@ func (c *Client) call(ctx context.Context, name string, data, res any) error {
 // version of the checked game and the signature are the client's) and
 // sends it: startGame for a start, act for the rest. Its action id is
 // the version it is made against, so a retry is the same action.
+//
+// An action that draws (the checked game, applying it, would hold it
+// pending) goes with the seat's reveal for the index it will use
+// (player.Seat.ActReveal; docs/fairness.md, "An action with its
+// reveal"): the round then waits for the other seats only. The reveal
+// and the action are written to the secrets file before they are sent,
+// and once an action has gone with its reveal the client sends that
+// action again at that version, never another (after a restart too): a
+// refusal of it stops the client with an error that says so.
 func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
 	a.Actor, a.Version = c.cfg.UID, c.Game().Public.Version
-	if err := c.seat.Sign(&a); err != nil {
-		return nil, err
+	var rv *engine.Action
+	if f := c.file.Act; f != nil && f.Version == a.Version && c.file.Reveal != nil && a.Kind != engine.ActStart {
+		a, rv = *f, c.file.Reveal // this version's action went with its reveal: the same again
+	} else {
+		if err := c.seat.Sign(&a); err != nil {
+			return nil, err
+		}
+		if a.Kind != engine.ActStart {
+			r, draws, err := c.seat.ActReveal(&a)
+			if err != nil {
+				return nil, err
+			}
+			if draws {
+				sa := a
+				c.file.Secrets, c.file.Reveal, c.file.Act = c.seat.Secrets(), &r, &sa
+				if err := saveSecrets(c.cfg.SecretsFile, &c.file); err != nil {
+					return nil, err
+				}
+				rv = &r
+			}
+		}
 	}
 	id := "v" + strconv.FormatUint(a.Version, 10)
 	var res Result
@@ -403,7 +443,21 @@ func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 	if a.CardID != "" {
 		data["cardId"] = a.CardID
 	}
-	return &res, c.call(ctx, "act", data, &res)
+	if rv != nil {
+		data["reveal"] = map[string]any{"seat": rv.Seat, "index": rv.Index, "link": rv.Link, "digest": rv.Digest,
+			"transcript": rv.Transcript, "signature": rv.Signature}
+	}
+	err := c.call(ctx, "act", data, &res)
+	var ce *CallError
+	switch {
+	case err == nil && rv != nil:
+		c.sent = rv.Index
+	case rv != nil && errors.As(err, &ce) && !ce.Retryable() && engine.Code(ce.Code) != engine.CodeGameOver:
+		// The link has left with this action: the index serves it or none.
+		return &res, fmt.Errorf("client: %s at version %d went with this seat's link for index %d and was refused (%s: %s): that index can serve no other action, so the game cannot go on",
+			a.Kind, a.Version, rv.Index, ce.Code, ce.Message)
+	}
+	return &res, err
 }
 
 // Play plays the game to its end with the policy: after each thing the

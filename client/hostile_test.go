@@ -49,6 +49,9 @@ type double struct {
 	reveal func(d *double, uid string, a engine.Action) bool
 	// marks are extra markers to show (a lie that takes reveals itself).
 	marks []store.Mark
+	// actReveal, if not nil, sees each act that comes with its reveal,
+	// and refuses it with the error it returns.
+	actReveal func(a engine.Action, rv functions.ActReveal) error
 }
 
 func newDouble(t *testing.T) (*double, string) {
@@ -133,6 +136,25 @@ func (d *double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return nil, err
 			}
 			a = engine.Action{Kind: q.Kind, Actor: req.UID, Version: q.Version, Target: q.Target, CardID: q.CardID, Signature: q.Signature}
+			if rv := q.Reveal; rv != nil {
+				if d.actReveal != nil {
+					if err := d.actReveal(a, *rv); err != nil {
+						return nil, err
+					}
+				}
+				// The action with its own reveal: the reveal staged after it,
+				// as the others' are (the double shows it as a marker).
+				ev, err := d.apply(&d.g, a)
+				if err != nil {
+					return nil, refusal(err)
+				}
+				d.log = append(d.log, ev...)
+				if _, err := d.stage(engine.Action{Kind: engine.ActReveal, Actor: req.UID, Seat: rv.Seat, Index: rv.Index, Link: rv.Link,
+					Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature}); err != nil {
+					return nil, err
+				}
+				return client.Result{Version: d.g.Public.Version, Events: ev}, nil
+			}
 		case "reveal":
 			var q functions.RevealRequest
 			if err := callable.DecodeData(req.Data, &q); err != nil {

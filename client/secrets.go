@@ -23,6 +23,10 @@ type secretsFile struct {
 	Format  string         `json:"format"`
 	Secrets player.Secrets `json:"secrets"`
 	Reveal  *engine.Action `json:"reveal,omitempty"`
+	// Act is the signed action Reveal was made for when it goes with its
+	// action (act's reveal): after a restart the client sends that action
+	// again, never another one at its version.
+	Act *engine.Action `json:"act,omitempty"`
 }
 
 // saveSecrets writes the file atomically and durably: a temporary file

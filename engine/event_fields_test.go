@@ -329,13 +329,13 @@ func TestEventCommitments(t *testing.T) {
 // them back; a trustless record reads back as written.
 func TestPlayerJoinedKeys(t *testing.T) {
 	e := engine.Event{Seq: 3, Type: engine.EvPlayerJoined, UID: "p1", Seat: 0, Class: engine.ClassMonk,
-		ChainHead: engine.Hash32{1}, PublicKey: engine.Hash32{2}}
+		Keys: &engine.JoinKeys{ChainHead: engine.Hash32{1}, PublicKey: engine.Hash32{2}}}
 	want := `{"seq":3,"type":"PlayerJoined","uid":"p1","seat":0,"class":"monk","chainHead":"01` + strings.Repeat("0", 62) +
 		`","publicKey":"02` + strings.Repeat("0", 62) + `"}`
 	if got := string(e.AppendJSON(nil)); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	f := engine.Event{Seq: 3, Type: engine.EvPlayerJoined, UID: "p1", EntropyCommitment: engine.Hash32{0xab}}
+	f := engine.Event{Seq: 3, Type: engine.EvPlayerJoined, UID: "p1", Keys: &engine.JoinKeys{EntropyCommitment: engine.Hash32{0xab}}}
 	if got := string(f.AppendJSON(nil)); !strings.Contains(got, `"entropyCommitment":"ab00`) || strings.Contains(got, "chainHead") {
 		t.Errorf("fair join: %s", got)
 	}
@@ -350,6 +350,17 @@ func TestPlayerJoinedKeys(t *testing.T) {
 		if again := back.AppendJSON(nil); !bytes.Equal(again, b) {
 			t.Errorf("round trip\n got %s\nwant %s", again, b)
 		}
+		if !reflect.DeepEqual(back, ev) {
+			t.Errorf("read back as %+v, want %+v", back, ev)
+		}
+	}
+	// Keys all zero are not written, and read back as none.
+	z := engine.Event{Seq: 3, Type: engine.EvPlayerJoined, UID: "p1", Keys: &engine.JoinKeys{}}
+	none := z
+	none.Keys = nil
+	var back engine.Event
+	if err := json.Unmarshal(z.AppendJSON(nil), &back); err != nil || back.Keys != nil || !bytes.Equal(z.AppendJSON(nil), none.AppendJSON(nil)) {
+		t.Errorf("zero keys: %s, read back %+v, %v", z.AppendJSON(nil), back.Keys, err)
 	}
 	var bad engine.Event
 	if err := json.Unmarshal([]byte(`{"seq":1,"type":"PlayerJoined","chainHead":"abc"}`), &bad); err == nil || !strings.Contains(err.Error(), "chainHead") {

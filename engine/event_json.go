@@ -145,11 +145,11 @@ func (e *Event) AppendJSON(b []byte) []byte {
 	str(fRulesHash, "rulesHash", e.RulesHash)
 	num(fSeat, "seat", e.Seat)
 	str(fClass, "class", string(e.Class))
-	if m&fJoinKeys != 0 {
+	if k := e.Keys; m&fJoinKeys != 0 && k != nil {
 		for _, k := range [3]struct {
 			name string
 			v    *Hash32
-		}{{"entropyCommitment", &e.EntropyCommitment}, {"chainHead", &e.ChainHead}, {"publicKey", &e.PublicKey}} {
+		}{{"entropyCommitment", &k.EntropyCommitment}, {"chainHead", &k.ChainHead}, {"publicKey", &k.PublicKey}} {
 			if !k.v.IsZero() {
 				b = append(b, ',', '"')
 				b = append(b, k.name...)
@@ -317,7 +317,9 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 		EnemyTier: w.EnemyTier, Reason: w.Reason, Candidates: w.Candidates,
 		ChosenUID: w.ChosenUID, Winner: w.Winner, Outcome: w.Outcome,
 		Commitment: commit, RulesHash: w.RulesHash, Fair: w.Fairness, Trust: w.Trust,
-		EntropyCommitment: ec, ChainHead: head, PublicKey: key,
+	}
+	if !ec.IsZero() || !head.IsZero() || !key.IsZero() {
+		e.Keys = &JoinKeys{EntropyCommitment: ec, ChainHead: head, PublicKey: key}
 	}
 	e.NMods = uint8(copy(e.Mods[:], w.Modifiers))
 	return nil

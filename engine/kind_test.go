@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // kindIndex must number ActionKinds in order: New's array of handlers and
 // Dispatch's lookup rely on it.
@@ -45,5 +48,27 @@ func TestPlayerByUID(t *testing.T) {
 	}
 	if pl, i := (&Public{}).Player(""); pl != nil || i != -1 {
 		t.Errorf("Player on no players = %v, %d; want nil, -1", pl, i)
+	}
+}
+
+// sameString is ==, whether the two strings share their bytes or not.
+func TestSameString(t *testing.T) {
+	h := DefaultRules().Hash()
+	other := []byte(h)
+	other[len(other)-1] ^= 1
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{h, h, true},
+		{h, strings.Clone(h), true},
+		{h, string(other), false},
+		{h, h[1:], false},
+		{"", "", true},
+		{"seeded", "crypto", false},
+	} {
+		if got := sameString(c.a, c.b); got != c.want || got != (c.a == c.b) {
+			t.Errorf("sameString(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
 	}
 }

@@ -150,7 +150,8 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// Act applies one in-game action by the caller: data [ActRequest], result
+// Act applies one in-game action by the caller, in a trustless game with
+// its own reveal if it brings one: data [ActRequest], result
 // [service.Result].
 func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "act", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
@@ -163,6 +164,9 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 		}
 		if q.ActionID == "" {
 			return nil, invalid("actionId is required")
+		}
+		if q.Reveal != nil {
+			return a.svc.DoRevealing(ctx, q.GameID, q.action(uid), q.Reveal.action(uid))
 		}
 		return a.svc.Do(ctx, q.GameID, q.action(uid))
 	})

@@ -72,8 +72,10 @@ type StartRequest struct {
 // trustless game it is required, and Signature signs the action).
 // Entropy is an opening's contribution (open, fair games with openings:
 // 32 bytes as 64 hex digits); Target is an offerDuel's or a removeSeat's.
-// ActionID is required: a retry with the same id returns the first
-// answer.
+// Reveal, in a trustless game, is the caller's own reveal for the index
+// the action will use if it draws, applied with it (docs/fairness.md, "An
+// action with its reveal"). ActionID is required: a retry with the same
+// id returns the first answer.
 type ActRequest struct {
 	GameID    string            `json:"gameId"`
 	ActionID  string            `json:"actionId"`
@@ -83,6 +85,18 @@ type ActRequest struct {
 	CardID    string            `json:"cardId,omitempty"`
 	Entropy   string            `json:"entropy,omitempty"`
 	Signature string            `json:"signature,omitempty"`
+	Reveal    *ActReveal        `json:"reveal,omitempty"`
+}
+
+// ActReveal is an act's own reveal (ActRequest.Reveal): the fields of a
+// [RevealRequest] but the game and the action id, which are the act's.
+type ActReveal struct {
+	Seat       int    `json:"seat"`
+	Index      uint32 `json:"index"`
+	Link       string `json:"link"`
+	Digest     string `json:"digest"`
+	Transcript string `json:"transcript"`
+	Signature  string `json:"signature"`
 }
 
 // RevealRequest is reveal's data: a seat's chain link for the pending
@@ -152,6 +166,12 @@ func init() {
 func (r *ActRequest) action(uid string) engine.Action {
 	return engine.Action{Kind: r.Kind, Actor: uid, ID: r.ActionID, Version: r.Version, Target: r.Target, CardID: r.CardID,
 		Entropy: r.Entropy, Signature: r.Signature}
+}
+
+// action converts an act's own reveal to an engine reveal by uid.
+func (r *ActReveal) action(uid string) engine.Action {
+	return engine.Action{Kind: engine.ActReveal, Actor: uid, Seat: r.Seat, Index: r.Index,
+		Link: r.Link, Digest: r.Digest, Transcript: r.Transcript, Signature: r.Signature}
 }
 
 // action converts the request to an engine reveal by uid.

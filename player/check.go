@@ -17,7 +17,12 @@ import (
 // up to shown.LogSeq), but for the last action id, which the log does not
 // carry (it is the server's). A trustless game's pending action is
 // compared first, so that the error names the round it differs on. The
-// error says what differs, in words for the player.
+// reveals the document shows applied into the pending round (an action's
+// own reveal, applied with it: Public.trustless.pending.reveals), which
+// the log records only when the round closes, must each be a seated
+// seat's, once, signed by its key over the pending action's digest and
+// transcript; the replay is then taken to have applied them (each one
+// version). The error says what differs, in words for the player.
 func CheckShown(mine, shown engine.Public) error {
 	mine.LastActionID, shown.LastActionID = "", ""
 	if mt, st := mine.Trustless, shown.Trustless; mt != nil && st != nil {
@@ -32,6 +37,15 @@ func CheckShown(mine, shown engine.Public) error {
 		case sp != nil && (sp.Digest != mp.Digest || sp.Transcript != mp.Transcript || sp.Action != mp.Action):
 			return fmt.Errorf("the server shows another pending action at index %d (%s by %s, digest %s) than the log's (%s by %s, digest %s)",
 				sp.Index, sp.Action.Kind, sp.Action.Actor, sp.Digest, mp.Action.Kind, mp.Action.Actor, mp.Digest)
+		case sp != nil && len(sp.Reveals) > len(mp.Reveals):
+			if err := checkApplied(mine.GameID, mt, sp.Reveals[len(mp.Reveals):]); err != nil {
+				return err
+			}
+			t, pd := *mt, *mp
+			pd.Reveals = slices.Clone(sp.Reveals)
+			t.Pending = &pd
+			mine.Trustless = &t
+			mine.Version += uint64(len(sp.Reveals) - len(mp.Reveals))
 		}
 	}
 	a, _ := json.Marshal(&mine)
@@ -57,6 +71,34 @@ func CheckShown(mine, shown engine.Public) error {
 	k := diff[0]
 	return fmt.Errorf("the game document's %v differ from what the log makes (at seq %d): %s shows %.300s; the log's replay %.300s",
 		diff, shown.LogSeq, k, bm[k], am[k])
+}
+
+// checkApplied checks the reveals a game document shows applied into t's
+// pending round beyond the replay's: each a seated seat's, once (and not
+// one the replay has), signed by the seat's key over the pending action's
+// digest and transcript.
+func checkApplied(gameID string, t *engine.Trustless, marks []engine.RevealMark) error {
+	pd := t.Pending
+	seen := map[int]bool{}
+	for _, m := range pd.Reveals {
+		seen[m.Seat] = true
+	}
+	for _, m := range marks {
+		ts, _ := t.Seat(m.UID)
+		if ts == nil || ts.Seat != m.Seat {
+			return fmt.Errorf("the server shows a reveal of %s for seat %d at index %d, which is not that seat's player", m.UID, m.Seat, pd.Index)
+		}
+		if seen[m.Seat] {
+			return fmt.Errorf("the server shows seat %d's reveal for index %d twice", m.Seat, pd.Index)
+		}
+		seen[m.Seat] = true
+		sig, err := hex.DecodeString(m.Signature)
+		if err != nil || !trustless.Verify(ts.PublicKey[:], trustless.RevealMessage(gameID, pd.Index, (*[32]byte)(&pd.Digest), (*[32]byte)(&pd.Transcript)), sig) {
+			return fmt.Errorf("the server shows a reveal of seat %d (%s) for index %d that its key did not sign over the pending action (digest %s, transcript %s)",
+				m.Seat, m.UID, pd.Index, pd.Digest, pd.Transcript)
+		}
+	}
+	return nil
 }
 
 // CheckMarks requires every reveal marker of the round the replayed game

@@ -215,6 +215,28 @@ func (f *Follower) applyAbort(e *engine.Event) error {
 	return f.applyExpect(e, &a)
 }
 
+// Pending returns the record the checked game would hold pending if it
+// applied a now (a seated player's signed action): nil for an action the
+// game would apply at once, an error naming the refusal for one the rules
+// refuse. The replica is left as it is.
+func (f *Follower) Pending(a *engine.Action) (*engine.Pending, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	cl := f.g.Clone()
+	if t := cl.Public.Trustless; t == nil || t.Pending != nil {
+		return nil, fmt.Errorf("player: %s cannot be made now: the checked game is not a trustless game waiting for an action", a.Kind)
+	}
+	s, err := session.StreamFor(cl, a)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.eng.Dispatch(cl, a, s, nil); err != nil {
+		return nil, err
+	}
+	return cl.Public.Trustless.Pending, nil
+}
+
 // applyExpect replays a, whose first event is e; the rest are expected.
 func (f *Follower) applyExpect(e *engine.Event, a *engine.Action) error {
 	ev, err := f.apply(e.Seq, a)

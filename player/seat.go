@@ -140,6 +140,63 @@ func (s *Seat) SignMessage(a *engine.Action) ([]byte, error) {
 	return engine.ActionMessage(s.sec.GameID, a)
 }
 
+// ActReveal returns the reveal to send with the seat's own signed action
+// a (Actor its uid, Version the checked game's, Signature set), and
+// whether a draws (docs/fairness.md, "An action with its reveal"): it
+// applies a to a copy of the checked game; if a becomes pending there,
+// at the index after the last this seat revealed, it records that index
+// and the pending action's digest in the Secrets, as Reveal does (save
+// them before sending), and returns the link for it signed over that
+// action's digest and transcript. An action that draws nothing gets no
+// reveal (false, nothing recorded); one the rules refuse returns their
+// refusal. Once it has returned a reveal for an action, the seat never
+// reveals that index for another: send a again (same action id) until
+// it is answered, and never another action at that version.
+func (s *Seat) ActReveal(a *engine.Action) (engine.Action, bool, error) {
+	if s.key == nil {
+		return engine.Action{}, false, ErrKeyElsewhere
+	}
+	rv, msg, draws, err := s.PrepareActReveal(a)
+	if err != nil || !draws {
+		return engine.Action{}, false, err
+	}
+	rv.Signature = hex.EncodeToString(ed25519.Sign(s.key, msg))
+	return rv, true, nil
+}
+
+// PrepareActReveal is ActReveal without the signature: the reveal (its
+// Signature empty) and the bytes its signature covers
+// (rng/trustless.RevealMessage), after the same checks, with the index
+// and the digest recorded in the Secrets as ActReveal records them. The
+// caller signs msg with the seat's key (a WebCrypto key, say).
+func (s *Seat) PrepareActReveal(a *engine.Action) (rv engine.Action, msg []byte, draws bool, err error) {
+	if a.Actor != s.sec.UID || a.Signature == "" {
+		return engine.Action{}, nil, false, fmt.Errorf("player: seat %s reveals with its own signed action only", s.sec.UID)
+	}
+	pd, err := s.f.Pending(a)
+	if err != nil || pd == nil {
+		return engine.Action{}, nil, false, err
+	}
+	v := pd.Index
+	switch {
+	case v == s.sec.Revealed && pd.Digest == s.sec.Digest:
+		// the same action again (a retry): the same reveal
+	case v == s.sec.Revealed:
+		return engine.Action{}, nil, false, fmt.Errorf("player: index %d was revealed for the action of digest %s; %s by %s has digest %s: a revealed index serves that action or none",
+			v, s.sec.Digest, a.Kind, a.Actor, pd.Digest)
+	case v != s.sec.Revealed+1:
+		return engine.Action{}, nil, false, fmt.Errorf("player: %s would use index %d, not the next after %d, the last this seat revealed", a.Kind, v, s.sec.Revealed)
+	}
+	link, err := s.chain.Link(v)
+	if err != nil {
+		return engine.Action{}, nil, false, err
+	}
+	s.sec.Revealed, s.sec.Digest = v, pd.Digest
+	msg = trustless.RevealMessage(s.sec.GameID, v, (*[32]byte)(&pd.Digest), (*[32]byte)(&pd.Transcript))
+	return engine.Action{Kind: engine.ActReveal, Actor: s.sec.UID, Seat: s.sec.Seat, Index: v,
+		Link: engine.Hash32(link).String(), Digest: pd.Digest.String(), Transcript: pd.Transcript.String()}, msg, true, nil
+}
+
 // ErrNothingToReveal says the game the seat has checked is not waiting for
 // its link: no action pending, or this seat has revealed it already.
 var ErrNothingToReveal = errors.New("player: nothing to reveal")

@@ -102,7 +102,7 @@ func TestWorkedExample(t *testing.T) {
 		a, err := seat.Join(s.Class, false, g.Public.Version)
 		require.NoError(t, err)
 		ev := do(a)
-		require.Equal(t, s.HeadHex, ev[0].ChainHead.String(), "PlayerJoined shows the head")
+		require.Equal(t, s.HeadHex, ev[0].Keys.ChainHead.String(), "PlayerJoined shows the head")
 		records = append(records, ev[len(ev)-1].Trust)
 		for _, c := range seats {
 			require.NoError(t, c.Follow(ev))

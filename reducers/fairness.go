@@ -180,13 +180,18 @@ func joinKeys(c *engine.Ctx, a *engine.Action) (k seatJoinKeys, err error) {
 // PlayerJoined event e.
 func seatKeys(c *engine.Ctx, a *engine.Action, at int, k seatJoinKeys, e *engine.Event) {
 	p := c.P
+	var shown engine.JoinKeys
 	if f := p.Fairness; f != nil && f.Openings {
 		f.Seats = slices.Insert(f.Seats, at, engine.FairSeat{UID: a.Actor, Seat: a.Seat, CommitmentHex: k.commitment})
-		e.EntropyCommitment = k.commitment
+		shown.EntropyCommitment = k.commitment
 	}
 	if t := p.Trustless; t != nil {
 		t.Seats = slices.Insert(t.Seats, at, engine.TrustSeat{UID: a.Actor, Seat: a.Seat, Head: k.head, PublicKey: k.key, Link: k.head})
-		e.ChainHead, e.PublicKey = k.head, k.key
+		shown.ChainHead, shown.PublicKey = k.head, k.key
+	}
+	if shown != (engine.JoinKeys{}) {
+		keys := shown // on the heap only here: a seeded or crypto join allocates nothing
+		e.Keys = &keys
 	}
 }
 

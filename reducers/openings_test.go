@@ -61,7 +61,7 @@ func open(i int, at int64) engine.Action {
 func TestOpenings(t *testing.T) {
 	tb := openingsTable(t, 3)
 	joined := tb.events(engine.EvPlayerJoined)
-	require.Equal(t, commit(1), joined[1].EntropyCommitment.String(), "the commitment is public")
+	require.Equal(t, commit(1), joined[1].Keys.EntropyCommitment.String(), "the commitment is public")
 	// Joins without a commitment, or with the entropy itself.
 	tb.refused(engine.Action{Kind: engine.ActJoin, Actor: "p9", Seat: 3, Class: engine.ClassMonk}, engine.CodeInvalidAction)
 	tb.refused(engine.Action{Kind: engine.ActJoin, Actor: "p9", Seat: 3, Class: engine.ClassMonk, EntropyCommitment: commit(3),

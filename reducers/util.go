@@ -2,12 +2,22 @@ package reducers
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/rng"
 )
 
 func reject(code engine.Code, msg string) error { return engine.Reject(code, msg) }
+
+// sameString reports whether a == b, without a call when they are the
+// same bytes, as they most often are here: a game's step and phase are
+// the constants the reducers set, its Awaiting a copy of a player's UID
+// and so of a bot's actor. A string comparison is otherwise a call,
+// around which the caller saves every value it holds in a register.
+func sameString[S ~string](a, b S) bool {
+	return len(a) == len(b) && (unsafe.StringData(string(a)) == unsafe.StringData(string(b)) || a == b)
+}
 
 // current returns the current player (nil outside a turn).
 func current(c *engine.Ctx) *engine.Player {
@@ -26,10 +36,10 @@ func requireTurn(c *engine.Ctx, a *engine.Action, step engine.Step) (*engine.Pla
 	if pl == nil {
 		return nil, reject(engine.CodeUnknownPlayer, "no player "+strconv.Quote(a.Actor)+" in this game")
 	}
-	if p.Awaiting != a.Actor {
+	if !sameString(p.Awaiting, a.Actor) {
 		return nil, reject(engine.CodeNotYourTurn, "the game waits for "+p.Awaiting)
 	}
-	if p.Step != step {
+	if !sameString(p.Step, step) {
 		return nil, reject(engine.CodeWrongStep, "the game is in step "+string(p.Step)+", not "+string(step))
 	}
 	return pl, nil

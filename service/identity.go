@@ -27,6 +27,13 @@ func fingerprint(a engine.Action) string {
 	return hex.EncodeToString(h[:])
 }
 
+// fingerprintPair is the fingerprint of an action sent with its actor's
+// reveal (Service.DoRevealing): of both.
+func fingerprintPair(a, rv engine.Action) string {
+	h := sha256.Sum256([]byte(fingerprint(a) + "+" + fingerprint(rv)))
+	return hex.EncodeToString(h[:])
+}
+
 // EngineActionID is the id the engine sees for actor's action actionID
 // ("" for none): "actor:actionID". The engine refuses an action whose id
 // equals the last applied one (duplicate_action); with the actor in it,

@@ -204,11 +204,51 @@ type Result struct {
 // ErrSeededRefused, ErrInvalid, or the store's ErrContention,
 // ErrUnavailable, ErrActionIDReused, ErrNotFound.
 func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Result, error) {
+	return s.do(ctx, gameID, a, nil)
+}
+
+// DoRevealing is Do for an action of a trustless game sent with its
+// actor's own reveal rv (engine.ActReveal's Seat, Index, Link, Digest,
+// Transcript and Signature) for the index the action will use if it
+// draws (docs/fairness.md, "An action with its reveal"): applied
+// together, in one commit, or not at all. The action must become pending
+// (an action that draws nothing takes no reveal: invalid_action), and
+// the reveal must be one the engine accepts for it right after (its
+// refusals, wrong_link, wrong_digest, bad_signature, ..., refuse the
+// action too). The reveal is applied into the game (the link in its
+// private state, the marker in Public.trustless.pending.reveals), so the
+// round waits for the other seats only. Errors: as Do, and a *FieldError
+// naming a reveal field.
+func (s *Service) DoRevealing(ctx context.Context, gameID string, a, rv engine.Action) (*Result, error) {
+	return s.do(ctx, gameID, a, &rv)
+}
+
+// revealSuffix makes the engine action id of an action's own reveal from
+// the action's: "actor:actionId" + revealSuffix.
+const revealSuffix = ".reveal"
+
+func (s *Service) do(ctx context.Context, gameID string, a engine.Action, rv *engine.Action) (*Result, error) {
 	if a.Kind == engine.ActCreate && a.GameID == "" {
 		a.GameID = gameID
 	}
 	if err := checkAction(s.cfg.Engine.Rules(), gameID, &a); err != nil {
 		return nil, err
+	}
+	var erv engine.Action // the reveal as the engine applies it
+	if rv != nil {
+		switch a.Kind {
+		case engine.ActCreate, engine.ActJoin, engine.ActStart, engine.ActReveal, engine.ActAbort:
+			return nil, &FieldError{"reveal", "comes only with an in-game action"}
+		}
+		erv = *rv
+		erv.Kind, erv.Actor, erv.ID = engine.ActReveal, a.Actor, ""
+		if err := checkAction(s.cfg.Engine.Rules(), gameID, &erv); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				return nil, &FieldError{"reveal." + fe.Field, fe.Problem}
+			}
+			return nil, err
+		}
 	}
 	if a.Kind == engine.ActCreate {
 		if a.Mode == string(rng.ModeSeeded) && !s.cfg.AllowSeeded {
@@ -220,6 +260,11 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 	}
 	a.At = s.cfg.Now().UnixMilli()
 	req := request(gameID, a)
+	if rv != nil {
+		// The same action id with another reveal is another request.
+		req.Fingerprint = fingerprintPair(a, erv)
+		erv.At, erv.ID = a.At, EngineActionID(a.Actor, a.ID)+revealSuffix
+	}
 	if a.Kind == engine.ActCreate && a.Mode != string(rng.ModeSeeded) && a.Mode != string(rng.ModeTrustless) {
 		// The engine refuses a crypto or fair game without the server's
 		// seed (the key of its deck salts); it is drawn here, and the
@@ -255,6 +300,17 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 			return store.Outcome{}, err
 		}
 		own, err := s.reduce(g, ea, &col)
+		run = append(run, applied)
+		if err == nil && rv != nil {
+			// The actor's own reveal, for the round its action opened.
+			if t := g.Public.Trustless; t == nil || t.Pending == nil || t.Pending.Index != erv.Index || t.Pending.Action.Actor != a.Actor {
+				err = engine.Reject(engine.CodeInvalidAction, fmt.Sprintf("a reveal for index %d came with %s, which did not become pending at that index: only an action that draws takes its actor's reveal", erv.Index, a.Kind))
+			} else {
+				var more []engine.Event
+				more, err = s.reduce(g, erv, &col)
+				own, run = append(own, more...), append(run, erv)
+			}
+		}
 		var rej *engine.Error
 		if errors.As(err, &rej) && !member(&g.Public, a.Actor) {
 			return store.Outcome{}, &store.Unrecorded{Rejection: rej}
@@ -263,7 +319,7 @@ func (s *Service) Do(ctx context.Context, gameID string, a engine.Action) (*Resu
 			return store.Outcome{}, err
 		}
 		return store.Outcome{Events: append(ev, own...), Audit: audit.Stamp(col.entries, a.At),
-			Applied: append(run, applied), DueAt: s.dueAt(&g.Public)}, nil
+			Applied: run, DueAt: s.dueAt(&g.Public)}, nil
 	}
 	rec, err := s.apply(ctx, req, m)
 	if err != nil {

@@ -116,8 +116,21 @@ const (
 // errNothingToSettle (nothing written) if there is nothing to do.
 func (s *Service) settle(ctx context.Context, gameID string) (Settled, error) {
 	var did Settled
-	m := func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
-		did = ""
+	m := s.settler(gameID, &did)
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	_, err := s.cfg.Store.Apply(cctx, store.Request{GameID: gameID, Actor: engine.ServerActor, Kind: engine.ActAbort}, m)
+	if err != nil {
+		return "", err
+	}
+	return did, nil
+}
+
+// settler is settle's Mutator for the game gameID: it sets *did to what
+// it applied (nothing: errNothingToSettle).
+func (s *Service) settler(gameID string, did *Settled) store.Mutator {
+	return func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
+		*did = ""
 		p := &g.Public
 		if p.Phase == engine.PhaseNone {
 			return store.Outcome{}, errNothingToSettle
@@ -127,12 +140,12 @@ func (s *Service) settle(ctx context.Context, gameID string) (Settled, error) {
 		var ev []engine.Event
 		var run []engine.Action
 		round, open := store.OpenRound(p)
-		if open && len(staged) == len(p.Trustless.Seats) {
+		if open && revealed(p)+len(staged) == len(p.Trustless.Seats) {
 			var err error
 			if ev, run, err = s.applyStaged(g, staged, &col); err != nil {
 				return store.Outcome{}, err
 			}
-			did = SettledClosed
+			*did = SettledClosed
 		}
 		if s.due(g, now) {
 			var a engine.Action
@@ -144,9 +157,9 @@ func (s *Service) settle(ctx context.Context, gameID string) (Settled, error) {
 					return store.Outcome{}, err
 				}
 				ev, run = append(ev, e...), append(run, r...)
-				a, did = engine.Action{Kind: engine.ActAbort, Actor: engine.ServerActor, At: now}, SettledAborted
+				a, *did = engine.Action{Kind: engine.ActAbort, Actor: engine.ServerActor, At: now}, SettledAborted
 			} else {
-				a, did = engine.Action{Kind: engine.ActAbandon, Actor: engine.ServerActor, At: now}, SettledAbandoned
+				a, *did = engine.Action{Kind: engine.ActAbandon, Actor: engine.ServerActor, At: now}, SettledAbandoned
 			}
 			e, err := s.reduce(g, a, &col)
 			if err != nil {
@@ -154,18 +167,21 @@ func (s *Service) settle(ctx context.Context, gameID string) (Settled, error) {
 			}
 			ev, run = append(ev, e...), append(run, a)
 		}
-		if did == "" {
+		if *did == "" {
 			return store.Outcome{}, errNothingToSettle
 		}
 		return store.Outcome{Events: ev, Audit: audit.Stamp(col.entries, now), Applied: run, DueAt: s.dueAt(p)}, nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
-	defer cancel()
-	_, err := s.cfg.Store.Apply(cctx, store.Request{GameID: gameID, Actor: engine.ServerActor, Kind: engine.ActAbort}, m)
-	if err != nil {
-		return "", err
+}
+
+// revealed is how many seats of p's open round have revealed into the
+// game itself (Public.trustless.pending.reveals), apart from the staged
+// reveals the store holds.
+func revealed(p *engine.Public) int {
+	if t := p.Trustless; t != nil && t.Pending != nil {
+		return len(t.Pending.Reveals)
 	}
-	return did, nil
+	return 0
 }
 
 // Reveal is a seat's reveal of its chain link for the pending index of a
@@ -215,7 +231,7 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		}
 		last := false
 		if t := g.Public.Trustless; err == nil && t != nil && t.Pending != nil {
-			last = len(staged)+1 == len(t.Seats)
+			last = revealed(&g.Public)+len(staged)+1 == len(t.Seats)
 		}
 		if err == nil && last {
 			// Every other seat has staged: this reveal completes the round,
@@ -257,10 +273,16 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 			return store.Outcome{}, engine.Reject(engine.CodeDeadlinePassed,
 				fmt.Sprintf("the reveal for index %d could not be stored before the round's deadline %d passed", pd.Index, pd.Deadline))
 		}
-		seats = len(g.Public.Trustless.Seats)
+		seats = len(g.Public.Trustless.Seats) - revealed(&g.Public) // the staged reveals that complete the round
 		st := ea
 		return store.Outcome{Stage: &st}, nil
 	}
+	// Once staged, the store reads the round's staged reveals again and,
+	// if they complete it, closes it at once on the game it read
+	// (settle's Mutator; of several reveals that see it complete, one
+	// commit lands).
+	var did Settled
+	req.Close = s.settler(gameID, &did)
 	rec, err := s.apply(ctx, req, m)
 	if err != nil {
 		return nil, err
@@ -270,8 +292,14 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		// It completed the round: the answer is the round's commit.
 		return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: rec.Events, Replayed: rec.Replayed}, nil
 	}
-	if rerr == nil || errors.Is(rerr, engine.CodeAlreadyRevealed) {
-		// This reveal, or another's, may have completed the round.
+	if rec.CloseErr != nil {
+		s.cfg.Logger.Warn("closing a complete round after a staged reveal failed; trying again", "game", gameID, "index", a.Index, "err", rec.CloseErr)
+	}
+	if rec.CloseErr != nil || rec.Replayed || errors.Is(rerr, engine.CodeAlreadyRevealed) {
+		// This reveal, or another's, may have completed the round, and no
+		// close followed its staging here: a retried reveal whose first
+		// answer was lost (the process that staged it may have stopped
+		// before it closed the round), or a close that failed.
 		if err := s.closeIfComplete(ctx, gameID, a.Index, seats); err != nil {
 			s.cfg.Logger.Warn("closing a complete round failed; the next call on the game or the sweep closes it",
 				"game", gameID, "index", a.Index, "err", err)
@@ -283,9 +311,9 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: []engine.Event{}, Replayed: rec.Replayed, Staged: true}, nil
 }
 
-// closeIfComplete reads the round's staged reveals and, if every one of
-// the seats (0: not known, close anyway if the store says so) has staged,
-// closes the round with settle.
+// closeIfComplete reads the round's staged reveals and, if there are
+// seats of them (the reveals the round needs beyond those in the game
+// itself; 0: not known, try anyway), closes the round with settle.
 func (s *Service) closeIfComplete(ctx context.Context, gameID string, index uint32, seats int) error {
 	if seats > 0 {
 		cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)

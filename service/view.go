@@ -59,7 +59,7 @@ func (s *Service) View(ctx context.Context, viewer, gameID string, after uint64)
 			}
 		}
 		g := engine.Game{Public: *p}
-		if try == 2 || !s.due(&g, s.cfg.Now().UnixMilli()) && (!open || len(staged) < len(p.Trustless.Seats)) {
+		if try == 2 || !s.due(&g, s.cfg.Now().UnixMilli()) && (!open || revealed(p)+len(staged) < len(p.Trustless.Seats)) {
 			break
 		}
 		if _, err := s.settle(ctx, gameID); err != nil && !errors.Is(err, errNothingToSettle) {

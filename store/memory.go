@@ -154,13 +154,58 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	case err != nil:
 		return nil, err
 	case out.Stage != nil:
-		return m.stage(mg, key, rec, before, out.Stage)
+		rec, err := m.stage(mg, key, rec, before, out.Stage)
+		if err == nil && req.Close != nil {
+			rec.Closed, rec.CloseErr = mg.closeRound(out.Stage.Index, req.Close)
+		}
+		return rec, err
 	}
+	if err := mg.commit(&g, out, key, rec, before, round); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// closeRound runs close (Request.Close) after a staging in round index:
+// on a fresh copy of the game, with the round's staged reveals; an
+// outcome that applies something is committed. mg is locked and exists.
+// It returns whether it committed, or the error of a commit it could not
+// make (a rejection or another error of close writes nothing: nil).
+func (mg *memGame) closeRound(index uint32, close Mutator) (bool, error) {
+	var g engine.Game
+	if err := json.Unmarshal(mg.public, &g.Public); err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(mg.secret, &g.Secret); err != nil {
+		return false, err
+	}
+	if r, ok := OpenRound(&g.Public); !ok || r != index {
+		return false, nil
+	}
+	staged, err := mg.stagedOf(index)
+	if err != nil {
+		return false, err
+	}
+	before := g.Public.Version
+	out, err := close(&g, staged)
+	if err != nil || out.Stage != nil {
+		return false, nil
+	}
+	if err := mg.commit(&g, out, "", &Record{}, before, index); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// commit writes the outcome out of an action applied to g (the stored
+// game at version before, whose open round was round), with its record
+// rec under key ("" for none): mg is locked.
+func (mg *memGame) commit(g *engine.Game, out Outcome, key string, rec *Record, before uint64, round uint32) error {
 	var applied [][]byte
 	for i := range out.Applied {
 		b, err := json.Marshal(AppliedAction{Version: before + uint64(i), Action: out.Applied[i]})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		applied = append(applied, b)
 	}
@@ -169,33 +214,33 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	ring := make([]audit.Entry, len(out.Audit)) // as a database would keep them
 	for i, e := range out.Audit {
 		if err := jsonCopy(e, &ring[i]); err != nil {
-			return nil, fmt.Errorf("%w: audit entry %d: %v", ErrInvalid, e.Seq, err)
+			return fmt.Errorf("%w: audit entry %d: %v", ErrInvalid, e.Seq, err)
 		}
 	}
 	pub, err := json.Marshal(&g.Public)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sec, err := json.Marshal(&g.Secret)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// Refuse what a database could not store exactly, as Firestore does.
 	for _, b := range append([][]byte{pub, sec}, applied...) {
 		if err := checkStorable(b); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	logs := make([][]byte, len(out.Events))
 	for i := range out.Events {
 		if out.Events[i].Seq != uint64(len(mg.log)+i+1) {
-			return nil, fmt.Errorf("store: event seq %d does not continue the log at %d", out.Events[i].Seq, len(mg.log))
+			return fmt.Errorf("store: event seq %d does not continue the log at %d", out.Events[i].Seq, len(mg.log))
 		}
 		logs[i] = out.Events[i].AppendJSON(nil)
 	}
 	if key != "" {
 		if err := putRecord(mg, key, rec); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	mg.exists, mg.public, mg.secret = true, pub, sec
@@ -210,7 +255,7 @@ func (m *Memory) Apply(ctx context.Context, req Request, fn Mutator) (*Record, e
 	if r, ok := OpenRound(&g.Public); !ok || r != round {
 		delete(mg.staged, round)
 	}
-	return rec, nil
+	return nil
 }
 
 // stage holds the reveal a (Outcome.Stage) in the game's open round, with

@@ -232,6 +232,27 @@ type Request struct {
 	// with the game rather than after it. The Mutator still gets the
 	// staged reveals of the game's open round, whatever Round says.
 	Round uint32
+	// Close, with Staging, is what to do once the reveal is staged: the
+	// store reads the round's staged reveals again (this one among them)
+	// and calls Close on a fresh copy of the game as it read it for the
+	// staging (a game with an action pending is frozen until its round
+	// closes, so that copy is current unless the round has closed or the
+	// game ended since). An outcome that applies something (not Stage) is
+	// committed conditional on the game document being unchanged since
+	// that read, with no record, once: if the game changed meanwhile,
+	// another request closed the round (or ended the game) and nothing is
+	// written; Record.Closed tells whether this request's commit applied
+	// it. A rejection or any other error from Close writes nothing (an
+	// incomplete round: a later reveal closes it). A store may leave
+	// Close to another of the round's reveals that sees at least as much
+	// (fsstore: only the reveal staged last runs it), so that of a round's
+	// reveals, which arrive together, one commits and the others leave
+	// the game document alone. A round's reveals so close it without a
+	// second read of the game and without contending for it. If the
+	// process that should close stops first, the next call on the game
+	// (getView, any action) or the sweep closes the round. Not called for
+	// a replay or when nothing was staged.
+	Close Mutator
 }
 
 // RecordKey is the document id of the record of actor's action actionID:
@@ -274,6 +295,14 @@ type Record struct {
 	// rejected and returned its record instead of running it (never
 	// stored).
 	Replayed bool `json:"-"`
+	// Closed is true when the reveal this record stages was followed, in
+	// the same Apply, by the commit of Request.Close (never stored).
+	Closed bool `json:"-"`
+	// CloseErr is why Request.Close could not be committed after the
+	// staging, other than the game having changed (an unavailable
+	// database, say): the round is then still to close, by the next call
+	// on the game or the sweep (never stored).
+	CloseErr error `json:"-"`
 }
 
 // Rejection is a stored engine rejection.

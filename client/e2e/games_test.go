@@ -81,6 +81,11 @@ func (ws *watches) wrap(inner http.Handler) http.Handler {
 				Seat   int    `json:"seat"`
 				Index  uint32 `json:"index"`
 				Link   string `json:"link"`
+				Reveal *struct {
+					Seat  int    `json:"seat"`
+					Index uint32 `json:"index"`
+					Link  string `json:"link"`
+				} `json:"reveal"`
 			} `json:"data"`
 		}
 		json.Unmarshal(body, &d)
@@ -98,6 +103,11 @@ func (ws *watches) wrap(inner http.Handler) http.Handler {
 		name := strings.TrimPrefix(r.URL.Path, "/")
 		if name == "reveal" && rec.Code == http.StatusOK {
 			wt.staged[d.Data.Index] = append(wt.staged[d.Data.Index], engine.Action{Index: d.Data.Index, Seat: d.Data.Seat, Link: d.Data.Link})
+		}
+		if rv := d.Data.Reveal; name == "act" && rv != nil && rec.Code == http.StatusOK {
+			// an act's own reveal: applied into the game, its link in the
+			// private state
+			wt.staged[rv.Index] = append(wt.staged[rv.Index], engine.Action{Index: rv.Index, Seat: rv.Seat, Link: rv.Link, Kind: engine.ActReveal})
 		}
 		if mutating[name] && rec.Code == http.StatusOK && wt.err == nil {
 			wt.err = wt.check(name, rec.Body.Bytes())
@@ -145,20 +155,31 @@ func (w *watch) check(fn string, answer []byte) error {
 		ptok := token(t, prober)
 		a := links[0]
 		path := fmt.Sprintf("/games/%s/links/%020d-%03d", w.gameID, a.Index, a.Seat)
+		if a.Kind != "" {
+			// an act's own reveal: its link is in the private state
+			path = fmt.Sprintf("/games/%s/private/state", w.gameID)
+		}
 		if code, body := rest(t, "GET", path, ptok, nil); code != http.StatusForbidden {
-			return fmt.Errorf("%s read the staged reveal %s: %d %s", prober, path, code, body)
+			return fmt.Errorf("%s read the reveal's link at %s: %d %s", prober, path, code, body)
 		}
 		if code, body := rest(t, "POST", "/games/"+w.gameID+":runQuery", ptok, collQuery("links")); code != http.StatusForbidden {
 			return fmt.Errorf("%s queried the staged reveals: %d %s", prober, code, body)
 		}
+		if code, body := rest(t, "POST", "/games/"+w.gameID+":runQuery", ptok, collQuery("private")); code != http.StatusForbidden {
+			return fmt.Errorf("%s queried the private state: %d %s", prober, code, body)
+		}
 		w.linkProbes++
 	}
 	if w.plant && len(links) > 0 {
-		// The positive control: a link planted in a marker the players
-		// read is found by the same check, then taken out again.
+		// The positive control: a link planted where the players read (in
+		// its marker, or for an act's own reveal, which has none, in the
+		// game document) is found by the same check, then taken out again.
 		w.plant = false
 		a := links[0]
-		ref := w.fc.Doc(fmt.Sprintf("games/%s/reveals/%020d-%03d", w.gameID, a.Index, a.Seat))
+		ref, where := w.fc.Doc(fmt.Sprintf("games/%s/reveals/%020d-%03d", w.gameID, a.Index, a.Seat)), "markers"
+		if a.Kind != "" {
+			ref, where = w.fc.Doc("games/"+w.gameID), "the game document"
+		}
 		if _, err := ref.Update(ctx, []firestore.Update{{Path: "note", Value: "x" + a.Link}}); err != nil {
 			return err
 		}
@@ -169,8 +190,8 @@ func (w *watch) check(fn string, answer []byte) error {
 		if _, err := ref.Update(ctx, []firestore.Update{{Path: "note", Value: firestore.Delete}}); err != nil {
 			return err
 		}
-		if err := leaks(links, planted, reader); err == nil || !strings.Contains(err.Error(), "markers") {
-			return fmt.Errorf("a link planted in a marker was not found by the check: %v", err)
+		if err := leaks(links, planted, reader); err == nil || !strings.Contains(err.Error(), where) {
+			return fmt.Errorf("a link planted in %s was not found by the check: %v", where, err)
 		}
 		w.planted++
 	}

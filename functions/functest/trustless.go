@@ -117,6 +117,28 @@ func (tb *Table) Act(ctx context.Context, i int, a engine.Action, id string) err
 	return tb.Call(ctx, "act", i, d, nil)
 }
 
+// ActRevealing is Act with the actor's own reveal when a draws (as
+// client.Client.Act sends it: docs/fairness.md, "An action with its
+// reveal"): it reports whether a went with a reveal.
+func (tb *Table) ActRevealing(ctx context.Context, i int, a engine.Action, id string) (bool, error) {
+	a.Actor, a.Version = tb.Players[i].UID, tb.State.Version
+	if err := tb.Seats[i].Sign(&a); err != nil {
+		return false, err
+	}
+	rv, draws, err := tb.Seats[i].ActReveal(&a)
+	if err != nil {
+		return false, err
+	}
+	d := ActData(tb.ID, a)
+	d["actionId"], d["signature"] = id, a.Signature
+	if draws {
+		r := RevealData(rv, "")
+		delete(r, "actionId")
+		d["reveal"] = r
+	}
+	return draws, tb.Call(ctx, "act", i, d, nil)
+}
+
 // RevealData is the reveal function's data for a (without the game).
 func RevealData(a engine.Action, id string) map[string]any {
 	return map[string]any{"actionId": id, "seat": a.Seat, "index": a.Index, "link": a.Link, "digest": a.Digest,

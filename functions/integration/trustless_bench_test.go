@@ -27,11 +27,12 @@ import (
 //
 // Every run of a benchmark function plays new games (runID), so -count 5
 // measures five independent runs. An "action" is one in-game decision of
-// the bots; in a trustless game one that draws is timed from its act to
-// the commit that applies it, its reveal round included (every seat
-// reveals at once, each through its own server instance, as separate
-// clients would reach separate instances). The players' own work
-// (checking the log, choosing) is outside the timings.
+// the bots, every one of them timed; in a trustless game one that draws
+// goes with its actor's reveal, as the Go client sends it, and is timed
+// from its act to the commit that applies it, its reveal round included
+// (every other seat reveals at once, each through its own server
+// instance, as separate clients would reach separate instances). The
+// players' own work (checking the log, choosing) is outside the timings.
 
 // instance is one server: the functions over HTTP on their own store
 // (its own per-game queue and counters).
@@ -93,8 +94,10 @@ type trustlessRun struct {
 	rounds  latencies // first reveal sent to the round applied
 	reveals int
 	randoms int
-	// docs: reads and writes per reveal that did not close its round,
-	// per random action with its round, per action applied at once
+	// docs: reads and writes per reveal of a round (the one that closes
+	// it included), per random action with its round (the act, with its
+	// own reveal, and the other seats' reveals), per action applied at
+	// once
 	revealDocs, randomDocs, onceDocs docCounts
 	gameWrites, gameWritesRound      int64
 	elapsed                          time.Duration
@@ -121,18 +124,18 @@ func (r *trustlessRun) newGame(ctx context.Context) {
 	}
 }
 
-// round has every seat reveal the pending index at once, each through
-// its own instance; it returns when every reveal is answered (the round
-// is then applied: the reveal that completes it closes it before it
-// answers).
-func (r *trustlessRun) round(ctx context.Context, lat *latencies) {
+// round has every seat that has not revealed the pending index reveal it
+// at once, each through its own instance; it returns when every reveal
+// is answered (the round is then applied: the reveal that completes it
+// closes it before it answers) and how many were sent.
+func (r *trustlessRun) round(ctx context.Context, lat *latencies) int {
 	tb := r.tb
 	acts := make([]engine.Action, len(tb.Seats))
 	var who []int
 	for i := range tb.Seats {
 		a, err := tb.Reveal(i)
 		if errors.Is(err, player.ErrNothingToReveal) {
-			continue // revealed alone before
+			continue // revealed with its action
 		}
 		if err != nil {
 			r.b.Fatal(err)
@@ -157,8 +160,12 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) {
 		lat.add(time.Since(start))
 	}
 	r.reveals += len(who)
+	return len(who)
 }
 
+// run plays the actions, each timed from its act to the commit that
+// applies it (a random one's round included), as the Go client plays
+// them: an action that draws goes with its actor's reveal.
 func (r *trustlessRun) run(ctx context.Context) {
 	b := r.b
 	r.prefix = runID(fmt.Sprintf("tl%d", r.n))
@@ -177,7 +184,7 @@ func (r *trustlessRun) run(ctx context.Context) {
 		a := bot.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
 		s0 := counts(r.in)
 		t0 := time.Now()
-		if err := tb.Act(ctx, seat, a, fmt.Sprint("a", tb.State.Version)); err != nil {
+		if _, err := tb.ActRevealing(ctx, seat, a, fmt.Sprint("a", tb.State.Version)); err != nil {
 			b.Fatalf("%s: %v", a.Kind, err)
 		}
 		d := time.Since(t0)
@@ -187,38 +194,18 @@ func (r *trustlessRun) run(ctx context.Context) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if tb.State.Trustless.Pending != nil && r.randoms%2 == 1 {
-			// Every other round: one reveal alone first, for the documents
-			// one reveal that does not close its round reads and writes
-			// (this action is not timed: it is not a round of reveals
-			// sent at once).
-			r.randoms++
-			b.StopTimer()
-			one, err := tb.Reveal(0)
-			if err != nil {
-				b.Fatal(err)
-			}
-			r0 := counts(r.in)
-			data := functest.RevealData(one, fmt.Sprint("r", one.Index))
-			data["gameId"] = tb.ID
-			if err := r.in[0].c.Call(ctx, "reveal", tb.Players[0].Token, data, nil); err != nil {
-				b.Fatal(err)
-			}
-			r.revealDocs.count(r0, counts(r.in))
-			r.round(ctx, nil)
-			if err := tb.Sync(ctx); err != nil {
-				b.Fatal(err)
-			}
-			b.StartTimer()
-			continue
-		}
 		if tb.State.Trustless.Pending != nil {
 			r.randoms++
 			sRound := counts(r.in)
 			t1 := time.Now()
-			r.round(ctx, &r.rounds)
+			sent := r.round(ctx, &r.rounds)
 			d += time.Since(t1)
 			sEnd := counts(r.in)
+			for range sent {
+				r.revealDocs.actions++
+			}
+			r.revealDocs.reads += sEnd.Reads - sRound.Reads
+			r.revealDocs.writes += sEnd.Writes - sRound.Writes
 			// the act and its round, without the Sync between them
 			sEnd.Reads -= sRound.Reads - sAct.Reads
 			sEnd.Writes -= sRound.Writes - sAct.Writes
@@ -255,7 +242,7 @@ func (r *trustlessRun) report() {
 		b.ReportMetric(float64(c.writes)/float64(c.actions), "writes/reveal")
 	}
 	if c := r.randomDocs; c.actions > 0 {
-		// the act and its round (every seat's reveal, the close)
+		// the act with its reveal, and the other seats' reveals
 		b.ReportMetric(float64(c.reads)/float64(c.actions), "reads/random-action")
 		b.ReportMetric(float64(c.writes)/float64(c.actions), "writes/random-action")
 	}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"time"
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/grpc/codes"
@@ -168,8 +169,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	r := &store.Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
 	var unrec *store.Unrecorded
-	var writes func(tx *firestore.Transaction) error
-	queued := 0 // the writes the commit holds
+	var writes func(w batch) (int, error)
 	switch {
 	case errors.As(err, &unrec):
 		r.Rejection, r.Events = &store.Rejection{Code: unrec.Rejection.Code, Msg: unrec.Rejection.Msg}, []engine.Event{}
@@ -179,7 +179,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		if key == "" || !exists {
 			return r, committed, 0, nil
 		}
-		writes = func(tx *firestore.Transaction) error { queued = 1; return createDoc(tx, refs[2], r) }
+		writes = func(w batch) (int, error) { return 1, createDoc(w, refs[2], r) }
 	case err != nil:
 		return nil, failed, 0, err
 	case out.Stage != nil:
@@ -187,11 +187,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 			return nil, failed, 0, fmt.Errorf("%w: a reveal staged in a game that does not exist", store.ErrInvalid)
 		}
 		r.Version, r.Events, r.Staged = before, []engine.Event{}, true
-		writes = func(tx *firestore.Transaction) error {
-			n, err := writeStage(tx, gameRef, refs, r, out.Stage)
-			queued = n
-			return err
-		}
+		writes = func(w batch) (int, error) { return writeStage(w, gameRef, refs, r, out.Stage) }
 	default:
 		r.Version, r.Events, r.Audit = g.Public.Version, out.Events, out.Audit
 		r.Ringed = len(r.Audit) > 0 && !s.previous
@@ -199,29 +195,22 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 			r.Events = []engine.Event{}
 		}
 		run := store.RunOf(before, out.Applied)
-		writes = func(tx *firestore.Transaction) error {
-			n, err := s.writeAll(tx, refs, snaps[0], pubData, privData, &g, r, run, out.DueAt)
-			queued = n
-			return err
+		writes = func(w batch) (int, error) {
+			return s.writeAll(w, refs, snaps[0], pubData, privData, &g, r, run, out.DueAt)
 		}
 	}
-	// A write-only transaction: its commit applies the writes atomically
-	// and checks their preconditions; it holds no lock before.
-	sent := false  // the commit was sent
-	var wErr error // queueing the writes failed (a value Firestore cannot hold)
-	err = s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		if wErr = writes(tx); wErr == nil {
-			sent = true
-		}
-		return wErr
-	}, firestore.MaxAttempts(1))
+	// One commit applies the writes atomically and checks their
+	// preconditions; no lock was held before it.
+	queued, sent, err := s.commit(ctx, writes)
 	switch {
 	case err == nil:
 		s.committed(queued)
+		if r.Staged && req.Close != nil {
+			r.Closed, r.CloseErr = s.closeAfter(ctx, req.Close, refs[:2], snaps[0], pubData, privData, out.Stage)
+		}
 		return r, committed, 0, nil
 	case !sent:
-		// BeginTransaction failed, or a write could not be queued:
-		// nothing was committed.
+		// A write could not be queued: nothing was committed.
 		return nil, failed, 0, err
 	}
 	switch status.Code(err) {
@@ -234,6 +223,65 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	// unknown: a deadline, a broken connection, or the answer to the
 	// client's own retry of a commit whose first answer was lost.
 	return nil, unknown, queued, err
+}
+
+// closeAfter runs close (store.Request.Close) once the reveal a is
+// staged: it reads the round's staged reveals again (one query) and, if
+// a's was written last of them (by its document's creation time; the
+// higher seat on a tie), applies close to the game as attempt read it
+// (old, pubData, privData: refs are the game document and its private
+// state), then commits what close applied, conditional on the game
+// document being unchanged since that read, once. The reveal written
+// last sees every other (the query follows its own commit, and sees
+// every commit before it), so of the round's reveals one, and only one,
+// may close it, and the others leave the game document alone. It reports
+// whether the commit landed; a game changed meanwhile (an abort, or a
+// close by a retried reveal) is not an error, nor is close's refusal (a
+// round still incomplete), nor a later reveal. Any other error is
+// returned: the round then closes at the next call on the game.
+func (s *Store) closeAfter(ctx context.Context, close store.Mutator, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, pubData, privData map[string]any, a *engine.Action) (bool, error) {
+	index := a.Index
+	staged, created, err := s.stagedAt(ctx, refs[0], index)
+	if err != nil {
+		return false, err
+	}
+	mine, ok := created[a.Seat]
+	if !ok {
+		return false, fmt.Errorf("fsstore: seat %d's reveal for index %d, staged, is not among the round's", a.Seat, index)
+	}
+	for seat, t := range created {
+		if t.After(mine) || t.Equal(mine) && seat > a.Seat {
+			return false, nil // staged after this one: that one closes
+		}
+	}
+	var g engine.Game
+	if err := decodeGame(pubData, privData, &g); err != nil {
+		return false, err
+	}
+	if round, open := store.OpenRound(&g.Public); !open || round != index {
+		return false, nil
+	}
+	before := g.Public.Version
+	out, err := close(&g, staged)
+	if err != nil || out.Stage != nil {
+		return false, nil
+	}
+	r := &store.Record{Version: g.Public.Version, Events: out.Events, Audit: out.Audit}
+	r.Ringed = len(r.Audit) > 0 && !s.previous
+	run := store.RunOf(before, out.Applied)
+	s.txns.Add(1)
+	s.attempts.Add(1)
+	queued, _, err := s.commit(ctx, func(w batch) (int, error) {
+		return s.writeAll(w, refs, old, pubData, privData, &g, r, run, out.DueAt)
+	})
+	switch status.Code(err) {
+	case codes.OK:
+		s.committed(queued)
+		return true, nil
+	case codes.Aborted, codes.FailedPrecondition, codes.AlreadyExists:
+		return false, nil
+	}
+	return false, err
 }
 
 // definite reports whether a commit error, on a fresh attempt, means the
@@ -311,7 +359,7 @@ func retryable(err error) bool {
 // old is the game document's snapshot, oldPub its data and oldPriv the
 // private state's data without the ring (nil when there is none), as read
 // before the commit.
-func (s *Store) writeAll(tx *firestore.Transaction, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, oldPub, oldPriv map[string]any, g *engine.Game, r *store.Record, run *store.AppliedRun, due int64) (int, error) {
+func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, oldPub, oldPriv map[string]any, g *engine.Game, r *store.Record, run *store.AppliedRun, due int64) (int, error) {
 	pub, err := store.ToDoc(&g.Public)
 	if err != nil {
 		return 0, err
@@ -422,7 +470,7 @@ func logDoc(events []engine.Event) (map[string]any, error) {
 // (with the ring's entries) when it does not exist; otherwise its secret
 // fields replaced, the fields no longer there deleted, and the ring's
 // slots that the action fills set, the rest of the ring left as it is.
-func writePrivate(tx *firestore.Transaction, ref *firestore.DocumentRef, prev, sec map[string]any, ring []firestore.Update) error {
+func writePrivate(tx batch, ref *firestore.DocumentRef, prev, sec map[string]any, ring []firestore.Update) error {
 	if prev == nil {
 		if len(ring) > 0 {
 			slots := make(map[string]any, len(ring))
@@ -506,7 +554,7 @@ func replace(old, doc map[string]any) []firestore.Update {
 	return ups
 }
 
-func createDoc(tx *firestore.Transaction, ref *firestore.DocumentRef, v any) error {
+func createDoc(tx batch, ref *firestore.DocumentRef, v any) error {
 	d, err := store.ToDoc(v)
 	if err != nil {
 		return err
@@ -520,7 +568,7 @@ func createDoc(tx *firestore.Transaction, ref *firestore.DocumentRef, v any) err
 // exist; nothing of the game. A duplicate (the seat's reveal for that
 // index staged already, or the record written) fails the commit, and the
 // next attempt's read shows why.
-func writeStage(tx *firestore.Transaction, game *firestore.DocumentRef, refs []*firestore.DocumentRef, r *store.Record, a *engine.Action) (int, error) {
+func writeStage(tx batch, game *firestore.DocumentRef, refs []*firestore.DocumentRef, r *store.Record, a *engine.Action) (int, error) {
 	id := stageID(a.Index, a.Seat)
 	if err := createDoc(tx, game.Collection(collMarks).Doc(id), store.MarkOf(a)); err != nil {
 		return 0, err
@@ -553,21 +601,30 @@ func stageID(index uint32, seat int) string { return fmt.Sprintf("%020d-%03d", i
 // stagedOf reads the reveals staged for index (one query of the links
 // collection by id range), in the order they were accepted.
 func (s *Store) stagedOf(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, error) {
+	out, _, err := s.stagedAt(ctx, game, index)
+	return out, err
+}
+
+// stagedAt is stagedOf with the time each seat's staged reveal was
+// written (its document's creation), by seat.
+func (s *Store) stagedAt(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, map[int]time.Time, error) {
 	q := game.Collection(collLinks).OrderBy(firestore.DocumentID, firestore.Asc).
 		StartAt(fmt.Sprintf("%020d-", index)).EndBefore(fmt.Sprintf("%020d.", index))
-	docs, err := queryAll[store.StagedReveal](ctx, s, q, collLinks)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]engine.Action, 0, len(docs))
-	for _, d := range docs {
+	out := []engine.Action{}
+	created := map[int]time.Time{}
+	err := queryEach(ctx, s, q, collLinks, func(d *store.StagedReveal, snap *firestore.DocumentSnapshot) error {
 		if d.Index != index || d.Action.Index != index || d.Action.Seat != d.Seat {
-			return nil, fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
+			return fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
 		}
 		out = append(out, d.Action)
+		created[d.Seat] = snap.CreateTime
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	store.SortStaged(out)
-	return out, nil
+	return out, created, nil
 }
 
 // privateData is the private state's data without its audit ring, or nil

@@ -214,22 +214,40 @@ func appendLogDoc(out []engine.Event, d map[string]any, after uint64) ([]engine.
 // collection in errors.
 func queryAll[T any](ctx context.Context, s *Store, q firestore.Query, what string) ([]T, error) {
 	out := []T{}
+	err := queryEach(ctx, s, q, what, func(v *T, _ *firestore.DocumentSnapshot) error {
+		out = append(out, *v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// queryEach runs q and hands each document it returns, decoded into a T,
+// to each with its snapshot, in order, until each fails; it counts one
+// read a document (one for none).
+func queryEach[T any](ctx context.Context, s *Store, q firestore.Query, what string, each func(v *T, snap *firestore.DocumentSnapshot) error) error {
+	n := 0
 	it := q.Documents(ctx)
 	defer it.Stop()
-	defer func() { s.reads.Add(int64(max(1, len(out)))) }()
+	defer func() { s.reads.Add(int64(max(1, n))) }()
 	for {
 		snap, err := it.Next()
 		if err == iterator.Done {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, mapErr(err)
+			return mapErr(err)
 		}
+		n++
 		var v T
 		if err := store.FromDoc(snap.Data(), &v); err != nil {
-			return nil, fmt.Errorf("fsstore: decode %s %s: %w", what, snap.Ref.ID, err)
+			return fmt.Errorf("fsstore: decode %s %s: %w", what, snap.Ref.ID, err)
 		}
-		out = append(out, v)
+		if err := each(&v, snap); err != nil {
+			return err
+		}
 	}
 }
 

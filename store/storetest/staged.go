@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fairboard/fairboard/engine"
@@ -176,6 +177,117 @@ func testStaged(t *testing.T, s store.Store) {
 	}
 	if _, err := s.Game(ctx, "g-staged-none"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Game(g-staged-none) = %v", err)
+	}
+}
+
+// closing is a staging request's Close for a round of seats seats: it
+// refuses while the round's staged reveals are fewer (an engine
+// rejection), then applies them and closes the round (the applied run:
+// the reveals in the order they came). It requires the game it gets to
+// be the one the staging read (version 7), and counts its calls.
+func closing(t *testing.T, seats int, calls *atomic.Int64, got *[]engine.Action) store.Mutator {
+	return func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
+		calls.Add(1)
+		p := &g.Public
+		if p.Version != 7 || p.Trustless.Pending == nil {
+			t.Errorf("Close got the game at version %d (pending %v); want the one the staging read", p.Version, p.Trustless.Pending)
+		}
+		if len(staged) < seats {
+			return store.Outcome{}, engine.Reject(engine.CodeWrongStep, "the round waits for more reveals")
+		}
+		*got = slices.Clone(staged)
+		p.Version += uint64(len(staged))
+		p.Trustless.Pending, p.Trustless.NextIndex = nil, 2
+		p.LogSeq++
+		return store.Outcome{Events: []engine.Event{{Seq: p.LogSeq, Type: engine.EvRoundEnded}}, Applied: slices.Clone(staged)}, nil
+	}
+}
+
+// testStagedClose: a staging request's Close runs once the reveal is
+// staged, on the game as the staging read it, with the round's staged
+// reveals (this one among them); its refusal writes nothing; when it
+// applies something the round is committed closed once, whichever of
+// the round's concurrent last reveals does it (Closed on exactly one
+// record), the applied run lists the reveals in the order they came, and
+// the next action gets none of them; a replay runs no Close.
+func testStagedClose(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	const g = "g-staged-close"
+	mustApply(t, s, store.Request{GameID: g, Actor: "owner", Kind: engine.ActCreate}, roundGame(g, 3))
+	var calls atomic.Int64
+	var got []engine.Action
+	first := reveal(0, 1, 3000)
+	r0 := stageReq(g, first)
+	r0.Close = closing(t, 3, &calls, &got)
+	rec := mustApply(t, s, r0, staging(first, nil))
+	if !rec.Staged || rec.Closed || rec.CloseErr != nil || calls.Load() != 1 {
+		t.Fatalf("the first of three reveals: record %+v, Close called %d times; want staged, not closed, Close called once", rec, calls.Load())
+	}
+	if p, err := s.Game(ctx, g); err != nil || p.Version != 7 {
+		t.Fatalf("a Close that refused changed the game: %+v, %v", p, err)
+	}
+	// The last two at once.
+	rest := []engine.Action{reveal(2, 1, 4000), reveal(1, 1, 4000)}
+	recs := make([]*store.Record, len(rest))
+	errs := make([]error, len(rest))
+	var wg sync.WaitGroup
+	for i, a := range rest {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := stageReq(g, a)
+			r.Close = closing(t, 3, &calls, &got)
+			recs[i], errs[i] = s.Apply(ctx, r, staging(a, nil))
+		}()
+	}
+	wg.Wait()
+	closed := 0
+	for i := range rest {
+		if errs[i] != nil {
+			t.Fatalf("staging seat %d: %v", rest[i].Seat, errs[i])
+		}
+		if !recs[i].Staged || recs[i].CloseErr != nil {
+			t.Errorf("seat %d's record = %+v", rest[i].Seat, recs[i])
+		}
+		if recs[i].Closed {
+			closed++
+		}
+	}
+	if closed != 1 {
+		t.Fatalf("the round was closed by %d of its last reveals; want exactly one", closed)
+	}
+	want := []engine.Action{first, rest[1], rest[0]} // 3000 seat 0; 4000 seat 1; 4000 seat 2
+	if !slices.Equal(got, want) {
+		t.Errorf("Close applied %+v; want %+v", got, want)
+	}
+	p, err := s.Game(ctx, g)
+	if err != nil || p.Version != 10 || p.Trustless.Pending != nil || p.LogSeq != 2 {
+		t.Fatalf("the game after its round closed = %+v, %v; want version 10, nothing pending", p, err)
+	}
+	applied, err := s.Applied(ctx, g)
+	if err != nil || len(applied) != 3 {
+		t.Fatalf("Applied = %+v, %v; want the 3 reveals", applied, err)
+	}
+	for i, a := range applied {
+		if a.Version != 7+uint64(i) || a.Action != want[i] {
+			t.Errorf("applied[%d] = %+v; want %+v at version %d", i, a, want[i], 7+i)
+		}
+	}
+	mustApply(t, s, store.Request{GameID: g, Actor: "owner", Kind: engine.ActMove}, func(g *engine.Game, staged []engine.Action) (store.Outcome, error) {
+		if staged != nil {
+			t.Errorf("after the close, the next action got staged %+v", staged)
+		}
+		return store.Outcome{}, engine.Reject(engine.CodeWrongStep, "nothing to do")
+	})
+	// A replay: the record, and no Close.
+	n := calls.Load()
+	r := stageReq(g, rest[0])
+	r.Close = closing(t, 3, &calls, &got)
+	if rec, err := s.Apply(ctx, r, staging(rest[0], nil)); err != nil || !rec.Replayed || rec.Closed {
+		t.Errorf("a replayed staging = %+v, %v", rec, err)
+	}
+	if calls.Load() != n {
+		t.Error("a replay ran Close")
 	}
 }
 

@@ -62,6 +62,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"LogPaging", testLogPaging},
 		{"RingInCommit", testRingInCommit},
 		{"Staged", testStaged},
+		{"StagedClose", testStagedClose},
 		{"Due", testDue},
 	}
 	for _, tc := range tests {

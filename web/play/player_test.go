@@ -40,10 +40,12 @@ type server struct {
 	mu            sync.Mutex
 	acts          []string // "actionId kind" of each act call, in order
 	reveals       []string // "seat index" of each reveal call, in order
-	appJS         []byte   // if not nil, served as /play/app.js (a test's variant of the page)
-	variantServed int      // how many times appJS was served
-	loseNext      int      // lose the answers of the next N act calls (applied, never answered)
-	loseReveals   int      // the same, for reveal calls
+	actReveals    []string // "seat index" of each act that came with its reveal (once an action id)
+	actRevealIDs  map[string]bool
+	appJS         []byte // if not nil, served as /play/app.js (a test's variant of the page)
+	variantServed int    // how many times appJS was served
+	loseNext      int    // lose the answers of the next N act calls (applied, never answered)
+	loseReveals   int    // the same, for reveal calls
 	muxes         []http.Handler
 	active        atomic.Int32 // index of the mux serving the functions
 }
@@ -113,11 +115,22 @@ func (s *server) observeAct(w http.ResponseWriter, r *http.Request, mux http.Han
 		Data struct {
 			ActionID string `json:"actionId"`
 			Kind     string `json:"kind"`
+			Reveal   *struct {
+				Seat  int    `json:"seat"`
+				Index uint32 `json:"index"`
+			} `json:"reveal"`
 		} `json:"data"`
 	}
 	json.Unmarshal(body, &req)
 	s.mu.Lock()
 	s.acts = append(s.acts, req.Data.ActionID+" "+req.Data.Kind)
+	if rv := req.Data.Reveal; rv != nil && !s.actRevealIDs[req.Data.ActionID] {
+		if s.actRevealIDs == nil {
+			s.actRevealIDs = map[string]bool{}
+		}
+		s.actRevealIDs[req.Data.ActionID] = true
+		s.actReveals = append(s.actReveals, fmt.Sprintf("%d %d", rv.Seat, rv.Index))
+	}
 	lose := s.loseNext > 0
 	if lose {
 		s.loseNext--
@@ -179,6 +192,14 @@ func (s *server) revealCalls() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.reveals...)
+}
+
+// actRevealCalls returns the reveals that came with act calls so far
+// ("seat index", once an action id).
+func (s *server) actRevealCalls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.actReveals...)
 }
 
 // actCalls returns the act calls seen so far.

@@ -19,11 +19,14 @@ import (
 // import bundled (the Firebase SDK included), minified, with the
 // dependencies' licence comments gathered at its end. SEAT_GUARD keeps a
 // trustless seat from sending again a reveal the markers show or its
-// record holds as acknowledged (src/trustgame.ts): always on; only a
-// test's broken variant, the positive control of the two tabs' test, is
-// built with --define:SEAT_GUARD=false after these.
+// record holds as acknowledged (src/trustgame.ts), and LOOK_AGAIN has a
+// live page read the game itself after a silence of its listeners
+// (src/main.ts, lookAgain): both always on; only a test's broken
+// variant, the positive control of the two tabs' test or of the silent
+// listeners' test, is built with --define:SEAT_GUARD=false or
+// --define:LOOK_AGAIN=false after these.
 var Args = []string{"src/main.ts", "--bundle", "--format=esm", "--target=es2022", "--minify",
-	"--legal-comments=eof", "--charset=utf8", "--log-level=warning", "--define:SEAT_GUARD=true"}
+	"--legal-comments=eof", "--charset=utf8", "--log-level=warning", "--define:SEAT_GUARD=true", "--define:LOOK_AGAIN=true"}
 
 // WasmPackage is the play page's WebAssembly (static/play.wasm).
 const WasmPackage = "github.com/fairboard/fairboard/web/play/wasm"

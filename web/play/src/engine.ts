@@ -36,6 +36,7 @@ interface WasmAPI {
   seat(json: string): Answer & { head?: string };
   signBytes(json: string): Answer & { message?: string };
   reveal(): Answer & { none?: boolean; action?: string; message?: string; index?: number; digest?: string };
+  actReveal(json: string): Answer & { none?: boolean; action?: string; message?: string; index?: number; digest?: string };
   seedSign(seedHex: string, msgHex: string): Answer & { signature?: string; publicKey?: string };
 }
 
@@ -172,6 +173,16 @@ export class Engine {
    * shows what the log does not make. */
   reveal(): Reveal | null {
     const r = this.api.reveal();
+    if (!r.ok) throw new Error(r.error);
+    if (r.none) return null;
+    return { action: JSON.parse(r.action!), message: r.message!, index: r.index!, digest: r.digest! };
+  }
+
+  /** actReveal returns the reveal to send with this seat's signed action
+   * a when a draws (docs/fairness.md, "An action with its reveal"): the
+   * engine has recorded its index and digest; null when a draws nothing. */
+  actReveal(a: Action & { version: number; signature: string }): Reveal | null {
+    const r = this.api.actReveal(JSON.stringify(a));
     if (!r.ok) throw new Error(r.error);
     if (r.none) return null;
     return { action: JSON.parse(r.action!), message: r.message!, index: r.index!, digest: r.digest! };

@@ -246,9 +246,20 @@ async function createGame(): Promise<void> {
 }
 
 /** RESYNC_TICKS is how many seconds a trustless page waits between two
- * looks at an open round (getView, and what its seat owes: trustgame.ts,
- * resync). */
+ * looks at what its seat owes in an open round (trustgame.ts, resync). */
 const RESYNC_TICKS = 5;
+
+/** SILENCE_MS is how long a live page waits for news from its listeners
+ * before it reads the game itself (getView): a Firestore listener was seen
+ * to stay silent for a minute on a loaded emulator while the game moved
+ * on, and the page then looked stuck on a move already made. */
+const SILENCE_MS = 5000;
+
+/** LOOK_AGAIN is defined true by the build (web/play/bundle.Args): a live
+ * page reads the game after SILENCE_MS without news. Only the broken
+ * variant a test builds to show that a silent listener is caught
+ * without it (the positive control) goes without. */
+declare const LOOK_AGAIN: boolean;
 
 /** autoJoinKey keeps the seat and class chosen at a trustless create,
  * for the game's page to join with. */
@@ -312,6 +323,10 @@ class GameView implements Names {
   /** trust is this player's seat in a trustless game. */
   trust: TrustSeat | null = null;
   private ticker = 0;
+  /** lastNews is when a state, events or markers last came; silence is
+   * the timer that reads the game after SILENCE_MS without any. */
+  private lastNews = 0;
+  private silence = 0;
 
   constructor(readonly id: string) {}
 
@@ -396,12 +411,9 @@ class GameView implements Names {
     this.ticker = window.setInterval(() => {
       this.renderTrust();
       if (++ticks % RESYNC_TICKS !== 0) return;
-      // A round open for a while: read the game and its markers again
-      // (getView answers both), as the Go client does after 3 s of
-      // silence: a Firestore listener was seen to stay silent for a
-      // minute on a loaded emulator, and the round then looked stuck.
-      const p = this.state;
-      if (backend.live && p?.trustless?.pending && p.phase !== "finished") void this.refresh().catch(() => undefined);
+      // A round open for a while: look again at what the seat owes (a
+      // reveal whose call failed), as the Go client's Play does; the game
+      // itself is read again after a silence (lookAgain).
       t.resync();
     }, 1000);
     document.addEventListener("visibilitychange", this.onVisibility);
@@ -431,11 +443,26 @@ class GameView implements Names {
     }
   }
 
+  /** lookAgain reads the game with getView after SILENCE_MS without news
+   * from the listeners, in every mode and phase until the game ends (as
+   * the Go client's watcher does after its silence): a move the other
+   * player made shows even if a listener never delivers it. */
+  private lookAgain(): void {
+    const p = this.state;
+    if (this.closed || !p || p.phase === "finished" || Date.now() - this.lastNews < SILENCE_MS) return;
+    this.lastNews = Date.now();
+    void this.refresh().catch(() => undefined);
+  }
+
   /** watch follows the game live once seated (the security rules let only
    * the seated players read it), or by polling on a memory store. */
   private watch(): void {
     if (this.unwatch || this.closed) return;
     if (backend.live && !this.seated()) return;
+    if (LOOK_AGAIN && backend.live && !this.silence) {
+      this.lastNews = Date.now();
+      this.silence = window.setInterval(() => this.lookAgain(), 1000);
+    }
     this.unwatch = backend.watch(this.id, this.lastSeq, {
       state: (p) => {
         this.watchFailures = 0;
@@ -473,6 +500,7 @@ class GameView implements Names {
   close(): void {
     this.closed = true;
     window.clearInterval(this.ticker);
+    window.clearInterval(this.silence);
     document.removeEventListener("visibilitychange", this.onVisibility);
     this.unwatch?.();
     this.unwatch = null;
@@ -490,6 +518,7 @@ class GameView implements Names {
 
   private takeState(p: Public): void {
     if (this.closed) return;
+    this.lastNews = Date.now();
     if (this.state && p.version < this.state.version) return; // an older read, arriving late
     this.setProblem(engine.state(p));
     const first = !this.state;
@@ -521,6 +550,7 @@ class GameView implements Names {
    * engine against the seats' keys and the pending action it replayed. */
   private takeMarks(ms: Mark[]): void {
     if (this.closed) return;
+    this.lastNews = Date.now();
     this.setProblem(engine.marks(ms));
     this.trust?.setMarks(ms);
     this.renderTrust();
@@ -528,6 +558,7 @@ class GameView implements Names {
 
   private takeEvents(evs: GameEvent[]): void {
     if (this.closed) return;
+    this.lastNews = Date.now();
     this.setProblem(engine.events(evs));
     const log = byId("log");
     for (const e of evs) {

@@ -137,7 +137,13 @@ export class TrustSeat {
    * shows and returns the request to send (its action id names the
    * version, so a retry is the same action). One action per version: a
    * second one (another tab's, or a click before a reload) is refused
-   * here, and the same one is the request stored. */
+   * here, and the same one is the request stored. An action that draws
+   * goes with this seat's reveal for the index it will use (as the Go
+   * client sends it: docs/fairness.md, "An action with its reveal"), the
+   * index, digest and request stored before anything leaves: the round
+   * then waits for the other seats only, and since the link has left
+   * with this action, the stored request is the only one this seat sends
+   * at this version. */
   async signRequest(p: Public, a: Action, fn: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
     return withSeatLock(this.d.uid, this.d.gameId, async () => {
       const rec = await load(this.d.uid, this.d.gameId);
@@ -149,10 +155,22 @@ export class TrustSeat {
         throw new Error(`this seat has already signed an action against version ${rec.signedVersion} (in another tab, or before a reload): one action per turn`);
       }
       const signed: Action & { version: number } = { ...a, actor: this.d.uid, version: p.version };
-      const out = { ...body, signature: await signAction(this.d.engine, rec, signed) };
+      const signature = await signAction(this.d.engine, rec, signed);
+      const out: Record<string, unknown> = { ...body, signature };
+      const r = fn === "act" ? this.d.engine.actReveal({ ...signed, signature }) : null;
+      if (r) {
+        const rv = r.action;
+        const rs = await sign(this.d.engine, rec, fromHex(r.message));
+        out["reveal"] = { seat: rv.seat, index: rv.index, link: rv.link, digest: rv.digest, transcript: rv.transcript, signature: rs };
+        rec.revealed = r.index;
+        rec.digest = r.digest;
+        rec.reveal = { gameId: this.d.gameId, actionId: "reveal-" + rv.index, seat: rv.seat, index: rv.index, link: rv.link, digest: rv.digest, transcript: rv.transcript, signature: rs };
+        rec.acked = false;
+      }
       rec.signedVersion = p.version;
       rec.signedAction = { fn, data: out };
-      await save(rec);
+      await save(rec); // the index, digest and link on disk before the link leaves
+      this.taken = -1;
       this.take(rec);
       return out;
     });
@@ -193,7 +211,8 @@ export class TrustSeat {
     const p = this.latest;
     const pd = p?.trustless?.pending;
     if (!p || !pd || p.phase === "finished" || this.d.engine.problem()) return;
-    if (SEAT_GUARD && this.marks.some((m) => m.index === pd.index && m.uid === this.d.uid)) return;
+    const shown = this.marks.some((m) => m.index === pd.index && m.uid === this.d.uid) || (pd.reveals ?? []).some((r) => r.uid === this.d.uid);
+    if (SEAT_GUARD && shown) return; // revealed: by a reveal, or with its action
     await withSeatLock(this.d.uid, this.d.gameId, async () => {
       const rec = await load(this.d.uid, this.d.gameId);
       if (!rec) return;

@@ -29,6 +29,9 @@
 //	fairboard.reveal()          the reveal the checked game waits for from
 //	                            this seat (link, digest, transcript) and the
 //	                            bytes its signature covers, or nothing
+//	fairboard.actReveal(json)   the reveal to send with this seat's signed
+//	                            action, if the action draws (and the bytes
+//	                            its signature covers), or nothing
 //	fairboard.seedSign(seed, msg) an Ed25519 signature by the key of a
 //	                            32-byte seed (hex), for a browser whose
 //	                            WebCrypto has no Ed25519
@@ -275,6 +278,33 @@ func (g *game) takeSeat(text string) (string, error) {
 	return seat.Head().String(), nil
 }
 
+// actReveal answers the reveal to send with this seat's signed action
+// (its JSON): {ok, action, message, index, digest} when the action draws
+// (player.Seat.PrepareActReveal: the index and digest are recorded in the
+// seat), {ok, none: true} when it draws nothing, {ok: false, error} when
+// it cannot be made (not sticky: the page's own request).
+func (g *game) actReveal(text string) js.Value {
+	if g.err != nil {
+		return answer(g.err, nil)
+	}
+	if g.seat == nil || !g.trustless() || g.f.Seq() != g.state.LogSeq {
+		return answer(errors.New("actReveal needs this seat's checked trustless game, its log caught up"), nil)
+	}
+	var a engine.Action
+	if err := json.Unmarshal([]byte(text), &a); err != nil {
+		return answer(fmt.Errorf("not an action: %v", err), nil)
+	}
+	rv, msg, draws, err := g.seat.PrepareActReveal(&a)
+	switch {
+	case err != nil:
+		return answer(err, nil)
+	case !draws:
+		return answer(nil, map[string]any{"none": true})
+	}
+	b, _ := json.Marshal(rv)
+	return answer(nil, map[string]any{"action": string(b), "message": hex.EncodeToString(msg), "index": int(rv.Index), "digest": rv.Digest})
+}
+
 // reveal answers the reveal the checked game waits for from this seat:
 // {ok, action, message, index, digest} (the action without its
 // signature, message the bytes to sign, hex), {ok, none: true} when it
@@ -389,6 +419,13 @@ func main() {
 		}),
 		"reveal": js.FuncOf(func(js.Value, []js.Value) any {
 			return cur.reveal()
+		}),
+		"actReveal": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			text, ok := str(args)
+			if !ok {
+				return answer(errors.New("actReveal takes a signed action as JSON"), nil)
+			}
+			return cur.actReveal(text)
 		}),
 		"seedSign": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) != 2 {

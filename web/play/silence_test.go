@@ -1,0 +1,71 @@
+package play_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/web/play/bundle"
+)
+
+// holdListeners makes the page's Firestore listeners silent from now on:
+// DevTools holds every new request of their channel
+// (google.firestore.v1.Firestore/Listen) and never answers it, as a
+// listener seen to stay silent for a minute on a loaded emulator; the
+// page's other requests (the functions) go through.
+func holdListeners(t *testing.T, p *player) {
+	t.Helper()
+	require.NoError(t, chromedp.Listen(p.Context(), func(ev any) {
+		_ = ev // a *fetch.EventRequestPaused: held, never continued
+	}))
+	p.Do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*google.firestore.v1.Firestore/Listen*"}}})
+		return err
+	}))
+}
+
+// silentRun has Ann create a crypto game and Ben, whose page's listeners
+// are silent from the start, join it; Ann starts it, and silentRun
+// reports whether Ben's page showed the start within wait (it learns
+// nothing from its listeners).
+func silentRun(t *testing.T, appJS []byte, wait time.Duration) bool {
+	srv := emuServer(t)
+	srv.appJS = appJS
+	ann, ben := twoGuests(t, srv)
+	holdListeners(t, ben)
+	id := ann.create("crypto", "warrior")
+	ben.open(srv.URL, id)
+	ben.join(1, "scout")
+	ann.WaitFor(`document.querySelectorAll("#players li").length === 2 && document.querySelector('#action-buttons button[data-kind="start"]')`)
+	ann.act()
+	ann.WaitFor(`document.getElementById("game").dataset.phase === "playing"`)
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		if ben.state().Phase == "playing" {
+			return true
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return false
+}
+
+// TestSilentListenerInChromium: with its Firestore listeners silent
+// (their requests held, never answered), a crypto game's page still shows
+// the other player's action (the owner's start), by reading the game
+// itself after 5 s without news; the page built without that
+// (--define:LOOK_AGAIN=false, the positive control) shows nothing in the
+// same time.
+func TestSilentListenerInChromium(t *testing.T) {
+	require.True(t, silentRun(t, nil, 12*time.Second), "Ben's page showed Ann's action, its listeners silent")
+	out := filepath.Join(t.TempDir(), "app.js")
+	require.NoError(t, bundle.Build(out, "--define:LOOK_AGAIN=false"))
+	variant, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.False(t, silentRun(t, variant, 12*time.Second), "without looking again, the silent page shows nothing (the control)")
+}
