@@ -26,7 +26,8 @@ const rolloutLimit = 20000
 // Below the root, the tree's selection is PUCT (Rosin 2011, as AlphaZero):
 // a child's score is its mean reward for the player who acts there plus
 // cPUCT · prior · sqrt(availability) / (1 + visits), where the prior gives
-// the cautious policy's choice priorHint and shares the rest evenly.
+// the choice of the acting player's play-out style priorHint and shares
+// the rest evenly.
 const (
 	cPUCT     = 1.0
 	priorHint = 0.6
@@ -35,8 +36,8 @@ const (
 	// not decide.
 	shrink = 2.0
 	// widen is the visits a node below the root needs before its children
-	// are chosen by their scores; until then the cautious policy's choice
-	// is followed. A node's value mixes the play of every child it tried,
+	// are chosen by their scores; until then the acting player's play-out
+	// style's choice is followed. A node's value mixes the play of every child it tried,
 	// and branching made the bot choose worse than not branching: after
 	// 8 visits, at mcts:100, 0.6 pp worse on the strength test's games;
 	// after 100 visits, at mcts:1000, a gain of 1.7 pp without branching
@@ -59,7 +60,7 @@ const (
 // never plans on a die it could not know. Each opponent plays the
 // simulation as the cautious or the aggressive policy, drawn anew each
 // time (the bot does not know how its opponents play); the deciding
-// player's own later moves are cautious.
+// player's own later moves follow its prior (below).
 //
 // A simulation plays one round: the decision's action, the rest of the
 // deciding player's turn and every other player's next turn, and stops
@@ -88,15 +89,17 @@ const (
 // player's style in the simulation): every node keeps a reward per seat
 // (max^n).
 //
-// The bot then plays the halving's winner only if it did significantly
-// better than the cautious policy's choice on the samples both were
-// simulated on (the one-sided paired test at 1%, Bonferroni-corrected for
-// the alternatives); otherwise it plays the cautious policy's choice. The
-// cautious choice is the bot's prior and N is its dial: with fewer than
-// 10 simulations an option (N = 10 and below for two options) the bot
-// plays as cautious; with more, it leaves cautious where its simulations
-// show a better option beyond their noise, and the more simulations, the
-// smaller the gains it can tell from noise.
+// The bot then plays the halving's winner only if it did better than its
+// prior's choice, on the samples both were simulated on, by more than
+// gateMargin standard errors of the paired mean; otherwise it plays the
+// prior's choice. The prior is a heuristic style fitted with the value
+// model (valueModel.prior: the levels of sleeping, drinking and
+// challenging whose seats won most often in the fit's games), which the
+// bot also plays its own turns by in its simulations. N is the bot's
+// dial: with fewer than 10 simulations an option (N = 10 and below for
+// two options) the bot plays as its prior; with more, it leaves the prior
+// where its simulations show a better option beyond their noise, and the
+// more simulations, the smaller the gains it can tell from noise.
 //
 // Its randomness comes from its own stream (NewGame): one decision draws
 // four words from it to seed the decision's samples. The same view and
@@ -150,6 +153,8 @@ type MCTS struct {
 	vmPlayers int
 	fc        featureCtx
 	vals      [maxSearchSeats]float32
+	// gateZ, if not 0, replaces gateMargin (exploration).
+	gateZ float64
 	// stopTurn is the turn at whose start a simulation of the decision at
 	// hand stops: a round after the decision's turn.
 	stopTurn int
@@ -236,7 +241,8 @@ func (m *MCTS) Choose(view *engine.Public, r *engine.Ruleset, uid string) engine
 	m.bind(r)
 	me, seat := view.Player(uid)
 	if len(view.Players) > maxSearchSeats {
-		return m.legal[m.hint(view, me, m.legal)] // more players than the search tracks
+		// more players than the search tracks: as cautious
+		return m.legal[m.hintStyle(view, me, m.legal, cautiousStyle(r))]
 	}
 	if m.vm == nil || m.vmPlayers != len(view.Players) {
 		m.vm, m.vmPlayers = valueFor(r, len(view.Players)), len(view.Players)
@@ -280,18 +286,16 @@ func (m *MCTS) Choose(view *engine.Public, r *engine.Ruleset, uid string) engine
 }
 
 // minEvidence is the fewest simulations of each of two options on which
-// the bot may prefer one to the cautious policy's choice.
+// the bot may prefer one to the prior's choice.
 const minEvidence = 10
 
-// better reports whether option i did significantly better than option
-// h for the deciding player, on the samples both were simulated on (at
-// least minEvidence): the one-sided paired test of the mean difference of
-// their rewards at the level 1% / alts (Bonferroni over the alternatives
-// to the cautious choice, one of which the halving picked on these same
-// samples). The bot leaves the cautious policy's choice only on such
-// evidence: with few simulations the difference between two options is
-// mostly noise, and the heuristic's choice, right most of the time, is
-// then the better bet.
+// better reports whether option i did better than option h (the prior's
+// choice) for the deciding player, on the samples both were simulated on
+// (at least minEvidence): whether the mean difference of their rewards
+// exceeds gateMargin standard errors. With few simulations the difference
+// between two options is mostly noise, and the prior's choice is then the
+// better bet; alts (the number of alternatives) is not used since the
+// margin became a fixed one (docs/sim.md: how it was chosen).
 func (m *MCTS) better(i, h, alts int) bool {
 	a, b := m.outs[i], m.outs[h]
 	n := min(len(a), len(b))
@@ -309,21 +313,20 @@ func (m *MCTS) better(i, h, alts int) bool {
 	if v <= 0 {
 		return mean > 0
 	}
-	return mean/math.Sqrt(v/float64(n)) > zOneSided(alts)
+	z := gateMargin
+	if m.gateZ != 0 {
+		z = m.gateZ
+	}
+	return mean/math.Sqrt(v/float64(n)) > z
 }
 
-// zOneSided returns the normal quantile 1 - 0.01/m: the one-sided 1%
-// critical value, Bonferroni-corrected for m comparisons.
-func zOneSided(m int) float64 {
-	table := [...]float64{2.326, 2.326, 2.576, 2.713, 2.807, 2.878, 2.935, 2.983, 3.023, 3.059, 3.09, 3.118, 3.144, 3.167, 3.189, 3.209}
-	if m < len(table) {
-		return table[max(m, 0)]
-	}
-	return 3.3
-}
+// gateMargin is the gate's margin: the search's best option replaces the
+// prior's choice when its mean gain, paired on the samples both were
+// simulated on, exceeds this many standard errors of that mean.
+const gateMargin = 0.5
 
 // rank sorts the candidates by their mean reward for the player at index
-// seat, best first; ties go to the cautious policy's choice (hint), then
+// seat, best first; ties go to the prior's choice (hint), then
 // to the first listed.
 func (m *MCTS) rank(seat, hint int) {
 	mean := func(c int32) float32 {
@@ -346,8 +349,12 @@ func (m *MCTS) rank(seat, hint int) {
 	})
 }
 
-// hint returns the index in legal of the cautious policy's choice for me.
+// hint returns the index in legal of the prior's choice for me (the
+// cautious policy's before the value model is bound).
 func (m *MCTS) hint(p *engine.Public, me *engine.Player, legal []engine.Action) int {
+	if m.vm != nil {
+		return m.hintStyle(p, me, legal, m.vm.prior)
+	}
 	return m.hintStyle(p, me, legal, cautiousStyle(m.rules))
 }
 
@@ -512,7 +519,7 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 	m.sims++
 	k := int(m.nodes[root].visits)
 	m.sampleSeed(k)
-	m.drawStyles(len(view.Players), seat)
+	m.drawStyles(len(view.Players), seat, m.vm.prior)
 	m.determinize(view)
 	g := &m.det
 	p := &g.Public
@@ -700,15 +707,18 @@ func (m *MCTS) add() {
 }
 
 // drawStyles draws the play-out style of each of n seats for one simulation:
-// the deciding player's (at index seat) is cautious; each other player's
-// is cautious or aggressive with even odds, since the bot does not know
-// how its opponents play.
-func (m *MCTS) drawStyles(n, seat int) {
+// the deciding player's (at index seat) is self; each other player's is
+// cautious or aggressive with even odds, since the bot does not know how
+// its opponents play.
+func (m *MCTS) drawStyles(n, seat int, self style) {
 	m.styles = grow(m.styles, n)
 	for i := range m.styles {
 		m.styles[i] = cautiousStyle(m.rules)
 		if i != seat && m.search.Uint32(TagSearchStyle, nil)&1 == 1 {
 			m.styles[i] = aggressiveStyle(m.rules)
+		}
+		if i == seat {
+			m.styles[i] = self
 		}
 	}
 }
@@ -753,7 +763,7 @@ func (m *MCTS) KeepSmokeBomb(view *engine.Public, r *engine.Ruleset, uid string,
 // simulateJoin plays one game the lobby could become, with uid joining
 // seat with class and keep, and returns uid's reward.
 func (m *MCTS) simulateJoin(view *engine.Public, uid string, seat int, class engine.Class, players int, keep bool) float32 {
-	m.drawStyles(players, seat)
+	m.drawStyles(players, seat, cautiousStyle(m.rules))
 	g := &m.det
 	g.Reset()
 	m.copyPublic(&g.Public, view)

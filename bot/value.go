@@ -70,6 +70,9 @@ var nonNegative = [numFeat]bool{fAtk: true, fDef: true, fGearEnd: true, fHeal: t
 // valueModel holds the weights of the features.
 type valueModel struct {
 	w [numFeat]float64
+	// prior is the style whose levels won most often in the fit's games
+	// (styleTally.style): the search bot's prior and its own play-out style.
+	prior style
 }
 
 // featureCtx holds what the features of every player of one state share.
@@ -262,10 +265,29 @@ func valueFor(r *engine.Ruleset, n int) *valueModel {
 	if valueCache.m == nil {
 		valueCache.m = map[string]*valueModel{}
 	}
-	v := &valueModel{}
-	fitValue(v, valueSamples(r, n, valueFitGames, valueFitStride, "bot.value/"+key))
+	v := newValue(r, n)
 	valueCache.m[key] = v
 	return v
+}
+
+// newValue fits the value model of ruleset r for games of n players,
+// afresh: valueFitGames games seeded from the ruleset's hash and n.
+func newValue(r *engine.Ruleset, n int) *valueModel {
+	v := &valueModel{}
+	d := valueSamples(r, n, valueFitGames, valueFitStride, fmt.Sprint("bot.value/", r.Hash(), "/", n))
+	fitValue(v, d)
+	v.prior = d.styles.style(r)
+	return v
+}
+
+// PrepareSearch fits the search bot's value model for ruleset r and games
+// of n players now (2 <= n), if no bot of the process has: otherwise the
+// first search decision of such a game fits it (about 3 s of one core).
+// Runs and benchmarks call it to keep that one-time cost out of a game's.
+func PrepareSearch(r *engine.Ruleset, n int) {
+	if n >= 2 && n <= maxSearchSeats {
+		valueFor(r, n)
+	}
 }
 
 // fitData is the fit's sample: the features of every player at each
@@ -275,6 +297,38 @@ type fitData struct {
 	f       []float64
 	players []int
 	winner  []int
+	// styles counts, for each style level a seat of the fit's games
+	// played (fitStyle's three draws), its games and its wins.
+	styles styleTally
+}
+
+// styleTally counts seat-games and wins by each of fitStyle's levels: the
+// sleep threshold (0..4), the potion threshold (0..4), challenging or not.
+type styleTally struct {
+	sleep, potion [5][2]int // [level]{games, wins}
+	duel          [2][2]int
+}
+
+// best returns the level of counts with the highest win rate; ties go to
+// the lowest level. A level never played has no rate and is never best.
+func best(counts [][2]int) int {
+	b, br := 0, -1.0
+	for i, c := range counts {
+		if c[0] == 0 {
+			continue
+		}
+		if r := float64(c[1]) / float64(c[0]); r > br {
+			b, br = i, r
+		}
+	}
+	return b
+}
+
+// style returns the style of the best level of each draw, as fitStyle
+// builds it.
+func (t *styleTally) style(r *engine.Ruleset) style {
+	sl, po, du := best(t.sleep[:]), best(t.potion[:]), best(t.duel[:])
+	return fitStyle(r, uint32(du)|uint32(sl+5*po)<<1)
 }
 
 // valueSamples plays `games` seeded games of n players (the seeds and the
@@ -295,6 +349,7 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 	var act engine.Action
 	var events []engine.Event
 	styles := make([]style, n)
+	styleWords := make([]uint32, n)
 	var fc featureCtx
 	var row [numFeat]float64
 	for k := range games {
@@ -316,7 +371,8 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 			if err != nil {
 				panic("bot: value fit: " + err.Error())
 			}
-			styles[i] = fitStyle(r, pick.Uint32(TagValueFit, nil))
+			styleWords[i] = pick.Uint32(TagValueFit, nil)
+			styles[i] = fitStyle(r, styleWords[i])
 			act = engine.Action{Kind: engine.ActJoin, Actor: UID(i), Seat: i, Class: c}
 			do()
 		}
@@ -350,6 +406,17 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 		}
 		for j := first; j < len(d.winner); j++ {
 			d.winner[j] = w
+		}
+		for i := range n {
+			won := 0
+			if i == w {
+				won = 1
+			}
+			u := styleWords[i]
+			for _, c := range []*[2]int{&d.styles.sleep[u>>1%5], &d.styles.potion[u>>1/5%5], &d.styles.duel[u&1]} {
+				c[0]++
+				c[1] += won
+			}
 		}
 	}
 	return d
