@@ -13,8 +13,8 @@ demo:
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
 
-# The search bot's long strength test, on request only (never in CI): about half
-# an hour on two shared cores (docs/sim.md). STRENGTH_GAMES=N sets the games per level.
+# The search bot's long strength test, on request only (never in CI): about ten
+# minutes on two cores (docs/sim.md). STRENGTH_GAMES=N sets the games per level.
 strength:
 	go test -tags strength -run TestSearchStrength -timeout 12h -v ./bot/
 

@@ -26,7 +26,8 @@ const rolloutLimit = 20000
 // Below the root, the tree's selection is PUCT (Rosin 2011, as AlphaZero):
 // a child's score is its mean reward for the player who acts there plus
 // cPUCT · prior · sqrt(availability) / (1 + visits), where the prior gives
-// the cautious policy's choice priorHint and shares the rest evenly.
+// the choice of the acting player's play-out style priorHint and shares
+// the rest evenly.
 const (
 	cPUCT     = 1.0
 	priorHint = 0.6
@@ -35,8 +36,8 @@ const (
 	// not decide.
 	shrink = 2.0
 	// widen is the visits a node below the root needs before its children
-	// are chosen by their scores; until then the cautious policy's choice
-	// is followed. A node's value mixes the play of every child it tried,
+	// are chosen by their scores; until then the acting player's play-out
+	// style's choice is followed. A node's value mixes the play of every child it tried,
 	// and branching made the bot choose worse than not branching: after
 	// 8 visits, at mcts:100, 0.6 pp worse on the strength test's games;
 	// after 100 visits, at mcts:1000, a gain of 1.7 pp without branching
@@ -59,7 +60,19 @@ const (
 // never plans on a die it could not know. Each opponent plays the
 // simulation as the cautious or the aggressive policy, drawn anew each
 // time (the bot does not know how its opponents play); the deciding
-// player's own later moves are cautious.
+// player's own later moves follow its prior (below).
+//
+// A simulation plays one round: the decision's action, the rest of the
+// deciding player's turn and every other player's next turn, and stops
+// when the deciding player's next turn begins. There the value model
+// (valueModel: each player's chance to win from a public state, fitted per
+// ruleset and number of players on seeded games) scores it: each seat's
+// reward is its chance to win. A simulation in the game's last round (a
+// player has reached the final tile) plays on to the end and scores 1 for
+// the winner, 0 for everyone else. Playing every simulation to the end,
+// as this bot first did, let dice rolled long after the decision decide
+// most rewards: the options' differences, a point or less, drowned in that
+// noise (docs/sim.md has the measurements that chose one round).
 //
 // The decision's options (its legal actions: the root's children) share
 // the N simulations by sequential halving (Karnin, Koren and Somekh 2013;
@@ -72,28 +85,29 @@ const (
 // dice between them), choosing among the children legal in the sample at
 // hand (availability counts, as Cowling, Powley and Whitehouse's ISMCTS)
 // by PUCT on the reward of the player who acts there, once the node has
-// been simulated widen times (before that it follows the cautious choice):
-// every node keeps a reward per seat (max^n). A simulation adds the nodes
-// of a decision it reaches, plays the rest of the game out, and scores 1
-// for the winner, 0 for everyone else.
+// been simulated widen times (before that it follows the choice of the
+// player's style in the simulation): every node keeps a reward per seat
+// (max^n).
 //
-// The bot then plays the halving's winner only if it did significantly
-// better than the cautious policy's choice on the samples both were
-// simulated on (the one-sided paired test at 1%, Bonferroni-corrected for
-// the alternatives); otherwise it plays the cautious policy's choice.
-// Most options of this game differ by a few points of win rate, less than
-// the noise of a few hundred play-outs, the heuristic is right most of the
-// time, and a game has some 40 such decisions a seat: a search that
-// follows its noise plays worse than the heuristic (docs/sim.md gives the
-// measurements), one that leaves it only on strong evidence does not, and
-// finds the decisions where the heuristic is clearly wrong (a sleep one
-// move from the end).
+// The bot then plays the halving's winner only if it did better than its
+// prior's choice, on the samples both were simulated on, by more than
+// gateMargin standard errors of the paired mean; otherwise it plays the
+// prior's choice. The prior is a heuristic style fitted with the value
+// model (valueModel.prior: the levels of sleeping, drinking and
+// challenging whose seats won most often in the fit's games), which the
+// bot also plays its own turns by in its simulations. N is the bot's
+// dial: with fewer than 10 simulations an option (N = 10 and below for
+// two options) the bot plays as its prior; with more, it leaves the prior
+// where its simulations show a better option beyond their noise, and the
+// more simulations, the smaller the gains it can tell from noise.
 //
 // Its randomness comes from its own stream (NewGame): one decision draws
 // four words from it to seed the decision's samples. The same view and
 // stream state give the same choice. An MCTS is one seat's bot: not safe
 // for concurrent use; it keeps its memory between decisions and games, so
-// a decision allocates little.
+// a decision allocates little. The value model is shared by every bot of
+// the process (fitting one takes a few seconds, the first time a ruleset
+// and number of players is seen).
 type MCTS struct {
 	n int
 	s *rng.Stream // the bot's own stream, from NewGame
@@ -131,6 +145,19 @@ type MCTS struct {
 
 	// sims counts the simulations run (all decisions): for benchmarks.
 	sims int64
+
+	// vm is the value model of the ruleset and the number of players at
+	// hand (vmPlayers), which judges a simulation after its round; fc is
+	// its scratch memory and vals its answer.
+	vm        *valueModel
+	vmPlayers int
+	fc        featureCtx
+	vals      [maxSearchSeats]float32
+	// gateZ, if not 0, replaces gateMargin (exploration).
+	gateZ float64
+	// stopTurn is the turn at whose start a simulation of the decision at
+	// hand stops: a round after the decision's turn.
+	stopTurn int
 
 	// peek, if set, makes the search read the game's secret: the real
 	// draw piles and the real generator. Only the tests set it, to build
@@ -191,6 +218,7 @@ func (m *MCTS) bind(r *engine.Ruleset) {
 		return
 	}
 	m.rules, m.eng = r, engine.New(r, reducers.Table())
+	m.vm = nil
 	m.disp = m.eng.NewDispatcher()
 	m.disp.Lean(0)
 	m.index = make(map[string]int32, len(r.Cards()))
@@ -211,9 +239,17 @@ func (m *MCTS) Choose(view *engine.Public, r *engine.Ruleset, uid string) engine
 		return m.legal[0]
 	}
 	m.bind(r)
+	me, seat := view.Player(uid)
+	if len(view.Players) > maxSearchSeats {
+		// more players than the search tracks: as cautious
+		return m.legal[m.hintStyle(view, me, m.legal, cautiousStyle(r))]
+	}
+	if m.vm == nil || m.vmPlayers != len(view.Players) {
+		m.vm, m.vmPlayers = valueFor(r, len(view.Players)), len(view.Players)
+	}
+	m.stopTurn = view.Turn + len(view.Players)
 	m.startSearch()
 	m.deal(view)
-	me, seat := view.Player(uid)
 	m.nodes = append(m.nodes[:0], node{child: -1, next: -1})
 	hint := m.hint(view, me, m.legal)
 	m.rootSeat = seat
@@ -250,18 +286,16 @@ func (m *MCTS) Choose(view *engine.Public, r *engine.Ruleset, uid string) engine
 }
 
 // minEvidence is the fewest simulations of each of two options on which
-// the bot may prefer one to the cautious policy's choice.
+// the bot may prefer one to the prior's choice.
 const minEvidence = 10
 
-// better reports whether option i did significantly better than option
-// h for the deciding player, on the samples both were simulated on (at
-// least minEvidence): the one-sided paired test of the mean difference of
-// their rewards at the level 1% / alts (Bonferroni over the alternatives
-// to the cautious choice, one of which the halving picked on these same
-// samples). The bot leaves the cautious policy's choice only on such
-// evidence: with few simulations the difference between two options is
-// mostly noise, and the heuristic's choice, right most of the time, is
-// then the better bet.
+// better reports whether option i did better than option h (the prior's
+// choice) for the deciding player, on the samples both were simulated on
+// (at least minEvidence): whether the mean difference of their rewards
+// exceeds gateMargin standard errors. With few simulations the difference
+// between two options is mostly noise, and the prior's choice is then the
+// better bet; alts (the number of alternatives) is not used since the
+// margin became a fixed one (docs/sim.md: how it was chosen).
 func (m *MCTS) better(i, h, alts int) bool {
 	a, b := m.outs[i], m.outs[h]
 	n := min(len(a), len(b))
@@ -279,21 +313,20 @@ func (m *MCTS) better(i, h, alts int) bool {
 	if v <= 0 {
 		return mean > 0
 	}
-	return mean/math.Sqrt(v/float64(n)) > zOneSided(alts)
+	z := gateMargin
+	if m.gateZ != 0 {
+		z = m.gateZ
+	}
+	return mean/math.Sqrt(v/float64(n)) > z
 }
 
-// zOneSided returns the normal quantile 1 - 0.01/m: the one-sided 1%
-// critical value, Bonferroni-corrected for m comparisons.
-func zOneSided(m int) float64 {
-	table := [...]float64{2.326, 2.326, 2.576, 2.713, 2.807, 2.878, 2.935, 2.983, 3.023, 3.059, 3.09, 3.118, 3.144, 3.167, 3.189, 3.209}
-	if m < len(table) {
-		return table[max(m, 0)]
-	}
-	return 3.3
-}
+// gateMargin is the gate's margin: the search's best option replaces the
+// prior's choice when its mean gain, paired on the samples both were
+// simulated on, exceeds this many standard errors of that mean.
+const gateMargin = 0.5
 
 // rank sorts the candidates by their mean reward for the player at index
-// seat, best first; ties go to the cautious policy's choice (hint), then
+// seat, best first; ties go to the prior's choice (hint), then
 // to the first listed.
 func (m *MCTS) rank(seat, hint int) {
 	mean := func(c int32) float32 {
@@ -316,10 +349,19 @@ func (m *MCTS) rank(seat, hint int) {
 	})
 }
 
-// hint returns the index in legal of the cautious policy's choice for me.
+// hint returns the index in legal of the prior's choice for me (the
+// cautious policy's before the value model is bound).
 func (m *MCTS) hint(p *engine.Public, me *engine.Player, legal []engine.Action) int {
+	if m.vm != nil {
+		return m.hintStyle(p, me, legal, m.vm.prior)
+	}
+	return m.hintStyle(p, me, legal, cautiousStyle(m.rules))
+}
+
+// hintStyle returns the index in legal of style s's choice for me.
+func (m *MCTS) hintStyle(p *engine.Public, me *engine.Player, legal []engine.Action, s style) int {
 	var a engine.Action
-	choose(&a, p, m.rules, me, cautiousStyle(m.rules))
+	choose(&a, p, m.rules, me, s)
 	for i := range legal {
 		if legal[i] == a {
 			return i
@@ -470,13 +512,14 @@ func grow[T any](s []T, n int) []T {
 // simulate runs one simulation from the view through the root's child
 // root (its k-th: sample k, shared by the root's children): a
 // determinization, the root's action, the descent of the tree to a node
-// never simulated, a cautious play-out to the end, and the rewards backed
-// up the path.
+// never simulated, a play-out by the seats' styles until the deciding
+// player's next turn (or the game's end, in its last round), and the
+// rewards (the value model's, or the winner's) backed up the path.
 func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 	m.sims++
 	k := int(m.nodes[root].visits)
 	m.sampleSeed(k)
-	m.drawStyles(len(view.Players), seat)
+	m.drawStyles(len(view.Players), seat, m.vm.prior)
 	m.determinize(view)
 	g := &m.det
 	p := &g.Public
@@ -497,6 +540,10 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 		if p.Phase != engine.PhasePlaying {
 			break
 		}
+		if p.Turn >= m.stopTurn && !p.EndTriggered && p.Step != engine.StepBracket {
+			m.judge(p)
+			return
+		}
 		me, seat := p.Player(p.Awaiting)
 		if me == nil || n == rolloutLimit {
 			m.backup(nil)
@@ -516,7 +563,7 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 			continue
 		}
 		var fresh bool
-		node, fresh = m.selectChild(node, m.legal2, int32(seat), m.hint(p, me, m.legal2))
+		node, fresh = m.selectChild(node, m.legal2, int32(seat), m.hintStyle(p, me, m.legal2, m.styles[seat]))
 		m.path = append(m.path, node)
 		inTree = !fresh
 		m.act = m.legal2[m.nodes[node].index]
@@ -552,8 +599,8 @@ func fmix32(x uint32) uint32 {
 }
 
 // selectChild picks the child of parent to simulate among the legal
-// actions (the player at index seat decides; hint indexes the cautious
-// policy's choice): it adds the children that legal actions lack, counts
+// actions (the player at index seat decides; hint indexes its style's
+// choice in the simulation): it adds the children that legal actions lack, counts
 // one availability for each legal child, and returns the child of the
 // highest PUCT score (fresh if it was never simulated), with its index in
 // legal recorded in the node.
@@ -626,9 +673,18 @@ func (m *MCTS) addChild(parent int32, a *engine.Action, seat int32) int32 {
 	return c
 }
 
-// backup adds one simulation's rewards to every node of the path: 1 for
-// the winner of p (a finished game), 0 for everyone else; nothing for
-// anyone when p is nil (a simulation cut short).
+// judge ends a simulation at p, a round after the decision: every seat's
+// reward is its chance to win from p by the value model.
+func (m *MCTS) judge(p *engine.Public) {
+	m.vm.eval(p, m.rules, &m.fc, m.vals[:])
+	clear(m.reward[:])
+	copy(m.reward[:], m.vals[:min(len(p.Players), maxSearchSeats)])
+	m.add()
+}
+
+// backup ends a simulation at p, a finished game: 1 for its winner, 0 for
+// everyone else; nothing for anyone when p is nil (a simulation cut
+// short).
 func (m *MCTS) backup(p *engine.Public) {
 	clear(m.reward[:])
 	if p != nil && p.Winner != "" {
@@ -636,7 +692,11 @@ func (m *MCTS) backup(p *engine.Public) {
 			m.reward[i] = 1
 		}
 	}
+	m.add()
+}
 
+// add adds the simulation's rewards to every node of its path.
+func (m *MCTS) add() {
 	for _, c := range m.path {
 		nd := &m.nodes[c]
 		nd.visits++
@@ -647,15 +707,18 @@ func (m *MCTS) backup(p *engine.Public) {
 }
 
 // drawStyles draws the play-out style of each of n seats for one simulation:
-// the deciding player's (at index seat) is cautious; each other player's
-// is cautious or aggressive with even odds, since the bot does not know
-// how its opponents play.
-func (m *MCTS) drawStyles(n, seat int) {
+// the deciding player's (at index seat) is self; each other player's is
+// cautious or aggressive with even odds, since the bot does not know how
+// its opponents play.
+func (m *MCTS) drawStyles(n, seat int, self style) {
 	m.styles = grow(m.styles, n)
 	for i := range m.styles {
 		m.styles[i] = cautiousStyle(m.rules)
 		if i != seat && m.search.Uint32(TagSearchStyle, nil)&1 == 1 {
 			m.styles[i] = aggressiveStyle(m.rules)
+		}
+		if i == seat {
+			m.styles[i] = self
 		}
 	}
 }
@@ -700,7 +763,7 @@ func (m *MCTS) KeepSmokeBomb(view *engine.Public, r *engine.Ruleset, uid string,
 // simulateJoin plays one game the lobby could become, with uid joining
 // seat with class and keep, and returns uid's reward.
 func (m *MCTS) simulateJoin(view *engine.Public, uid string, seat int, class engine.Class, players int, keep bool) float32 {
-	m.drawStyles(players, seat)
+	m.drawStyles(players, seat, cautiousStyle(m.rules))
 	g := &m.det
 	g.Reset()
 	m.copyPublic(&g.Public, view)

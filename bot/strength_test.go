@@ -159,22 +159,23 @@ func (b *randomBot) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 // TestSearchStrengthShort is the strength test on few games and small N,
 // in the default test command: one search seat against three heuristic
 // seats on the games of strengthRun. With one simulation a decision the
-// search bot plays exactly as the cautious policy (it never leaves the
-// heuristic's choice without evidence); with a few simulations it wins, on
-// the same games, no less often than the cautious policy in its seat beyond
-// the paired noise; a bot without skill (uniform among the legal actions),
+// search bot plays exactly as its prior, the heuristic style fitted with
+// its value model (it never leaves the prior's choice without evidence);
+// with a few simulations it wins, on the same games, no less often than
+// that heuristic in its seat beyond the paired noise; a bot without skill (uniform among the legal actions),
 // the test's positive control, loses clearly more. The long test (go test
 // -tags strength) measures the bound and the trend.
 func TestSearchStrengthShort(t *testing.T) {
 	const games = 48
-	base := strengthRun(t, "cautious", 0, games, 2, func() Policy { return Cautious{} })
+	prior := valueFor(engine.DefaultRules(), 4).prior
+	base := strengthRun(t, "prior", 0, games, 2, func() Policy { return styled{prior} })
 	one := strengthRun(t, "mcts:1", 1, games, 2, searchBot(1))
-	require.Equal(t, base.won, one.won, "mcts:1 plays as the cautious policy")
+	require.Equal(t, base.won, one.won, "mcts:1 plays as its prior style")
 	few := strengthRun(t, "mcts:24", 24, games, 2, searchBot(24))
 	broken := strengthRun(t, "random", 0, games, 2, func() Policy { return &randomBot{} })
 	gain, se, d := pairedGain(base, few)
 	bgain, bse, bd := pairedGain(base, broken)
-	t.Logf("cautious %d/%d, mcts:24 %d/%d (gain %+.1f pp ± %.1f, %d games differ), random %d/%d (gain %+.1f pp ± %.1f, %d differ)",
+	t.Logf("prior %d/%d, mcts:24 %d/%d (gain %+.1f pp ± %.1f, %d games differ), random %d/%d (gain %+.1f pp ± %.1f, %d differ)",
 		base.wins, games, few.wins, games, 100*gain, 100*se, d, broken.wins, games, 100*bgain, 100*bse, bd)
 	require.GreaterOrEqual(t, gain, -2*se, "the search bot is not worse than its heuristic")
 	require.Less(t, bgain, -2*bse, "a bot without skill loses clearly: the test can fail")

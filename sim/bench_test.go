@@ -6,6 +6,9 @@ import (
 	"io"
 	"runtime"
 	"testing"
+
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
 )
 
 // benchPipeline runs b.N default 4-player games through the whole
@@ -63,7 +66,12 @@ func BenchmarkSimPipelinePlayersCSV(b *testing.B) {
 // Its baseline is BenchmarkSimPipeline, the heuristic pair, in the same
 // run. A game costs about a second of CPU at mcts:200, so give a fixed
 // count (-benchtime 20x): the default one second plays a single game.
+//
+// The value model's fit, once per ruleset and number of players in a
+// process (bot.BenchmarkValueFit), is done before the runs, so every run
+// times games only, the first as the fifth.
 func BenchmarkSimPipelineSearch(b *testing.B) {
+	bot.PrepareSearch(engine.DefaultRules(), 4)
 	for _, n := range []int{25, 100, 200} {
 		b.Run(fmt.Sprintf("mcts:%d", n), func(b *testing.B) {
 			benchPipeline(b, runtime.GOMAXPROCS(0), nil, fmt.Sprintf("mcts:%d", n))
