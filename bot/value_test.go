@@ -77,3 +77,35 @@ func TestValueFitIsAPureFunction(t *testing.T) {
 		require.Same(t, got[0], v)
 	}
 }
+
+// TestSimulationEndsAtTheDecidersNextTurn pins the horizon: a simulation
+// of a decision at turn T of an n-player game stops when turn T + n (the
+// deciding player's next turn) begins, and is judged there; only one that
+// reaches the game's last round plays on to the end. The last simulation
+// of each decision is left in the bot's memory (m.det), which the test
+// reads after the decision, over the recorded decisions of every phase.
+func TestSimulationEndsAtTheDecidersNextTurn(t *testing.T) {
+	rules := engine.DefaultRules()
+	m := NewMCTS(40)
+	s, err := StreamFor("horizon", 0)
+	require.NoError(t, err)
+	m.NewGame(s)
+	judged, ended := 0, 0
+	states := recordStates(t)
+	for _, ph := range searchPhases {
+		for _, st := range states[ph][:30] {
+			m.Choose(&st.view, rules, st.uid)
+			p := &m.det.Public
+			if p.Phase == engine.PhaseFinished {
+				ended++
+				continue
+			}
+			judged++
+			require.Equal(t, st.view.Turn+len(st.view.Players), p.Turn, "%s decision at turn %d", ph, st.view.Turn)
+			require.False(t, p.EndTriggered, "a simulation in the last round plays to the end")
+		}
+	}
+	t.Logf("%d simulations judged a round later, %d played to the end", judged, ended)
+	require.Greater(t, judged, 60)
+	require.Greater(t, ended, 0, "some end-of-game decisions play to the end")
+}
