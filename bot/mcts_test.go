@@ -273,7 +273,9 @@ func (b stale) NewGame(s *rng.Stream) {
 // in order by reused bots and in reverse order by fresh ones give, at
 // every decision of two or more options, the same simulations (tracer), and
 // end in the same states. So a run's results cannot depend on how its games
-// are dealt to workers. The positive control, reused bots that keep their
+// are dealt to workers. The first two games have three players, the last
+// two four, so a reused bot must also change its value model with the
+// number of players. The positive control, reused bots that keep their
 // first game's stream (stale), fails the same comparison.
 func TestSearchBotReuseIsDeterministic(t *testing.T) {
 	const games, n = 4, 100
@@ -283,7 +285,7 @@ func TestSearchBotReuseIsDeterministic(t *testing.T) {
 	play := func(r *Runner, i int, bot func(j int, log *[]uint64) Policy) (string, []uint64) {
 		t.Helper()
 		var log []uint64
-		seats := make([]Seat, 4)
+		seats := make([]Seat, 3+i/2%2) // 3 players, then 4: a reused bot must change its value model
 		for j := range seats {
 			seats[j] = Seat{Class: engine.Classes[(i+j)%4], Policy: []Policy{Cautious{}, Aggressive{}}[(i/4+j)%2]}
 			if j%2 == i%2 {

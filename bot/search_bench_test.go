@@ -59,7 +59,7 @@ func (rc *recorder) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 
 // recordStates returns the decisions of 4-player games of cautious and
 // aggressive seats, the seat of the recorder rotating.
-func recordStates(b *testing.B) map[string][]searchState {
+func recordStates(b testing.TB) map[string][]searchState {
 	b.Helper()
 	eng := engine.New(engine.DefaultRules(), reducers.Table())
 	r := NewRunner(eng)
