@@ -279,7 +279,7 @@ func (m *MCTS) Choose(view *engine.Public, r *engine.Ruleset, uid string) engine
 		m.rank(seat, hint)
 		m.cands = m.cands[:(len(m.cands)+1)/2]
 	}
-	if best := int(m.nodes[m.cands[0]].index); best != hint && m.better(best, hint, len(m.legal)-1) {
+	if best := int(m.nodes[m.cands[0]].index); best != hint && m.better(best, hint) {
 		return m.legal[best]
 	}
 	return m.legal[hint]
@@ -294,9 +294,8 @@ const minEvidence = 10
 // (at least minEvidence): whether the mean difference of their rewards
 // exceeds gateMargin standard errors. With few simulations the difference
 // between two options is mostly noise, and the prior's choice is then the
-// better bet; alts (the number of alternatives) is not used since the
-// margin became a fixed one (docs/sim.md: how it was chosen).
-func (m *MCTS) better(i, h, alts int) bool {
+// better bet (docs/sim.md: how the margin was chosen).
+func (m *MCTS) better(i, h int) bool {
 	a, b := m.outs[i], m.outs[h]
 	n := min(len(a), len(b))
 	if n < minEvidence {
@@ -739,8 +738,10 @@ func cautiousStyle(r *engine.Ruleset) style {
 // samples (the seats not yet taken filled in seat order by players of a
 // class drawn at random, who spend their bombs; then the start and a
 // play-out to the end, the opponents' styles drawn as in a decision), and
-// keeps its bombs only if that won significantly more (the decisions'
-// test): the heuristics spend them.
+// keeps its bombs only if that won more by the decisions' margin
+// (gateMargin standard errors of the paired mean): the heuristics spend
+// them. These simulations play whole games (a lobby has no round to stop
+// after), and the bot itself plays them as cautious.
 func (m *MCTS) KeepSmokeBomb(view *engine.Public, r *engine.Ruleset, uid string, seat int, class engine.Class, players int) bool {
 	if view.Phase != engine.PhaseLobby || players > maxSearchSeats || players < r.MinPlayers || players > r.MaxPlayers ||
 		seat < 0 || seat >= players || len(view.Players) >= players {
@@ -757,7 +758,7 @@ func (m *MCTS) KeepSmokeBomb(view *engine.Public, r *engine.Ruleset, uid string,
 			m.outs[arm] = append(m.outs[arm], m.simulateJoin(view, uid, seat, class, players, arm == 1))
 		}
 	}
-	return m.better(1, 0, 1)
+	return m.better(1, 0)
 }
 
 // simulateJoin plays one game the lobby could become, with uid joining
