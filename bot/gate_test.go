@@ -54,7 +54,9 @@ func TestGateByHand(t *testing.T) {
 // the better half going on. Counts worked out by hand for N = 100: two
 // options, one round of 50 each; three, ceil(log2 3) = 2 rounds, 100/(3·2)
 // = 16 each, then the remaining 52 over the better two, 26 each (42, 42,
-// 16); four, 100/(4·2) = 12 each, then 52 over two (38, 38, 12, 12).
+// 16); four, 100/(4·2) = 12 each, then 52 over two (38, 38, 12, 12). The
+// options that go on are the better ones on the samples all were
+// simulated on, and the winner the best of the last round.
 func TestHalvingShares(t *testing.T) {
 	want := map[int][]int{2: {50, 50}, 3: {42, 42, 16}, 4: {38, 38, 12, 12}}
 	rules := engine.DefaultRules()
@@ -79,6 +81,34 @@ func TestHalvingShares(t *testing.T) {
 			slices.Sort(got)
 			slices.Reverse(got)
 			require.Equal(t, w, got, "%d options", len(m.legal))
+			if len(w) > 2 {
+				// The first round's samples are the same for every option:
+				// the options that went on did no worse on them than those
+				// dropped, and the winner no worse than the runner-up on all.
+				first := w[len(w)-1]
+				mean := func(i, n int) float64 {
+					sum := 0.0
+					for _, x := range m.outs[i][:n] {
+						sum += float64(x)
+					}
+					return sum / float64(n)
+				}
+				lo, hi := 2.0, -1.0
+				for i := range m.legal {
+					if len(m.outs[i]) == first {
+						hi = max(hi, mean(i, first))
+					} else {
+						lo = min(lo, mean(i, first))
+					}
+				}
+				require.LessOrEqual(t, hi, lo+1e-6, "a dropped option did better in the first round than one that went on")
+				win := int(m.nodes[m.cands[0]].index)
+				for i := range m.legal {
+					if len(m.outs[i]) == w[0] && i != win {
+						require.LessOrEqual(t, mean(i, w[0]), mean(win, w[0])+1e-6, "the halving's winner is not the best of the last round")
+					}
+				}
+			}
 		}
 	}
 	t.Logf("decisions by number of options: %v", seen)
