@@ -189,23 +189,39 @@ func (v *valueModel) eval(p *engine.Public, r *engine.Ruleset, fc *featureCtx, o
 	n := min(len(p.Players), maxSearchSeats)
 	var s [maxSearchSeats]float64
 	var f [numFeat]float64
-	top := math.Inf(-1)
 	for i := range n {
 		fc.featuresOf(p, r, i, &f)
-		x := 0.0
-		for k := range f {
-			x += v.w[k] * f[k]
-		}
-		s[i] = x
+		s[i] = v.score(f[:])
+	}
+	softmax(s[:n])
+	for i := range n {
+		out[i] = float32(s[i])
+	}
+}
+
+// score is the model's linear score of one player's features f.
+func (v *valueModel) score(f []float64) float64 {
+	x := 0.0
+	for k, fk := range f {
+		x += v.w[k] * fk
+	}
+	return x
+}
+
+// softmax turns the scores s into probabilities, in place (shifted by the
+// largest score first, so that no exponential overflows).
+func softmax(s []float64) {
+	top := math.Inf(-1)
+	for _, x := range s {
 		top = max(top, x)
 	}
 	sum := 0.0
-	for i := range n {
+	for i := range s {
 		s[i] = math.Exp(s[i] - top)
 		sum += s[i]
 	}
-	for i := range n {
-		out[i] = float32(s[i] / sum)
+	for i := range s {
+		s[i] /= sum
 	}
 }
 
@@ -466,23 +482,12 @@ func logitStep(v *valueModel, d *fitData) (float64, [numFeat]float64, [numFeat][
 		rows := d.f[off : off+n*numFeat]
 		off += n * numFeat
 		var p [maxSearchSeats]float64
-		top := math.Inf(-1)
 		for i := range n {
-			x := 0.0
-			for k, fk := range rows[i*numFeat : (i+1)*numFeat] {
-				x += v.w[k] * fk
-			}
-			p[i] = x
-			top = max(top, x)
+			p[i] = v.score(rows[i*numFeat : (i+1)*numFeat])
 		}
-		sum := 0.0
-		for i := range n {
-			p[i] = math.Exp(p[i] - top)
-			sum += p[i]
-		}
+		softmax(p[:n])
 		var mu [numFeat]float64
 		for i := range n {
-			p[i] /= sum
 			for k, fk := range rows[i*numFeat : (i+1)*numFeat] {
 				mu[k] += p[i] * fk
 			}
