@@ -153,8 +153,6 @@ type MCTS struct {
 	vmPlayers int
 	fc        featureCtx
 	vals      [maxSearchSeats]float32
-	// gateZ, if not 0, replaces gateMargin (exploration).
-	gateZ float64
 	// stopTurn is the turn at whose start a simulation of the decision at
 	// hand stops: a round after the decision's turn.
 	stopTurn int
@@ -312,11 +310,7 @@ func (m *MCTS) better(i, h int) bool {
 	if v <= 0 {
 		return mean > 0
 	}
-	z := gateMargin
-	if m.gateZ != 0 {
-		z = m.gateZ
-	}
-	return mean/math.Sqrt(v/float64(n)) > z
+	return mean/math.Sqrt(v/float64(n)) > gateMargin
 }
 
 // gateMargin is the gate's margin: the search's best option replaces the
