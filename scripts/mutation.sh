@@ -29,6 +29,9 @@
 #                    (whole files; Gremlins' own --diff matches no file of a
 #                    package in a subdirectory), to measure a change without
 #                    the whole package
+#        FILES       a regular expression of file names (without the
+#                    package's path): mutate only the matching files, e.g.
+#                    FILES='^trustless\.go$' for engine/trustless.go alone
 # Output: $OUT/<pkg>.log (Gremlins' output), <pkg>.rerun (mutrun's),
 #         <pkg>.all (every mutant's final status) and summary.txt.
 set -euo pipefail
@@ -71,6 +74,16 @@ for pkg in "${pkgs[@]}"; do
 		for f in "$pkg"/*.go; do
 			case $f in *_test.go) continue ;; esac
 			if ! grep -qxF "$f" <<<"$changed"; then
+				diff+=(--exclude-files "^${f#"$pkg"/}\$")
+			fi
+		done
+	fi
+	# With FILES, every file of the package whose name does not match it is
+	# excluded.
+	if [ -n "${FILES:-}" ]; then
+		for f in "$pkg"/*.go; do
+			case $f in *_test.go) continue ;; esac
+			if ! grep -qE "$FILES" <<<"${f#"$pkg"/}"; then
 				diff+=(--exclude-files "^${f#"$pkg"/}\$")
 			fi
 		done
