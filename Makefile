@@ -1,5 +1,5 @@
 # The README's two commands, plus the jobs run on request.
-.PHONY: test demo bench fuzz mutation strength
+.PHONY: test demo bench fuzz mutation strength flaky
 
 # Every test, as CI runs it (.ci/run): static checks, then go test.
 test:
@@ -23,3 +23,10 @@ strength:
 # package; `make mutation PKGS="rng engine"` runs only those.
 mutation:
 	bash scripts/mutation.sh $(PKGS)
+
+# The hunt for intermittent tests, on request only (never in CI): every
+# package's tests again and again (COUNT=10 in process, -race where there are
+# goroutines; RUNS=3 separate runs of the emulator and browser packages). See
+# docs/testing.md for how long it takes.
+flaky:
+	bash scripts/flaky.sh $(PKGS)
