@@ -169,11 +169,13 @@ func TestWholeGameInMemory(t *testing.T) {
 type crashOnReveal struct {
 	cancel  context.CancelFunc
 	crashed atomic.Bool
+	done    chan struct{} // closed at the crash
 }
 
 func (c *crashOnReveal) RoundTrip(r *http.Request) (*http.Response, error) {
 	if strings.HasSuffix(r.URL.Path, "/reveal") && c.crashed.CompareAndSwap(false, true) {
 		c.cancel()
+		close(c.done)
 		return nil, context.Canceled
 	}
 	return http.DefaultTransport.RoundTrip(r)
@@ -198,7 +200,7 @@ func TestRestartFromTheSecretsFile(t *testing.T) {
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	p2ctx, crash := context.WithCancel(pctx)
-	crasher := &crashOnReveal{cancel: crash}
+	crasher := &crashOnReveal{cancel: crash, done: make(chan struct{})}
 	var cs []*client.Client
 	for i := range 3 {
 		c := cfg(bot.UID(i))
@@ -223,8 +225,10 @@ func TestRestartFromTheSecretsFile(t *testing.T) {
 		}()
 	}
 	// p2 crashes at its first reveal.
-	for !crasher.crashed.Load() {
-		time.Sleep(5 * time.Millisecond)
+	select {
+	case <-crasher.done:
+	case <-pctx.Done():
+		t.Fatal("p2's client never sent its first reveal")
 	}
 	fi, err := os.Stat(filepath.Join(dir, "p2.json"))
 	require.NoError(t, err)

@@ -24,7 +24,17 @@ func TestSimInterruptWritesPartialResults(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	require.NoError(t, cmd.Start())
-	time.Sleep(1500 * time.Millisecond) // let it play some games
+	// Wait until it has played some games: its players.csv, written as
+	// games end, holds the header and at least one game's four rows.
+	require.Eventually(t, func() bool {
+		tmp, _ := filepath.Glob(filepath.Join(dir, ".players.csv.*.tmp"))
+		for _, f := range tmp {
+			if b, err := os.ReadFile(f); err == nil && bytes.Count(b, []byte("\n")) >= 5 {
+				return true
+			}
+		}
+		return false
+	}, 60*time.Second, 10*time.Millisecond, "gamectl sim wrote no game within a minute")
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()

@@ -98,8 +98,11 @@ func TestRevokedAndDisabledAccounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Revocation compares the token's auth_time (seconds) with the time of
-	// the revocation: let a second pass.
-	time.Sleep(1100 * time.Millisecond)
+	// the revocation: wait until the second in which the tokens were made
+	// has passed.
+	for made := time.Now().Unix(); time.Now().Unix() <= made; {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err := admin.RevokeRefreshTokens(ctx, uids["revoked"]); err != nil {
 		t.Fatal(err)
 	}
