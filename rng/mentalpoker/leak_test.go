@@ -262,3 +262,59 @@ func TestNoLeakWithoutRelations(t *testing.T) {
 		t.Errorf("%d relations, %d positions pinned; want none", len(rels), n)
 	}
 }
+
+// TestLeakLetsTheRelayChooseTheOrder: whoever holds the deck between the
+// two passes (the last player of Shuffle1, or the server relaying it to the
+// first player of Shuffle2) can read it as above and reorder it before
+// passing it on; Shuffle2 cannot tell, since any order of the same
+// ciphertexts is a valid deck. Here the relay moves the 33 cards it pinned
+// to positions 0..32 in increasing order, and that is what the honest
+// players' final deck holds when opened with every key.
+func TestLeakLetsTheRelayChooseTheOrder(t *testing.T) {
+	g := leakGroup(t)
+	players := newPlayers(t, g, 2, "rig")
+	d, err := InitialDeck(52)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range players {
+		if d, err = Shuffle1(p, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The relay, with no key: pinned cards first, by card number.
+	pinned := deduce(52, findRelations(g.p, d))
+	byCard := map[int]*big.Int{}
+	var rest Deck
+	for pos, c := range pinned {
+		if c >= 0 {
+			byCard[c] = d[pos]
+		} else {
+			rest = append(rest, d[pos])
+		}
+	}
+	var want []int
+	rigged := make(Deck, 0, 52)
+	for c := range 52 {
+		if x, ok := byCard[c]; ok {
+			want = append(want, c)
+			rigged = append(rigged, x)
+		}
+	}
+	rigged = append(rigged, rest...)
+	for _, p := range players {
+		if rigged, err = Shuffle2(p, rigged); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cards := openAll(t, players, rigged)
+	t.Logf("%d-bit group: the relay placed %d cards; the final deck opens to %v", g.Bits(), len(want), cards)
+	if len(want) != 33 {
+		t.Errorf("the relay pinned %d cards, want 33", len(want))
+	}
+	for pos, c := range want {
+		if cards[pos] != c {
+			t.Errorf("position %d holds card %d, the relay put card %d there", pos, cards[pos], c)
+		}
+	}
+}
