@@ -4,7 +4,7 @@
 // SRA (Shamir–Rivest–Adleman) commutative encryption. It is kept as a study
 // of that document.
 //
-// # It leaks the cards: do not use it to hide them
+// # It leaks the cards: do not use it to hide them or to deal fairly
 //
 // Card i is encoded as (i+2)² ([Encode]) and the first pass ([Shuffle1])
 // encrypts every card with one common key e. Whenever (u+2)(v+2) = w+2 the
@@ -18,13 +18,17 @@
 // relations; they give the exact card at 33 of the 52 positions and narrow
 // the other 19 (to one of 7 cards, or one of 2), whatever the keys or the
 // number of players (TestLeakFirstPass in leak_test.go checks it on a
-// 2-player shuffle against the cards opened with every key). All that stays hidden is which of those
-// few cards each of the other 19 positions holds.
+// 2-player shuffle against the cards opened with every key). All that
+// stays hidden is which of those few cards each of the other 19 positions
+// holds. Worse, whoever holds that deck (the last player of Shuffle1, or
+// the server passing it on) can reorder it before Shuffle2, which cannot
+// tell, and so put the cards it reads where it likes, for instance at the
+// positions a given seat will be dealt (TestLeakLetsTheRelayChooseTheOrder).
 //
 // A replacement on a prime-order group with hash-to-group card encodings
 // (ristretto255), which have no such relations, is planned (the
 // private-hands issue). Until then nothing in fairboard relies on this
-// package to keep a card secret.
+// package, to keep a card secret or to deal.
 //
 // # Encryption
 //
