@@ -57,8 +57,9 @@ var modp2048 = sync.OnceValue(func() *Group {
 
 // MODP2048 returns the group of RFC 3526's 2048-bit MODP prime (group 14),
 // a published safe prime chosen with "nothing up my sleeve" digits of pi,
-// so no player can have picked it to plant a trapdoor. It is the default for
-// real games.
+// so no player can have picked it to plant a trapdoor. It is the package's
+// default group (the package leaks cards whatever the group: see the package
+// doc).
 func MODP2048() *Group { return modp2048() }
 
 // NewGroup returns the group of p after checking that p is a safe prime of
