@@ -17,8 +17,12 @@
 # Env:   COUNT  repetitions of the in-process packages (default 10)
 #        RUNS   separate runs of the emulator and browser packages (default 3)
 #        OUT    the log directory (default out/flaky)
+#        CI     true by default: a test that cannot start its emulator or
+#               browser fails instead of skipping
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# A missing emulator or browser is a failure here, as in CI, not a skip.
+export CI=${CI:-true}
 
 count=${COUNT:-10}
 runs=${RUNS:-3}
