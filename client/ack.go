@@ -1,11 +1,13 @@
 package client
 
 import (
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/rng/trustless"
 )
 
 // Ack is the server's acknowledgement of this seat's reveal: its answer
@@ -33,6 +35,11 @@ type Ack struct {
 	Code string `json:"code,omitempty"`
 	// At is when the answer came, by this client's clock.
 	At time.Time `json:"at"`
+	// Server is the server's signature of the acknowledgement, checked
+	// against Config.ServerKey (nil: the server signed none, or the
+	// client pins no key). Signed, the acknowledgement convinces a third
+	// party who knows the published key; unsigned, only the seat.
+	Server *ServerAck `json:"server,omitempty"`
 }
 
 // Dropped is what a client found when the server aborted the game naming
@@ -58,6 +65,9 @@ func (d *Dropped) lie() *Lie {
 	if d.Ack.Code != "" {
 		how = "answered " + d.Ack.Code
 	}
+	if d.Ack.Server != nil {
+		how += fmt.Sprintf(", signed by the server's key at %d: %s", d.Ack.Server.At, d.Ack.Server.Signature)
+	}
 	return &Lie{What: fmt.Sprintf("the server acknowledged this seat's reveal for index %d (digest %s; %s %s %s at version %d, received %s), then aborted the game (%s, at %d) naming this seat as missing that round: it dropped the reveal",
 		d.Ack.Index, d.Ack.Digest, d.Ack.Via, d.Ack.ActionID, how, d.Ack.Version, d.Ack.At.UTC().Format(time.RFC3339Nano), d.Reason, d.AbortedAt)}
 }
@@ -72,12 +82,40 @@ func (c *Client) LastAck() *Ack {
 	return &a
 }
 
-// acked records the server's acknowledgement of the reveal rv (in the
-// secrets file too: a restart keeps it).
-func (c *Client) acked(rv *engine.Action, via, actionID string, version uint64, code string) error {
-	c.file.Ack = &Ack{Index: rv.Index, Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature,
-		Via: via, ActionID: actionID, Version: version, Code: code, At: time.Now()}
+// acked records the server's acknowledgement of the reveal rv, the
+// answer res (in the secrets file too: a restart keeps it). Where the
+// client pins the server's key, a success must carry the server's
+// signature by it (an already_revealed answer carries none): an answer
+// without it, or with another, is a lie.
+func (c *Client) acked(rv *engine.Action, via, actionID string, res *Result, code string) error {
+	ack := &Ack{Index: rv.Index, Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature,
+		Via: via, ActionID: actionID, Version: res.Version, Code: code, At: time.Now()}
+	if c.cfg.ServerKey != nil && code == "" {
+		if res.Ack == nil {
+			return c.lie("the server acknowledged this seat's reveal for index %d (%s %s) without its signature", rv.Index, via, actionID)
+		}
+		if !c.checkServerAck(rv, res.Ack) {
+			return c.lie("the server's acknowledgement of this seat's reveal for index %d (%s %s) is not signed by its published key: signature %s at %d",
+				rv.Index, via, actionID, res.Ack.Signature, res.Ack.At)
+		}
+		ack.Server = res.Ack
+	}
+	c.file.Ack = ack
 	return saveSecrets(c.cfg.SecretsFile, &c.file)
+}
+
+// checkServerAck reports whether sa is the server's signature, by
+// Config.ServerKey, acknowledging this seat's reveal rv.
+func (c *Client) checkServerAck(rv *engine.Action, sa *ServerAck) bool {
+	d, derr := engine.ParseHash32(rv.Digest, "digest")
+	tr, terr := engine.ParseHash32(rv.Transcript, "transcript")
+	rs, rerr := hex.DecodeString(rv.Signature)
+	sig, serr := hex.DecodeString(sa.Signature)
+	if derr != nil || terr != nil || rerr != nil || serr != nil || rv.Seat < 0 {
+		return false
+	}
+	msg := trustless.AckMessage(c.cfg.GameID, c.cfg.UID, uint32(rv.Seat), rv.Index, (*[32]byte)(&d), (*[32]byte)(&tr), rs, sa.At)
+	return trustless.Verify(c.cfg.ServerKey, msg, sig)
 }
 
 // checkBlame stops the client if one of the events, replayed, aborts the

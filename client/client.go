@@ -24,6 +24,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"strconv"
@@ -58,6 +59,12 @@ type Config struct {
 	// Retry is the first pause before a retryable call is sent again
 	// (doubling, at most 2 s; 0: 100 ms).
 	Retry time.Duration
+	// ServerKey, if set, is the server's published Ed25519 key for
+	// acknowledgements: every reveal the server answers with success must
+	// come with its signature by that key (service.Config.AckKey), or the
+	// client stops with a *Lie. Nil: acknowledgements are not signed (and
+	// prove nothing to a third party).
+	ServerKey ed25519.PublicKey
 }
 
 // Lie is what a client found the server showing that the public log,
@@ -376,7 +383,7 @@ func (c *Client) sendReveal(ctx context.Context, a *engine.Action) error {
 	}
 	if err == nil {
 		c.sent = a.Index
-		return c.acked(a, "reveal", id, res.Version, code)
+		return c.acked(a, "reveal", id, &res, code)
 	}
 	return err
 }
@@ -462,7 +469,7 @@ func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 	switch {
 	case err == nil && rv != nil:
 		c.sent = rv.Index
-		if err := c.acked(rv, "act", id, res.Version, ""); err != nil {
+		if err := c.acked(rv, "act", id, &res, ""); err != nil {
 			return &res, err
 		}
 	case rv != nil && errors.As(err, &ce) && !ce.Retryable() && engine.Code(ce.Code) != engine.CodeGameOver:
