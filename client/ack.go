@@ -1,6 +1,7 @@
 package client
 
 import (
+	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -19,8 +20,10 @@ import (
 // names the seat as the staller is contradicted by what it answered
 // (docs/fairness.md, the threat model: "dropped, then blamed").
 type Ack struct {
-	// Index, Digest and Transcript are the round's, as the reveal signed
-	// them; Signature is the seat's signature of the reveal.
+	// Seat is the seat that revealed. Index, Digest and Transcript are
+	// the round's, as the reveal signed them; Signature is the seat's
+	// signature of the reveal.
+	Seat       int    `json:"seat"`
 	Index      uint32 `json:"index"`
 	Digest     string `json:"digest"`
 	Transcript string `json:"transcript"`
@@ -88,7 +91,7 @@ func (c *Client) LastAck() *Ack {
 // signature by it (an already_revealed answer carries none): an answer
 // without it, or with another, is a lie.
 func (c *Client) acked(rv *engine.Action, via, actionID string, res *Result, code string) error {
-	ack := &Ack{Index: rv.Index, Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature,
+	ack := &Ack{Seat: rv.Seat, Index: rv.Index, Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature,
 		Via: via, ActionID: actionID, Version: res.Version, Code: code, At: time.Now()}
 	if c.cfg.ServerKey != nil && code == "" {
 		if res.Ack == nil {
@@ -107,15 +110,27 @@ func (c *Client) acked(rv *engine.Action, via, actionID string, res *Result, cod
 // checkServerAck reports whether sa is the server's signature, by
 // Config.ServerKey, acknowledging this seat's reveal rv.
 func (c *Client) checkServerAck(rv *engine.Action, sa *ServerAck) bool {
-	d, derr := engine.ParseHash32(rv.Digest, "digest")
-	tr, terr := engine.ParseHash32(rv.Transcript, "transcript")
-	rs, rerr := hex.DecodeString(rv.Signature)
-	sig, serr := hex.DecodeString(sa.Signature)
-	if derr != nil || terr != nil || rerr != nil || serr != nil || rv.Seat < 0 {
+	a := Ack{Seat: rv.Seat, Index: rv.Index, Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature, Server: sa}
+	return VerifyAck(c.cfg.ServerKey, c.cfg.GameID, c.cfg.UID, &a)
+}
+
+// VerifyAck reports whether a carries the server's signature, by its
+// published key, acknowledging the reveal of uid in game gameID that a
+// describes (rng/trustless.AckMessage): what a third party checks of the
+// acknowledgement a blamed seat shows (a *Dropped's Ack).
+func VerifyAck(key ed25519.PublicKey, gameID, uid string, a *Ack) bool {
+	if a == nil || a.Server == nil || a.Seat < 0 {
 		return false
 	}
-	msg := trustless.AckMessage(c.cfg.GameID, c.cfg.UID, uint32(rv.Seat), rv.Index, (*[32]byte)(&d), (*[32]byte)(&tr), rs, sa.At)
-	return trustless.Verify(c.cfg.ServerKey, msg, sig)
+	d, derr := engine.ParseHash32(a.Digest, "digest")
+	tr, terr := engine.ParseHash32(a.Transcript, "transcript")
+	rs, rerr := hex.DecodeString(a.Signature)
+	sig, serr := hex.DecodeString(a.Server.Signature)
+	if derr != nil || terr != nil || rerr != nil || serr != nil {
+		return false
+	}
+	msg := trustless.AckMessage(gameID, uid, uint32(a.Seat), a.Index, (*[32]byte)(&d), (*[32]byte)(&tr), rs, a.Server.At)
+	return trustless.Verify(key, msg, sig)
 }
 
 // checkBlame stops the client if one of the events, replayed, aborts the
