@@ -52,6 +52,17 @@ type Result struct {
 	Events   []engine.Event `json:"events"`
 	Replayed bool           `json:"replayed"`
 	Staged   bool           `json:"staged"`
+	// Ack is the server's signed acknowledgement of the reveal the call
+	// brought (reveal, act with its reveal), where the server signs them.
+	Ack *ServerAck `json:"ack,omitempty"`
+}
+
+// ServerAck is a server's signature acknowledging a reveal (service.Ack):
+// Ed25519 by its published key over rng/trustless.AckMessage, at At (the
+// server's time, unix ms).
+type ServerAck struct {
+	At        int64  `json:"at"`
+	Signature string `json:"signature"`
 }
 
 // View is getView's answer (service.View).

@@ -12,7 +12,10 @@
 // server shows to be the state its own replay makes and every reveal
 // marker to be signed by its seat over the action the log has pending,
 // and reveals only what it has checked. When the server shows something
-// the log does not make, it stops with a [*Lie] that says what diverged.
+// the log does not make, it stops with a [*Lie] that says what diverged;
+// when it aborts the game naming this seat as missing a round whose
+// reveal it acknowledged, with a [*Dropped] that cites the
+// acknowledgement.
 //
 // [Client.Play] plays a whole game with a bot policy: the bots play
 // trustless games through the functions with it.
@@ -21,6 +24,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"strconv"
@@ -55,6 +59,12 @@ type Config struct {
 	// Retry is the first pause before a retryable call is sent again
 	// (doubling, at most 2 s; 0: 100 ms).
 	Retry time.Duration
+	// ServerKey, if set, is the server's published Ed25519 key for
+	// acknowledgements: every reveal the server answers with success must
+	// come with its signature by that key (service.Config.AckKey), or the
+	// client stops with a *Lie. Nil: acknowledgements are not signed (and
+	// prove nothing to a third party).
+	ServerKey ed25519.PublicKey
 }
 
 // Lie is what a client found the server showing that the public log,
@@ -256,6 +266,9 @@ func (c *Client) ingest(up *Update) error {
 		}
 		return c.lie("%v", err)
 	}
+	if err := c.checkBlame(fresh); err != nil {
+		return err
+	}
 	if up.State != nil {
 		c.shown = up.State
 	}
@@ -353,20 +366,24 @@ func (c *Client) RevealPending(ctx context.Context) (bool, error) {
 // action id). A round that moved on meanwhile (aborted, or the game
 // over) is not an error: the next Sync shows it.
 func (c *Client) sendReveal(ctx context.Context, a *engine.Action) error {
-	data := map[string]any{"gameId": c.cfg.GameID, "actionId": "reveal-" + strconv.FormatUint(uint64(a.Index), 10),
+	id := "reveal-" + strconv.FormatUint(uint64(a.Index), 10)
+	data := map[string]any{"gameId": c.cfg.GameID, "actionId": id,
 		"seat": a.Seat, "index": a.Index, "link": a.Link, "digest": a.Digest, "transcript": a.Transcript, "signature": a.Signature}
-	err := c.call(ctx, "reveal", data, nil)
+	var res Result
+	err := c.call(ctx, "reveal", data, &res)
 	var ce *CallError
+	code := ""
 	if errors.As(err, &ce) {
 		switch engine.Code(ce.Code) {
 		case engine.CodeWrongIndex, engine.CodeDeadlinePassed, engine.CodeGameOver:
 			return nil
 		case engine.CodeAlreadyRevealed:
-			err = nil // its action brought it (act's reveal), or an earlier send did
+			err, code = nil, ce.Code // its action brought it (act's reveal), or an earlier send did
 		}
 	}
 	if err == nil {
 		c.sent = a.Index
+		return c.acked(a, "reveal", id, &res, code)
 	}
 	return err
 }
@@ -452,6 +469,9 @@ func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 	switch {
 	case err == nil && rv != nil:
 		c.sent = rv.Index
+		if err := c.acked(rv, "act", id, &res, ""); err != nil {
+			return &res, err
+		}
 	case rv != nil && errors.As(err, &ce) && !ce.Retryable() && engine.Code(ce.Code) != engine.CodeGameOver:
 		// The link has left with this action: the index serves it or none.
 		return &res, fmt.Errorf("client: %s at version %d went with this seat's link for index %d and was refused (%s: %s): that index can serve no other action, so the game cannot go on",
@@ -465,7 +485,8 @@ func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 // the checked game awaits this player. start, if not nil, is asked (by
 // the owner's client) in the lobby whether to start now. It returns nil
 // when the game has finished (won, abandoned or aborted), a *Lie when the
-// server lied, or the error that stopped it.
+// server lied (a *Dropped when it aborted the game blaming this seat for a
+// round whose reveal it had acknowledged), or the error that stopped it.
 func (c *Client) Play(ctx context.Context, policy bot.Policy, start func(p *engine.Public) bool) error {
 	for {
 		// Nothing new for a while: look again at what the client owes

@@ -27,6 +27,10 @@ type secretsFile struct {
 	// action (act's reveal): after a restart the client sends that action
 	// again, never another one at its version.
 	Act *engine.Action `json:"act,omitempty"`
+	// Ack is the server's acknowledgement of the last reveal it
+	// acknowledged: evidence, should it later name this seat as missing
+	// that round (client.Dropped).
+	Ack *Ack `json:"ack,omitempty"`
 }
 
 // saveSecrets writes the file atomically and durably: a temporary file

@@ -18,6 +18,7 @@ package service
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -81,6 +82,11 @@ type Config struct {
 	// abandons it as the server, which reveals its seeds (0 means
 	// DefaultFairDeadline; negative: never).
 	FairDeadline time.Duration
+	// AckKey, if set, signs every acknowledgement of a reveal (Result.Ack):
+	// the server's Ed25519 key, whose public half the operator publishes,
+	// so that a seat later named as missing a round can show a third party
+	// that the server held its reveal (docs/fairness.md, the threat model).
+	AckKey ed25519.PrivateKey
 }
 
 // DefaultTimeout bounds one store call.
@@ -186,6 +192,9 @@ type Result struct {
 	// game's version it was staged against and Events is empty. The
 	// round's events come with the commit that closes it (in the log).
 	Staged bool `json:"staged,omitempty"`
+	// Ack is the server's signed acknowledgement of the reveal the call
+	// brought (Reveal, DoRevealing), when Config.AckKey is set.
+	Ack *Ack `json:"ack,omitempty"`
 }
 
 // Do applies the action a, sent by a.Actor (whom the caller has
@@ -338,7 +347,11 @@ func (s *Service) do(ctx context.Context, gameID string, a engine.Action, rv *en
 	if ev == nil {
 		ev = []engine.Event{} // [] not null for clients, even when nothing was logged
 	}
-	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: ev, Replayed: rec.Replayed, Staged: rec.Staged}, nil
+	res := &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: ev, Replayed: rec.Replayed, Staged: rec.Staged}
+	if rv != nil {
+		res.Ack = s.ack(gameID, a.Actor, rv)
+	}
+	return res, nil
 }
 
 // apply runs the request through the store, bounded by the service's

@@ -290,7 +290,7 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 	rerr := rec.Err()
 	if !rec.Staged && rerr == nil {
 		// It completed the round: the answer is the round's commit.
-		return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: rec.Events, Replayed: rec.Replayed}, nil
+		return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: rec.Events, Replayed: rec.Replayed, Ack: s.ack(gameID, a.Actor, &a)}, nil
 	}
 	if rec.CloseErr != nil {
 		s.cfg.Logger.Warn("closing a complete round after a staged reveal failed; trying again", "game", gameID, "index", a.Index, "err", rec.CloseErr)
@@ -308,7 +308,8 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 	if rerr != nil {
 		return nil, rerr
 	}
-	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: []engine.Event{}, Replayed: rec.Replayed, Staged: true}, nil
+	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: []engine.Event{}, Replayed: rec.Replayed, Staged: true,
+		Ack: s.ack(gameID, a.Actor, &a)}, nil
 }
 
 // closeIfComplete reads the round's staged reveals and, if there are

@@ -131,7 +131,15 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	if err != nil {
 		return nil, err
 	}
+	ackKey, err := AckKey(os.Getenv(EnvAckKey))
+	if err != nil {
+		return nil, err
+	}
+	if ackKey != nil {
+		slog.Info("deploy: reveals are acknowledged with the server's signature", "ackPublicKey", AckPublicKey(ackKey))
+	}
 	svc := service.New(service.Config{
+		AckKey:       ackKey,
 		Store:        fsstore.New(c, append(opts, fsstore.WithCloseClient())...),
 		Engine:       engine.New(engine.DefaultRules(), reducers.Table()),
 		AllowSeeded:  os.Getenv(EnvAllowSeeded) == "1",
