@@ -11,6 +11,7 @@ import type { Action, GameEvent, Mark, Public, Result, View } from "./types";
 import { renderBoard, renderFight, renderPlayers, seatLabel } from "./board";
 import { joinFieldsAtCreate, modeOf } from "./modes";
 import { TrustSeat } from "./trustgame";
+import { clearOtherTab, legalNow, noteOtherTab } from "./seatact";
 
 let cfg: Config;
 let engine: Engine;
@@ -399,6 +400,7 @@ class GameView implements Names {
       },
       changed: () => this.state && this.render(),
       status: (text) => (byId("action-status").textContent = text),
+      refresh: () => void this.refresh().catch(() => undefined),
     });
     this.trust = t;
     try {
@@ -523,6 +525,7 @@ class GameView implements Names {
     this.setProblem(engine.state(p));
     const first = !this.state;
     this.state = p;
+    clearOtherTab(byId("action-status"), p.version, p.trustless?.pending?.index);
     if (this.pending?.version !== undefined && p.version >= this.pending.version) {
       this.pending = null;
       sessionStorage.removeItem(this.storageKey);
@@ -790,27 +793,32 @@ class GameView implements Names {
         if (a.cardId) data["cardId"] = a.cardId;
     }
     if (this.state.trustless && this.trust) {
-      // Signed by this seat's key, one action per version (trustgame.ts).
-      const p = this.state;
-      const trust = this.trust;
-      this.pending = { fn, data };
-      byId("action-status").textContent = "Signing…";
+      // Signed by this seat's key inside its lock, from its record as it
+      // is there; another tab's progress is read again (trustgame.ts, act).
+      const pend: Pending = { fn, data };
+      const status = byId("action-status");
+      this.pending = pend;
+      status.textContent = "Signing…";
       this.renderActions();
-      trust.signRequest(p, a, fn, data).then(
-        (signed) => {
-          if (this.pending?.data !== data) return;
-          this.pending = { fn, data: signed };
-          sessionStorage.setItem(this.storageKey, JSON.stringify(this.pending));
-          byId("action-status").textContent = "Sending…";
-          void this.attempt();
-        },
-        (e) => {
-          this.pending = null;
-          byId("action-status").textContent = "Refused: " + refusal(e);
-          this.legalKey = "";
-          this.renderActions();
-        },
-      );
+      this.trust
+        .act(this.state, a, fn, data, {
+          signed: (req) => {
+            if (this.pending !== pend) return;
+            pend.data = req;
+            sessionStorage.setItem(this.storageKey, JSON.stringify(pend));
+            status.textContent = "Sending…";
+          },
+          send: (f, req) => callRetrying<Result>(f, req, (n) => {
+            status.textContent = `No answer from the server: sending the same action again (attempt ${n + 1}, action id ${req["actionId"]}).`;
+          }),
+          refresh: () => this.refresh(),
+          board: () => this.state,
+          legal: (x) => legalNow(x, engine.legal(user!.uid)),
+        })
+        .then(
+          (out) => this.answered(pend, out.result, out.otherTab),
+          (e) => this.refused(pend, e),
+        );
       return;
     }
     this.pending = { fn, data };
@@ -830,24 +838,44 @@ class GameView implements Names {
       const res = await callRetrying<Result>(pend.fn, pend.data, (n) => {
         status.textContent = `No answer from the server: sending the same action again (attempt ${n + 1}, action id ${pend.data["actionId"]}).`;
       });
-      if (this.pending !== pend) return;
-      pend.version = res.version;
-      status.textContent = res.replayed ? "Done (the server had already applied it)." : "";
-      if (this.state && this.state.version >= res.version) {
-        this.pending = null;
-        sessionStorage.removeItem(this.storageKey);
-      } else {
-        sessionStorage.setItem(this.storageKey, JSON.stringify(pend));
-      }
-      if (!backend.live || !this.seated()) await this.refresh();
+      await this.answered(pend, res, false);
     } catch (e) {
-      if (this.pending !== pend) return;
+      await this.refused(pend, e);
+    }
+  }
+
+  /** answered takes the answer of the pending action pend; otherTab: the
+   * seat's other tab had moved first (its answer, or none). */
+  private async answered(pend: Pending, res: Result | undefined, otherTab: boolean): Promise<void> {
+    if (this.pending !== pend) return;
+    const status = byId("action-status");
+    if (res) pend.version = res.version;
+    if (otherTab) {
+      // The board as it is now (the other tab's move made), then said.
+      if (res) await this.refresh().catch(() => undefined);
+      noteOtherTab(status, Math.max(res?.version ?? 0, this.state?.version ?? 0), this.state?.trustless?.pending?.index);
+    } else status.textContent = res?.replayed ? "Done (the server had already applied it)." : "";
+    if (!res || (this.state && this.state.version >= res.version)) {
       this.pending = null;
       sessionStorage.removeItem(this.storageKey);
-      status.textContent = "Refused: " + refusal(e);
-      status.dataset.code = e instanceof CallError ? e.details?.code ?? e.code : "";
-      if (pend.fn === "joinGame") await this.refresh().catch(() => undefined);
+    } else {
+      sessionStorage.setItem(this.storageKey, JSON.stringify(pend));
     }
+    if (!backend.live || !this.seated()) await this.refresh();
+    this.legalKey = "";
+    this.renderActions();
+  }
+
+  /** refused says why the pending action pend was refused, and offers
+   * the actions again. */
+  private async refused(pend: Pending, e: unknown): Promise<void> {
+    if (this.pending !== pend) return;
+    const status = byId("action-status");
+    this.pending = null;
+    sessionStorage.removeItem(this.storageKey);
+    status.textContent = "Refused: " + refusal(e);
+    status.dataset.code = e instanceof CallError ? e.details?.code ?? e.code : "";
+    if (pend.fn === "joinGame") await this.refresh().catch(() => undefined);
     this.legalKey = "";
     this.renderActions();
   }
