@@ -795,30 +795,26 @@ class GameView implements Names {
     if (this.state.trustless && this.trust) {
       // Signed by this seat's key inside its lock, from its record as it
       // is there; another tab's progress is read again (trustgame.ts, act).
+      const p = this.state;
+      const trust = this.trust;
       const pend: Pending = { fn, data };
-      const status = byId("action-status");
       this.pending = pend;
-      status.textContent = "Signing…";
+      byId("action-status").textContent = "Signing…";
       this.renderActions();
-      this.trust
-        .act(this.state, a, fn, data, {
+      void this.attempt((retrying) =>
+        trust.act(p, a, fn, data, {
           signed: (req) => {
             if (this.pending !== pend) return;
             pend.data = req;
             sessionStorage.setItem(this.storageKey, JSON.stringify(pend));
-            status.textContent = "Sending…";
+            byId("action-status").textContent = "Sending…";
           },
-          send: (f, req) => callRetrying<Result>(f, req, (n) => {
-            status.textContent = `No answer from the server: sending the same action again (attempt ${n + 1}, action id ${req["actionId"]}).`;
-          }),
+          send: (f, req) => callRetrying<Result>(f, req, retrying),
           refresh: () => this.refresh(),
           board: () => this.state,
           legal: (x) => legalNow(x, engine.legal(user!.uid)),
-        })
-        .then(
-          (out) => this.answered(pend, out.result, out.otherTab),
-          (e) => this.refused(pend, e),
-        );
+        }),
+      );
       return;
     }
     this.pending = { fn, data };
@@ -829,53 +825,38 @@ class GameView implements Names {
   }
 
   /** attempt sends the pending action, again with the same action id while
-   * its answer is lost. */
-  private async attempt(): Promise<void> {
+   * its answer is lost; a trustless seat's goes through act (otherTab:
+   * another tab of the seat had moved first, and the board is read). */
+  private async attempt(act?: (retrying: (n: number) => void) => Promise<{ result?: Result; otherTab: boolean }>): Promise<void> {
     const pend = this.pending;
     if (!pend) return;
     const status = byId("action-status");
+    const retrying = (n: number) => {
+      status.textContent = `No answer from the server: sending the same action again (attempt ${n + 1}, action id ${pend.data["actionId"]}).`;
+    };
     try {
-      const res = await callRetrying<Result>(pend.fn, pend.data, (n) => {
-        status.textContent = `No answer from the server: sending the same action again (attempt ${n + 1}, action id ${pend.data["actionId"]}).`;
-      });
-      await this.answered(pend, res, false);
+      const { result: res, otherTab } = act ? await act(retrying) : { result: await callRetrying<Result>(pend.fn, pend.data, retrying), otherTab: false };
+      if (this.pending !== pend) return;
+      if (res) pend.version = res.version;
+      if (otherTab) {
+        if (res) await this.refresh().catch(() => undefined); // the board with the other tab's move
+        noteOtherTab(status, Math.max(res?.version ?? 0, this.state?.version ?? 0), this.state?.trustless?.pending?.index);
+      } else status.textContent = res?.replayed ? "Done (the server had already applied it)." : "";
+      if (!res || (this.state && this.state.version >= res.version)) {
+        this.pending = null;
+        sessionStorage.removeItem(this.storageKey);
+      } else {
+        sessionStorage.setItem(this.storageKey, JSON.stringify(pend));
+      }
+      if (!backend.live || !this.seated()) await this.refresh();
     } catch (e) {
-      await this.refused(pend, e);
-    }
-  }
-
-  /** answered takes the answer of the pending action pend; otherTab: the
-   * seat's other tab had moved first (its answer, or none). */
-  private async answered(pend: Pending, res: Result | undefined, otherTab: boolean): Promise<void> {
-    if (this.pending !== pend) return;
-    const status = byId("action-status");
-    if (res) pend.version = res.version;
-    if (otherTab) {
-      // The board as it is now (the other tab's move made), then said.
-      if (res) await this.refresh().catch(() => undefined);
-      noteOtherTab(status, Math.max(res?.version ?? 0, this.state?.version ?? 0), this.state?.trustless?.pending?.index);
-    } else status.textContent = res?.replayed ? "Done (the server had already applied it)." : "";
-    if (!res || (this.state && this.state.version >= res.version)) {
+      if (this.pending !== pend) return;
       this.pending = null;
       sessionStorage.removeItem(this.storageKey);
-    } else {
-      sessionStorage.setItem(this.storageKey, JSON.stringify(pend));
+      status.textContent = "Refused: " + refusal(e);
+      status.dataset.code = e instanceof CallError ? e.details?.code ?? e.code : "";
+      if (pend.fn === "joinGame") await this.refresh().catch(() => undefined);
     }
-    if (!backend.live || !this.seated()) await this.refresh();
-    this.legalKey = "";
-    this.renderActions();
-  }
-
-  /** refused says why the pending action pend was refused, and offers
-   * the actions again. */
-  private async refused(pend: Pending, e: unknown): Promise<void> {
-    if (this.pending !== pend) return;
-    const status = byId("action-status");
-    this.pending = null;
-    sessionStorage.removeItem(this.storageKey);
-    status.textContent = "Refused: " + refusal(e);
-    status.dataset.code = e instanceof CallError ? e.details?.code ?? e.code : "";
-    if (pend.fn === "joinGame") await this.refresh().catch(() => undefined);
     this.legalKey = "";
     this.renderActions();
   }
