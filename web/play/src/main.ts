@@ -837,11 +837,13 @@ class GameView implements Names {
     try {
       const { result: res, otherTab } = act ? await act(retrying) : { result: await callRetrying<Result>(pend.fn, pend.data, retrying), otherTab: false };
       if (this.pending !== pend) return;
-      if (res) pend.version = res.version;
       if (otherTab) {
-        if (res) await this.refresh().catch(() => undefined); // the board with the other tab's move
+        // The board with the other tab's move, read while this click is
+        // still on its way (pend.version unset: nothing clears it yet).
+        if (res) await this.refresh().catch(() => undefined);
         noteOtherTab(status, Math.max(res?.version ?? 0, this.state?.version ?? 0), this.state?.trustless?.pending?.index);
       } else status.textContent = res?.replayed ? "Done (the server had already applied it)." : "";
+      if (res) pend.version = res.version;
       if (!res || (this.state && this.state.version >= res.version)) {
         this.pending = null;
         sessionStorage.removeItem(this.storageKey);

@@ -195,7 +195,7 @@ export class TrustSeat {
         } catch (e) {
           this.engineAt = ""; // made again from the record at the next action
           if (!anotherTabsProgress(e)) throw e;
-          await h.refresh();
+          await h.refresh().catch(() => undefined); // unread, the board as it was: the record still guards
           const fresh = await load(this.d.uid, this.d.gameId);
           const d = decide(e, {
             at: board.version,
