@@ -173,6 +173,18 @@ func settle(t *testing.T, p *player, v int) string {
 	return status
 }
 
+// raceOutcomes counts, over the tabs, the races a tab lost: said (the
+// other tab moved) or sent again as a new action.
+func raceOutcomes(tabs [2]*player) int {
+	n := 0
+	for _, p := range tabs {
+		var k int
+		p.Eval(`+(document.body.dataset.otherTab || 0) + +(document.body.dataset.tabRetries || 0)`, &k)
+		n += k
+	}
+	return n
+}
+
 // oneRevealPerIndex: exactly one reveal of each seat and index reached the
 // server (by the reveal function, or with the action that drew).
 func oneRevealPerIndex(t *testing.T, srv *server) int {
@@ -204,6 +216,7 @@ func TestTrustlessTwoTabsRaceInChromium(t *testing.T) {
 		}
 		require.Less(t, races, 400, "the game did not end")
 		races++
+		before := raceOutcomes(tabs)
 		var wg sync.WaitGroup
 		var got [2]string
 		for i, p := range tabs {
@@ -218,10 +231,14 @@ func TestTrustlessTwoTabsRaceInChromium(t *testing.T) {
 		if got[0] != "" && got[1] != "" {
 			both++ // else the late tab's board showed the move made: no race
 		}
+		var status [2]string
 		for i, p := range tabs {
-			if settle(t, p, v) == otherTabNote {
+			if status[i] = settle(t, p, v); status[i] == otherTabNote {
 				noted[i]++
 			}
+		}
+		if d := raceOutcomes(tabs) - before; got[0] != "" && got[1] != "" && d != 1 {
+			t.Errorf("the race at version %d (clicks %q) ended with %d outcomes, not 1 (the loser's note or its new action); statuses %q", v, got, d, status)
 		}
 	}
 	require.NoError(t, b.finished(t))
