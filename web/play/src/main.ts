@@ -11,6 +11,7 @@ import type { Action, GameEvent, Mark, Public, Result, View } from "./types";
 import { renderBoard, renderFight, renderPlayers, seatLabel } from "./board";
 import { joinFieldsAtCreate, modeOf } from "./modes";
 import { TrustSeat } from "./trustgame";
+import { clearOtherTab, legalNow, noteOtherTab } from "./seatact";
 
 let cfg: Config;
 let engine: Engine;
@@ -399,6 +400,7 @@ class GameView implements Names {
       },
       changed: () => this.state && this.render(),
       status: (text) => (byId("action-status").textContent = text),
+      refresh: () => void this.refresh().catch(() => undefined),
     });
     this.trust = t;
     try {
@@ -523,6 +525,7 @@ class GameView implements Names {
     this.setProblem(engine.state(p));
     const first = !this.state;
     this.state = p;
+    clearOtherTab(byId("action-status"), p.version, p.trustless?.pending?.index);
     if (this.pending?.version !== undefined && p.version >= this.pending.version) {
       this.pending = null;
       sessionStorage.removeItem(this.storageKey);
@@ -790,26 +793,27 @@ class GameView implements Names {
         if (a.cardId) data["cardId"] = a.cardId;
     }
     if (this.state.trustless && this.trust) {
-      // Signed by this seat's key, one action per version (trustgame.ts).
+      // Signed by this seat's key inside its lock, from its record as it
+      // is there; another tab's progress is read again (trustgame.ts, act).
       const p = this.state;
       const trust = this.trust;
-      this.pending = { fn, data };
+      const pend: Pending = { fn, data };
+      this.pending = pend;
       byId("action-status").textContent = "Signing…";
       this.renderActions();
-      trust.signRequest(p, a, fn, data).then(
-        (signed) => {
-          if (this.pending?.data !== data) return;
-          this.pending = { fn, data: signed };
-          sessionStorage.setItem(this.storageKey, JSON.stringify(this.pending));
-          byId("action-status").textContent = "Sending…";
-          void this.attempt();
-        },
-        (e) => {
-          this.pending = null;
-          byId("action-status").textContent = "Refused: " + refusal(e);
-          this.legalKey = "";
-          this.renderActions();
-        },
+      void this.attempt((retrying) =>
+        trust.act(p, a, fn, data, {
+          signed: (req) => {
+            if (this.pending !== pend) return;
+            pend.data = req;
+            sessionStorage.setItem(this.storageKey, JSON.stringify(pend));
+            byId("action-status").textContent = "Sending…";
+          },
+          send: (f, req) => callRetrying<Result>(f, req, retrying),
+          refresh: () => this.refresh(),
+          board: () => this.state,
+          legal: (x) => legalNow(x, engine.legal(user!.uid)),
+        }),
       );
       return;
     }
@@ -821,19 +825,26 @@ class GameView implements Names {
   }
 
   /** attempt sends the pending action, again with the same action id while
-   * its answer is lost. */
-  private async attempt(): Promise<void> {
+   * its answer is lost; a trustless seat's goes through act (otherTab:
+   * another tab of the seat had moved first, and the board is read). */
+  private async attempt(act?: (retrying: (n: number) => void) => Promise<{ result?: Result; otherTab: boolean }>): Promise<void> {
     const pend = this.pending;
     if (!pend) return;
     const status = byId("action-status");
+    const retrying = (n: number) => {
+      status.textContent = `No answer from the server: sending the same action again (attempt ${n + 1}, action id ${pend.data["actionId"]}).`;
+    };
     try {
-      const res = await callRetrying<Result>(pend.fn, pend.data, (n) => {
-        status.textContent = `No answer from the server: sending the same action again (attempt ${n + 1}, action id ${pend.data["actionId"]}).`;
-      });
+      const { result: res, otherTab } = act ? await act(retrying) : { result: await callRetrying<Result>(pend.fn, pend.data, retrying), otherTab: false };
       if (this.pending !== pend) return;
-      pend.version = res.version;
-      status.textContent = res.replayed ? "Done (the server had already applied it)." : "";
-      if (this.state && this.state.version >= res.version) {
+      if (otherTab) {
+        // The board with the other tab's move, read while this click is
+        // still on its way (pend.version unset: nothing clears it yet).
+        if (res) await this.refresh().catch(() => undefined);
+        noteOtherTab(status, Math.max(res?.version ?? 0, this.state?.version ?? 0), this.state?.trustless?.pending?.index);
+      } else status.textContent = res?.replayed ? "Done (the server had already applied it)." : "";
+      if (res) pend.version = res.version;
+      if (!res || (this.state && this.state.version >= res.version)) {
         this.pending = null;
         sessionStorage.removeItem(this.storageKey);
       } else {

@@ -28,6 +28,9 @@ export interface SeatRecord extends SeatSecrets {
   signedVersion?: number;
   /** signedAction is that action's request, sent again unchanged. */
   signedAction?: { fn: string; data: Record<string, unknown> };
+  /** signedBy names the tab that signed it (another tab's action is
+   * said as such: "This seat moved in another tab"). */
+  signedBy?: string;
 }
 
 const DB = "fairboard";
@@ -74,7 +77,8 @@ export async function save(rec: SeatRecord): Promise<void> {
 }
 
 /** withSeatLock runs fn holding the seat's Web Lock: one tab at a time
- * signs or reveals for a seat. */
+ * signs or reveals for a seat, reading its record inside the lock
+ * (never a copy from before) and writing it back there. */
 export function withSeatLock<T>(uid: string, gameId: string, fn: () => Promise<T>): Promise<T> {
   return navigator.locks.request("fairboard-seat/" + seatKey(uid, gameId), fn);
 }

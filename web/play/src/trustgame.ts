@@ -8,8 +8,9 @@
 
 import { CallError } from "./backend";
 import { fromHex, type Engine } from "./engine";
+import { anotherTabsProgress, decide, sameAction, StaleSeat } from "./seatact";
 import { load, newSeat, save, secretsOf, sign, signAction, withSeatLock, keyKind, type SeatRecord } from "./trust";
-import type { Action, Mark, Public } from "./types";
+import type { Action, Mark, Public, Result } from "./types";
 
 /** SEAT_GUARD is defined true by the build (web/play/bundle.Args): a
  * reveal the round's markers show, or the seat's record holds as
@@ -38,6 +39,33 @@ export interface TrustDeps {
   changed(): void;
   /** status says what the seat is doing, or a refusal. */
   status(text: string): void;
+  /** refresh asks the page to read the game again (a reveal the server
+   * answered as moved on: another tab revealed, or the round is over). */
+  refresh(): void;
+}
+
+/** ActHooks is what act needs of the page for one click. */
+export interface ActHooks {
+  /** signed is told of the request about to leave (kept for a reload). */
+  signed(req: Record<string, unknown>): void;
+  /** send sends it, again with the same data while its answer is lost. */
+  send(fn: string, req: Record<string, unknown>): Promise<Result>;
+  /** refresh reads the game again (getView): the fresh board. */
+  refresh(): Promise<void>;
+  /** board is the game as the page now shows it. */
+  board(): Public | null;
+  /** legal says whether a is among the actions offered on the board. */
+  legal(a: Action): boolean;
+}
+
+/** ActOutcome: the answer of the action this tab sent, or none when
+ * another tab of the seat had moved first (otherTab: the board shows the
+ * game as it is). */
+export interface ActOutcome {
+  result?: Result;
+  otherTab: boolean;
+  /** retried counts the new actions sent after another tab's progress. */
+  retried: number;
 }
 
 export class TrustSeat {
@@ -46,7 +74,11 @@ export class TrustSeat {
   marks: Mark[] = [];
   /** revealsSent counts the reveal calls this page sent. */
   revealsSent = 0;
-  private taken = -1; // the `revealed` the engine's seat was given
+  /** engineAt is the last index and digest the engine's seat holds
+   * ("revealed/digest"; "" to make it again from the record). */
+  private engineAt = "";
+  /** tab names this page among the seat's tabs (the record's signedBy). */
+  private readonly tab = crypto.randomUUID();
   private busy = false;
   private again = false;
   private latest: Public | null = null;
@@ -78,11 +110,17 @@ export class TrustSeat {
     void this.revealIfDue();
   }
 
+  /** take gives the engine's seat the record rec as read inside the
+   * lock, unless it holds that index and digest already: another tab may
+   * have revealed since this one last looked, and a copy from before
+   * would check the next index against a stale one. */
   private take(rec: SeatRecord): void {
     this.rec = rec;
-    if (rec.revealed !== this.taken) {
+    const at = rec.revealed + "/" + rec.digest;
+    if (at !== this.engineAt) {
+      this.engineAt = "";
       this.d.engine.seat(secretsOf(rec));
-      this.taken = rec.revealed;
+      this.engineAt = at;
     }
   }
 
@@ -109,7 +147,7 @@ export class TrustSeat {
         rec = await newSeat(this.d.engine, this.d.gameId, this.d.uid, seat, t.chainLength);
         await save(rec);
       }
-      this.taken = -1;
+      this.engineAt = "";
       this.take(rec);
       this.place = "here";
       let version = p.version;
@@ -133,47 +171,90 @@ export class TrustSeat {
     this.d.changed();
   }
 
-  /** signRequest signs the seat's action a against the game version p
-   * shows and returns the request to send (its action id names the
-   * version, so a retry is the same action). One action per version: a
-   * second one (another tab's, or a click before a reload) is refused
-   * here, and the same one is the request stored. An action that draws
-   * goes with this seat's reveal for the index it will use (as the Go
-   * client sends it: docs/fairness.md, "An action with its reveal"), the
-   * index, digest and request stored before anything leaves: the round
-   * then waits for the other seats only, and since the link has left
-   * with this action, the stored request is the only one this seat sends
-   * at this version. */
-  async signRequest(p: Public, a: Action, fn: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+  /** act makes this seat's action a, clicked on the board p, holding
+   * the seat's Web Lock from the read of its record to the answer: the
+   * record is read inside the lock (never a copy from before: another tab
+   * may have signed or revealed since), the action prepared from it,
+   * stored, sent and answered before another tab of the seat can act. A
+   * refusal that another tab's progress explains (seatact.ts) is followed
+   * by a fresh read of the record and of the game: the click is sent
+   * again as a new action (its action id names the new version) while it
+   * is legal, or the tab just shows the board (otherTab). */
+  act(p: Public, a: Action, fn: string, data: Record<string, unknown>, h: ActHooks): Promise<ActOutcome> {
     return withSeatLock(this.d.uid, this.d.gameId, async () => {
-      const rec = await load(this.d.uid, this.d.gameId);
-      if (!rec) throw new Error("this seat's key is on another device");
-      const body: Record<string, unknown> = { ...data, actionId: "v" + p.version, version: p.version };
-      const same = (x: Record<string, unknown>) => x["kind"] === body["kind"] && x["target"] === body["target"] && x["cardId"] === body["cardId"];
-      if ((rec.signedVersion ?? 0) >= p.version) {
-        if (rec.signedVersion === p.version && rec.signedAction && rec.signedAction.fn === fn && same(rec.signedAction.data)) return rec.signedAction.data;
-        throw new Error(`this seat has already signed an action against version ${rec.signedVersion} (in another tab, or before a reload): one action per turn`);
+      let board = p;
+      for (let tries = 0; ; tries++) {
+        const rec = await load(this.d.uid, this.d.gameId);
+        if (!rec) throw new Error("this seat's key is on another device");
+        try {
+          const { req, mine } = await this.prepare(rec, board, a, fn, data);
+          h.signed(req);
+          const result = await h.send(fn, req);
+          if (tries > 0) document.body.dataset.tabRetries = String(+(document.body.dataset.tabRetries ?? 0) + 1);
+          return { result, otherTab: !mine && result.replayed, retried: tries };
+        } catch (e) {
+          this.engineAt = ""; // made again from the record at the next action
+          if (!anotherTabsProgress(e)) throw e;
+          await h.refresh().catch(() => undefined); // unread, the board as it was: the record still guards
+          const fresh = await load(this.d.uid, this.d.gameId);
+          const d = decide(e, {
+            at: board.version,
+            signedAt: fresh?.signedVersion ?? 0,
+            sameAction: sameAction(fresh?.signedAction, fn, data),
+            legalNow: h.legal(a),
+            tries,
+          });
+          if (d === "shown") return { otherTab: true, retried: tries };
+          if (d === "refused") throw e;
+          board = h.board() ?? board;
+        }
       }
-      const signed: Action & { version: number } = { ...a, actor: this.d.uid, version: p.version };
-      const signature = await signAction(this.d.engine, rec, signed);
-      const out: Record<string, unknown> = { ...body, signature };
-      const r = fn === "act" ? this.d.engine.actReveal({ ...signed, signature }) : null;
-      if (r) {
-        const rv = r.action;
-        const rs = await sign(this.d.engine, rec, fromHex(r.message));
-        out["reveal"] = { seat: rv.seat, index: rv.index, link: rv.link, digest: rv.digest, transcript: rv.transcript, signature: rs };
-        rec.revealed = r.index;
-        rec.digest = r.digest;
-        rec.reveal = { gameId: this.d.gameId, actionId: "reveal-" + rv.index, seat: rv.seat, index: rv.index, link: rv.link, digest: rv.digest, transcript: rv.transcript, signature: rs };
-        rec.acked = false;
-      }
-      rec.signedVersion = p.version;
-      rec.signedAction = { fn, data: out };
-      await save(rec); // the index, digest and link on disk before the link leaves
-      this.taken = -1;
-      this.take(rec);
-      return out;
     });
+  }
+
+  /** prepare signs the seat's action a against the version the board p
+   * shows, from the record rec read inside the lock, and returns the
+   * request to send (its action id names the version, so a retry of a
+   * lost answer is the same action) and whether this tab signed it. One
+   * action per version: if the record holds this very action at this
+   * version (another tab's, or this tab's before a reload), it is sent
+   * again unchanged; another action at or after it is refused here
+   * (StaleSeat). An action that draws goes with this seat's reveal for
+   * the index it will use (as the Go client sends it: docs/fairness.md,
+   * "An action with its reveal"), the index, digest and request stored
+   * before anything leaves: the round then waits for the other seats
+   * only, and since the link has left with this action, the stored
+   * request is the only one this seat sends at this version. */
+  private async prepare(rec: SeatRecord, p: Public, a: Action, fn: string, data: Record<string, unknown>): Promise<{ req: Record<string, unknown>; mine: boolean }> {
+    const body: Record<string, unknown> = { ...data, actionId: "v" + p.version, version: p.version };
+    if ((rec.signedVersion ?? 0) >= p.version) {
+      if (rec.signedVersion === p.version && rec.signedAction && sameAction(rec.signedAction, fn, body)) {
+        return { req: rec.signedAction.data, mine: rec.signedBy === this.tab };
+      }
+      throw new StaleSeat(rec.signedVersion ?? 0, p.version);
+    }
+    this.take(rec);
+    const signed: Action & { version: number } = { ...a, actor: this.d.uid, version: p.version };
+    const signature = await signAction(this.d.engine, rec, signed);
+    const out: Record<string, unknown> = { ...body, signature };
+    const r = fn === "act" ? this.d.engine.actReveal({ ...signed, signature }) : null;
+    if (r) {
+      this.engineAt = ""; // the engine's seat recorded r's index: the record must too
+      const rv = r.action;
+      const rs = await sign(this.d.engine, rec, fromHex(r.message));
+      out["reveal"] = { seat: rv.seat, index: rv.index, link: rv.link, digest: rv.digest, transcript: rv.transcript, signature: rs };
+      rec.revealed = r.index;
+      rec.digest = r.digest;
+      rec.reveal = { gameId: this.d.gameId, actionId: "reveal-" + rv.index, seat: rv.seat, index: rv.index, link: rv.link, digest: rv.digest, transcript: rv.transcript, signature: rs };
+      rec.acked = false;
+    }
+    rec.signedVersion = p.version;
+    rec.signedAction = { fn, data: out };
+    rec.signedBy = this.tab;
+    await save(rec); // the index, digest and link on disk before the link leaves
+    this.rec = rec;
+    this.engineAt = rec.revealed + "/" + rec.digest; // what the engine's seat holds now
+    return { req: out, mine: true };
   }
 
   /** revealIfDue reveals the link the checked game waits for from this
@@ -213,9 +294,12 @@ export class TrustSeat {
     if (!p || !pd || p.phase === "finished" || this.d.engine.problem()) return;
     const shown = this.marks.some((m) => m.index === pd.index && m.uid === this.d.uid) || (pd.reveals ?? []).some((r) => r.uid === this.d.uid);
     if (SEAT_GUARD && shown) return; // revealed: by a reveal, or with its action
+    let movedOn = false;
     await withSeatLock(this.d.uid, this.d.gameId, async () => {
+      // The record as it is inside the lock: another tab may have
+      // revealed since this one last looked.
       const rec = await load(this.d.uid, this.d.gameId);
-      if (!rec) return;
+      if (!rec || rec.revealed > pd.index) return; // another tab revealed past this board: the next state shows it
       this.take(rec);
       let req = rec.reveal;
       if (rec.revealed === pd.index) {
@@ -233,6 +317,7 @@ export class TrustSeat {
           return;
         }
         if (!r) return;
+        this.engineAt = ""; // the engine's seat recorded r's index: the record must too
         const signature = await sign(this.d.engine, rec, fromHex(r.message));
         const a = r.action;
         req = { gameId: this.d.gameId, actionId: "reveal-" + a.index, seat: a.seat, index: a.index, link: a.link, digest: a.digest, transcript: a.transcript, signature };
@@ -241,7 +326,7 @@ export class TrustSeat {
         rec.reveal = req;
         rec.acked = false;
         await save(rec); // the index, digest and link on disk before the link leaves
-        this.taken = rec.revealed;
+        this.engineAt = rec.revealed + "/" + rec.digest;
       }
       this.revealsSent++;
       document.body.dataset.revealsSent = String(this.revealsSent);
@@ -249,10 +334,12 @@ export class TrustSeat {
         await this.d.call("reveal", req);
       } catch (e) {
         if (!(e instanceof CallError && revealMovedOn.includes(e.details?.code ?? ""))) throw e;
+        movedOn = true; // another tab revealed it, or the round is over
       }
       rec.acked = true;
       await save(rec);
     });
+    if (movedOn) this.d.refresh(); // a fresh read of the game shows where it is
   }
 
 }
