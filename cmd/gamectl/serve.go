@@ -75,6 +75,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("--sweep-every %v: want a duration of 0 or more", c.sweepEvery)
 	}
 	if c.emulators {
+		if err := c.checkEmulatorFlags(); err != nil {
+			return err
+		}
+	}
+	// The address next: a port already taken is said at once, before
+	// anything (the emulators take seconds to start) is started for nothing.
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (another server there? choose another address with --addr)", c.addr, err)
+	}
+	serving := false
+	defer func() {
+		if !serving {
+			ln.Close()
+		}
+	}()
+	if c.emulators {
 		stop, err := c.startEmulators(ctx, stderr)
 		if err != nil {
 			return err
@@ -114,14 +131,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
 		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log})
 	api := functions.New(svc, v, log)
-	ln, err := net.Listen("tcp", c.addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
 	mux := mountVerifyPage(api.Mux())
 	pc := pageConfig(&c)
 	if err := mountPlayPage(mux, pc); err != nil {
-		ln.Close()
 		return err
 	}
 	srv := newHTTPServer(mux, serverTimeouts)
@@ -136,6 +148,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stderr, "gamectl serve: %s on %s, tokens from %s, seeded games %s; functions: /%s\n",
 		what, ln.Addr(), auth, map[bool]string{true: "allowed", false: "refused"}[c.allowSeeded], strings.Join(functions.Names, ", /"))
 	errc := make(chan error, 1)
+	serving = true // Serve closes ln
 	go func() { errc <- srv.Serve(ln) }()
 	if c.sweepEvery > 0 {
 		go sweepLoop(ctx, svc, c.sweepEvery, log)
