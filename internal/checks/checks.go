@@ -65,6 +65,16 @@ const (
 	// RevealDeadline is the engine's check that a reveal comes before its
 	// round's deadline.
 	RevealDeadline
+	// AppliedSeat is player.CheckShown's check that a reveal the game
+	// document shows applied into the pending round is its seat's
+	// player's.
+	AppliedSeat
+	// AppliedOnce is player.CheckShown's check that the game document
+	// shows each seat's reveal once.
+	AppliedOnce
+	// AppliedSignature is player.CheckShown's check of a shown reveal's
+	// signature, by its seat's key, over the pending action.
+	AppliedSignature
 	// SeatIndex is player.Seat's check that the index the server asks it
 	// to reveal is its replica's pending index.
 	SeatIndex
@@ -82,7 +92,8 @@ const (
 )
 
 var names = [numChecks]string{"ShownIndex", "ShownPending", "MarkDigest", "ReplaySame", "PastEvent", "ActionSignature",
-	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded"}
+	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline",
+	"AppliedSeat", "AppliedOnce", "AppliedSignature", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded"}
 
 func (c Check) String() string {
 	if c < 0 || c >= numChecks {
