@@ -65,6 +65,10 @@ const (
 	// RevealDeadline is the engine's check that a reveal comes before its
 	// round's deadline.
 	RevealDeadline
+	// StagedOnce is the service's check that a seat has not staged a
+	// reveal for the open round already (the engine sees staged reveals
+	// only when the round closes).
+	StagedOnce
 	// AppliedSeat is player.CheckShown's check that a reveal the game
 	// document shows applied into the pending round is its seat's
 	// player's.
@@ -92,7 +96,7 @@ const (
 )
 
 var names = [numChecks]string{"ShownIndex", "ShownPending", "MarkDigest", "ReplaySame", "PastEvent", "ActionSignature",
-	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline",
+	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "StagedOnce",
 	"AppliedSeat", "AppliedOnce", "AppliedSignature", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded"}
 
 func (c Check) String() string {
