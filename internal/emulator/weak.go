@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -87,28 +88,37 @@ func (f *Firestore) Project(id string) *Firestore {
 // Weakened returns the suite's Firestore emulator under another project,
 // "<project>-weak-<n>", whose rules are the suite's rules file weakened
 // at each match (WeakRules; no match: the rules as they are, the control
-// of the control), and whose documents are copies of the
-// suite's project's documents at copy (paths such as "games/g1"; the
-// rest of the project is empty). It fails the test if anything fails.
-// The weakened project is the test's own: it is cleared when the test
-// ends.
+// of the control), and whose documents are copies of the suite's
+// project's documents at copy (paths such as "games/g1"; the rest of the
+// project is empty). It fails the test if anything fails. The weakened
+// project is the test's own: it is cleared when the test ends.
 func (s *Suite) Weakened(t testing.TB, matches []string, copy ...string) *Firestore {
 	t.Helper()
-	ctx := context.Background()
+	weak, err := s.Weaken(context.Background(), matches, copy...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { weak.Reset(context.Background()) })
+	return weak
+}
+
+// Weaken is Weakened for a caller that is not the test's goroutine: it
+// returns the error, and the caller clears the project (Reset) when done.
+func (s *Suite) Weaken(ctx context.Context, matches []string, copy ...string) (*Firestore, error) {
 	if s.cfg.Rules == "" {
-		t.Fatal("emulator: the suite has no rules file to weaken")
+		return nil, errors.New("emulator: the suite has no rules file to weaken")
 	}
 	path, err := resolvePath(s.cfg.Rules)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	rules, err := WeakRules(string(b), matches...)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	s.mu.Lock()
 	s.weak++
@@ -116,27 +126,26 @@ func (s *Suite) Weakened(t testing.TB, matches []string, copy ...string) *Firest
 	s.mu.Unlock()
 	weak := s.fs.Project(id)
 	if err := weak.LoadRules(ctx, rules); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	t.Cleanup(func() { weak.Reset(context.Background()) })
 	from, err := s.fs.Client(ctx)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer from.Close()
 	to, err := weak.Client(ctx)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer to.Close()
 	for _, p := range copy {
 		snap, err := from.Doc(strings.TrimPrefix(p, "/")).Get(ctx)
 		if err != nil {
-			t.Fatalf("emulator: reading %s to copy it: %v", p, err)
+			return nil, fmt.Errorf("emulator: reading %s to copy it: %w", p, err)
 		}
 		if _, err := to.Doc(strings.TrimPrefix(p, "/")).Set(ctx, snap.Data()); err != nil {
-			t.Fatalf("emulator: copying %s: %v", p, err)
+			return nil, fmt.Errorf("emulator: copying %s: %w", p, err)
 		}
 	}
-	return weak
+	return weak, nil
 }
