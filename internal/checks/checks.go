@@ -69,6 +69,10 @@ const (
 	// reveal for the open round already (the engine sees staged reveals
 	// only when the round closes).
 	StagedOnce
+	// Visible is the service's check that a started game is shown, and
+	// acted on, by its members only (a stranger gets the answer of a game
+	// that does not exist).
+	Visible
 	// AppliedSeat is player.CheckShown's check that a reveal the game
 	// document shows applied into the pending round is its seat's
 	// player's.
@@ -96,7 +100,7 @@ const (
 )
 
 var names = [numChecks]string{"ShownIndex", "ShownPending", "MarkDigest", "ReplaySame", "PastEvent", "ActionSignature",
-	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "StagedOnce",
+	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "StagedOnce", "Visible",
 	"AppliedSeat", "AppliedOnce", "AppliedSignature", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded"}
 
 func (c Check) String() string {

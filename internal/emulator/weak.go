@@ -22,32 +22,48 @@ import (
 // the suite's emulator (the emulator keeps rules and data per project),
 // so the tests that share the emulator keep the real rules.
 
-// allowRead is an allow statement that covers reads; its condition.
-var allowRead = regexp.MustCompile(`allow [a-z, ]*read[a-z, ]*: if ([^;]*);`)
+// allowStmt is an allow statement of a rules file.
+var allowStmt = regexp.MustCompile(`allow [a-z, ]+:[^;]*;`)
 
-// WeakRules returns the rules text with the rule of each match (a match
-// statement's path as the rules file writes it, "/links/{id}") replaced
-// by one that lets every signed-in user read. It fails unless each match
-// statement is found exactly once with a body that denies: a control must
-// weaken the rule its test relies on, not a rule that has moved.
+// ownEnd finds the end of a match statement's own allow statements: its
+// first nested match, or its closing brace.
+var ownEnd = regexp.MustCompile(`(?m)^\s*(match |\})`)
+
+// weakAllow is the statement WeakRules puts in place of a match's own.
+const weakAllow = "allow read, write: if request.auth != null; // weakened: a positive control"
+
+// WeakRules returns the rules text with the allow statements of each
+// match (a match statement's path as the rules file writes it,
+// "/links/{id}"; its own statements, not those of the matches nested in
+// it) replaced by one that lets every signed-in user read and write. It
+// fails unless each match statement is found exactly once, with allow
+// statements that do not let every signed-in user in already: a control
+// must weaken the rule its test relies on, not a rule that has moved.
 func WeakRules(rules string, matches ...string) (string, error) {
 	for _, m := range matches {
-		re := regexp.MustCompile(`match ` + regexp.QuoteMeta(m) + ` \{[^{}]*\}`)
-		found := re.FindAllStringIndex(rules, -1)
-		if len(found) != 1 {
-			return "", fmt.Errorf("emulator: the rules have %d match %s statements, want 1", len(found), m)
+		head := "match " + m + " {"
+		if n := strings.Count(rules, head); n != 1 {
+			return "", fmt.Errorf("emulator: the rules have %d match %s statements, want 1", n, m)
 		}
-		old := rules[found[0][0]:found[0][1]]
-		reads := allowRead.FindAllStringSubmatch(old, -1)
-		if len(reads) == 0 {
-			return "", fmt.Errorf("emulator: the rule of %s says nothing of reads: %s", m, old)
+		start := strings.Index(rules, head) + len(head)
+		end := len(rules)
+		if loc := ownEnd.FindStringIndex(rules[start+1:]); loc != nil {
+			end = start + 1 + loc[0]
 		}
-		for _, r := range reads {
-			if strings.TrimSpace(r[1]) != "false" {
-				return "", fmt.Errorf("emulator: the rule of %s lets some read already: %s", m, old)
-			}
+		own := rules[start:end]
+		stmts := allowStmt.FindAllStringIndex(own, -1)
+		if len(stmts) == 0 {
+			return "", fmt.Errorf("emulator: match %s allows nothing of its own to weaken", m)
 		}
-		rules = rules[:found[0][0]] + "match " + m + " {\n        allow read: if request.auth != null; // weakened: a positive control\n      }" + rules[found[0][1]:]
+		if strings.Contains(own, "if request.auth != null;") {
+			return "", fmt.Errorf("emulator: match %s lets every signed-in user in already", m)
+		}
+		weak := own[:stmts[0][0]] + weakAllow
+		for k := 1; k < len(stmts); k++ {
+			weak += strings.TrimRight(own[stmts[k-1][1]:stmts[k][0]], " \t\n")
+		}
+		weak += own[stmts[len(stmts)-1][1]:]
+		rules = rules[:start] + weak + rules[end:]
 	}
 	return rules, nil
 }
