@@ -73,6 +73,9 @@ const (
 	// acted on, by its members only (a stranger gets the answer of a game
 	// that does not exist).
 	Visible
+	// ExportEvents is the export verifier's comparison of every event of
+	// a trustless export's log with the replay's.
+	ExportEvents
 	// AppliedSeat is player.CheckShown's check that a reveal the game
 	// document shows applied into the pending round is its seat's
 	// player's.
@@ -100,7 +103,7 @@ const (
 )
 
 var names = [numChecks]string{"ShownIndex", "ShownPending", "MarkDigest", "ReplaySame", "PastEvent", "ActionSignature",
-	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "StagedOnce", "Visible",
+	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "StagedOnce", "Visible", "ExportEvents",
 	"AppliedSeat", "AppliedOnce", "AppliedSignature", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded"}
 
 func (c Check) String() string {
