@@ -10,7 +10,7 @@ import (
 
 // secretReads are the read cases of TestRules that show a client cannot
 // read a staged reveal (with its link) or the private state, by user
-// and call: each has its positive control in TestSecretReadsControl. (The
+// and call: each has its positive control in secretReadsControl. (The
 // collection-group queries over them have none: the rules deny them by
 // having no rule for every collection of that id, and there is no rule
 // to weaken; the unauthenticated reads neither: the weakened rule is
@@ -25,8 +25,8 @@ var secretReads = []string{
 	"seated player lists private",
 }
 
-// TestSecretReadsControl: the reads of secretReads, refused by the real
-// rules (TestRules), are made again, by the same users with the same
+// secretReadsControl, part of TestRules (on its world, w): the reads of
+// secretReads, refused by the real rules, are made again, by the same users with the same
 // calls, against a copy of the documents under rules whose staged-reveal
 // and private-state rules are opened to every signed-in user: each then
 // succeeds, and a staged reveal's read holds its link (the positive
@@ -34,8 +34,7 @@ var secretReads = []string{
 // the players). The same copy under the real rules, in a project of its
 // own too, refuses each read: the weakening, not the copy, lets it
 // through.
-func TestSecretReadsControl(t *testing.T) {
-	w := setup(t)
+func secretReadsControl(t *testing.T, w world) {
 	db := emu.Client(t)
 	link := storedLink(t, db, w)
 	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"]}
@@ -50,7 +49,7 @@ func TestSecretReadsControl(t *testing.T) {
 		if !ok || tc.allow || tc.user == "" {
 			t.Fatalf("%q is not a refused read of a signed-in user in readCases", name)
 		}
-		t.Run(name, func(t *testing.T) {
+		t.Run(name+" control", func(t *testing.T) {
 			c := w.resolve(t, tc.call)
 			code, body, err := real.REST(t.Context(), c.method, c.path, w.tokens[tc.user], c.body)
 			if err != nil {
