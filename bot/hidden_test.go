@@ -19,6 +19,8 @@ import (
 // events the action emitted, the Public state) names a card that is still
 // in a draw pile, once that pile's latest shuffle has happened; and no seed,
 // contribution, salt or generator state appears before the game's end.
+// The positive control, once per game: the same scan finds a pile card
+// planted in a copy of Public.
 func TestNothingPublicTellsAnUndrawnCard(t *testing.T) {
 	eng := engine.New(engine.DefaultRules(), reducers.Table())
 	for _, mode := range []rng.Mode{rng.ModeSeeded, rng.ModeCrypto, rng.ModeFair} {
@@ -38,9 +40,10 @@ func TestNothingPublicTellsAnUndrawnCard(t *testing.T) {
 					}
 				}
 				actions, shuffles, draws := 0, 0, 0
+				planted := false
 				cfg.After = func(g *engine.Game, events []engine.Event) error {
 					actions++
-					shuffles, draws = shuffles+checkHidden(t, g, events, cfg), draws+countDraws(events)
+					shuffles, draws = shuffles+checkHidden(t, g, events, cfg, &planted), draws+countDraws(events)
 					return nil
 				}
 				seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}},
@@ -50,10 +53,32 @@ func TestNothingPublicTellsAnUndrawnCard(t *testing.T) {
 				require.Equal(t, engine.PhaseFinished, g.Public.Phase)
 				require.GreaterOrEqual(t, shuffles, engine.NumDecks)
 				require.Positive(t, draws)
+				require.True(t, planted, "the scan's positive control did not run")
 				t.Logf("%d actions, %d shuffles, %d draws checked", actions, shuffles, draws)
 			})
 		}
 	}
+}
+
+// namesPileCard returns an error naming a card still in a draw pile that
+// Public (pub, its JSON) or an event (js) since its deck's last shuffle
+// among them names.
+func namesPileCard(g *engine.Game, pub []byte, js []string, lastShuffle map[string]int) error {
+	for _, d := range g.Secret.Decks {
+		from := lastShuffle[d.ID] // 0 when the deck was not shuffled now: every event counts
+		for _, id := range d.Cards {
+			q := `"` + id + `"`
+			if strings.Contains(string(pub), q) {
+				return fmt.Errorf("Public names %s, still in the %s pile", id, d.ID)
+			}
+			for i := from; i < len(js); i++ {
+				if strings.Contains(js[i], q) {
+					return fmt.Errorf("event %s names %s, still in the %s pile", js[i], id, d.ID)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // countDraws counts the events that show a card drawn from a pile.
@@ -68,8 +93,9 @@ func countDraws(events []engine.Event) int {
 }
 
 // checkHidden checks one action's events and the state after it, and
-// returns the number of shuffles it emitted.
-func checkHidden(t *testing.T, g *engine.Game, events []engine.Event, cfg bot.Config) int {
+// returns the number of shuffles it emitted. At the game's first shuffle
+// (planted false, then set) it runs the scan's positive control too.
+func checkHidden(t *testing.T, g *engine.Game, events []engine.Event, cfg bot.Config, planted *bool) int {
 	t.Helper()
 	pub, err := json.Marshal(g.Public)
 	require.NoError(t, err)
@@ -86,15 +112,18 @@ func checkHidden(t *testing.T, g *engine.Game, events []engine.Event, cfg bot.Co
 			shuffles++
 		}
 	}
-	for _, d := range g.Secret.Decks {
-		from := lastShuffle[d.ID] // 0 when the deck was not shuffled now: every event counts
-		for _, id := range d.Cards {
-			q := `"` + id + `"`
-			require.NotContains(t, string(pub), q, "Public names %s, still in the %s pile", id, d.ID)
-			for i := from; i < len(events); i++ {
-				require.NotContains(t, js[i], q, "event %s names %s, still in the %s pile", js[i], id, d.ID)
-			}
-		}
+	if err := namesPileCard(g, pub, js, lastShuffle); err != nil {
+		t.Fatal(err)
+	}
+	// The positive control, once per game (at its first shuffle): the
+	// same scan finds a pile card planted in a copy of Public.
+	if shuffles > 0 && len(g.Secret.Decks) > 0 && len(g.Secret.Decks[0].Cards) > 0 && !*planted {
+		*planted = true
+		leak := g.Clone()
+		leak.Public.LastActionID = g.Secret.Decks[0].Cards[0]
+		lp, err := json.Marshal(leak.Public)
+		require.NoError(t, err)
+		require.Error(t, namesPileCard(leak, lp, js, lastShuffle), "a pile card planted in Public is found")
 	}
 	if ended {
 		return shuffles

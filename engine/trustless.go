@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
@@ -354,7 +355,7 @@ func (e *Engine) checkSignature(g *Game, a *Action) ([]byte, error) {
 	if err != nil {
 		return nil, Reject(CodeInvalidAction, err.Error())
 	}
-	if !trustless.Verify(key, msg, sig) {
+	if !trustless.Verify(key, msg, sig) && checks.On(checks.ActionSignature) {
 		return nil, Reject(CodeBadSignature, fmt.Sprintf("the signature of %s by %s (version %d) does not verify under %s", a.Kind, a.Actor, a.Version, who))
 	}
 	return sig, nil
@@ -395,15 +396,15 @@ func (e *Engine) reveal(c *Ctx, g *Game, a *Action, s *rng.Stream) error {
 		return Reject(CodeUnknownPlayer, a.Actor+" has no seat in this game")
 	}
 	switch {
-	case a.Seat != ts.Seat:
+	case a.Seat != ts.Seat && checks.On(checks.RevealSeat):
 		return Reject(CodeWrongSeat, fmt.Sprintf("%s holds seat %d and reveals for it only, not seat %d", a.Actor, ts.Seat, a.Seat))
-	case a.Index != pd.Index:
+	case a.Index != pd.Index && checks.On(checks.RevealIndex):
 		return Reject(CodeWrongIndex, fmt.Sprintf("a reveal for index %d; the pending action uses index %d (a client reveals only its last index + 1)", a.Index, pd.Index))
-	case a.At > pd.Deadline:
+	case a.At > pd.Deadline && checks.On(checks.RevealDeadline):
 		return Reject(CodeDeadlinePassed, fmt.Sprintf("the round of index %d closed for reveals at %d; this one came at %d", pd.Index, pd.Deadline, a.At))
 	}
 	for _, m := range pd.Reveals {
-		if m.Seat == ts.Seat {
+		if m.Seat == ts.Seat && checks.On(checks.RevealOnce) {
 			return Reject(CodeAlreadyRevealed, fmt.Sprintf("seat %d has already revealed index %d", ts.Seat, pd.Index))
 		}
 	}
@@ -415,10 +416,10 @@ func (e *Engine) reveal(c *Ctx, g *Game, a *Action, s *rng.Stream) error {
 	if err != nil {
 		return Reject(CodeInvalidAction, err.Error())
 	}
-	if digest != pd.Digest {
+	if digest != pd.Digest && checks.On(checks.RevealDigest) {
 		return Reject(CodeWrongDigest, "the reveal signs action digest "+digest.String()+"; the pending action's is "+pd.Digest.String())
 	}
-	if tr != pd.Transcript {
+	if tr != pd.Transcript && checks.On(checks.RevealDigest) {
 		return Reject(CodeWrongDigest, "the reveal signs transcript "+tr.String()+"; the game's after the pending action is "+pd.Transcript.String())
 	}
 	sig, err := hex.DecodeString(a.Signature)
@@ -426,14 +427,14 @@ func (e *Engine) reveal(c *Ctx, g *Game, a *Action, s *rng.Stream) error {
 		return Reject(CodeInvalidAction, "a reveal carries its Ed25519 signature: 128 hex digits")
 	}
 	msg := trustless.RevealMessage(p.GameID, pd.Index, (*[32]byte)(&digest), (*[32]byte)(&tr))
-	if !trustless.Verify(ts.PublicKey[:], msg, sig) {
+	if !trustless.Verify(ts.PublicKey[:], msg, sig) && checks.On(checks.RevealSignature) {
 		return Reject(CodeBadSignature, fmt.Sprintf("the reveal's signature does not verify under seat %d's key", ts.Seat))
 	}
 	link, err := ParseHash32(a.Link, "a reveal's link")
 	if err != nil {
 		return Reject(CodeInvalidAction, err.Error())
 	}
-	if !trustless.CheckLink(p.GameID, uint32(ts.Seat), pd.Index, (*[32]byte)(&link), (*[32]byte)(&ts.Link)) {
+	if !trustless.CheckLink(p.GameID, uint32(ts.Seat), pd.Index, (*[32]byte)(&link), (*[32]byte)(&ts.Link)) && checks.On(checks.RevealLink) {
 		return Reject(CodeWrongLink, fmt.Sprintf("seat %d's link for index %d does not hash to its previous link %s", ts.Seat, pd.Index, ts.Link))
 	}
 	mark := RevealMark{UID: ts.UID, Seat: ts.Seat, At: a.At, Signature: a.Signature}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng/trustless"
@@ -120,6 +122,30 @@ func (tg *tgame) refused(a engine.Action, code engine.Code) {
 	require.Equal(tg.t, code, rej.Code, "%v", err)
 	after, _ := tg.g.CanonicalJSON()
 	require.True(tg.t, bytes.Equal(before, after), "a refused %s changed the game", a.Kind)
+}
+
+// refusedBy is refused, with its positive control: with check, the
+// engine's check that refuses a with code, switched off, the same action
+// on a copy of the game is accepted (then is "") or refused by a later
+// check with then. So the refusal is that check's doing.
+func (tg *tgame) refusedBy(a engine.Action, code engine.Code, check checks.Check, then engine.Code) {
+	tg.t.Helper()
+	tg.refused(a, code)
+	tg.t.Run(fmt.Sprintf("%s without %s", code, check), func(t *testing.T) {
+		checks.Off(t, check)
+		g := tg.g.Clone()
+		if a.At == 0 {
+			a.At = tg.now
+		}
+		s, err := session.StreamFor(g, &a)
+		require.NoError(t, err)
+		_, err = tg.eng.Dispatch(g, &a, s, nil)
+		if then == "" {
+			require.NoError(t, err, "with %s off, %s by %s is accepted", check, a.Kind, a.Actor)
+			return
+		}
+		require.ErrorIs(t, err, then, "with %s off, %s by %s is refused by a later check", check, a.Kind, a.Actor)
+	})
 }
 
 // closeRound has every seat that has not yet revealed reveal, in seat

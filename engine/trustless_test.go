@@ -10,8 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
@@ -65,6 +64,9 @@ func TestTrustlessStartIsPending(t *testing.T) {
 
 // TestTrustlessRevealRejections: every way a reveal is refused, each
 // leaving the game exactly as it was, then the round closes normally.
+// Each refusal of a well-formed reveal by a protocol check has its
+// positive control (refusedBy): that check off, the reveal is accepted,
+// or refused only by a later check.
 func TestTrustlessRevealRejections(t *testing.T) {
 	tg := newTrustless(t, 3)
 	// Nothing pending yet.
@@ -76,12 +78,12 @@ func TestTrustlessRevealRejections(t *testing.T) {
 
 	// A reveal for the next index (early, out of turn), properly signed.
 	next := tg.reveal0(1, 2)
-	tg.refused(next, engine.CodeWrongIndex)
+	tg.refusedBy(next, engine.CodeWrongIndex, checks.RevealIndex, engine.CodeBadSignature) // signed over index 2, checked over the pending 1
 
 	// Another seat's reveal, sent by p2.
 	other := good
 	other.Seat = 2
-	tg.refused(other, engine.CodeWrongSeat)
+	tg.refusedBy(other, engine.CodeWrongSeat, checks.RevealSeat, "") // the seat is not signed: taken as p2's
 
 	// A stranger.
 	stranger := good
@@ -91,9 +93,9 @@ func TestTrustlessRevealRejections(t *testing.T) {
 	// A wrong link: the seat's link for index 2, and 32 other bytes.
 	wrong := good
 	wrong.Link = tg.link(1, 2).String()
-	tg.refused(wrong, engine.CodeWrongLink)
+	tg.refusedBy(wrong, engine.CodeWrongLink, checks.RevealLink, "")
 	wrong.Link = engine.Hash32{9}.String()
-	tg.refused(wrong, engine.CodeWrongLink)
+	tg.refusedBy(wrong, engine.CodeWrongLink, checks.RevealLink, "")
 	wrong.Link = "zz"
 	tg.refused(wrong, engine.CodeInvalidAction)
 
@@ -101,9 +103,9 @@ func TestTrustlessRevealRejections(t *testing.T) {
 	// not the pending action.
 	pd := tg.g.Public.Trustless.Pending
 	otherDigest := engine.Hash32{1, 2, 3}
-	tg.refused(tg.revealSigned(1, pd.Index, otherDigest, pd.Transcript, tg.link(1, 1)), engine.CodeWrongDigest)
+	tg.refusedBy(tg.revealSigned(1, pd.Index, otherDigest, pd.Transcript, tg.link(1, 1)), engine.CodeWrongDigest, checks.RevealDigest, "")
 	// Another transcript (a client shown another game), signed.
-	tg.refused(tg.revealSigned(1, pd.Index, pd.Digest, engine.Hash32{4}, tg.link(1, 1)), engine.CodeWrongDigest)
+	tg.refusedBy(tg.revealSigned(1, pd.Index, pd.Digest, engine.Hash32{4}, tg.link(1, 1)), engine.CodeWrongDigest, checks.RevealDigest, "")
 
 	// A signature that does not verify: flipped, by another seat's key,
 	// missing.
@@ -111,20 +113,20 @@ func TestTrustlessRevealRejections(t *testing.T) {
 	sig, _ := hex.DecodeString(bad.Signature)
 	sig[0] ^= 1
 	bad.Signature = hex.EncodeToString(sig)
-	tg.refused(bad, engine.CodeBadSignature)
+	tg.refusedBy(bad, engine.CodeBadSignature, checks.RevealSignature, "")
 	bad.Signature = tg.revealSigned(2, pd.Index, pd.Digest, pd.Transcript, tg.link(1, 1)).Signature
-	tg.refused(bad, engine.CodeBadSignature)
+	tg.refusedBy(bad, engine.CodeBadSignature, checks.RevealSignature, "")
 	bad.Signature = ""
 	tg.refused(bad, engine.CodeInvalidAction)
 
 	// Past the deadline.
 	late := good
 	late.At = pd.Deadline + 1
-	tg.refused(late, engine.CodeDeadlinePassed)
+	tg.refusedBy(late, engine.CodeDeadlinePassed, checks.RevealDeadline, "")
 
 	// The good one, then the same again.
 	tg.must(good)
-	tg.refused(good, engine.CodeAlreadyRevealed)
+	tg.refusedBy(good, engine.CodeAlreadyRevealed, checks.RevealOnce, "")
 
 	// A closing reveal with a stream that is not the round's: the engine
 	// refuses it (and so a server cannot choose the randomness).
@@ -283,7 +285,8 @@ func TestTrustlessAbortWithNothingPending(t *testing.T) {
 
 // TestTrustlessActionSignatures: a seated player's action must carry its
 // signature over the action at its version; an actor without a seat
-// signs nothing.
+// signs nothing. Each signature that does not verify has its positive
+// control: ActionSignature off, the action is accepted.
 func TestTrustlessActionSignatures(t *testing.T) {
 	tg := newTrustless(t, 3)
 	start := tg.signed(0, engine.Action{Kind: engine.ActStart})
@@ -295,19 +298,19 @@ func TestTrustlessActionSignatures(t *testing.T) {
 	tg.refused(noVersion, engine.CodeInvalidAction)
 	byOther := start
 	byOther.Signature = tg.signed(1, engine.Action{Kind: engine.ActStart}).Signature
-	tg.refused(byOther, engine.CodeBadSignature)
+	tg.refusedBy(byOther, engine.CodeBadSignature, checks.ActionSignature, "")
 	// A signature made for another version, replayed at this one with its
 	// version changed: the version is signed.
 	old := start
 	old.Version--
 	require.NoError(t, tg.seats[0].Sign(&old))
 	old.Version++
-	tg.refused(old, engine.CodeBadSignature)
+	tg.refusedBy(old, engine.CodeBadSignature, checks.ActionSignature, "")
 	// A join signed by a key other than the one it brings.
 	s, err := tg.seats[0].Join(engine.ClassScout, false, tg.g.Public.Version)
 	require.NoError(t, err)
 	s.Actor, s.Seat = "p4", 3
-	tg.refused(s, engine.CodeBadSignature) // signed as p1 at seat 0
+	tg.refusedBy(s, engine.CodeBadSignature, checks.ActionSignature, "") // signed as p1 at seat 0
 	// An actor with no seat signs nothing (the engine cannot check it).
 	stranger := engine.Action{Kind: engine.ActStart, Actor: "p9", Version: tg.g.Public.Version, Signature: start.Signature}
 	tg.refused(stranger, engine.CodeInvalidAction)
@@ -395,97 +398,4 @@ func TestTrustlessChainExhausted(t *testing.T) {
 		}
 	}
 	t.Fatal("no move was made")
-}
-
-// TestTrustlessLinksHiddenUntilTheRoundCloses: after every reveal that
-// does not close its round, nothing a player can read (Public, every
-// event) holds the link; once the round closes, every link is there. The
-// positive control: the same scan finds the links in Secret, and in a
-// Public that holds one by mistake.
-func TestTrustlessLinksHiddenUntilTheRoundCloses(t *testing.T) {
-	tg := newTrustless(t, 4)
-	tg.must(tg.signed(0, engine.Action{Kind: engine.ActStart}))
-	for round := 0; round < 6; round++ {
-		pd := tg.g.Public.Trustless.Pending
-		require.NotNil(t, pd)
-		v := pd.Index
-		var held []string
-		for k := range 3 {
-			a := tg.reveal((int(v) + k) % 4)
-			tg.must(a)
-			held = append(held, a.Link)
-			pub := tg.publicJSON()
-			for _, l := range held {
-				require.NotContains(t, string(pub), l, "round %d: a link is readable before the round closes", v)
-			}
-			// Positive control: the scan sees the link where it is.
-			sec, _ := tg.g.CanonicalJSON()
-			require.Contains(t, string(sec), held[k], "the link is in Secret")
-			leak := tg.g.Clone()
-			leak.Public.Trustless.Pending.Reveals[k].Signature = held[k]
-			b, _ := leak.CanonicalJSON()
-			require.Contains(t, string(b[:bytes.Index(b, []byte(`"secret"`))]), held[k], "a Public holding a link is caught")
-		}
-		last := tg.reveal((int(v) + 3) % 4)
-		tg.must(last)
-		pub := string(tg.publicJSON())
-		for _, l := range append(held, last.Link) {
-			require.Contains(t, pub, l, "round %d: the closed round publishes every link", v)
-		}
-		// Play on to the next pending action.
-		p := &tg.g.Public
-		for p.Trustless.Pending == nil && p.Phase == engine.PhasePlaying {
-			_, i := p.Player(p.Awaiting)
-			a := engine.Action{Kind: engine.ActMove}
-			switch p.Step {
-			case engine.StepManage:
-				a.Kind = engine.ActEndManage
-			case engine.StepPreDuel:
-				a.Kind = engine.ActSkipDuel
-			case engine.StepCombat:
-				a.Kind = engine.ActCombatRound
-			case engine.StepCapacity:
-				a.Kind, a.CardID = engine.ActDiscard, p.Players[i].Items[0]
-			}
-			tg.must(tg.signed(i, a))
-		}
-	}
-}
-
-// TestTrustlessRandomIsTheStatesAnswer: whether an action is held for a
-// round is decided by a dry run of the action on the current state, not by
-// its kind: the same kind, by the same player, is applied at once in one
-// state and held in another. (A probe handler for open draws a word only
-// when an odd number of players is seated.)
-func TestTrustlessRandomIsTheStatesAnswer(t *testing.T) {
-	tab := reducers.Table()
-	tab[engine.ActOpen] = func(c *engine.Ctx, a *engine.Action) error {
-		if len(c.P.Players)%2 == 1 {
-			c.RNG.Uint32(rng.TagTestOnly, nil)
-		}
-		c.Add(engine.EvRoundEnded).Round = len(c.P.Players)
-		return nil
-	}
-	tg := newTrustless(t, 2)
-	tg.eng = engine.New(engine.DefaultRules(), tab)
-	tg.noFollow = true // the seats' replicas play the real rules
-	ev := tg.must(tg.signed(0, engine.Action{Kind: engine.ActOpen}))
-	require.Equal(t, []engine.EventType{engine.EvRoundEnded, engine.EvActionAccepted}, []engine.EventType{ev[0].Type, ev[1].Type},
-		"two players: open draws nothing and is applied at once")
-	require.Zero(t, tg.g.Public.RNG.Seq)
-
-	s, err := player.NewSeat(tg.eng.Rules(), "tg", "p3", 2, uint32(testChain))
-	require.NoError(t, err)
-	tg.seats = append(tg.seats, s)
-	j, err := s.Join(engine.ClassDuelist, false, tg.g.Public.Version)
-	require.NoError(t, err)
-	tg.must(j)
-	ev = tg.must(tg.signed(0, engine.Action{Kind: engine.ActOpen}))
-	require.Len(t, ev, 1)
-	require.Equal(t, engine.EvActionPending, ev[0].Type, "three players: the same open draws, and waits for its round")
-	pd := tg.g.Public.Trustless.Pending
-	for i := range 3 {
-		tg.must(tg.revealSigned(i, pd.Index, pd.Digest, pd.Transcript, tg.link(i, pd.Index)))
-	}
-	require.Equal(t, uint64(1), tg.g.Public.RNG.Seq, "applied with the round's stream: one word")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 )
@@ -120,7 +121,12 @@ func setField(t *testing.T, x *export.Export, i int, f func(m map[string]any)) {
 }
 
 // TestTrustlessTamperingIsNamed: every kind of tampering with a trustless
-// export is refused, naming its kind.
+// export is refused, naming its kind. Each case caught by a check that can
+// be switched off names those checks (every one that names it: several
+// may), and its positive control verifies it again with them off: it is
+// then not named so (it verifies, or another check names it otherwise).
+// The reorderings the engine refuses as actions out of their round, and
+// a reveal with no action pending, have no switch.
 func TestTrustlessTamperingIsNamed(t *testing.T) {
 	good := trustlessBytes(t)
 	_, err := export.Verify(good)
@@ -130,24 +136,27 @@ func TestTrustlessTamperingIsNamed(t *testing.T) {
 	require.Len(t, r5, 4)
 	otherLink := x.Actions[roundActions(x, 6)[0]].Link
 
+	events := []checks.Check{checks.ExportEvents}
 	cases := map[string]struct {
 		kind string
 		edit func(x *export.Export)
+		// checks are the checks that name it.
+		checks []checks.Check
 	}{
 		"a reveal's link changed": {export.TamperLink, func(x *export.Export) {
 			x.Actions[r5[1]].Link = otherLink
-		}},
+		}, []checks.Check{checks.RevealLink}},
 		"a link changed in the log only": {export.TamperLink, func(x *export.Export) {
 			i := exporttest.Find(t, x, engine.EvRoundRevealed)
 			setField(t, x, i, func(m map[string]any) {
 				m["trustless"].(map[string]any)["reveals"].([]any)[0].(map[string]any)["link"] = strings.Repeat("ab", 32)
 			})
-		}},
+		}, events},
 		"two reveals swapped (versions renumbered)": {export.TamperReorder, func(x *export.Export) {
 			a, b := r5[1], r5[2]
 			x.Actions[a], x.Actions[b] = x.Actions[b], x.Actions[a]
 			x.Actions[a].Version, x.Actions[b].Version = uint64(a), uint64(b)
-		}},
+		}, events},
 		"a reveal moved to the next round": {export.TamperReorder, func(x *export.Export) {
 			a := x.Actions[r5[3]]
 			x.Actions = slices.Delete(x.Actions, r5[3], r5[3]+1)
@@ -156,25 +165,25 @@ func TestTrustlessTamperingIsNamed(t *testing.T) {
 			for i := range x.Actions {
 				x.Actions[i].Version = uint64(i)
 			}
-		}},
+		}, nil},
 		"a reveal dropped": {export.TamperReorder, func(x *export.Export) {
 			x.Actions = slices.Delete(x.Actions, r5[2], r5[2]+1)
 			for i := range x.Actions {
 				x.Actions[i].Version = uint64(i)
 			}
-		}},
+		}, nil},
 		"a die changed": {export.TamperDraw, func(x *export.Export) {
 			i := exporttest.Find(t, x, engine.EvDiceRolled)
 			e := exporttest.Event(t, x, i)
 			e.Value = e.Value%e.Sides + 1
 			exporttest.SetEvent(x, i, e)
-		}},
+		}, events},
 		"a card changed": {export.TamperDraw, func(x *export.Export) {
 			i := exporttest.Find(t, x, engine.EvCardDrawn)
 			e := exporttest.Event(t, x, i)
 			e.CardID = map[bool]string{true: "t1-dagger-2", false: "t1-dagger-1"}[e.CardID == "t1-dagger-1"]
 			exporttest.SetEvent(x, i, e)
-		}},
+		}, events},
 		"the pending action dropped": {export.TamperMissingPending, func(x *export.Export) {
 			p := r5[0] - 1
 			for x.Actions[p].Kind == engine.ActReveal {
@@ -184,11 +193,11 @@ func TestTrustlessTamperingIsNamed(t *testing.T) {
 			for i := range x.Actions {
 				x.Actions[i].Version = uint64(i)
 			}
-		}},
+		}, nil},
 		"the pending record dropped from the log": {export.TamperMissingPending, func(x *export.Export) {
 			i := exporttest.Find(t, x, engine.EvActionPending)
 			x.Log = slices.Delete(x.Log, i, i+1)
-		}},
+		}, events},
 		"an action's signature flipped": {export.TamperSignature, func(x *export.Export) {
 			for i := range x.Actions {
 				if x.Actions[i].Kind == engine.ActMove {
@@ -196,17 +205,19 @@ func TestTrustlessTamperingIsNamed(t *testing.T) {
 					return
 				}
 			}
-		}},
+			// The engine's check of it; the log's signature; and, as the
+			// transcript covers it, every later reveal's transcript.
+		}, []checks.Check{checks.ActionSignature, checks.ExportEvents, checks.RevealDigest}},
 		"a reveal's signature flipped": {export.TamperSignature, func(x *export.Export) {
 			x.Actions[r5[2]].Signature = flip(x.Actions[r5[2]].Signature)
-		}},
+		}, []checks.Check{checks.RevealSignature}},
 		"a signature changed in the log only": {export.TamperSignature, func(x *export.Export) {
 			i := exporttest.Find(t, x, engine.EvActionPending)
 			setField(t, x, i, func(m map[string]any) {
 				tr := m["trustless"].(map[string]any)
 				tr["signature"] = flip(tr["signature"].(string))
 			})
-		}},
+		}, events},
 	}
 	for name, c := range cases {
 		_, err := export.Verify(mutate(t, good, c.edit))
@@ -215,6 +226,19 @@ func TestTrustlessTamperingIsNamed(t *testing.T) {
 		require.Equal(t, c.kind, d.Kind, "%s: %v", name, err)
 		require.Contains(t, err.Error(), c.kind, name)
 		t.Logf("%s: %v", name, err)
+		if c.checks == nil {
+			continue
+		}
+		t.Run(name+" control", func(t *testing.T) {
+			for _, k := range c.checks {
+				checks.Off(t, k)
+			}
+			_, err := export.Verify(mutate(t, good, c.edit))
+			if errors.As(err, &d) {
+				require.NotEqual(t, c.kind, d.Kind, "with %v off, still named %s: %v", c.checks, c.kind, err)
+			}
+			t.Logf("with %v off: %v", c.checks, err)
+		})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
 )
 
@@ -48,41 +49,17 @@ func (tb *tlTable) signed(i int, k engine.ActionKind) engine.Action {
 // wrongly is refused with nothing applied: with an action that draws
 // nothing, with a link that is not the chain's, without a field, with a
 // field the reveal does not have; the same action id with another reveal;
-// the actor's reveal sent again.
+// the actor's reveal sent again. The refusals by a protocol check have
+// their positive controls, on a table of their own: with the engine's
+// link check off, the act with a wrong link is taken; with its check of
+// a seat's one reveal off, the actor's reveal sent again closes the round
+// on its two reveals and is refused only for the other seat's missing
+// link.
 func TestActWithItsRevealThroughTheFunctions(t *testing.T) {
 	s := newTLServer(t)
-	tb := newTLTable(t, s, "tl-actreveal")
-	// The start's round, revealed the usual way.
-	for i, uid := range []string{"p1", "p2"} {
-		a, err := tb.seats[i].Reveal(&tb.state, 0)
-		require.NoError(t, err)
-		require.NoError(t, tb.call("reveal", uid, revealData(a, "r1")))
-	}
-	tb.sync()
-	require.Nil(t, tb.state.Trustless.Pending)
-	// Play the awaited seat's decisions that draw nothing up to its move.
-	var x int
-	for {
-		x = map[string]int{"p1": 0, "p2": 1}[tb.state.Awaiting]
-		if tb.state.Step == engine.StepMoveOrSleep {
-			break
-		}
-		a := bot.Cautious{}.Choose(&tb.state, eng.Rules(), tb.state.Awaiting)
-		a.Actor, a.Version = tb.state.Awaiting, tb.state.Version
-		require.NoError(t, tb.seats[x].Sign(&a))
-		_, draws, err := tb.seats[x].ActReveal(&a)
-		require.NoError(t, err)
-		require.False(t, draws, "%s draws", a.Kind)
-		require.NoError(t, tb.call("act", a.Actor, actData(a, "a"+string(a.Kind)+strconv.FormatUint(a.Version, 10), nil)))
-		tb.sync()
-	}
+	tb, x, move, rv := toActReveal(t, s, "tl-actreveal")
 	uid, y := tb.seats[x].UID(), 1-x
 	before := tb.state.Version
-	move := tb.signed(x, engine.ActMove)
-	rv, draws, err := tb.seats[x].ActReveal(&move)
-	require.NoError(t, err)
-	require.True(t, draws, "a move draws")
-	require.Equal(t, uint32(2), rv.Index)
 	unchanged := func(what string) {
 		t.Helper()
 		tb.sync()
@@ -99,13 +76,62 @@ func TestActWithItsRevealThroughTheFunctions(t *testing.T) {
 	wrong.Link = strings.Repeat("0f", 32)
 	refused(t, tb.call("act", uid, actData(move, "m-wrong", &wrong)), "INVALID_ARGUMENT", "wrong_link")
 	unchanged("a wrong link")
+	t.Run("wrong link control", func(t *testing.T) {
+		checks.Off(t, checks.RevealLink)
+		tb, x, move, rv := toActReveal(t, s, "tl-actreveal-link")
+		rv.Link = strings.Repeat("0f", 32)
+		require.NoError(t, tb.call("act", tb.seats[x].UID(), actData(move, "m-wrong", &rv)), "with RevealLink off, the act with a wrong link is taken")
+	})
+	actRevealRest(t, s, tb, x, y, uid, before, move, rv, unchanged)
+}
+
+// toActReveal is a table of s whose start's round is closed and whose
+// awaited seat x has played up to its move: the move, signed, and the
+// reveal that goes with it (index 2).
+func toActReveal(t *testing.T, s *tlServer, id string) (tb *tlTable, x int, move, rv engine.Action) {
+	tb = newTLTable(t, s, id)
+	// The start's round, revealed the usual way.
+	for i, uid := range []string{"p1", "p2"} {
+		a, err := tb.seats[i].Reveal(&tb.state, 0)
+		require.NoError(t, err)
+		require.NoError(t, tb.call("reveal", uid, revealData(a, "r1")))
+	}
+	tb.sync()
+	require.Nil(t, tb.state.Trustless.Pending)
+	// Play the awaited seat's decisions that draw nothing up to its move.
+	for {
+		x = map[string]int{"p1": 0, "p2": 1}[tb.state.Awaiting]
+		if tb.state.Step == engine.StepMoveOrSleep {
+			break
+		}
+		a := bot.Cautious{}.Choose(&tb.state, eng.Rules(), tb.state.Awaiting)
+		a.Actor, a.Version = tb.state.Awaiting, tb.state.Version
+		require.NoError(t, tb.seats[x].Sign(&a))
+		_, draws, err := tb.seats[x].ActReveal(&a)
+		require.NoError(t, err)
+		require.False(t, draws, "%s draws", a.Kind)
+		require.NoError(t, tb.call("act", a.Actor, actData(a, "a"+string(a.Kind)+strconv.FormatUint(a.Version, 10), nil)))
+		tb.sync()
+	}
+	move = tb.signed(x, engine.ActMove)
+	var draws bool
+	var err error
+	rv, draws, err = tb.seats[x].ActReveal(&move)
+	require.NoError(t, err)
+	require.True(t, draws, "a move draws")
+	require.Equal(t, uint32(2), rv.Index)
+	return tb, x, move, rv
+}
+
+// actRevealRest is the rest of TestActWithItsRevealThroughTheFunctions.
+func actRevealRest(t *testing.T, s *tlServer, tb *tlTable, x, y int, uid string, before uint64, move, rv engine.Action, unchanged func(string)) {
 	// Without its link; with a field a reveal does not have.
 	noLink := rv
 	noLink.Link = ""
 	refused(t, tb.call("act", uid, actData(move, "m-nolink", &noLink)), "INVALID_ARGUMENT", "invalid_reveal.link")
 	d := actData(move, "m-extra", &rv)
 	d["reveal"].(map[string]any)["lnk"] = rv.Link
-	err = tb.call("act", uid, d)
+	err := tb.call("act", uid, d)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "data.reveal has an unknown field")
 	unchanged("a malformed reveal")
@@ -139,6 +165,13 @@ func TestActWithItsRevealThroughTheFunctions(t *testing.T) {
 	other.Transcript = strings.Repeat("ab", 32)
 	refused(t, tb.call("act", uid, actData(move, "m", &other)), "ALREADY_EXISTS", "action_id_reused")
 	refused(t, tb.call("reveal", uid, revealData(rv, "again")), "ALREADY_EXISTS", "already_revealed")
+	t.Run("again control", func(t *testing.T) {
+		checks.Off(t, checks.RevealOnce)
+		tb, x, move, rv := toActReveal(t, s, "tl-actreveal-again")
+		uid := tb.seats[x].UID()
+		require.NoError(t, tb.call("act", uid, actData(move, "m", &rv)))
+		refused(t, tb.call("reveal", uid, revealData(rv, "again")), "INVALID_ARGUMENT", "invalid_action")
+	})
 
 	// The other seat's reveal closes the round in its own call.
 	last, err := tb.seats[y].Reveal(&tb.state, 0)

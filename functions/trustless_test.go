@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,7 +22,6 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/rng/fair"
-	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
@@ -141,6 +139,9 @@ func TestEveryCodeHasAStatus(t *testing.T) {
 // early, over another digest, under another key, after the deadline; an
 // action while one is pending; an opening that is not the commitment's,
 // twice, a start before every opening, a removal before the deadline.
+// Each refusal of a hostile player's well-formed reveal has its positive
+// control (forgedControls): with the checks that refuse it off, the same
+// call is taken, or refused by a later check only.
 func TestTrustlessRefusalsThroughTheFunctions(t *testing.T) {
 	s := newTLServer(t)
 	tb := newTLTable(t, s, "tl-codes")
@@ -154,35 +155,16 @@ func TestTrustlessRefusalsThroughTheFunctions(t *testing.T) {
 
 	good, err := p2.Reveal(&tb.state, 0)
 	require.NoError(t, err)
-	n := 0
-	bad := func(change func(a *engine.Action)) map[string]any {
-		a := good
-		change(&a)
-		n++
-		return revealData(a, "bad"+string(rune('0'+n)))
+	// Early, for another seat, over another digest, under another key,
+	// a link not the chain's (forgedReveals, each with its control).
+	for _, f := range forgedReveals {
+		uid, data := f.make(t, tb, good)
+		refused(t, tb.call("reveal", uid, data), f.status, f.code)
 	}
-	// Early: an index not pending (2 is the next one's).
-	early := good
-	early.Index = 2
-	refused(t, tb.call("reveal", "p2", revealData(early, "early")), "FAILED_PRECONDITION", "wrong_index")
-	// For another seat.
-	refused(t, tb.call("reveal", "p1", bad(func(a *engine.Action) {})), "PERMISSION_DENIED", "wrong_seat")
-	// Over another digest (the player signs what it was shown: another
-	// game).
-	other := good
-	other.Digest = strings.Repeat("ab", 32)
-	msg := trustless.RevealMessage("tl-codes", 1, hash(t, other.Digest), hash(t, other.Transcript))
-	other.Signature = hex.EncodeToString(ed25519.Sign(keyOf(t, p2), msg))
-	refused(t, tb.call("reveal", "p2", revealData(other, "digest")), "FAILED_PRECONDITION", "wrong_digest")
-	// Under another key.
-	_, k, _ := ed25519.GenerateKey(nil)
-	refused(t, tb.call("reveal", "p2", bad(func(a *engine.Action) {
-		a.Signature = hex.EncodeToString(ed25519.Sign(k, trustless.RevealMessage("tl-codes", 1, hash(t, a.Digest), hash(t, a.Transcript))))
-	})), "PERMISSION_DENIED", "bad_signature")
-	// A link that is not the chain's.
-	refused(t, tb.call("reveal", "p2", bad(func(a *engine.Action) { a.Link = strings.Repeat("0f", 32) })), "INVALID_ARGUMENT", "wrong_link")
 	// Malformed: a short link never reaches the engine.
-	refused(t, tb.call("reveal", "p2", bad(func(a *engine.Action) { a.Link = "abc" })), "INVALID_ARGUMENT", "invalid_link")
+	short := good
+	short.Link = "abc"
+	refused(t, tb.call("reveal", "p2", revealData(short, "short")), "INVALID_ARGUMENT", "invalid_link")
 	// The right one, then twice (another action id), then after the
 	// deadline.
 	require.NoError(t, tb.call("reveal", "p2", revealData(good, "r1")))
@@ -192,6 +174,7 @@ func TestTrustlessRefusalsThroughTheFunctions(t *testing.T) {
 	late, err := p1.Reveal(&tb.state, 0)
 	require.NoError(t, err)
 	refused(t, tb.call("reveal", "p1", revealData(late, "late")), "FAILED_PRECONDITION", "deadline_passed")
+	forgedControls(t, s)
 
 	// Fair openings.
 	require.NoError(t, s.c.Call(context.Background(), "createGame", "dev:p1", map[string]any{"gameId": "fo", "actionId": "c", "mode": "fair", "openings": true, "deadlineMs": 5000}, nil))

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
 )
 
@@ -161,23 +162,33 @@ func TestCheckShownTakesTheRevealsAppliedWithTheirAction(t *testing.T) {
 	require.NoError(t, err, "the other seat reveals")
 	require.Equal(t, rv.Index, a.Index)
 
-	for name, lie := range map[string]func(p *engine.Public){
-		"a signature its key did not make": func(p *engine.Public) {
+	for _, tc := range []struct {
+		name  string
+		lie   func(p *engine.Public)
+		check checks.Check
+	}{
+		{"a signature its key did not make", func(p *engine.Public) {
 			sig, _ := hex.DecodeString(p.Trustless.Pending.Reveals[0].Signature)
 			sig[3] ^= 1
 			p.Trustless.Pending.Reveals[0].Signature = hex.EncodeToString(sig)
-		},
-		"a player not seated there": func(p *engine.Public) { p.Trustless.Pending.Reveals[0].Seat = y },
-		"a seat shown twice": func(p *engine.Public) {
+		}, checks.AppliedSignature},
+		{"a player not seated there", func(p *engine.Public) { p.Trustless.Pending.Reveals[0].Seat = y }, checks.AppliedSeat},
+		{"a seat shown twice", func(p *engine.Public) {
 			p.Trustless.Pending.Reveals = append(p.Trustless.Pending.Reveals, p.Trustless.Pending.Reveals[0])
 			p.Version++
-		},
+		}, checks.AppliedOnce},
 	} {
 		g := s.g.Clone()
-		lie(&g.Public)
+		tc.lie(&g.Public)
 		err := player.CheckShown(mine.Follower().Game().Public, g.Public)
-		require.Error(t, err, name)
-		require.Contains(t, err.Error(), "the server shows", name)
+		require.Error(t, err, tc.name)
+		require.Contains(t, err.Error(), "the server shows", tc.name)
+		// The positive control: with the check that names it off, the
+		// replica takes the lie.
+		t.Run(tc.name+" control", func(t *testing.T) {
+			checks.Off(t, tc.check)
+			require.NoError(t, player.CheckShown(mine.Follower().Game().Public, g.Public), "with %s off", tc.check)
+		})
 	}
 	// One version fewer than the reveals shown: the document is not the
 	// replay's.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
@@ -90,33 +91,56 @@ func TestSeatRevealsWhatItChecked(t *testing.T) {
 // TestSeatRefusesAHostileServer: a seat does not reveal when the game the
 // server shows is not the one its replica of the public log makes: a
 // pending action the log never recorded, another index, another digest,
-// another transcript (a client shown another game).
+// another transcript (a client shown another game). Each lie names the
+// seat's check that refuses it; with that check switched off (the
+// positive control), the seat reveals its link for the lie.
 func TestSeatRefusesAHostileServer(t *testing.T) {
-	for name, lie := range map[string]func(p *engine.Public){
-		"an index out of turn":  func(p *engine.Public) { p.Trustless.Pending.Index = 2 },
-		"another digest":        func(p *engine.Public) { p.Trustless.Pending.Digest[0] ^= 1 },
-		"another transcript":    func(p *engine.Public) { p.Trustless.Pending.Transcript[5] ^= 1 },
-		"an unrecorded pending": func(p *engine.Public) {},
+	for _, tc := range []struct {
+		name  string
+		lie   func(p *engine.Public)
+		check checks.Check
+	}{
+		{"an index out of turn", func(p *engine.Public) { p.Trustless.Pending.Index = 2 }, checks.SeatIndex},
+		{"another digest", func(p *engine.Public) { p.Trustless.Pending.Digest[0] ^= 1 }, checks.SeatDigest},
+		{"another transcript", func(p *engine.Public) { p.Trustless.Pending.Transcript[5] ^= 1 }, checks.SeatTranscript},
+		{"an unrecorded pending", func(p *engine.Public) {}, checks.SeatRecorded},
 	} {
-		s := newServer(t)
-		shown := s.g.Clone()
-		lie(&shown.Public)
-		seat := s.seats[1]
-		if name == "an unrecorded pending" {
-			var err error
-			seat, err = player.RestoreSeat(engine.DefaultRules(), seat.Secrets())
-			require.NoError(t, err)
-			require.NoError(t, seat.Follow(s.log[:len(s.log)-1]), "the log up to the pending record")
+		name := tc.name
+		// lied returns the honest server, the game document it shows, and
+		// a seat that has followed its log.
+		lied := func(t *testing.T) (*server, *engine.Game, *player.Seat) {
+			s := newServer(t)
+			shown := s.g.Clone()
+			tc.lie(&shown.Public)
+			seat := s.seats[1]
+			if name == "an unrecorded pending" {
+				var err error
+				seat, err = player.RestoreSeat(engine.DefaultRules(), seat.Secrets())
+				require.NoError(t, err)
+				require.NoError(t, seat.Follow(s.log[:len(s.log)-1]), "the log up to the pending record")
+			}
+			return s, shown, seat
 		}
-		_, err := seat.Reveal(&shown.Public, 1)
-		require.Error(t, err, name)
-		require.False(t, errors.Is(err, player.ErrNothingToReveal), name)
-		require.Zero(t, seat.Secrets().Revealed, "%s: nothing was revealed", name)
-		// The honest game, shown as it is, is revealed (positive control).
-		if name != "an unrecorded pending" {
-			_, err = seat.Reveal(&s.g.Public, 1)
-			require.NoError(t, err, name)
-		}
+		t.Run(name, func(t *testing.T) {
+			s, shown, seat := lied(t)
+			_, err := seat.Reveal(&shown.Public, 1)
+			require.Error(t, err, name)
+			require.False(t, errors.Is(err, player.ErrNothingToReveal), name)
+			require.Zero(t, seat.Secrets().Revealed, "%s: nothing was revealed", name)
+			// The honest game, shown as it is, is revealed.
+			if name != "an unrecorded pending" {
+				_, err = seat.Reveal(&s.g.Public, 1)
+				require.NoError(t, err, name)
+			}
+		})
+		t.Run(name+" control", func(t *testing.T) {
+			checks.Off(t, tc.check)
+			_, shown, seat := lied(t)
+			a, err := seat.Reveal(&shown.Public, 1)
+			require.NoError(t, err, "with %s off, the seat reveals for the lie", tc.check)
+			require.Equal(t, uint32(1), a.Index)
+			require.Equal(t, uint32(1), seat.Secrets().Revealed)
+		})
 	}
 }
 
@@ -150,6 +174,16 @@ func TestFollowerCatchesAChangedOutcome(t *testing.T) {
 	require.Contains(t, d.What, "TurnOrderRolled")
 	_, err = lied.Reveal(&s.g.Public, 1)
 	require.ErrorAs(t, err, &d, "a seat that saw a lie reveals nothing more")
+
+	// The positive control: without the replay's comparison, a seat takes
+	// the changed die.
+	t.Run("control", func(t *testing.T) {
+		checks.Off(t, checks.ReplaySame)
+		blind, err := player.RestoreSeat(engine.DefaultRules(), s.seats[1].Secrets())
+		require.NoError(t, err)
+		require.NoError(t, blind.Follow(s.log[:start-1]))
+		require.NoError(t, blind.Follow(ev), "with ReplaySame off, the changed die goes unseen")
+	})
 }
 
 // TestRestoreSeat: a seat rebuilt from its secrets (after a restart) makes

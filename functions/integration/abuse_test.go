@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -157,7 +158,9 @@ func TestStrangerLeavesNothing(t *testing.T) {
 }
 
 // TestGetViewChecksBeforeReading (issue 10, item 2): a stranger's getView
-// of a started game reads one document (the game) and never the log.
+// of a started game reads one document (the game) and never the log. The
+// positive control: with the service's membership check off, the same
+// getView shows the stranger the game and its players.
 func TestGetViewChecksBeforeReading(t *testing.T) {
 	e := newEnv(t, nil)
 	ps := players(t, 2)
@@ -177,6 +180,16 @@ func TestGetViewChecksBeforeReading(t *testing.T) {
 	if logs := docs(t, e, "games/"+g+"/log"); n != 1+int64(logs) {
 		t.Errorf("a player's getView read %d documents; want the game and its %d log documents", n, logs)
 	}
+	t.Run("control", func(t *testing.T) {
+		checks.Off(t, checks.Visible)
+		var v functest.View
+		if err := e.c.Call(context.Background(), "getView", stranger, map[string]any{"gameId": g}, &v); err != nil {
+			t.Fatalf("with Visible off, the stranger's getView: %v; want the game", err)
+		}
+		if len(v.State.Players) != 2 || v.State.Players[0].UID != ps[0].UID {
+			t.Fatalf("with Visible off, the stranger's getView shows players %+v; want %s's and %s's", v.State.Players, ps[0].UID, ps[1].UID)
+		}
+	})
 }
 
 // TestBadInputBeforeTheStore (issue 10, items 5, 6 and 9): an oversized

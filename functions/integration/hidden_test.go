@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -44,6 +45,9 @@ type watcher struct {
 	// commitment is the fair commitment the game document showed when a
 	// player could first read it (after the first join).
 	commitment string
+	// controlled: the private state's read has been refused, and its
+	// positive control run (privateControl).
+	controlled bool
 
 	checks, actions, shuffles int
 }
@@ -153,18 +157,23 @@ func (w *watcher) after(fn string, by functest.Player, result json.RawMessage) e
 	}
 	pub := &v.State
 	public := publicCards(pub)
+	for what, b := range map[string][]byte{"the game document over REST": doc, "getView's state": state.JSON} {
+		if c, pile := namesUndrawn(b, &sec, public); c != "" {
+			return fmt.Errorf("after %s (version %d) %s names %s, still in the %s pile", fn, pub.Version, what, c, pile)
+		}
+	}
+	if pub.Phase == engine.PhasePlaying && !w.controlled {
+		w.controlled = true
+		if err := w.privateControl(restReader, &sec, public); err != nil {
+			return err
+		}
+	}
 	for _, d := range sec.Decks {
 		for _, c := range d.Cards {
 			if public[c] {
 				continue
 			}
 			w.checks++
-			q := `"` + c + `"`
-			for what, b := range map[string][]byte{"the game document over REST": doc, "getView's state": state.JSON} {
-				if strings.Contains(string(b), q) {
-					return fmt.Errorf("after %s (version %d) %s names %s, still in the %s pile", fn, pub.Version, what, c, d.ID)
-				}
-			}
 			if s := w.restNamed[c]; s > w.lastShuffle[d.ID] {
 				return fmt.Errorf("after %s (version %d) log event %d read over REST names %s, still in the %s pile (shuffled at %d)",
 					fn, pub.Version, s, c, d.ID, w.lastShuffle[d.ID])
@@ -205,6 +214,44 @@ func (w *watcher) after(fn string, by functest.Player, result json.RawMessage) e
 				return fmt.Errorf("after %s (version %d) %q is readable before the end", fn, pub.Version, k)
 			}
 		}
+	}
+	return nil
+}
+
+// namesUndrawn returns a card of sec's draw piles that is not public
+// and that b names (as a JSON string), and its pile; "" if none.
+func namesUndrawn(b []byte, sec *engine.Secret, public map[string]bool) (card, pile string) {
+	for _, d := range sec.Decks {
+		for _, c := range d.Cards {
+			if !public[c] && strings.Contains(string(b), `"`+c+`"`) {
+				return c, d.ID
+			}
+		}
+	}
+	return "", ""
+}
+
+// privateControl reads the private state over REST as a seated player:
+// the rules refuse it; and, the positive control, the same read of a copy
+// of it under the project's rules with the private state's rule opened to
+// every signed-in user (emulator.Suite.Weakened) succeeds, and the
+// watcher's scan for undrawn cards finds one in it. So the rules are what
+// keep the deck order from the players, and the scan would see it.
+func (w *watcher) privateControl(reader functest.Player, sec *engine.Secret, public map[string]bool) error {
+	path := "/games/" + w.gameID + "/private/state"
+	if code, body := restDo(w.t, "GET", path, reader.Token, nil); code != http.StatusForbidden {
+		return fmt.Errorf("%s read the private state over REST: HTTP %d %.200s", reader.UID, code, body)
+	}
+	weak := emu.Weakened(w.t, []string{"/private/{doc}"}, path)
+	code, body, err := weak.REST(context.Background(), "GET", path, reader.Token, nil)
+	if err != nil {
+		return err
+	}
+	if code != http.StatusOK {
+		return fmt.Errorf("the positive control: under rules opened at the private state, %s's read: HTTP %d %.200s, want 200", reader.UID, code, body)
+	}
+	if c, _ := namesUndrawn(body, sec, public); c == "" {
+		return fmt.Errorf("the positive control: the private state %s read under weakened rules names no undrawn card: %.300s", reader.UID, body)
 	}
 	return nil
 }
@@ -252,7 +299,9 @@ func commitmentOf(t testing.TB, serverSeedHex string) string {
 // games in crypto and fair modes through the functions on the emulators;
 // after every action, nothing the players can read (results, getView, the
 // game document and the log over Firestore REST with their tokens) names
-// a card not yet drawn, and nothing before the end holds a secret. At the
+// a card not yet drawn, and nothing before the end holds a secret; the
+// private state read over REST is refused, and read under rules weakened
+// on purpose it names an undrawn card (the positive control). At the
 // end a fair game shows its reveal in the game document and as its last
 // log event, opening the commitment it published at create.
 func TestHiddenInformationThroughTheFunctions(t *testing.T) {
@@ -272,6 +321,9 @@ func TestHiddenInformationThroughTheFunctions(t *testing.T) {
 			}
 			if w.actions != n+len(ps)+2 || w.shuffles < engine.NumDecks || w.checks < 1000 {
 				t.Fatalf("checked %d actions (want %d), %d shuffles, %d undrawn cards: too little", w.actions, n+len(ps)+2, w.shuffles, w.checks)
+			}
+			if !w.controlled {
+				t.Fatal("the private state's read and its positive control did not run")
 			}
 			last := log[len(log)-1]
 			if log[len(log)-2].Type != engine.EvGameFinished || last.Type != engine.EvFairnessRevealed {

@@ -42,6 +42,9 @@ type Suite struct {
 	err     error // start failure
 	fs      *Firestore
 	auth    *Auth
+
+	mu   sync.Mutex
+	weak int // the weakened projects made (Weakened)
 }
 
 // NewSuite returns a Suite for cfg; nothing starts yet.

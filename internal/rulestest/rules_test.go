@@ -301,6 +301,7 @@ func TestRules(t *testing.T) {
 			t.Errorf("%s was created by a denied write", p)
 		}
 	}
+	secretReadsControl(t, w)
 }
 
 // The listener's query of the log, by a seated player, returns every log
