@@ -124,7 +124,7 @@ func TestDroppedThenBlamed(t *testing.T) {
 				t.Cleanup(srv.Close)
 				url = srv.URL
 			}
-			cs, errs := playDouble(t, url, 3, nil)
+			cs, errs := playDouble(t, d, url, 3, nil)
 			i := target.Load()
 			require.NotZero(t, i, "p2 revealed an index from 2 on")
 			at := first(d.log, 0, func(e *engine.Event) bool { return e.Type == engine.EvGameAborted })
@@ -283,7 +283,7 @@ func TestSplitViewMidGame(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d, url := newDouble(t)
 			seen, target, victim := splitMidGame(d, split)
-			_, errs := playDouble(t, url, 3, seen)
+			_, errs := playDouble(t, d, url, 3, seen)
 			require.GreaterOrEqual(t, *target, uint32(3))
 			if !split {
 				for i, err := range errs {
