@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
 
@@ -94,10 +95,10 @@ func (c *Client) acked(rv *engine.Action, via, actionID string, res *Result, cod
 	ack := &Ack{Seat: rv.Seat, Index: rv.Index, Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature,
 		Via: via, ActionID: actionID, Version: res.Version, Code: code, At: time.Now()}
 	if c.cfg.ServerKey != nil && code == "" {
-		if res.Ack == nil {
+		if res.Ack == nil && checks.On(checks.AckSignature) {
 			return c.lie("the server acknowledged this seat's reveal for index %d (%s %s) without its signature", rv.Index, via, actionID)
 		}
-		if !c.checkServerAck(rv, res.Ack) {
+		if res.Ack != nil && !c.checkServerAck(rv, res.Ack) && checks.On(checks.AckSignature) {
 			return c.lie("the server's acknowledgement of this seat's reveal for index %d (%s %s) is not signed by its published key: signature %s at %d",
 				rv.Index, via, actionID, res.Ack.Signature, res.Ack.At)
 		}
@@ -145,6 +146,9 @@ func (c *Client) checkBlame(events []engine.Event) error {
 		e := &events[i]
 		if e.Type != engine.EvGameAborted || e.Trust == nil || e.Trust.Index != ack.Index || !slices.Contains(e.Trust.Missing, c.cfg.UID) {
 			continue
+		}
+		if !checks.On(checks.AckHeld) {
+			return nil // the abort taken, the acknowledgement not compared
 		}
 		c.err = &Dropped{Ack: *ack, AbortedAt: e.Trust.At, Reason: e.Trust.Reason}
 		return c.err

@@ -98,13 +98,21 @@ const (
 	// SeatRecorded is player.Seat's check that the log has recorded the
 	// pending action the server shows.
 	SeatRecorded
+	// AckHeld is the client's comparison of an abort that names its seat
+	// as missing a round with the acknowledgement it holds of its reveal
+	// for that round (client.Dropped: the server took it, then dropped it).
+	AckHeld
+	// AckSignature is the client's check that the server's acknowledgement
+	// of its reveal carries the server's signature by the key it pins.
+	AckSignature
 
 	numChecks
 )
 
 var names = [numChecks]string{"ShownIndex", "ShownPending", "MarkDigest", "ReplaySame", "PastEvent", "ActionSignature",
 	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "StagedOnce", "Visible", "ExportEvents",
-	"AppliedSeat", "AppliedOnce", "AppliedSignature", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded"}
+	"AppliedSeat", "AppliedOnce", "AppliedSignature", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded",
+	"AckHeld", "AckSignature"}
 
 func (c Check) String() string {
 	if c < 0 || c >= numChecks {
