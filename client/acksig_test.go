@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/service"
 )
 
@@ -55,7 +56,8 @@ func revealOnce(t *testing.T, s *memServer, pinned ed25519.PublicKey) (*client.C
 // signature with it, for the player to show, in its secrets file: a
 // restarted client has it), and stops with a
 // *client.Lie when the acknowledgement is signed by another key (a forged
-// one) or not signed at all.
+// one) or not signed at all; with that check switched off (its positive
+// control), it takes both.
 func TestSignedAcknowledgements(t *testing.T) {
 	pub, key, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
@@ -90,6 +92,26 @@ func TestSignedAcknowledgements(t *testing.T) {
 		var lie *client.Lie
 		require.ErrorAs(t, err, &lie)
 		require.Contains(t, lie.What, "without its signature")
+	})
+	// The positive controls: with the client's check of the server's
+	// signature off (checks.AckSignature), the forged acknowledgement and
+	// the unsigned one are taken and kept as the seat's evidence, though
+	// neither verifies under the published key.
+	t.Run("forged without AckSignature", func(t *testing.T) {
+		checks.Off(t, checks.AckSignature)
+		c, _, err := revealOnce(t, newMemServer(t, withKey(forged)), pub)
+		require.NoError(t, err, "with AckSignature off, the forged acknowledgement is taken")
+		a := c.LastAck()
+		require.NotNil(t, a)
+		require.NotNil(t, a.Server)
+		require.False(t, client.VerifyAck(pub, "tl-acksig", "p2", a), "kept, though not the published key's")
+	})
+	t.Run("absent without AckSignature", func(t *testing.T) {
+		checks.Off(t, checks.AckSignature)
+		c, _, err := revealOnce(t, newMemServer(t, nil), pub)
+		require.NoError(t, err, "with AckSignature off, the unsigned acknowledgement is taken")
+		require.NotNil(t, c.LastAck())
+		require.Nil(t, c.LastAck().Server)
 	})
 	t.Run("unpinned", func(t *testing.T) {
 		// A client that pins no key takes the unsigned acknowledgement

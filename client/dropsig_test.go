@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +21,7 @@ import (
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
 
@@ -104,12 +106,55 @@ func (f signer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // stops with a *client.Dropped whose acknowledgement carries the
 // server's signature, which a third party who knows the published key
 // checks (client.VerifyAck) and which fails under another key, for
-// another player, or with the index changed (the controls).
+// another player, or with the index changed (the controls). Its positive
+// control: with the client's comparison of the abort with the
+// acknowledgement it holds switched off (checks.AckHeld), p2's client
+// takes the abort, though it holds the signed acknowledgement of the
+// index it is blamed for.
 func TestDroppedThenBlamedSigned(t *testing.T) {
 	pub, key, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
 	other, _, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
+	t.Run("signed", func(t *testing.T) {
+		cs, errs, target := playSigned(t, key, pub)
+		require.NoError(t, errs[0])
+		require.NoError(t, errs[2])
+		var dropped *client.Dropped
+		require.ErrorAs(t, errs[1], &dropped, "p2's client")
+		require.Equal(t, target, dropped.Ack.Index)
+		require.NotNil(t, dropped.Ack.Server, "the acknowledgement is signed")
+		require.Contains(t, dropped.Error(), dropped.Ack.Server.Signature, "and the error cites the signature")
+		t.Log(dropped.Error())
+		require.True(t, client.VerifyAck(pub, "tl-double", "p2", &dropped.Ack), "a third party checks it with the published key")
+		require.False(t, client.VerifyAck(other, "tl-double", "p2", &dropped.Ack), "not under another key")
+		require.False(t, client.VerifyAck(pub, "tl-double", "p1", &dropped.Ack), "not for another player")
+		moved := dropped.Ack
+		moved.Index++
+		require.False(t, client.VerifyAck(pub, "tl-double", "p2", &moved), "not for another index")
+		require.Equal(t, dropped.Ack, *cs[1].LastAck())
+	})
+	t.Run("signed without AckHeld", func(t *testing.T) {
+		checks.Off(t, checks.AckHeld)
+		cs, errs, target := playSigned(t, key, pub)
+		require.NoError(t, errs[0])
+		require.NoError(t, errs[2])
+		var dropped *client.Dropped
+		require.False(t, errors.As(errs[1], &dropped), "with AckHeld off, p2's client names no drop: %v", errs[1])
+		require.NoError(t, errs[1], "with AckHeld off, p2's client takes the abort")
+		held := cs[1].LastAck()
+		require.NotNil(t, held)
+		require.Equal(t, target, held.Index, "though it holds the acknowledgement of the index it is blamed for")
+		require.True(t, client.VerifyAck(pub, "tl-double", "p2", held), "signed by the server's key")
+	})
+}
+
+// playSigned plays TestDroppedThenBlamedSigned's game: three clients on
+// the double behind signer (which signs with key, and drops p2's reveal
+// of the index it returns), p2's client pinning pub. It returns the
+// clients and their errors once every one has stopped.
+func playSigned(t *testing.T, key ed25519.PrivateKey, pub ed25519.PublicKey) ([]*client.Client, []error, uint32) {
+	t.Helper()
 	d, _ := newDouble(t)
 	var target atomic.Uint32
 	abortOnceOthersRevealed(d, &target)
@@ -140,18 +185,6 @@ func TestDroppedThenBlamedSigned(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	require.NoError(t, errs[0])
-	require.NoError(t, errs[2])
-	var dropped *client.Dropped
-	require.ErrorAs(t, errs[1], &dropped, "p2's client")
-	require.Equal(t, target.Load(), dropped.Ack.Index)
-	require.NotNil(t, dropped.Ack.Server, "the acknowledgement is signed")
-	require.Contains(t, dropped.Error(), dropped.Ack.Server.Signature, "and the error cites the signature")
-	t.Log(dropped.Error())
-	require.True(t, client.VerifyAck(pub, "tl-double", "p2", &dropped.Ack), "a third party checks it with the published key")
-	require.False(t, client.VerifyAck(other, "tl-double", "p2", &dropped.Ack), "not under another key")
-	require.False(t, client.VerifyAck(pub, "tl-double", "p1", &dropped.Ack), "not for another player")
-	moved := dropped.Ack
-	moved.Index++
-	require.False(t, client.VerifyAck(pub, "tl-double", "p2", &moved), "not for another index")
+	require.NotZero(t, target.Load(), "p2 revealed an index from 2 on")
+	return cs, errs, target.Load()
 }
