@@ -81,7 +81,9 @@ func snapshot(t *testing.T, m *store.Memory, gameID string, index uint32) string
 // (all a replayer can change) bad_signature: both signatures cover the
 // game id. Nothing of B changes. The controls: the same start and the same
 // reveal sent to A are accepted, and the reveal's signature verifies over
-// A's message and not over the same message with B's id.
+// A's message and not over the same message with B's id. The positive
+// controls (crossGameReplays): with the checks that refuse a replay off,
+// it is refused by the next one, or taken into B.
 func TestCrossGameReplayRefused(t *testing.T) {
 	svc, mem, _ := tlService(t)
 	ctx := context.Background()
@@ -138,6 +140,8 @@ func TestCrossGameReplayRefused(t *testing.T) {
 	// B's own round still closes with B's own reveals.
 	b.Round(t)
 	require.Nil(t, b.State.Trustless.Pending)
+
+	crossGameControls(t)
 }
 
 // sendAll sends n copies of a at once (action id id, or id-k for the k-th
