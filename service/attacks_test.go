@@ -82,7 +82,7 @@ func snapshot(t *testing.T, m *store.Memory, gameID string, index uint32) string
 // game id. Nothing of B changes. The controls: the same start and the same
 // reveal sent to A are accepted, and the reveal's signature verifies over
 // A's message and not over the same message with B's id. The positive
-// controls (crossGameReplays): with the checks that refuse a replay off,
+// controls (trustlesstest.CrossGameReplays): with the checks that refuse a replay off,
 // it is refused by the next one, or taken into B.
 func TestCrossGameReplayRefused(t *testing.T) {
 	svc, mem, _ := tlService(t)

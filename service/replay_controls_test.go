@@ -12,40 +12,15 @@ import (
 	"github.com/fairboard/fairboard/internal/trustlesstest"
 )
 
-// crossGameReplays are the replays of TestCrossGameReplayRefused, from
-// game A into its twin B, with the checks that refuse each and what the
-// same replay gets with some of them off (its positive controls): refused
-// by the next check in the engine's order (then: its code), or taken into
-// B (then: ""). Every check on the way refuses it alone: a cross-game
-// replay is refused by the action's signature (it covers the game id), and
-// a reveal by its digest and transcript (A's pending action, which names
-// A), its signature (the game id) and its link (the chain is the game's:
-// the same secret makes another chain in B).
-var crossGameReplays = []struct {
-	name string
-	// reveal: a reveal of A's index 1 (B's pending too); else A's start.
-	reveal, moved bool
-	off           []checks.Check
-	then          engine.Code
-}{
-	{"start without ActionSignature", false, false, []checks.Check{checks.ActionSignature}, ""},
-	{"reveal without RevealDigest", true, false, []checks.Check{checks.RevealDigest}, engine.CodeBadSignature},
-	{"reveal without RevealDigest, RevealSignature", true, false, []checks.Check{checks.RevealDigest, checks.RevealSignature}, engine.CodeWrongLink},
-	{"reveal without RevealDigest, RevealSignature, RevealLink", true, false,
-		[]checks.Check{checks.RevealDigest, checks.RevealSignature, checks.RevealLink}, ""},
-	// With B's digest and transcript put in A's reveal.
-	{"moved reveal without RevealSignature", true, true, []checks.Check{checks.RevealSignature}, engine.CodeWrongLink},
-	{"moved reveal without RevealSignature, RevealLink", true, true, []checks.Check{checks.RevealSignature, checks.RevealLink}, ""},
-}
-
-// crossGameControls runs TestCrossGameReplayRefused's positive controls,
-// each on a fresh pair of twin games: with the checks it names off, the
-// replay is refused with the next check's code or taken into B (B's start
-// applied; A's reveal staged in B).
+// crossGameControls runs TestCrossGameReplayRefused's positive controls
+// (trustlesstest.CrossGameReplays), each on a fresh pair of twin games:
+// with the checks it names off, the replay is refused with the next
+// check's code or taken into B (B's start applied; A's reveal staged in
+// B).
 func crossGameControls(t *testing.T) {
-	for k, c := range crossGameReplays {
-		t.Run(c.name, func(t *testing.T) {
-			for _, x := range c.off {
+	for k, c := range trustlesstest.CrossGameReplays {
+		t.Run(c.Name, func(t *testing.T) {
+			for _, x := range c.Off {
 				checks.Off(t, x)
 			}
 			svc, mem, _ := tlService(t)
@@ -54,12 +29,12 @@ func crossGameControls(t *testing.T) {
 			b := twinTable(t, a, fmt.Sprint("tl-atkc-b", k))
 			start := engine.Action{Kind: engine.ActStart, Actor: "p1", Version: a.State.Version, ID: "start"}
 			require.NoError(t, a.Seats[0].Sign(&start))
-			if !c.reveal {
+			if !c.Reveal {
 				replayed := start
 				replayed.ID = "replayed-start"
 				v := b.State.Version
 				_, err := svc.Do(ctx, b.GameID, replayed)
-				require.NoError(t, err, "with %v off, A's start is taken in B", c.off)
+				require.NoError(t, err, "with %v off, A's start is taken in B", c.Off)
 				b.Sync(t)
 				require.Greater(t, b.State.Version, v, "B moved")
 				require.NotNil(t, b.State.Trustless.Pending, "B started by A's start")
@@ -72,18 +47,18 @@ func crossGameControls(t *testing.T) {
 			rv, err := a.Seats[0].Reveal(a.State, 0)
 			require.NoError(t, err)
 			rv.ID = "replayed-r1"
-			if c.moved {
+			if c.Moved {
 				pd := b.State.Trustless.Pending
 				rv.Digest, rv.Transcript = pd.Digest.String(), pd.Transcript.String()
 			}
 			before := snapshot(t, mem, b.GameID, 1)
 			res, err := svc.Reveal(ctx, b.GameID, rv)
-			if c.then != "" {
-				require.ErrorIs(t, err, c.then, "with %v off, refused by the next check", c.off)
+			if c.Then != "" {
+				require.ErrorIs(t, err, c.Then, "with %v off, refused by the next check", c.Off)
 				require.Equal(t, before, snapshot(t, mem, b.GameID, 1), "B unchanged")
 				return
 			}
-			require.NoError(t, err, "with %v off, A's reveal is taken in B", c.off)
+			require.NoError(t, err, "with %v off, A's reveal is taken in B", c.Off)
 			require.True(t, res.Staged)
 			staged, err := mem.Staged(ctx, b.GameID, 1)
 			require.NoError(t, err)

@@ -10,7 +10,6 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/player"
 )
 
 // revealAnswer is the reveal function's answer as these tests read it.
@@ -203,110 +202,4 @@ func TestConcurrentDuplicateRevealsOnTheEmulator(t *testing.T) {
 func engineCode(err error) string {
 	_, c := code(err)
 	return c
-}
-
-// TestCrossGameReplayThroughTheFunctions: the service's
-// TestCrossGameReplayRefused through the functions on Firestore: p1 and
-// p2 sit at games A and B with the same keys and chain secrets. A's start,
-// signed by p1, sent to B is bad_signature; p1's reveal of A's index 1
-// sent to B is wrong_digest, and with B's digest and transcript
-// bad_signature; B's game document keeps its version and nothing is
-// staged in it. The controls: the start and the reveal are A's, which
-// takes them.
-func TestCrossGameReplayThroughTheFunctions(t *testing.T) {
-	emu.Require(t)
-	ctx := context.Background()
-	e := newEnv(t, nil)
-	ps := players(t, 2)
-	a, err := functest.NewTable(ctx, e.c, "tl-xg-a", ps, eng.Rules(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &functest.Table{C: e.c, ID: "tl-xg-b", Players: ps}
-	if err := b.Call(ctx, "createGame", 0, map[string]any{"actionId": "create", "mode": "trustless"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	for i, s := range a.Seats {
-		sec := s.Secrets()
-		sec.GameID = b.ID
-		twin, err := player.RestoreSeat(eng.Rules(), sec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := twin.Follow(b.Log); err != nil {
-			t.Fatal(err)
-		}
-		b.Seats = append(b.Seats, twin)
-		j, err := twin.Join(ps[i].Seat.Class, false, b.State.Version)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Call(ctx, "joinGame", i, map[string]any{"actionId": "join", "seat": i, "class": j.Class, "chainHead": j.ChainHead,
-			"publicKey": j.PublicKey, "version": j.Version, "signature": j.Signature}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Sync(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	unchanged := func(what string, version uint64) {
-		t.Helper()
-		if err := b.Sync(ctx); err != nil {
-			t.Fatal(err)
-		}
-		staged, err := e.st.Staged(ctx, b.ID, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b.State.Version != version || len(staged) != 0 {
-			t.Fatalf("%s: B at version %d (was %d), %d staged", what, b.State.Version, version, len(staged))
-		}
-	}
-
-	start := engine.Action{Kind: engine.ActStart, Actor: "p1", Version: a.State.Version}
-	if err := a.Seats[0].Sign(&start); err != nil {
-		t.Fatal(err)
-	}
-	v := b.State.Version
-	err = b.Call(ctx, "startGame", 0, map[string]any{"actionId": "replayed", "version": start.Version, "signature": start.Signature}, nil)
-	if engineCode(err) != string(engine.CodeBadSignature) {
-		t.Fatalf("A's start in B: %v, want bad_signature", err)
-	}
-	unchanged("A's start in B", v)
-	if err := a.Call(ctx, "startGame", 0, map[string]any{"actionId": "start", "version": start.Version, "signature": start.Signature}, nil); err != nil {
-		t.Fatalf("A's start in A: %v", err)
-	}
-	if err := a.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Act(ctx, 0, engine.Action{Kind: engine.ActStart}, "start"); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-
-	rv, err := a.Reveal(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v = b.State.Version
-	err = b.Call(ctx, "reveal", 0, functest.RevealData(rv, "replayed-r1"), nil)
-	if engineCode(err) != string(engine.CodeWrongDigest) {
-		t.Fatalf("A's reveal in B: %v, want wrong_digest", err)
-	}
-	moved := rv
-	pd := b.State.Trustless.Pending
-	moved.Digest, moved.Transcript = pd.Digest.String(), pd.Transcript.String()
-	err = b.Call(ctx, "reveal", 0, functest.RevealData(moved, "replayed-moved"), nil)
-	if engineCode(err) != string(engine.CodeBadSignature) {
-		t.Fatalf("A's reveal in B over B's pending action: %v, want bad_signature", err)
-	}
-	unchanged("A's reveal in B", v)
-	if err := a.SendReveal(ctx, 0, rv); err != nil {
-		t.Fatalf("A's reveal in A: %v", err)
-	}
 }
