@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/internal/checks"
 )
 
 // revealAnswer is the reveal function's answer as these tests read it.
@@ -23,13 +25,13 @@ type revealAnswer struct {
 // copiesAtOnce sends n copies of seat i's reveal a at once, spread over
 // the server instances envs (each its own Firestore client and store, as
 // separate processes), under one action id or n; a copy answered ABORTED
-// (contention) is sent again, as a client does. It returns how many
-// copies were answered as the reveal itself (not replayed), and fails on
-// any answer but that, a replay, or one of the refusals allowed.
-func copiesAtOnce(t *testing.T, envs []*env, tb *functest.Table, i int, a engine.Action, n int, distinct bool, allowed ...engine.Code) int {
-	t.Helper()
+// (contention) is sent again, up to tries times, as a client does. It
+// returns how many copies were answered as the reveal itself (not
+// replayed), and what the others got that is neither a replay nor one of
+// the refusals allowed (a copy still ABORTED after its tries among them,
+// as aborted: the store's contention).
+func copiesAtOnce(envs []*env, tb *functest.Table, i int, a engine.Action, n, tries int, distinct bool, allowed ...engine.Code) (firsts int, unnamed []string) {
 	var mu sync.Mutex
-	firsts := 0
 	var wg sync.WaitGroup
 	gate := make(chan struct{})
 	for k := range n {
@@ -41,31 +43,29 @@ func copiesAtOnce(t *testing.T, envs []*env, tb *functest.Table, i int, a engine
 			<-gate
 			d := functest.RevealData(a, id)
 			d["gameId"] = tb.ID
-			for range 20 {
-				var res revealAnswer
-				err := envs[k%len(envs)].c.Call(context.Background(), "reveal", tb.Players[i].Token, d, &res)
-				if functest.Status(err) == string(callable.StatusAborted) {
-					continue
+			var res revealAnswer
+			var err error
+			for range tries {
+				err = envs[k%len(envs)].c.Call(context.Background(), "reveal", tb.Players[i].Token, d, &res)
+				if functest.Status(err) != string(callable.StatusAborted) {
+					break
 				}
-				if err != nil {
-					if c := engineCode(err); !slices.Contains(allowed, engine.Code(c)) {
-						t.Errorf("copy %d: %v (code %q), want an answer or one of %v", k, err, c, allowed)
-					}
-					return
-				}
-				if !res.Replayed {
-					mu.Lock()
-					firsts++
-					mu.Unlock()
-				}
-				return
 			}
-			t.Errorf("copy %d: still ABORTED after 20 tries", k)
+			mu.Lock()
+			defer mu.Unlock()
+			switch c := engineCode(err); {
+			case functest.Status(err) == string(callable.StatusAborted):
+				unnamed = append(unnamed, fmt.Sprintf("copy %d: aborted: still ABORTED after %d tries: %v", k, tries, err))
+			case err != nil && !slices.Contains(allowed, engine.Code(c)):
+				unnamed = append(unnamed, fmt.Sprintf("copy %d: %v (code %q), want an answer or one of %v", k, err, c, allowed))
+			case err == nil && !res.Replayed:
+				firsts++
+			}
 		})
 	}
 	close(gate)
 	wg.Wait()
-	return firsts
+	return firsts, unnamed
 }
 
 // TestConcurrentDuplicateRevealsOnTheEmulator: the service's
@@ -77,7 +77,12 @@ func copiesAtOnce(t *testing.T, envs []*env, tb *functest.Table, i int, a engine
 // round (one RoundRevealed, the game 3 versions on, each seat's reveal
 // listed as applied once); the others replayed, already_revealed or
 // wrong_index. The control: two seats' reveals sent at once, four copies
-// each, stage both seats.
+// each, stage both seats. The positive control (8 action ids, the service's
+// StagedOnce and the engine's RevealOnce off), as the service's: the
+// staged copies end as the store's contention (ABORTED), which the test's
+// answer check names; one is staged all the same (the staged document is
+// the seat's, for the index) and the round closes once: the store keeps
+// the copies out, and has no switch.
 func TestConcurrentDuplicateRevealsOnTheEmulator(t *testing.T) {
 	emu.Require(t)
 	ctx := context.Background()
@@ -119,55 +124,80 @@ func TestConcurrentDuplicateRevealsOnTheEmulator(t *testing.T) {
 		slices.Sort(who)
 		return who
 	}
+	// dup plays the two rounds of copies on a fresh game; off: the
+	// once-checks are off (the positive control), and the staged copies
+	// must end as the store's contention.
+	dup := func(t *testing.T, id string, distinct, off bool) {
+		tb := table(id)
+		v := tb.State.Version
+		if !off {
+			if n, un := copiesAtOnce(envs, tb, 0, reveal(tb, 0), 8, 20, distinct, engine.CodeAlreadyRevealed); n != 1 || len(un) > 0 {
+				t.Fatalf("%d copies were the reveal, want 1; %q", n, un)
+			}
+		} else {
+			// Three tries each: a copy the store refuses stays ABORTED.
+			n, un := copiesAtOnce(envs, tb, 0, reveal(tb, 0), 8, 3, distinct, engine.CodeAlreadyRevealed)
+			if n != 1 || len(un) == 0 {
+				t.Fatalf("with StagedOnce, RevealOnce off: %d copies were the reveal, %q refused unnamed; want 1, and the others refused by the store", n, un)
+			}
+			for _, u := range un {
+				if !strings.Contains(u, ": aborted: ") {
+					t.Fatalf("with StagedOnce, RevealOnce off: %s; want the store's contention", u)
+				}
+			}
+			t.Logf("%d of 8 copies refused by the store alone: %s", len(un), un[0])
+		}
+		if who := stagedBy(tb); !slices.Equal(who, []string{"p1"}) {
+			t.Fatalf("staged: %v, want p1 once", who)
+		}
+		if err := tb.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if tb.State.Version != v {
+			t.Fatalf("a staged reveal moved the game from version %d to %d", v, tb.State.Version)
+		}
+		if err := tb.SendReveal(ctx, 1, reveal(tb, 1)); err != nil {
+			t.Fatal(err)
+		}
+		if n, un := copiesAtOnce(envs, tb, 2, reveal(tb, 2), 8, 20, distinct, engine.CodeAlreadyRevealed, engine.CodeWrongIndex); n != 1 || len(un) > 0 {
+			t.Fatalf("%d copies were the closing reveal, want 1; %q", n, un)
+		}
+		if err := tb.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		rounds := 0
+		for _, ev := range tb.Log {
+			if ev.Type == engine.EvRoundRevealed {
+				rounds++
+			}
+		}
+		if rounds != 1 || tb.State.Trustless.Pending != nil || tb.State.Version != v+3 {
+			t.Fatalf("round 1 closed %d times; pending %v; version %d, want %d", rounds, tb.State.Trustless.Pending, tb.State.Version, v+3)
+		}
+		applied, err := e.st.Applied(ctx, tb.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per := map[string]int{}
+		for _, x := range applied {
+			if x.Action.Kind == engine.ActReveal {
+				per[x.Action.Actor]++
+			}
+		}
+		if per["p1"] != 1 || per["p2"] != 1 || per["p3"] != 1 || len(per) != 3 {
+			t.Fatalf("reveals applied: %v, want each seat's once", per)
+		}
+	}
 	for _, distinct := range []bool{false, true} {
 		t.Run(fmt.Sprint("distinctIDs=", distinct), func(t *testing.T) {
-			tb := table(fmt.Sprint("tl-dup-", distinct))
-			v := tb.State.Version
-			if n := copiesAtOnce(t, envs, tb, 0, reveal(tb, 0), 8, distinct, engine.CodeAlreadyRevealed); n != 1 {
-				t.Fatalf("%d copies were the reveal, want 1", n)
-			}
-			if who := stagedBy(tb); !slices.Equal(who, []string{"p1"}) {
-				t.Fatalf("staged: %v, want p1 once", who)
-			}
-			if err := tb.Sync(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if tb.State.Version != v {
-				t.Fatalf("a staged reveal moved the game from version %d to %d", v, tb.State.Version)
-			}
-			if err := tb.SendReveal(ctx, 1, reveal(tb, 1)); err != nil {
-				t.Fatal(err)
-			}
-			if n := copiesAtOnce(t, envs, tb, 2, reveal(tb, 2), 8, distinct, engine.CodeAlreadyRevealed, engine.CodeWrongIndex); n != 1 {
-				t.Fatalf("%d copies were the closing reveal, want 1", n)
-			}
-			if err := tb.Sync(ctx); err != nil {
-				t.Fatal(err)
-			}
-			rounds := 0
-			for _, ev := range tb.Log {
-				if ev.Type == engine.EvRoundRevealed {
-					rounds++
-				}
-			}
-			if rounds != 1 || tb.State.Trustless.Pending != nil || tb.State.Version != v+3 {
-				t.Fatalf("round 1 closed %d times; pending %v; version %d, want %d", rounds, tb.State.Trustless.Pending, tb.State.Version, v+3)
-			}
-			applied, err := e.st.Applied(ctx, tb.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			per := map[string]int{}
-			for _, x := range applied {
-				if x.Action.Kind == engine.ActReveal {
-					per[x.Action.Actor]++
-				}
-			}
-			if per["p1"] != 1 || per["p2"] != 1 || per["p3"] != 1 || len(per) != 3 {
-				t.Fatalf("reveals applied: %v, want each seat's once", per)
-			}
+			dup(t, fmt.Sprint("tl-dup-", distinct), distinct, false)
 		})
 	}
+	t.Run("distinctIDs=true without StagedOnce, RevealOnce", func(t *testing.T) {
+		checks.Off(t, checks.StagedOnce)
+		checks.Off(t, checks.RevealOnce)
+		dup(t, "tl-dup-off", true, true)
+	})
 	t.Run("control", func(t *testing.T) {
 		tb := table("tl-dup-control")
 		a, b := reveal(tb, 0), reveal(tb, 1)
