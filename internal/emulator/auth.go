@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,8 +47,25 @@ func StartAuth(ctx context.Context, opts AuthOptions) (*Auth, error) {
 	if err != nil {
 		return nil, err
 	}
+	for range startAttempts {
+		var a *Auth
+		if a, err = startAuthOnce(ctx, opts, root); err == nil {
+			return a, nil
+		}
+		if !errors.Is(err, errPortTaken) {
+			return nil, err
+		}
+	}
+	return nil, err
+}
+
+// authReady is what firebase-tools prints once its emulators serve.
+const authReady = "All emulators ready"
+
+// startAuthOnce makes one try of StartAuth on ports picked afresh.
+func startAuthOnce(ctx context.Context, opts AuthOptions, root string) (*Auth, error) {
 	// Auth, the emulator hub and the logging emulator each need a port.
-	ports, err := freePorts(3)
+	ports, err := pickPorts(3)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +90,7 @@ func StartAuth(ctx context.Context, opts AuthOptions) (*Auth, error) {
 		return nil, err
 	}
 	host := "127.0.0.1:" + strconv.Itoa(ports[0])
-	if err := waitReady(ctx, p, "auth emulator", "http://"+host+"/", opts.StartTimeout); err != nil {
+	if err := waitReady(ctx, p, "auth emulator", "http://"+host+"/", authReady, opts.StartTimeout); err != nil {
 		p.stop()
 		os.RemoveAll(dir)
 		return nil, err

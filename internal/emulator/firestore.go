@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -61,17 +62,36 @@ func StartFirestore(ctx context.Context, opts FirestoreOptions) (*Firestore, err
 	if opts.StartTimeout == 0 {
 		opts.StartTimeout = DefaultStartTimeout
 	}
-	ports, err := freePorts(1)
+	var rules string
+	if opts.Rules != "" {
+		var err error
+		if rules, err = resolvePath(opts.Rules); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	for range startAttempts {
+		var f *Firestore
+		if f, err = startFirestoreOnce(ctx, opts, rules); err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, errPortTaken) {
+			return nil, err
+		}
+	}
+	return nil, err
+}
+
+// startFirestoreOnce makes one try of StartFirestore on a port picked
+// afresh, with the resolved rules path ("" for none).
+func startFirestoreOnce(ctx context.Context, opts FirestoreOptions, rules string) (*Firestore, error) {
+	ports, err := pickPorts(1)
 	if err != nil {
 		return nil, err
 	}
 	host := "127.0.0.1:" + strconv.Itoa(ports[0])
 	args := []string{"emulators", "firestore", "start", "--host-port=" + host, "--quiet"}
-	if opts.Rules != "" {
-		rules, err := resolvePath(opts.Rules)
-		if err != nil {
-			return nil, err
-		}
+	if rules != "" {
 		args = append(args, "--rules="+rules)
 	}
 	env := []string{
@@ -83,12 +103,15 @@ func StartFirestore(ctx context.Context, opts FirestoreOptions) (*Firestore, err
 	if err != nil {
 		return nil, err
 	}
-	if err := waitReady(ctx, p, "firestore emulator", "http://"+host+"/", opts.StartTimeout); err != nil {
+	if err := waitReady(ctx, p, "firestore emulator", "http://"+host+"/", firestoreReady, opts.StartTimeout); err != nil {
 		p.stop()
 		return nil, err
 	}
 	return &Firestore{Host: host, ProjectID: opts.ProjectID, p: p}, nil
 }
+
+// firestoreReady is what the Firestore emulator prints once it serves.
+const firestoreReady = "Dev App Server is now running"
 
 // resolvePath makes a relative path relative to the repository root and
 // checks that it exists.

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -32,33 +33,72 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-// waitReady polls url until it answers 200, the process exits, ctx ends or
-// timeout passes, whichever comes first. Errors carry the tail of the log.
-func waitReady(ctx context.Context, p *proc, what, url string, timeout time.Duration) error {
+// errPortTaken says that an emulator could not bind a port that was free
+// when freePorts picked it: another process took it meanwhile. The start
+// is tried again on other ports.
+var errPortTaken = errors.New("a port it was given was taken before it could bind it")
+
+// portTakenMarks are what the emulators print when a port is taken: the
+// Firestore emulator's Java, and firebase-tools for the Auth emulator, its
+// hub and its logging emulator.
+var portTakenMarks = []string{"Address already in use", "BindException", "EADDRINUSE", "is not open on"}
+
+// startAttempts is how often an emulator's start is tried when a port it
+// was given turns out taken (each try on freshly picked ports).
+const startAttempts = 5
+
+// pickPorts picks the ports of a start; tests replace it to hand out a
+// taken port.
+var pickPorts = freePorts
+
+// waitReady polls url until it answers 200 and the emulator's own log
+// holds ready (what it prints once it serves): a 200 alone could come from
+// another process on the same port, when the port was taken between
+// freePorts and the emulator's bind. It returns errPortTaken (wrapped,
+// with the log) as soon as the log shows a port taken, and another error
+// when the process exits, ctx ends or timeout passes, whichever comes
+// first. Errors carry the tail of the log.
+func waitReady(ctx context.Context, p *proc, what, url, ready string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	client := &http.Client{Timeout: 2 * time.Second}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
+		head := p.head(64 << 10)
+		if containsAny(head, portTakenMarks) {
+			return fmt.Errorf("emulator: %s: %w; log %s:\n%s", what, errPortTaken, p.logPath, indent(p.log(8<<10)))
+		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
 			return fmt.Errorf("emulator: %s: %w", what, err)
 		}
 		if resp, err := client.Do(req); err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			if resp.StatusCode == http.StatusOK && strings.Contains(head, ready) {
 				return nil
 			}
 		}
 		select {
 		case <-p.exited:
+			if head := p.head(64 << 10); containsAny(head, portTakenMarks) {
+				return fmt.Errorf("emulator: %s: %w; log %s:\n%s", what, errPortTaken, p.logPath, indent(p.log(8<<10)))
+			}
 			return fmt.Errorf("emulator: %s exited before it was ready (%v); log %s:\n%s", what, p.waitErr, p.logPath, indent(p.log(8<<10)))
 		case <-ctx.Done():
 			return fmt.Errorf("emulator: %s not ready at %s: %w; log %s:\n%s", what, url, ctx.Err(), p.logPath, indent(p.log(8<<10)))
 		case <-tick.C:
 		}
 	}
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, m := range subs {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // indent prefixes every line of s with a tab, for logs inside errors.

@@ -208,6 +208,17 @@ func (p *proc) log(max int64) string {
 	return string(b)
 }
 
+// head returns the emulator's output so far, at most the first max bytes.
+func (p *proc) head(max int64) string {
+	f, err := os.Open(p.logPath)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, max))
+	return string(b)
+}
+
 // sessionAlive reports whether any process of session sid is alive (zombies
 // do not count). It reads /proc; without /proc it falls back to
 // kill(-sid, 0), which sees only the watchdog's own group.

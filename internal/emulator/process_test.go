@@ -143,7 +143,7 @@ func TestStartProcMissingBinaryFailsFast(t *testing.T) {
 	defer os.Remove(p.logPath)
 	defer p.stop()
 	start := time.Now()
-	werr := waitReady(t.Context(), p, "missing", "http://127.0.0.1:1/", 30*time.Second)
+	werr := waitReady(t.Context(), p, "missing", "http://127.0.0.1:1/", "ready", 30*time.Second)
 	if time.Since(start) > 10*time.Second {
 		t.Errorf("waitReady took %v, want it to notice the exit at once", time.Since(start))
 	}
