@@ -258,3 +258,6 @@ func Replay(def game.Definition, cfg Config, moves []game.Move, draws []int64) (
 	}
 	return m, nil
 }
+
+// Modes are the modes the machinery plays a game in, so far.
+var Modes = []rng.Mode{rng.ModeSeeded, rng.ModeCrypto}
