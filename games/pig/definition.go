@@ -97,7 +97,7 @@ func (Definition) Setup(r game.Ruleset, seats []game.Seat, _ game.Rand, ev []gam
 		}
 	}
 	s := New(rules, len(seats))
-	ev = append(ev, game.Event{To: game.All, Type: EventStarted, Vals: [game.MaxVals]int64{int64(len(seats)), int64(rules.Goal), int64(rules.DieSides)}})
+	ev = append(ev, game.Event{To: game.All, Type: EventStarted, Vals: [game.MaxVals]int64{int64(len(seats)), int64(rules.goal), int64(rules.dieSides)}})
 	return s, ev, nil
 }
 
@@ -108,7 +108,7 @@ type HoldAt int
 // Choose implements game.Policy.
 func (n HoldAt) Choose(st game.State, seat int, legal []game.Move) game.Move {
 	s := st.(*State)
-	if s.turnTotal > 0 && (s.turnTotal >= int(n) || s.banked[seat]+s.turnTotal >= s.rules.Goal) {
+	if s.turnTotal > 0 && (s.turnTotal >= int(n) || s.banked[seat]+s.turnTotal >= s.rules.goal) {
 		return game.Move{Seat: seat, Kind: KindHold}
 	}
 	return game.Move{Seat: seat, Kind: KindRoll}

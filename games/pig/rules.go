@@ -23,19 +23,29 @@ var params = []game.Param{
 }
 
 // Rules is Pig's ruleset: {"goal":100,"dieSides":6}. Build it with
-// DefaultRules or Definition.DecodeRuleset.
+// DefaultRules or Definition.DecodeRuleset; it cannot change once built,
+// so games and goroutines share it.
 type Rules struct {
-	Goal     int
-	DieSides int
+	goal     int
+	dieSides int
 	canon    []byte
 	hash     string
 }
 
+// defaultRules is made once: a simulation asks for it per game.
+var defaultRules = newRules(100, 6)
+
 // DefaultRules returns the default ruleset: goal 100, a six-sided die.
-func DefaultRules() *Rules { return newRules(100, 6) }
+func DefaultRules() *Rules { return defaultRules }
+
+// Goal returns the score that wins, at least 1.
+func (r *Rules) Goal() int { return r.goal }
+
+// DieSides returns the die's sides, at least 2.
+func (r *Rules) DieSides() int { return r.dieSides }
 
 func newRules(goal, sides int) *Rules {
-	r := &Rules{Goal: goal, DieSides: sides}
+	r := &Rules{goal: goal, dieSides: sides}
 	r.canon = fmt.Appendf(nil, `{"goal":%d,"dieSides":%d}`, goal, sides)
 	r.hash = game.HashJSON(r.canon)
 	return r

@@ -101,7 +101,7 @@ func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event
 		return ev, nil
 	}
 	s.ctx.Turn = s.turns
-	d, err := rnd.Dice(s.rules.DieSides, TagRoll, &s.ctx)
+	d, err := rnd.Dice(s.rules.dieSides, TagRoll, &s.ctx)
 	if err != nil {
 		panic("pig: a validated ruleset's die: " + err.Error()) // DieSides >= 2 by DecodeRuleset
 	}
@@ -114,7 +114,7 @@ func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event
 	}
 	s.turnTotal += d.Value
 	ev = append(ev, game.Event{To: game.All, Type: EventRolled, Vals: [game.MaxVals]int64{seat, int64(d.Value), int64(s.turnTotal)}})
-	if s.banked[s.turn]+s.turnTotal >= s.rules.Goal {
+	if s.banked[s.turn]+s.turnTotal >= s.rules.goal {
 		s.banked[s.turn] += s.turnTotal
 		s.turnTotal = 0
 		s.over = true
@@ -167,11 +167,11 @@ func (s *State) Check() error {
 	}
 	for i, b := range s.banked {
 		won := s.over && i == s.turn
-		if b < 0 || (!won && b >= s.rules.Goal) || (won && b < s.rules.Goal) {
-			bad("seat %d banked %d against a goal of %d (winner: %v)", i, b, s.rules.Goal, won)
+		if b < 0 || (!won && b >= s.rules.goal) || (won && b < s.rules.goal) {
+			bad("seat %d banked %d against a goal of %d (winner: %v)", i, b, s.rules.goal, won)
 		}
 	}
-	if !s.over && s.banked[s.turn]+s.turnTotal >= s.rules.Goal {
+	if !s.over && s.banked[s.turn]+s.turnTotal >= s.rules.goal {
 		bad("seat %d has reached the goal in a game in progress", s.turn)
 	}
 	if s.over && s.turnTotal != 0 {
@@ -236,9 +236,9 @@ func (s *State) ChanceOutcomes(m game.Move) ([]game.Chance, bool) {
 		if m.Kind == KindHold {
 			return nil, true
 		}
-		out := make([]game.Chance, s.rules.DieSides)
+		out := make([]game.Chance, s.rules.dieSides)
 		for f := range out {
-			out[f] = game.Chance{Draws: []int64{int64(f + 1)}, P: 1 / float64(s.rules.DieSides)}
+			out[f] = game.Chance{Draws: []int64{int64(f + 1)}, P: 1 / float64(s.rules.dieSides)}
 		}
 		return out, true
 	}
