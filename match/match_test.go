@@ -214,3 +214,16 @@ func TestWilson(t *testing.T) {
 	lo, hi = match.Wilson(0, 0)
 	require.Equal(t, [2]float64{0, 1}, [2]float64{lo, hi})
 }
+
+// A run stopped early keeps the games played, in order, and says so.
+func TestSimulateInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := match.Simulate(ctx, match.SimConfig{Def: peek{}, Games: 5000, Seed: "stop", Seats: 2, Bots: []string{"random"}, Workers: 2})
+	require.NoError(t, err)
+	require.EqualValues(t, 0, res.Games)
+	require.EqualValues(t, 5000, res.Requested)
+	var b bytes.Buffer
+	res.WriteSummary(&b)
+	require.Contains(t, b.String(), "partial: interrupted after 0 of 5000 games")
+}

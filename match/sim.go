@@ -42,19 +42,22 @@ type SimConfig struct {
 	Players  io.Writer // players.csv, or nil
 }
 
-// SimResult is what a simulation found, tallied in game order.
+// SimResult is what a simulation found, tallied in game order. A run
+// stopped early (its context done) has Games + Failed < Requested: the
+// games played are then the first ones, in order.
 type SimResult struct {
-	Def      string
-	Rules    string // canonical JSON
-	Games    int64  // played to their end
-	Seed     string
-	Seats    int
-	Bots     []string
-	Moves    int64     // over the games played
-	Wins     []int64   // by position - 1
-	Payoff   []float64 // sums, by position - 1
-	Failed   int64
-	Failures []string // the first few, with their seeds
+	Def       string
+	Rules     string // canonical JSON
+	Requested int64  // the games asked for
+	Games     int64  // played to their end
+	Seed      string
+	Seats     int
+	Bots      []string
+	Moves     int64     // over the games played
+	Wins      []int64   // by position - 1
+	Payoff    []float64 // sums, by position - 1
+	Failed    int64
+	Failures  []string // the first few, with their seeds
 }
 
 type gameResult struct {
@@ -92,7 +95,7 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 	if cfg.MaxMoves == 0 {
 		cfg.MaxMoves = DefaultMaxMoves
 	}
-	res := &SimResult{Def: cfg.Def.Name(), Rules: string(cfg.Rules.CanonicalJSON()), Seed: cfg.Seed, Seats: cfg.Seats,
+	res := &SimResult{Def: cfg.Def.Name(), Rules: string(cfg.Rules.CanonicalJSON()), Requested: cfg.Games, Seed: cfg.Seed, Seats: cfg.Seats,
 		Bots: cfg.Bots, Wins: make([]int64, cfg.Seats), Payoff: make([]float64, cfg.Seats)}
 	var w *bufio.Writer
 	if cfg.Players != nil {

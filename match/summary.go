@@ -30,6 +30,9 @@ func Wilson(k, n int64) (lo, hi float64) {
 func (r *SimResult) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d games, seed %q (game i: %s#i), %d seats, ruleset %s, bots %s\n",
 		r.Def, r.Games, r.Seed, r.Seed, r.Seats, r.Rules, strings.Join(r.Bots, ","))
+	if played := r.Games + r.Failed; played < r.Requested {
+		fmt.Fprintf(w, "partial: interrupted after %d of %d games\n", played, r.Requested)
+	}
 	if r.Games > 0 {
 		fmt.Fprintf(w, "moves per game: %.1f\n", float64(r.Moves)/float64(r.Games))
 	}

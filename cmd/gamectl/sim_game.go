@@ -141,7 +141,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := match.Simulate(ctx, cfg)
-	if err == nil && res.Games+res.Failed < cfg.Games {
+	if err == nil && res.Games+res.Failed < res.Requested {
 		err = exitError{130, fmt.Errorf("interrupted after %d of %d games", res.Games+res.Failed, cfg.Games)}
 	}
 	var text bytes.Buffer
