@@ -132,7 +132,7 @@ func checkExact(t *testing.T, exact float64, k, n int64) {
 	t.Helper()
 	p := float64(k) / float64(n)
 	se := math.Sqrt(exact * (1 - exact) / float64(n))
-	t.Logf("exact %.6f, simulated %.6f (%d/%d), difference %+.5f = %+.2f standard errors (se %.5f)", exact, p, k, n, p-exact, (p-exact)/se, se)
+	t.Logf("exact %.10f, simulated %.6f (%d/%d), difference %+.5f = %+.2f standard errors (se %.5f)", exact, p, k, n, p-exact, (p-exact)/se, se)
 	require.Less(t, math.Abs(p-exact), 4*se, "the simulation disagrees with the exact value")
 	require.Greater(t, math.Abs(p-(exact+0.01)), 4*se, "the test cannot tell a 1-point error")
 	require.Greater(t, math.Abs(p-(exact-0.01)), 4*se, "the test cannot tell a 1-point error")
@@ -140,14 +140,18 @@ func checkExact(t *testing.T, exact float64, k, n int64) {
 
 // The uniform-random bot's first-seat win rate against the exact value.
 func TestExactRandom(t *testing.T) {
+	start := time.Now()
 	exact := exactFirstSeat(100, 6, randomPolicy)
+	t.Logf("value iteration: %v", time.Since(start))
 	k, n := simulateFirstSeat(t, "random", exactGames)
 	checkExact(t, exact, k, n)
 }
 
 // Hold-at-20 against itself.
 func TestExactHoldAt20(t *testing.T) {
+	start := time.Now()
 	exact := exactFirstSeat(100, 6, holdAtPolicy(20, 100))
+	t.Logf("value iteration: %v", time.Since(start))
 	k, n := simulateFirstSeat(t, "hold:20", exactGames)
 	checkExact(t, exact, k, n)
 }
