@@ -16,6 +16,7 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/sim"
 )
 
@@ -28,6 +29,7 @@ var simUsage = `usage: gamectl sim --games N --seed S [--players 4] [--classes m
                   [--workers K] [--shard I/N] [--precision P] [--out DIR]
        gamectl sim --by-skill N1,N2,... --games N --seed S [--margin 3] [...]
        gamectl sim merge [--out DIR] DIR...
+       gamectl sim --game NAME ... (another game: see "gamectl help games")
        gamectl sim sweep --param PATH --values V1,V2,... (see "gamectl help sim sweep")
        gamectl sim sensitivity [--step 1] (see "gamectl help sim sensitivity")
        gamectl sim tune --param PATH[=LO:HI] ... (see "gamectl help sim tune")
@@ -102,6 +104,12 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 		case "tune":
 			return runSimTune(args[1:], stdout, stderr)
 		}
+	}
+	if name, ok := gameFlag(args); ok {
+		if name == registry.Dungeon {
+			return runSim(withoutGame(args), stdout, stderr)
+		}
+		return runGameSim(args, stdout, stderr)
 	}
 	fs := newFlagSet("sim", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simUsage); fs.PrintDefaults() }

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/match"
+)
+
+func init() {
+	commands["games"] = command{summary: "list the games on the game definition: seats, seat options, modes, ruleset numbers", run: runGames}
+}
+
+const gamesUsage = `usage: gamectl games
+
+Lists each game on the game definition (docs/games.md) with its seats, seat
+options, the modes the machinery plays it in, its ruleset numbers (their
+paths, defaults and ranges, for --rules files and sweeps), its moves and
+its bots ("gamectl sim --game NAME --bot LIST"). The dungeon, the reference
+game, is not on the definition yet: every command without --game plays it.
+`
+
+func runGames(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("games", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, gamesUsage) }
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	modes := make([]string, len(match.Modes))
+	for i, m := range match.Modes {
+		modes[i] = string(m)
+	}
+	for _, def := range registry.All() {
+		writeGame(stdout, def, strings.Join(modes, ", "))
+	}
+	fmt.Fprintf(stdout, "%s\n  the reference game: not yet on the game definition; every command without --game plays it\n"+
+		"  (\"gamectl sim --game dungeon\" is \"gamectl sim\"; docs/engine.md, docs/sim.md)\n", registry.Dungeon)
+	return nil
+}
+
+func writeGame(w io.Writer, def game.Definition, modes string) {
+	s := def.Seats()
+	fmt.Fprintf(w, "%s\n  seats: %d to %d (default %d)\n", def.Name(), s.Min, s.Max, s.Default)
+	if len(s.Options) == 0 {
+		fmt.Fprintln(w, "  seat options: none")
+	}
+	for _, o := range s.Options {
+		fmt.Fprintf(w, "  seat option %s: %s\n", o.Name, strings.Join(o.Values, ", "))
+	}
+	fmt.Fprintf(w, "  modes: %s\n  ruleset numbers:\n", modes)
+	for _, p := range def.Params() {
+		kind := "number"
+		if p.Integer {
+			kind = "whole number"
+		}
+		fmt.Fprintf(w, "    %s = %g (%s, %g to %g): %s\n", p.Path, p.Default, kind, p.Min, p.Max, p.Doc)
+	}
+	fmt.Fprintln(w, "  moves:")
+	for _, k := range def.Kinds() {
+		var args []string
+		for _, a := range k.Args {
+			args = append(args, fmt.Sprintf("%s %d..%d", a.Name, a.Min, a.Max))
+		}
+		name := k.Name
+		if len(args) > 0 {
+			name += " {" + strings.Join(args, ", ") + "}"
+		}
+		fmt.Fprintf(w, "    %s: %s\n", name, k.Doc)
+	}
+	fmt.Fprintf(w, "  bots: %s\n", strings.Join(match.BotNames(def), ", "))
+	for _, st := range def.Styles() {
+		if st.Param != "" {
+			fmt.Fprintf(w, "    %s:%s (%s %d to %d, default %d): %s\n", st.Name, st.Param, st.Param, st.Min, st.Max, st.Default, st.Doc)
+		} else {
+			fmt.Fprintf(w, "    %s: %s\n", st.Name, st.Doc)
+		}
+	}
+}

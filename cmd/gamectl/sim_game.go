@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/match"
+)
+
+const simGameUsage = `usage: gamectl sim --game NAME --games N --seed S [--players P] [--bot LIST]
+                  [--rules FILE] [--workers K] [--out DIR]
+
+Plays N seeded games of a game on the game definition ("gamectl games" lists
+them) with bots, and prints the win rate of each seat position (1 = first to
+act) with its 95% interval, its edge over the fair share, and the mean payoff
+by position. Game i plays seed "S#i" (its bots draw from "S#i/bots"); results
+do not depend on --workers. Without --game, "gamectl sim" plays the dungeon
+as it always has; "--game dungeon" is the same.
+
+  --bot LIST   the bots, comma-separated, dealt over the seats in turn (seat j
+               plays the (j mod len)-th): "random" (uniform over the game's
+               listed legal moves) or one of the game's styles, such as
+               Pig's hold:N (hold at a turn total of N; hold is hold:20)
+  --out DIR    writes players.csv (game, seed, seat, uid, bot, position,
+               won, payoff: one row per seat and game) and summary.txt
+
+flags:
+`
+
+// gameFlag returns the value of a --game flag among args (before any "--"),
+// and whether there is one.
+func gameFlag(args []string) (string, bool) {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		switch {
+		case a == "-game" || a == "--game":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return "", true
+		case strings.HasPrefix(a, "-game=") || strings.HasPrefix(a, "--game="):
+			_, v, _ := strings.Cut(a, "=")
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// withoutGame returns args without their --game flag and its value.
+func withoutGame(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-game" || a == "--game":
+			i++
+		case strings.HasPrefix(a, "-game=") || strings.HasPrefix(a, "--game="):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// runGameSim is "gamectl sim --game NAME": a game on the definition.
+func runGameSim(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sim", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, simGameUsage); fs.PrintDefaults() }
+	name := fs.String("game", "", "the game (see \"gamectl games\")")
+	games := fs.Int64("games", 0, "number of games (required, >= 1)")
+	seed := fs.String("seed", "", "run seed (required); game i plays seed \"SEED#i\"")
+	players := fs.Int("players", 0, "seats per game, within the game's range (default: the game's default)")
+	bots := fs.String("bot", "random", "bots, comma-separated, dealt over the seats in turn (see above)")
+	rules := fs.String("rules", "", "ruleset JSON file of the game (default: its default ruleset)")
+	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
+	out := fs.String("out", "", "directory for players.csv and summary.txt (default: print the summary only)")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	def, err := registry.Lookup(*name)
+	if err != nil {
+		return usageError{err}
+	}
+	switch {
+	case *games < 1:
+		return usagef("--games must be at least 1, not %d", *games)
+	case *seed == "":
+		return usagef("--seed is required")
+	case *workers < 1:
+		return usagef("--workers must be at least 1, not %d", *workers)
+	}
+	cfg := match.SimConfig{Def: def, Games: *games, Seed: *seed, Seats: *players, Bots: splitList(*bots), Workers: *workers}
+	if cfg.Seats == 0 {
+		cfg.Seats = def.Seats().Default
+	}
+	if s := def.Seats(); cfg.Seats < s.Min || cfg.Seats > s.Max {
+		return usagef("--players %d: %s takes %d to %d", cfg.Seats, def.Name(), s.Min, s.Max)
+	}
+	if len(cfg.Bots) == 0 {
+		return usagef("--bot needs at least one bot (%s)", strings.Join(match.BotNames(def), ", "))
+	}
+	for _, b := range cfg.Bots {
+		if err := match.CheckBot(def, b); err != nil {
+			return usageError{err}
+		}
+	}
+	if *rules != "" {
+		data, err := os.ReadFile(*rules)
+		if err != nil {
+			return usagef("--rules: %v", err)
+		}
+		if cfg.Rules, err = def.DecodeRuleset(data); err != nil {
+			return usagef("--rules %s: %v", *rules, err)
+		}
+	}
+	var csv, summary *pendingFile
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return usagef("--out %s: %v", *out, err)
+		}
+		if csv, err = reserveFile("--out", filepath.Join(*out, "players.csv")); err != nil {
+			return err
+		}
+		if summary, err = reserveFile("--out", filepath.Join(*out, "summary.txt")); err != nil {
+			csv.discard()
+			return err
+		}
+		cfg.Players = csv
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := match.Simulate(ctx, cfg)
+	if err == nil && res.Games+res.Failed < res.Requested {
+		err = exitError{130, fmt.Errorf("interrupted after %d of %d games", res.Games+res.Failed, cfg.Games)}
+	}
+	var text bytes.Buffer
+	if res != nil {
+		res.WriteSummary(&text)
+	}
+	stdout.Write(text.Bytes())
+	if csv != nil {
+		var ee exitError
+		if err != nil && !errors.As(err, &ee) {
+			csv.discard()
+			summary.discard()
+			return err
+		}
+		summary.Write(text.Bytes())
+		if cerr := errors.Join(csv.commit(), summary.commit()); cerr != nil {
+			return cerr
+		}
+		fmt.Fprintf(stdout, "\nwrote %s/players.csv and summary.txt\n", *out)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Failed > 0 {
+		return exitError{1, fmt.Errorf("%d of %d games could not be played to their end (first: %s)", res.Failed, cfg.Games, res.Failures[0])}
+	}
+	return nil
+}

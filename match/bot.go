@@ -1,0 +1,113 @@
+package match
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// TagBotRandom is the tag of the random bot's pick among the legal moves.
+const TagBotRandom rng.Tag = "bot.random.pick"
+
+// Bot chooses a move for the seat the game awaits, among the state's own
+// legal list for that seat (never empty).
+type Bot interface {
+	Name() string
+	Choose(st game.State, seat int, legal []game.Move) game.Move
+}
+
+// Random picks uniformly among the game's listed legal moves, drawing
+// from its own stream (rng.ChooseOne, TagBotRandom), never the game's.
+type Random struct{ s *rng.Stream }
+
+// NewRandom returns the random bot over s.
+func NewRandom(s *rng.Stream) *Random { return &Random{s} }
+
+// Name returns "random".
+func (*Random) Name() string { return "random" }
+
+// Choose returns a uniformly chosen element of legal.
+func (r *Random) Choose(_ game.State, _ int, legal []game.Move) game.Move {
+	m, _, err := rng.ChooseOne(r.s, legal, TagBotRandom, nil)
+	if err != nil {
+		panic("match: the random bot was given no legal move")
+	}
+	return m
+}
+
+// styleBot is a game's heuristic style as a Bot.
+type styleBot struct {
+	name string
+	p    game.Policy
+}
+
+func (b styleBot) Name() string { return b.name }
+func (b styleBot) Choose(st game.State, seat int, legal []game.Move) game.Move {
+	return b.p.Choose(st, seat, legal)
+}
+
+// BotNames lists the bots of def: "random", then each style as NAME or
+// NAME:N.
+func BotNames(def game.Definition) []string {
+	names := []string{"random"}
+	for _, s := range def.Styles() {
+		n := s.Name
+		if s.Param != "" {
+			n += ":" + s.Param
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+// CheckBot reports whether name is a bot of def (see NewBot), naming the
+// known ones if not.
+func CheckBot(def game.Definition, name string) error {
+	if name == "random" {
+		return nil
+	}
+	_, err := styleOf(def, name)
+	return err
+}
+
+// NewBot returns def's bot called name: "random" (drawing from s) or a
+// style, "NAME" or "NAME:N" with N in the style's range (its default when
+// omitted). An unknown name or a bad N is an error naming the known bots.
+func NewBot(def game.Definition, name string, s *rng.Stream) (Bot, error) {
+	if name == "random" {
+		if s == nil {
+			return nil, fmt.Errorf("the random bot needs a stream")
+		}
+		return NewRandom(s), nil
+	}
+	p, err := styleOf(def, name)
+	if err != nil {
+		return nil, err
+	}
+	return styleBot{name, p}, nil
+}
+
+func styleOf(def game.Definition, name string) (game.Policy, error) {
+	base, arg, hasArg := strings.Cut(name, ":")
+	for _, st := range def.Styles() {
+		if st.Name != base {
+			continue
+		}
+		n := st.Default
+		switch {
+		case hasArg && st.Param == "":
+			return nil, fmt.Errorf("bot %q: %s takes no parameter", name, st.Name)
+		case hasArg:
+			v, err := strconv.Atoi(arg)
+			if err != nil || v < st.Min || v > st.Max {
+				return nil, fmt.Errorf("bot %q: %s must be a whole number in [%d, %d]", name, st.Param, st.Min, st.Max)
+			}
+			n = v
+		}
+		return st.New(n), nil
+	}
+	return nil, fmt.Errorf("unknown bot %q for %s (known: %s)", name, def.Name(), strings.Join(BotNames(def), ", "))
+}

@@ -1,0 +1,263 @@
+// Package match is the machinery that plays any game through its
+// definition (package game): a match in seeded or crypto mode with the
+// dispatch guards, its log and its record, deterministic replay; bots (a
+// uniform random one, and each game's heuristic styles); simulations of
+// many seeded games on several workers; and the contract suite every
+// registered game must pass. It imports no game: games sit above it.
+package match
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// Config is how a match is made.
+type Config struct {
+	// Mode is rng.ModeSeeded (with Seed: sfc32 seeded by cyrb128 of the
+	// seed string, replayable by anyone who knows it, never for real
+	// games) or rng.ModeCrypto (crypto/rand).
+	Mode rng.Mode
+	Seed string
+	// Seats has one element per seat, with its options.
+	Seats []game.Seat
+	// Rules is a ruleset of the definition; nil is its default.
+	Rules game.Ruleset
+	// Auditor, if not nil, receives the stream's audit entries.
+	Auditor rng.Auditor
+	// Lean keeps no log and no record (a simulation's match): Events,
+	// Moves and Draws stay empty and Replay cannot be used.
+	Lean bool
+}
+
+// Match is one game of a definition in play. Not safe for concurrent use.
+type Match struct {
+	def    game.Definition
+	kinds  []game.KindSpec
+	cfg    Config
+	rules  game.Ruleset
+	stream *rng.Stream
+	rnd    game.Rand
+	rec    *recorder
+	st     game.State
+	log    []game.Event
+	moves  []game.Move
+	last   []game.Event // the events of the last move (lean mode)
+	first  []int        // seats in the order they first moved
+	moved  []bool
+}
+
+// New sets a match up: it builds the stream of cfg.Mode, checks the
+// ruleset's game, and runs the definition's Setup. Errors: a mode other
+// than seeded and crypto, a seeded match without a seed or with a seed
+// that is not UTF-8, a ruleset of another game, and Setup's own.
+func New(def game.Definition, cfg Config) (*Match, error) {
+	var opts []rng.Option
+	if cfg.Auditor != nil {
+		opts = append(opts, rng.WithAuditor(cfg.Auditor))
+	}
+	var s *rng.Stream
+	switch cfg.Mode {
+	case rng.ModeSeeded:
+		if cfg.Seed == "" {
+			return nil, game.Reject(game.CodeBadSetup, "a seeded match needs a seed")
+		}
+		var err error
+		if s, err = rng.NewSeeded(cfg.Seed, opts...); err != nil {
+			return nil, game.Reject(game.CodeBadSetup, err.Error())
+		}
+	case rng.ModeCrypto:
+		if cfg.Seed != "" {
+			return nil, game.Reject(game.CodeBadSetup, "a crypto match takes no seed")
+		}
+		s = rng.NewCrypto(opts...)
+	default:
+		return nil, game.Reject(game.CodeBadSetup, fmt.Sprintf("mode %q: the machinery plays seeded and crypto matches", cfg.Mode))
+	}
+	return setup(def, cfg, s, nil)
+}
+
+// setup makes the match over stream s, or over base instead when it is
+// not nil (a crypto match's replay: its recorded draws).
+func setup(def game.Definition, cfg Config, s *rng.Stream, base game.Rand) (*Match, error) {
+	rules := cfg.Rules
+	if rules == nil {
+		rules = def.DefaultRuleset()
+	}
+	if rules.Game() != def.Name() {
+		return nil, game.Reject(game.CodeBadRuleset, fmt.Sprintf("a %s ruleset for a game of %s", rules.Game(), def.Name()))
+	}
+	m := &Match{def: def, kinds: def.Kinds(), cfg: cfg, rules: rules, stream: s, moved: make([]bool, len(cfg.Seats))}
+	if base == nil {
+		base = game.FromStream(s)
+	}
+	m.rnd = base
+	if !cfg.Lean {
+		m.rec = &recorder{r: base}
+		m.rnd = m.rec
+	}
+	st, ev, err := def.Setup(rules, cfg.Seats, m.rnd, nil)
+	if err != nil {
+		return nil, err
+	}
+	m.st = st
+	if !cfg.Lean {
+		m.log = ev
+	}
+	return m, nil
+}
+
+// Apply dispatches mv with the machinery's guards, in this order:
+// game_over (the game awaits nobody), invalid_action for a kind the game
+// does not have (named), unknown_player for a seat out of range,
+// not_your_turn for another seat than the one awaited; then the game's
+// own checks. A refused move leaves the match exactly as it was (the game
+// validates before it draws or changes anything). It returns the events
+// of the move, which the match keeps until the next Apply.
+func (m *Match) Apply(mv game.Move) ([]game.Event, error) {
+	to := m.st.ToMove()
+	switch {
+	case to == game.Nobody:
+		return nil, game.Reject(game.CodeGameOver, "the game is over")
+	case !m.hasKind(mv.Kind):
+		return nil, game.Reject(game.CodeInvalidAction, "unknown move kind "+strconv.Quote(mv.Kind)+" for "+m.def.Name())
+	case mv.Seat < 0 || mv.Seat >= m.st.NumSeats():
+		return nil, game.Reject(game.CodeUnknownPlayer, "no seat "+strconv.Itoa(mv.Seat))
+	case mv.Seat != to:
+		return nil, game.Reject(game.CodeNotYourTurn, "the game awaits seat "+strconv.Itoa(to))
+	}
+	var err error
+	if m.cfg.Lean {
+		m.last, err = m.st.Apply(mv, m.rnd, m.last[:0])
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		n := len(m.log)
+		m.log, err = m.st.Apply(mv, m.rnd, m.log)
+		if err != nil {
+			return nil, err
+		}
+		m.moves = append(m.moves, mv)
+		m.last = m.log[n:]
+	}
+	if !m.moved[mv.Seat] {
+		m.moved[mv.Seat] = true
+		m.first = append(m.first, mv.Seat)
+	}
+	return m.last, nil
+}
+
+func (m *Match) hasKind(k string) bool {
+	for i := range m.kinds {
+		if m.kinds[i].Name == k {
+			return true
+		}
+	}
+	return false
+}
+
+// State returns the game's state (the match's own: do not change it).
+func (m *Match) State() game.State { return m.st }
+
+// Rules returns the match's ruleset.
+func (m *Match) Rules() game.Ruleset { return m.rules }
+
+// Over reports whether the game awaits nobody.
+func (m *Match) Over() bool { return m.st.ToMove() == game.Nobody }
+
+// Events returns the log: Setup's events and every move's, in order; the
+// event at index i has seq i+1.
+func (m *Match) Events() []game.Event { return m.log }
+
+// Moves returns the moves applied, in order.
+func (m *Match) Moves() []game.Move { return m.moves }
+
+// Draws returns every value the game drew, in call order, as a
+// game.Scripted replays them (a shuffle's swap indices j for i from the
+// end): with Moves, the record that replays a crypto match.
+func (m *Match) Draws() []int64 {
+	if m.rec == nil {
+		return nil
+	}
+	return m.rec.draws
+}
+
+// Stream returns the match's stream (for its seq and saved state); nil
+// for a crypto match's replay, which draws from its record.
+func (m *Match) Stream() *rng.Stream { return m.stream }
+
+// Position returns seat's position, 1 for the first seat to move: seats
+// are numbered in the order they first moved, then the seats that never
+// moved in seat order.
+func (m *Match) Position(seat int) int {
+	for i, s := range m.first {
+		if s == seat {
+			return i + 1
+		}
+	}
+	p := len(m.first)
+	for s := 0; s <= seat; s++ {
+		if !m.moved[s] {
+			p++
+		}
+	}
+	return p
+}
+
+// StateBytes returns the state's canonical bytes: the public part, each
+// seat's private part and the secret part, each after a NUL.
+func StateBytes(st game.State) []byte {
+	b := st.AppendPublic(nil)
+	for s := range st.NumSeats() {
+		b = append(b, 0)
+		b = st.AppendPrivate(b, s)
+	}
+	b = append(b, 0)
+	return st.AppendSecret(b)
+}
+
+// LogJSON returns the log as JSON lines (game.AppendEventJSON).
+func (m *Match) LogJSON() []byte {
+	var b []byte
+	types := m.def.EventTypes()
+	for i, e := range m.log {
+		b = game.AppendEventJSON(b, types, i+1, e)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// Replay plays moves again from cfg (cfg.Lean is ignored) and returns the
+// match. A seeded match replays from its seed; a crypto match needs its
+// draws (Match.Draws), which a game.Scripted returns in order, every one
+// of them used. An error names the first move refused.
+func Replay(def game.Definition, cfg Config, moves []game.Move, draws []int64) (*Match, error) {
+	cfg.Lean = false
+	var m *Match
+	var err error
+	var script *game.Scripted
+	if cfg.Mode == rng.ModeCrypto {
+		script = game.Script(draws...)
+		m, err = setup(def, cfg, nil, script)
+	} else {
+		m, err = New(def, cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, mv := range moves {
+		if _, err := m.Apply(mv); err != nil {
+			return m, fmt.Errorf("move %d (%s by seat %d): %w", i+1, mv.Kind, mv.Seat, err)
+		}
+	}
+	if script != nil && !script.Done() {
+		return m, fmt.Errorf("%d of %d draws left unused", len(draws)-script.Next, len(draws))
+	}
+	return m, nil
+}
+
+// Modes are the modes the machinery plays a game in, so far.
+var Modes = []rng.Mode{rng.ModeSeeded, rng.ModeCrypto}

@@ -1,0 +1,64 @@
+// Package matchtest holds broken variants of any game definition: the
+// positive controls that show the contract suite (match.CheckContract)
+// catches a legal list that is wrong.
+package matchtest
+
+import (
+	"slices"
+
+	"github.com/fairboard/fairboard/game"
+)
+
+// Omit returns def with a legal list that leaves out its last move
+// whenever it lists more than one: Apply still accepts the move.
+func Omit(def game.Definition) game.Definition { return broken{def, omit} }
+
+// Add returns def with a legal list that adds a move Apply refuses: the
+// last kind with zero arguments, whenever the list does not hold it.
+func Add(def game.Definition) game.Definition { return broken{def, add} }
+
+type how int
+
+const (
+	omit how = iota
+	add
+)
+
+type broken struct {
+	game.Definition
+	how how
+}
+
+func (b broken) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) (game.State, []game.Event, error) {
+	st, ev, err := b.Definition.Setup(r, seats, rnd, ev)
+	if err != nil {
+		return nil, ev, err
+	}
+	return &state{st, b}, ev, nil
+}
+
+type state struct {
+	game.State
+	b broken
+}
+
+func (s *state) Legal(seat int, buf []game.Move) []game.Move {
+	l := s.State.Legal(seat, buf)
+	switch {
+	case s.b.how == omit && len(l) > 1:
+		return l[:len(l)-1]
+	case s.b.how == add && len(l) > 0:
+		kinds := s.b.Kinds()
+		extra := game.Move{Seat: seat, Kind: kinds[len(kinds)-1].Name}
+		if !slices.Contains(l, extra) {
+			l = append(l, extra)
+		}
+	}
+	return l
+}
+
+func (s *state) Clone() game.State { return &state{s.State.Clone(), s.b} }
+
+func (s *state) Sample(seat int, rnd game.Rand) game.State {
+	return &state{s.State.Sample(seat, rnd), s.b}
+}

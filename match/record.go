@@ -1,0 +1,63 @@
+package match
+
+import (
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// recorder is a game.Rand that records every value drawn through it, in
+// the form a game.Scripted returns them.
+type recorder struct {
+	r     game.Rand
+	draws []int64
+	perm  []int // scratch for Shuffle
+	pos   []int
+}
+
+func (c *recorder) Dice(sides int, tag rng.Tag, ctx *rng.Ctx) (rng.DiceRoll, error) {
+	d, err := c.r.Dice(sides, tag, ctx)
+	if err == nil {
+		c.draws = append(c.draws, int64(d.Value))
+	}
+	return d, err
+}
+
+func (c *recorder) UniformInt(min, max int64, tag rng.Tag, ctx *rng.Ctx) (int64, error) {
+	v, err := c.r.UniformInt(min, max, tag, ctx)
+	if err == nil {
+		c.draws = append(c.draws, v)
+	}
+	return v, err
+}
+
+// Shuffle shuffles a through the game's Rand (so the audit sees a's own
+// items) and records swap indices j, for i from n-1 down to 1, with which
+// Fisher-Yates turns the items as they were into a as it is: each item's
+// original index is found by value (equal items matched in order, which
+// gives the same arrangement), and Fisher-Yates is undone on those
+// indices: j is where perm[i] stood when step i swapped it into place.
+func (c *recorder) Shuffle(a []int, tag rng.Tag, ctx *rng.Ctx) {
+	n := len(a)
+	orig := append([]int(nil), a...)
+	c.r.Shuffle(a, tag, ctx)
+	at := make(map[int][]int, n)
+	for i, v := range orig {
+		at[v] = append(at[v], i)
+	}
+	c.perm, c.pos = c.perm[:0], c.pos[:0]
+	for _, v := range a {
+		c.perm = append(c.perm, at[v][0])
+		at[v] = at[v][1:]
+	}
+	cur := make([]int, n)
+	for i := range n {
+		cur[i] = i
+		c.pos = append(c.pos, i)
+	}
+	for i := n - 1; i > 0; i-- {
+		j := c.pos[c.perm[i]]
+		c.draws = append(c.draws, int64(j))
+		cur[i], cur[j] = cur[j], cur[i]
+		c.pos[cur[i]], c.pos[cur[j]] = i, j
+	}
+}

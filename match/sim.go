@@ -1,0 +1,253 @@
+package match
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// PlayersHeader is players.csv's header: the columns every game has.
+const PlayersHeader = "game,seed,seat,uid,bot,position,won,payoff"
+
+// simBatch is how many games the workers play between two writes: the
+// rows and the tallies are taken in game order, batch by batch, so that
+// neither depends on the number of workers, and memory stays bounded.
+const simBatch = 1024
+
+// DefaultMaxMoves bounds a simulated game's moves: a game still going
+// after them fails (a bot or a game that loops).
+const DefaultMaxMoves = 1_000_000
+
+// SimConfig is a simulation: Games seeded games of Def, game i on seed
+// "SEED#i" (its bots' stream on "SEED#i/bots"), seat j played by
+// Bots[j % len(Bots)].
+type SimConfig struct {
+	Def      game.Definition
+	Rules    game.Ruleset // nil: the default
+	Games    int64
+	Seed     string
+	Seats    int
+	Bots     []string
+	Workers  int
+	MaxMoves int       // 0: DefaultMaxMoves
+	Players  io.Writer // players.csv, or nil
+}
+
+// SimResult is what a simulation found, tallied in game order. A run
+// stopped early (its context done) has Games + Failed < Requested: the
+// games played are then the first ones, in order.
+type SimResult struct {
+	Def       string
+	Rules     string // canonical JSON
+	Requested int64  // the games asked for
+	Games     int64  // played to their end
+	Seed      string
+	Seats     int
+	Bots      []string
+	Moves     int64     // over the games played
+	Wins      []int64   // by position - 1
+	Payoff    []float64 // sums, by position - 1
+	Failed    int64
+	Failures  []string // the first few, with their seeds
+}
+
+type gameResult struct {
+	rows   []byte
+	pos    []int // position - 1 by seat
+	won    []bool
+	payoff []float64
+	moves  int64
+	err    error
+}
+
+// Simulate plays the games on cfg.Workers goroutines; the results and
+// players.csv do not depend on the number of workers. It stops early, with
+// the games played so far, when ctx is done, and returns a write error of
+// players.csv.
+func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
+	if cfg.Games < 1 || cfg.Seed == "" || cfg.Workers < 1 || len(cfg.Bots) == 0 {
+		return nil, errors.New("a simulation needs games >= 1, a seed, workers >= 1 and a bot")
+	}
+	seats := cfg.Def.Seats()
+	if cfg.Seats < seats.Min || cfg.Seats > seats.Max {
+		return nil, fmt.Errorf("%s takes %d to %d seats, not %d", cfg.Def.Name(), seats.Min, seats.Max, cfg.Seats)
+	}
+	if len(seats.Options) > 0 {
+		return nil, fmt.Errorf("%s has seat options: the simulation does not deal them yet", cfg.Def.Name())
+	}
+	for _, b := range cfg.Bots {
+		if err := CheckBot(cfg.Def, b); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Rules == nil {
+		cfg.Rules = cfg.Def.DefaultRuleset()
+	}
+	if cfg.MaxMoves == 0 {
+		cfg.MaxMoves = DefaultMaxMoves
+	}
+	res := &SimResult{Def: cfg.Def.Name(), Rules: string(cfg.Rules.CanonicalJSON()), Requested: cfg.Games, Seed: cfg.Seed, Seats: cfg.Seats,
+		Bots: cfg.Bots, Wins: make([]int64, cfg.Seats), Payoff: make([]float64, cfg.Seats)}
+	var w *bufio.Writer
+	if cfg.Players != nil {
+		w = bufio.NewWriterSize(cfg.Players, 256<<10)
+		w.WriteString(PlayersHeader + "\n")
+	}
+	batch := make([]gameResult, simBatch)
+	for lo := int64(0); lo < cfg.Games && ctx.Err() == nil; lo += simBatch {
+		hi := min(cfg.Games, lo+simBatch)
+		var next atomic.Int64
+		next.Store(lo)
+		var wg sync.WaitGroup
+		for range cfg.Workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := next.Add(1) - 1; i < hi; i = next.Add(1) - 1 {
+					r := &batch[i-lo]
+					r.rows = r.rows[:0]
+					playOne(&cfg, i, r)
+				}
+			}()
+		}
+		wg.Wait()
+		for i := lo; i < hi; i++ {
+			r := &batch[i-lo]
+			if r.err != nil {
+				res.Failed++
+				if len(res.Failures) < 10 {
+					res.Failures = append(res.Failures, fmt.Sprintf("%s#%d: %v", cfg.Seed, i, r.err))
+				}
+				continue
+			}
+			res.Games++
+			res.Moves += r.moves
+			for s := range cfg.Seats {
+				if r.won[s] {
+					res.Wins[r.pos[s]]++
+				}
+				res.Payoff[r.pos[s]] += r.payoff[s]
+			}
+			if w != nil {
+				w.Write(r.rows)
+			}
+		}
+	}
+	if w != nil {
+		if err := w.Flush(); err != nil {
+			return res, fmt.Errorf("writing players.csv: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// playOne plays game i into r.
+func playOne(cfg *SimConfig, i int64, r *gameResult) {
+	seed := cfg.Seed + "#" + strconv.FormatInt(i, 10)
+	r.err, r.moves = nil, 0
+	m, err := New(cfg.Def, Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, cfg.Seats), Rules: cfg.Rules, Lean: true})
+	if err != nil {
+		r.err = err
+		return
+	}
+	var bs *rng.Stream
+	bots := make([]Bot, cfg.Seats)
+	for s := range bots {
+		name := cfg.Bots[s%len(cfg.Bots)]
+		if name == "random" && bs == nil {
+			if bs, err = rng.NewSeeded(seed + "/bots"); err != nil {
+				r.err = err
+				return
+			}
+		}
+		if bots[s], err = NewBot(cfg.Def, name, bs); err != nil {
+			r.err = err
+			return
+		}
+	}
+	st := m.State()
+	legal := make([]game.Move, 0, 16)
+	for !m.Over() {
+		if r.moves == int64(cfg.MaxMoves) {
+			r.err = fmt.Errorf("not over after %d moves", cfg.MaxMoves)
+			return
+		}
+		seat := st.ToMove()
+		legal = st.Legal(seat, legal)
+		if len(legal) == 0 {
+			r.err = fmt.Errorf("seat %d is awaited but has no legal move", seat)
+			return
+		}
+		mv := bots[seat].Choose(st, seat, legal)
+		if _, err := m.Apply(mv); err != nil {
+			r.err = fmt.Errorf("move %d, %s's %s refused: %w", r.moves+1, bots[seat].Name(), mv.Kind, err)
+			return
+		}
+		r.moves++
+	}
+	o := st.Outcome()
+	n := cfg.Seats
+	r.pos, r.won, r.payoff = resize(r.pos, n), resizeB(r.won, n), o.Payoffs
+	for s := range n {
+		r.pos[s] = m.Position(s) - 1
+		r.won[s] = false
+	}
+	for _, s := range o.Winners {
+		r.won[s] = true
+	}
+	if cfg.Players == nil {
+		return
+	}
+	for s := range n {
+		b := strconv.AppendInt(r.rows, i, 10)
+		b = append(b, ',')
+		b = append(b, csvField(seed)...)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s), 10)
+		b = append(b, ",p"...)
+		b = strconv.AppendInt(b, int64(s+1), 10)
+		b = append(b, ',')
+		b = append(b, bots[s].Name()...)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(r.pos[s]+1), 10)
+		if r.won[s] {
+			b = append(b, ",1,"...)
+		} else {
+			b = append(b, ",0,"...)
+		}
+		b = strconv.AppendFloat(b, o.Payoffs[s], 'g', -1, 64)
+		r.rows = append(b, '\n')
+	}
+}
+
+func resize(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
+}
+
+func resizeB(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	return s[:n]
+}
+
+// csvField quotes s as RFC 4180 asks when it holds a comma, a quote or a
+// line break.
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\r\n") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
