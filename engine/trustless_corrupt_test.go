@@ -44,3 +44,26 @@ func TestTrustlessCloseRefusesACorruptRound(t *testing.T) {
 		})
 	}
 }
+
+// TestTrustlessAbortOfARoundWithALostLink: an abort at the deadline ends
+// a round whose held reveals outnumber the links kept in Secret (a store
+// that lost one): each reveal is published, the one whose link is lost
+// without it, and the game ends; nothing reads past the links kept.
+func TestTrustlessAbortOfARoundWithALostLink(t *testing.T) {
+	tg := newTrustless(t, 3)
+	tg.must(tg.signed(0, engine.Action{Kind: engine.ActStart}))
+	tg.must(tg.reveal(0))
+	tg.must(tg.reveal(1))
+	kept := tg.g.Secret.Links[0].Link
+	tg.g.Secret.Links = tg.g.Secret.Links[:1]
+	tg.noFollow = true // the seats' replicas would refuse a reveal without its link
+	pd := tg.g.Public.Trustless.Pending
+	ev := tg.must(engine.Action{Kind: engine.ActAbort, Actor: "server", At: pd.Deadline + 1})
+	rec := ev[0].Trust
+	require.Equal(t, engine.AbortDeadline, rec.Reason)
+	require.Len(t, rec.Reveals, 2)
+	require.Equal(t, kept, rec.Reveals[0].Link)
+	require.Equal(t, engine.Hash32{}, rec.Reveals[1].Link, "the lost link is not made up")
+	require.Equal(t, []string{"p3"}, rec.Missing)
+	require.Equal(t, engine.PhaseFinished, tg.g.Public.Phase)
+}
