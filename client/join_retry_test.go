@@ -75,3 +75,43 @@ func TestJoinGivesUpOnStaleVersions(t *testing.T) {
 		require.Equal(t, uint64(i+1), v, "join %d", i)
 	}
 }
+
+// TestJoinStaleThenNoView: when the game cannot be read again after a
+// stale join, Join returns that failure (no client, no join sent).
+func TestJoinStaleThenNoView(t *testing.T) {
+	var mu sync.Mutex
+	joins, views := 0, 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		var out any
+		switch strings.TrimPrefix(r.URL.Path, "/") {
+		case "getView":
+			views++
+			pub := engine.Public{GameID: "g", Version: 1, Trustless: &engine.Trustless{ChainLength: uint32(engine.DefaultRules().MaxRandomActions())}}
+			out = map[string]any{"result": client.View{State: pub, Events: []engine.Event{}}}
+			if views > 1 {
+				out = map[string]any{"error": map[string]any{"status": "NOT_FOUND", "message": "no such game"}}
+			}
+		case "joinGame":
+			joins++
+			out = map[string]any{"error": map[string]any{"status": "FAILED_PRECONDITION", "message": "stale", "details": map[string]any{"code": string(engine.CodeStaleVersion)}}}
+		}
+		if err := json.NewEncoder(w).Encode(out); err != nil {
+			t.Errorf("%s: %v", r.URL.Path, err)
+		}
+	}))
+	defer srv.Close()
+	f := &client.Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return "t", nil }}
+	cfg := client.Config{Functions: f, UID: "p1", GameID: "g", SecretsFile: filepath.Join(t.TempDir(), "p1.json")}
+	c, err := client.Join(context.Background(), cfg, 0, engine.ClassMonk, false)
+	require.Nil(t, c)
+	var ce *client.CallError
+	require.True(t, errors.As(err, &ce), "%v", err)
+	require.Equal(t, "getView", ce.Function)
+	require.Equal(t, "NOT_FOUND", ce.Status)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Equal(t, 1, joins)
+}
