@@ -69,3 +69,21 @@ func TestPollerWaitsForNews(t *testing.T) {
 	require.Equal(t, mark, up.Marks, "other markers are news")
 	require.Len(t, s.calls, 6)
 }
+
+// TestPollerPausesBetweenPolls: an unchanged view is polled again after
+// Every, 250 ms when it is 0: within 100 ms, one poll (a Poller without
+// a pause would poll the server as fast as it answers).
+func TestPollerPausesBetweenPolls(t *testing.T) {
+	s := &scripted{answers: []any{view(1, false, nil)}}
+	p := pollerOf(t, s)
+	_, err := p.Next(context.Background(), 0)
+	require.NoError(t, err)
+	p.Every = 0
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err = p.Next(ctx, 0)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	require.LessOrEqual(t, len(s.calls), 2, "the first view, and one poll in 100 ms (none on a machine too loaded to send it)")
+}

@@ -111,3 +111,19 @@ func TestCallSendsAgainWhileRetryable(t *testing.T) {
 	require.ErrorIs(t, cl.call(ctx, "act", map[string]any{}, nil), context.Canceled)
 	require.Len(t, s.calls, 1)
 }
+
+// TestCallPausesDoubling: the pause before a retryable call is sent again
+// starts at Config.Retry and doubles: with 20 ms, the sends at 0, 20 and
+// 60 ms fit in 100 ms, the next (140 ms) does not (a loaded machine may
+// send fewer, never more).
+func TestCallPausesDoubling(t *testing.T) {
+	s := &scripted{answers: []any{refusal("UNAVAILABLE", "")}}
+	cl := scriptedClient(t, s)
+	cl.cfg.Retry = 20 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	require.ErrorIs(t, cl.call(ctx, "act", map[string]any{}, nil), context.DeadlineExceeded)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	require.LessOrEqual(t, len(s.calls), 3)
+}
