@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -42,12 +43,15 @@ func (s *server) apply(a engine.Action) []engine.Event {
 
 // newServer has two seats join a trustless game and p1 start it: the
 // start is pending (index 1), and the seats have followed the log.
-func newServer(t *testing.T) *server {
+func newServer(t *testing.T) *server { return newServerOf(t, 2) }
+
+// newServerOf is newServer with n seats (p1..pn, n at most 9).
+func newServerOf(t *testing.T, n int) *server {
 	rules := engine.DefaultRules()
 	s := &server{t: t, eng: engine.New(rules, reducers.Table())}
 	s.apply(engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: "ps", Mode: "trustless", ChainLength: rules.MaxRandomActions()})
-	for i := range 2 {
-		seat, err := player.NewSeat(rules, "ps", []string{"p1", "p2"}[i], i, uint32(rules.MaxRandomActions()))
+	for i := range n {
+		seat, err := player.NewSeat(rules, "ps", "p"+strconv.Itoa(i+1), i, uint32(rules.MaxRandomActions()))
 		require.NoError(t, err)
 		s.seats = append(s.seats, seat)
 		a, err := seat.Join(engine.ClassMonk, false, s.g.Public.Version)
