@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -51,7 +52,7 @@ func refusal(status, code string) any {
 func scriptedClient(t *testing.T, s *scripted) *Client {
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	return newClient(Config{GameID: "g", UID: "p2", Retry: time.Millisecond,
+	return newClient(Config{GameID: "g", UID: "p2", Retry: time.Millisecond, SecretsFile: filepath.Join(t.TempDir(), "p2.json"),
 		Functions: &Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return "t", nil }}})
 }
 
