@@ -79,3 +79,10 @@ func writeGame(w io.Writer, def game.Definition, modes string) {
 		}
 	}
 }
+
+// The registry is wired into gamectl here alone: the other commands ask
+// these.
+var (
+	lookupGame  = registry.Lookup
+	dungeonName = registry.Dungeon
+)

@@ -16,7 +16,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/sim"
 )
 
@@ -106,7 +105,7 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if name, ok := gameFlag(args); ok {
-		if name == registry.Dungeon {
+		if name == dungeonName {
 			return runSim(withoutGame(args), stdout, stderr)
 		}
 		return runGameSim(args, stdout, stderr)

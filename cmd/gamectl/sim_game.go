@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
 )
 
@@ -88,7 +87,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	def, err := registry.Lookup(*name)
+	def, err := lookupGame(*name)
 	if err != nil {
 		return usageError{err}
 	}
