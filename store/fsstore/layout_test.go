@@ -271,11 +271,11 @@ func TestWholeGamesLayout(t *testing.T) {
 // audit ring written after the commit as one document per slot) and then
 // by this release's reads as one game: its log whole and in order, paged
 // from every seq (pages starting inside a per-action document and across
-// the boundary), and followed by a listener on the log ordered by id; its
-// audit ring the newest entry of each slot from both layouts; a replay of
-// an action recorded by the previous release repairs its entries if they
-// are missing. After the boundary every action writes at most 5
-// documents.
+// the boundary), and followed by a listener on the log ordered by id
+// (put in seq order as the page does, see listen); its audit ring the
+// newest entry of each slot from both layouts; a replay of an action
+// recorded by the previous release repairs its entries if they are
+// missing. After the boundary every action writes at most 5 documents.
 func TestPreviousLayoutGamePlaysOn(t *testing.T) {
 	prev := newStore(t, fsstore.WithPreviousLayout())
 	defer prev.Close()
@@ -421,15 +421,29 @@ func TestPreviousLayoutGamePlaysOn(t *testing.T) {
 }
 
 // listen follows the log of a game with a snapshot listener on the log
-// collection ordered by id, as a client does, and returns the events it
-// heard, in the order it heard them (each added document's events), once
-// it hears FairnessRevealed (the end of every game) or its context ends.
+// collection ordered by id, as the play page does, and returns the events
+// it heard in seq order, each once, once it hears FairnessRevealed (the end
+// of every game) or its context ends.
+//
+// Like the page (web/play/src/log.ts, InOrder), it hands on only the run of
+// events that follows the last one handed on, and holds the rest: a
+// snapshot is not always the whole log up to some point. The emulator's
+// first snapshot of a long log can hold its later documents without its
+// earlier ones, which come in the next (seen here: seqs 88-125 first, then
+// 1-87), so a listener that trusts the arrival order loses or reorders
+// events.
 func listen(t *testing.T, ctx context.Context, c *firestore.Client, gameID string) []engine.Event {
 	q := c.Collection("games/"+gameID+"/log").OrderBy(firestore.DocumentID, firestore.Asc)
 	it := q.Snapshots(ctx)
 	defer it.Stop()
 	var out []engine.Event
-	seen := map[string]bool{}
+	held := map[uint64]engine.Event{}
+	early := 0 // the most events held for an earlier one
+	defer func() {
+		if early > 0 {
+			t.Logf("the listener held up to %d events for an earlier one, and put them in order", early)
+		}
+	}()
 	for {
 		snap, err := it.Next()
 		if err == iterator.Done || ctx.Err() != nil {
@@ -440,12 +454,29 @@ func listen(t *testing.T, ctx context.Context, c *firestore.Client, gameID strin
 			return out
 		}
 		for _, ch := range snap.Changes {
-			if ch.Kind != firestore.DocumentAdded || seen[ch.Doc.Ref.ID] {
+			if ch.Kind == firestore.DocumentRemoved {
+				t.Errorf("listener: log document %s removed", ch.Doc.Ref.ID)
 				continue
 			}
-			seen[ch.Doc.Ref.ID] = true
-			out = append(out, docEvents(t, ch.Doc)...)
+			for _, e := range docEvents(t, ch.Doc) {
+				if e.Seq <= uint64(len(out)) {
+					continue
+				}
+				if prev, ok := held[e.Seq]; ok && eventsJSON([]engine.Event{prev}) != eventsJSON([]engine.Event{e}) {
+					t.Errorf("listener: seq %d heard as two different events", e.Seq)
+				}
+				held[e.Seq] = e
+			}
 		}
+		for {
+			e, ok := held[uint64(len(out))+1]
+			if !ok {
+				break
+			}
+			delete(held, e.Seq)
+			out = append(out, e)
+		}
+		early = max(early, len(held))
 		if len(out) > 0 && out[len(out)-1].Type == engine.EvFairnessRevealed {
 			return out
 		}

@@ -29,13 +29,14 @@ import {
   startAt,
   endBefore,
   onSnapshot,
+  getDocs,
   setLogLevel,
   type Firestore,
 } from "firebase/firestore";
 import { getFunctions, httpsCallableFromURL, type Functions } from "firebase/functions";
 
 import { functionURL, type Config } from "./config";
-import { docId, eventsOfDoc } from "./log";
+import { docId, eventsOfDoc, InOrder } from "./log";
 import type { GameEvent, Mark, Public, View } from "./types";
 
 /** User is the signed-in player. */
@@ -181,21 +182,33 @@ class FirebaseBackend implements Backend {
       },
       (err) => h.status("error", err),
     );
-    const q = afterSeq > 0
-      ? query(collection(db, "games", gameId, "log"), orderBy(documentId()), startAfter(docId(afterSeq)))
-      : query(collection(db, "games", gameId, "log"), orderBy(documentId()));
+    const log = collection(db, "games", gameId, "log");
+    const order = new InOrder(afterSeq);
+    const hand = (docs: { id: string; data(): Record<string, unknown> }[]) => {
+      const evs = order.take(docs.flatMap((d) => eventsOfDoc(d.id, d.data())));
+      if (evs.length) h.events(evs);
+    };
+    // A gap that the next snapshot does not fill (a document the listener
+    // missed) is read once, as a query after the last event handed on.
+    let filling = false;
+    const fill = () => {
+      if (filling || !order.waiting) return;
+      filling = true;
+      getDocs(query(log, orderBy(documentId()), startAfter(docId(order.after))))
+        .then((snap) => hand(snap.docs))
+        .catch((err) => h.status("error", err))
+        .finally(() => {
+          filling = false;
+        });
+    };
+    const q = afterSeq > 0 ? query(log, orderBy(documentId()), startAfter(docId(afterSeq))) : query(log, orderBy(documentId()));
     const offLog = onSnapshot(
       q,
       (snap) => {
-        const evs: GameEvent[] = [];
-        for (const ch of snap.docChanges()) {
-          // added, or modified: a changed document is handed on too, and the
-          // engine names the event that changed.
-          if (ch.type === "removed") continue;
-          evs.push(...eventsOfDoc(ch.doc.id, ch.doc.data()));
-        }
-        evs.sort((a, b) => a.seq - b.seq);
-        if (evs.length) h.events(evs);
+        // added, or modified: a changed document is handed on too, and
+        // the engine names the event that changed.
+        hand(snap.docChanges().filter((ch) => ch.type !== "removed").map((ch) => ch.doc));
+        fill();
       },
       (err) => h.status("error", err),
     );

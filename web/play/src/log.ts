@@ -27,6 +27,53 @@ export function docId(seq: number): string {
   return String(seq).padStart(20, "0");
 }
 
+/** InOrder hands on a game's log events in seq order, each once, however
+ * a listener delivers them. A snapshot of the log is not always the whole
+ * log up to some point: the Firestore emulator's first snapshot of a long
+ * log can hold its later documents without its earlier ones, which come
+ * in the next. So take keeps an event after the next one due until the
+ * gap before it is filled. An event already handed on that comes again
+ * (a changed document) is handed on again, before the new ones, so that
+ * the engine, which checks it against the one it has, names any change. */
+export class InOrder {
+  private next: number;
+  private held = new Map<number, GameEvent>();
+
+  /** afterSeq is the last event already had (0: none). */
+  constructor(afterSeq: number) {
+    this.next = afterSeq + 1;
+  }
+
+  /** take adds events heard, in any order, and returns, in seq order,
+   * those heard again (seq at most after) and then those now due: the run
+   * that follows the last one returned. */
+  take(evs: GameEvent[]): GameEvent[] {
+    const out: GameEvent[] = [];
+    for (const e of evs) {
+      if (!Number.isInteger(e.seq) || e.seq < 1) continue;
+      if (e.seq < this.next) out.push(e);
+      else this.held.set(e.seq, e);
+    }
+    out.sort((a, b) => a.seq - b.seq);
+    for (let e = this.held.get(this.next); e; e = this.held.get(this.next)) {
+      this.held.delete(this.next);
+      out.push(e);
+      this.next++;
+    }
+    return out;
+  }
+
+  /** after is the seq of the last event handed on (0: none). */
+  get after(): number {
+    return this.next - 1;
+  }
+
+  /** waiting says whether events are held for an earlier one missing. */
+  get waiting(): boolean {
+    return this.held.size > 0;
+  }
+}
+
 /** Names says who a uid is and what a card is called. */
 export interface Names {
   who(uid: unknown): string;

@@ -1,7 +1,7 @@
 // The log reader, run by Node (TestLogReaderInNode): both layouts of the
 // log's documents, mixed in one game, give the events in order.
 
-import { describe, docId, eventsOfDoc, type Names } from "../src/log";
+import { describe, docId, eventsOfDoc, InOrder, type Names } from "../src/log";
 import type { GameEvent } from "../src/types";
 
 function check(cond: boolean, what: string): void {
@@ -51,4 +51,27 @@ const rr = { seq: 12, type: "RoundRevealed", trustless: { index: 4, reveals: [{}
 check(describe(rr, names) === "Reveal round 4: every seat's link is revealed (2); the draw follows.", describe(rr, names));
 const ab = { seq: 13, type: "GameAborted", trustless: { index: 5, reason: "deadline", missing: ["u1"] } };
 check(describe(ab, names) === "The game was aborted at reveal round 5 (deadline: no reveal from Seat 1 · Warrior).", describe(ab, names));
+
+// The listener's snapshots in any order (InOrder): what the emulator did
+// to a 125-event log (seqs 88-125 in the first snapshot, 1-87 in the
+// next) gives nothing until seq 1 comes, then all 125 once, in order.
+const ev = (seq: number, type = "E"): GameEvent => ({ seq, type });
+const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => ev(a + i));
+const seqs = (es: GameEvent[]) => es.map((e) => e.seq).join(",");
+const o = new InOrder(0);
+check(o.take(range(88, 125)).length === 0 && o.waiting && o.after === 0, "later events held until the first comes");
+const all = o.take(range(1, 87));
+check(all.length === 125 && all.every((e, i) => e.seq === i + 1), "all 125 once, in order: " + seqs(all));
+check(!o.waiting && o.after === 125, "nothing held after the gap is filled");
+// A gap in the middle, filled out of order, one event at a time.
+check(seqs(o.take([ev(128), ev(127)])) === "" && o.waiting, "126 missing: nothing due");
+check(seqs(o.take([ev(126)])) === "126,127,128", "the gap filled: the run follows");
+// An event heard again (a changed document) is handed on again first, so
+// the engine can compare it; a new one after it follows.
+const again = o.take([ev(129), ev(3, "Changed")]);
+check(seqs(again) === "3,129" && again[0]!.type === "Changed", "heard again, then due: " + seqs(again));
+// A follower that starts after some seq takes only what follows it.
+const late = new InOrder(40);
+check(seqs(late.take([ev(42), ev(41)])) === "41,42" && late.after === 42, "from seq 41 on");
+check(seqs(new InOrder(0).take([ev(0), ev(1.5), ev(2)])) === "" , "seq 0 and a fraction are not events; 2 waits for 1");
 console.log("ok");
