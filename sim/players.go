@@ -12,14 +12,20 @@ import (
 
 // playersFixed are players.csv's first columns: who played what, and how
 // the game went for them. The per-player counters of the ruleset's schema
-// follow (schema.header).
+// follow (schema.header), then playersLast.
 var playersFixed = []string{"game", "seed", "seat", "uid", "class", "bot", "position", "won",
 	"rounds", "end", "bracket", "final_hp", "final_tile", "items_held"}
+
+// playersLast is players.csv's last column, the one every game's
+// players.csv has (match.PlayersHeader): the game's utility for the seat.
+// The dungeon's payoff is won (1 for the winner, else 0).
+const playersLast = "payoff"
 
 // PlayersHeader returns the header line of players.csv under a ruleset,
 // without its newline.
 func PlayersHeader(r *engine.Ruleset) string {
-	return strings.Join(append(append([]string{}, playersFixed...), newSchema(r).header()...), ",")
+	cols := append(append([]string{}, playersFixed...), newSchema(r).header()...)
+	return strings.Join(append(cols, playersLast), ",")
 }
 
 // appendRows appends game i's players.csv rows, one per seat, from the
@@ -60,6 +66,8 @@ func (sc *gameScan) appendRows(b []byte, i int64, seed string, classes []engine.
 			b = append(b, ',')
 			b = strconv.AppendInt(b, v, 10)
 		}
+		b = append(b, ',')
+		b = appendBool(b, j == sc.winner) // payoff
 		b = append(b, '\n')
 	}
 	return b

@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/match"
 )
 
 // playersTable is players.csv read back: the header and the rows.
@@ -358,5 +361,36 @@ func TestOrderedSinkBoundsWhatItHolds(t *testing.T) {
 	require.Len(t, lines, n+1)
 	for i, l := range lines[1:] {
 		require.Equal(t, strconv.Itoa(i), l)
+	}
+}
+
+// todaysHeader is players.csv's header under the default ruleset as main
+// wrote it at 75a4be6, before the payoff column (copied from that
+// release's output, not from this code).
+const todaysHeader = "game,seed,seat,uid,class,bot,position,won,rounds,end,bracket,final_hp,final_tile,items_held,knockouts,challenges,challenges_fought,challenges_decided,challenges_won,combats_t1,combats_won_t1,combat_rounds_t1,combats_t2,combats_won_t2,combat_rounds_t2,combats_t3,combats_won_t3,combat_rounds_t3,challenges_cancelled_monk,challenges_cancelled_smokeBomb,loot_t1_T1,loot_t1_none,loot_t2_T1,loot_t2_T2,loot_t2_none,loot_t3_T2,loot_t3_T3,used_t1-potion,used_t1-smoke,used_t2-gpotion,used_t2-smoke,used_t3-elixir,used_t3-smoke,chance_ambush,chance_earthquake,chance_healingSpring,chance_mysticWave,chance_nefariousSpirit,chance_vitalEnergy,chance_windfall"
+
+// The dungeon's players.csv is today's with payoff appended, and has the
+// columns every game's players.csv has (match.PlayersHeader); its payoff
+// is won, on every row, and every game has one winner.
+func TestPlayersCSVEndsWithPayoff(t *testing.T) {
+	require.Equal(t, todaysHeader+",payoff", PlayersHeader(engine.DefaultRules()))
+	cfg := testConfig(200, 2)
+	var a bytes.Buffer
+	cfg.PerGame = &a
+	run(t, cfg)
+	p := readPlayers(t, a.Bytes())
+	for _, c := range strings.Split(match.PlayersHeader, ",") {
+		require.Containsf(t, p.col, c, "players.csv lacks the common column %q", c)
+	}
+	winners := map[string]int{}
+	for _, r := range p.rows {
+		require.Equal(t, p.str(r, "won"), p.str(r, "payoff"), "game %s seat %s", p.str(r, "game"), p.str(r, "seat"))
+		if p.str(r, "won") == "1" {
+			winners[p.str(r, "game")]++
+		}
+	}
+	require.Len(t, winners, 200)
+	for g, n := range winners {
+		require.Equalf(t, 1, n, "game %s", g)
 	}
 }
