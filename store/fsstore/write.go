@@ -1,0 +1,347 @@
+// The documents one commit writes: the game, its private state and audit
+// ring, the log, staged reveals and the record; and decoding them back.
+
+package fsstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+	"time"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/fairboard/fairboard/audit"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/store"
+)
+
+// writeAll queues the writes of an applied action, at most five
+// whatever the number of events, audit entries or staged reveals it
+// applied: the game document (created if it did not exist, else its
+// changed fields updated, removed fields deleted, only if unchanged since
+// old was read; with the derived ownerUid, playerUids and dueAt); the
+// private state, if the action changed it (its changed fields replaced
+// and, for a game with audit on, the action's audit entries put in the
+// ring it holds: one write); one log document holding every event of the
+// commit (none when it has no event); the applied run (run, if not nil:
+// one document for the staged reveals and the action); the new record. It
+// returns how many writes it queued.
+//
+// old is the game document's snapshot, oldPub its data and oldPriv the
+// private state's data without the ring (nil when there is none), as read
+// before the commit.
+func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, oldPub, oldPriv map[string]any, g *engine.Game, r *store.Record, run *store.AppliedRun, due int64) (int, error) {
+	pub, err := store.ToDoc(&g.Public)
+	if err != nil {
+		return 0, err
+	}
+	uids := make([]any, len(g.Public.Players))
+	for i, p := range g.Public.Players {
+		uids[i] = p.UID
+	}
+	pub[fieldOwner], pub[fieldPlayers] = g.Public.Owner, uids
+	if due > 0 {
+		pub[fieldDue] = due
+	}
+	sec, err := store.ToDoc(&g.Secret)
+	if err != nil {
+		return 0, err
+	}
+	var ring []firestore.Update
+	if r.Ringed {
+		if ring, err = ringUpdates(r.Audit); err != nil {
+			return 0, err
+		}
+	}
+	n := 0
+	if !old.Exists() {
+		err = tx.Create(refs[0], pub)
+	} else {
+		err = tx.Update(refs[0], replace(oldPub, pub), firestore.LastUpdateTime(old.UpdateTime))
+	}
+	if err != nil {
+		return 0, err
+	}
+	n++
+	if s.previous {
+		oldPriv = nil // set whole
+	}
+	switch err := writePrivate(tx, refs[1], oldPriv, sec, ring); {
+	case err == nil:
+		n++
+	case !errors.Is(err, errUnchanged):
+		return 0, err
+	}
+	logs := refs[0].Collection("log")
+	if s.previous {
+		for i := range r.Events {
+			d, err := store.JSONToDoc(r.Events[i].AppendJSON(nil))
+			if err != nil {
+				return 0, err
+			}
+			if err := tx.Create(logs.Doc(logID(r.Events[i].Seq)), d); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	} else if len(r.Events) > 0 {
+		d, err := logDoc(r.Events)
+		if err != nil {
+			return 0, err
+		}
+		if err := tx.Create(logs.Doc(logID(r.Events[len(r.Events)-1].Seq)), d); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	switch {
+	case run == nil:
+	case s.previous:
+		// The previous release read one action a document.
+		for _, ap := range run.Actions() {
+			if err := createDoc(tx, appliedRef(refs[0], ap.Version), ap); err != nil {
+				return 0, err
+			}
+			n++
+		}
+	default:
+		// One document for the run: a round's staged reveals and the
+		// action that applied them are one commit's, and one write.
+		if err := createDoc(tx, appliedRef(refs[0], run.Version), run); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	if len(refs) == 3 {
+		if err := createDoc(tx, refs[2], r); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// logDoc is the log document of one action: {events: [event, ...]}, each
+// element what a one-event document of the old layout holds.
+func logDoc(events []engine.Event) (map[string]any, error) {
+	list := make([]any, len(events))
+	var buf []byte
+	for i := range events {
+		buf = events[i].AppendJSON(buf[:0])
+		d, err := store.JSONToDoc(buf)
+		if err != nil {
+			return nil, err
+		}
+		list[i] = d
+	}
+	return map[string]any{fieldEvents: list}, nil
+}
+
+// writePrivate queues the one write of the private state: created whole
+// (with the ring's entries) when it does not exist; otherwise its secret
+// fields replaced, the fields no longer there deleted, and the ring's
+// slots that the action fills set, the rest of the ring left as it is.
+func writePrivate(tx batch, ref *firestore.DocumentRef, prev, sec map[string]any, ring []firestore.Update) error {
+	if prev == nil {
+		if len(ring) > 0 {
+			slots := make(map[string]any, len(ring))
+			for _, u := range ring {
+				slots[u.FieldPath[1]] = u.Value
+			}
+			sec[fieldRing] = slots
+		}
+		return tx.Set(ref, sec)
+	}
+	ups := append(replace(prev, sec), ring...)
+	if len(ups) == 0 {
+		return errUnchanged
+	}
+	return tx.Update(ref, ups)
+}
+
+// errUnchanged: the private state is the one read and the action rang
+// nothing, so there is nothing to write (an action that draws nothing).
+var errUnchanged = errors.New("fsstore: private state unchanged")
+
+// ringUpdates are the updates that put entries in the ring the private
+// state holds (field auditRing, one key per slot: seq % audit.RingSize,
+// in decimal; the value the entry's JSON, a string). Entries come in seq
+// order, so a later one in the same slot wins.
+//
+// A slot holds the entry's JSON as a string, not as a map, because every
+// action reads the private state: a ring of 500 entries as maps is about
+// 4,000 values for the client to decode on every read (it doubled an
+// audited action's time), as strings 500.
+func ringUpdates(entries []audit.Entry) ([]firestore.Update, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	bySlot := make(map[int]int, len(entries)) // slot → index in ups
+	var ups []firestore.Update
+	for _, e := range entries {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("%w: audit entry %d: %v", store.ErrInvalid, e.Seq, err)
+		}
+		slot := audit.Slot(e.Seq)
+		if i, ok := bySlot[slot]; ok {
+			ups[i].Value = string(b)
+			continue
+		}
+		bySlot[slot] = len(ups)
+		ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{fieldRing, strconv.Itoa(slot)}, Value: string(b)})
+	}
+	return ups, nil
+}
+
+// replace is the field updates that turn document old into doc: every
+// field of doc that old does not hold with the same value set (a map or
+// an array replaced whole), every other field of old deleted; in field
+// order. Old is the document as read, and the commit that applies them
+// is conditional on it being unchanged (the game), or on the game being
+// unchanged (the private state, which only actions write), so leaving out
+// the fields that did not change writes the same document.
+func replace(old, doc map[string]any) []firestore.Update {
+	keys := make([]string, 0, len(doc)+len(old))
+	for k := range doc {
+		keys = append(keys, k)
+	}
+	for k := range old {
+		if _, ok := doc[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	ups := make([]firestore.Update, 0, len(keys))
+	for _, k := range keys {
+		v, ok := doc[k]
+		if !ok {
+			v = firestore.Delete
+		} else if was, had := old[k]; had && reflect.DeepEqual(was, v) {
+			continue
+		}
+		ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{k}, Value: v})
+	}
+	return ups
+}
+
+func createDoc(tx batch, ref *firestore.DocumentRef, v any) error {
+	d, err := store.ToDoc(v)
+	if err != nil {
+		return err
+	}
+	return tx.Create(ref, d)
+}
+
+// writeStage queues the three writes of a staged reveal a: its public
+// marker (reveals/{id}), the reveal itself with its link (links/{id},
+// never readable by clients) and its record r, each only if it does not
+// exist; nothing of the game. A duplicate (the seat's reveal for that
+// index staged already, or the record written) fails the commit, and the
+// next attempt's read shows why.
+func writeStage(tx batch, game *firestore.DocumentRef, refs []*firestore.DocumentRef, r *store.Record, a *engine.Action) (int, error) {
+	id := stageID(a.Index, a.Seat)
+	if err := createDoc(tx, game.Collection(collMarks).Doc(id), store.MarkOf(a)); err != nil {
+		return 0, err
+	}
+	if err := createDoc(tx, game.Collection(collLinks).Doc(id), store.StagedReveal{Index: a.Index, Seat: a.Seat, Action: *a}); err != nil {
+		return 0, err
+	}
+	n := 2
+	if len(refs) == 3 {
+		if err := createDoc(tx, refs[2], r); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// The collections of a trustless round's staged reveals: the public
+// markers and the hidden reveals (docs/store.md, "Reveals").
+const (
+	collMarks = "reveals"
+	collLinks = "links"
+)
+
+// stageID is the document id of seat's staged reveal for index: the
+// index zero-padded to 20 digits, "-", the seat to 3, so that ids sort by
+// index, then seat.
+func stageID(index uint32, seat int) string { return fmt.Sprintf("%020d-%03d", index, seat) }
+
+// stagedOf reads the reveals staged for index (one query of the links
+// collection by id range), in the order they were accepted.
+func (s *Store) stagedOf(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, error) {
+	out, _, err := s.stagedAt(ctx, game, index)
+	return out, err
+}
+
+// stagedAt is stagedOf with the time each seat's staged reveal was
+// written (its document's creation), by seat.
+func (s *Store) stagedAt(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, map[int]time.Time, error) {
+	q := game.Collection(collLinks).OrderBy(firestore.DocumentID, firestore.Asc).
+		StartAt(fmt.Sprintf("%020d-", index)).EndBefore(fmt.Sprintf("%020d.", index))
+	out := []engine.Action{}
+	created := map[int]time.Time{}
+	err := queryEach(ctx, s, q, collLinks, func(d *store.StagedReveal, snap *firestore.DocumentSnapshot) error {
+		if d.Index != index || d.Action.Index != index || d.Action.Seat != d.Seat {
+			return fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
+		}
+		out = append(out, d.Action)
+		created[d.Seat] = snap.CreateTime
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	store.SortStaged(out)
+	return out, created, nil
+}
+
+// privateData is the private state's data without its audit ring, or nil
+// when the game has no private state yet.
+func privateData(snap *firestore.DocumentSnapshot) map[string]any {
+	if !snap.Exists() {
+		return nil
+	}
+	d := snap.Data()
+	delete(d, fieldRing)
+	return d
+}
+
+// decodeGame fills g from the game document's data and the private
+// state's (privateData). It leaves both maps as they are.
+func decodeGame(pub, priv map[string]any, g *engine.Game) error {
+	pub = maps.Clone(pub)
+	delete(pub, fieldOwner)
+	delete(pub, fieldPlayers)
+	delete(pub, fieldDue)
+	if err := store.FromDoc(pub, &g.Public); err != nil {
+		return fmt.Errorf("fsstore: decode game: %w", err)
+	}
+	if priv != nil {
+		if err := store.FromDoc(priv, &g.Secret); err != nil {
+			return fmt.Errorf("fsstore: decode private state: %w", err)
+		}
+	}
+	return nil
+}
+
+// decodeRecord decodes a stored record and checks it belongs to req.
+func decodeRecord(d map[string]any, req store.Request) (*store.Record, error) {
+	var rec store.Record
+	if err := store.FromDoc(d, &rec); err != nil {
+		return nil, fmt.Errorf("fsstore: decode action record: %w", err)
+	}
+	if err := rec.Matches(req); err != nil {
+		return nil, err
+	}
+	rec.Replayed = true
+	return &rec, nil
+}
