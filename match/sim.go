@@ -159,41 +159,15 @@ func playOne(cfg *SimConfig, i int64, r *gameResult) {
 		r.err = err
 		return
 	}
-	var bs *rng.Stream
-	bots := make([]Bot, cfg.Seats)
-	for s := range bots {
-		name := cfg.Bots[s%len(cfg.Bots)]
-		if name == "random" && bs == nil {
-			if bs, err = rng.NewSeeded(seed + "/bots"); err != nil {
-				r.err = err
-				return
-			}
-		}
-		if bots[s], err = NewBot(cfg.Def, name, bs); err != nil {
-			r.err = err
-			return
-		}
+	bots, _, err := dealBots(cfg.Def, cfg.Bots, cfg.Seats, func() (*rng.Stream, error) { return rng.NewSeeded(seed + "/bots") })
+	if err != nil {
+		r.err = err
+		return
+	}
+	if r.moves, r.err = playTo(m, bots, cfg.MaxMoves); r.err != nil {
+		return
 	}
 	st := m.State()
-	legal := make([]game.Move, 0, 16)
-	for !m.Over() {
-		if r.moves == int64(cfg.MaxMoves) {
-			r.err = fmt.Errorf("not over after %d moves", cfg.MaxMoves)
-			return
-		}
-		seat := st.ToMove()
-		legal = st.Legal(seat, legal)
-		if len(legal) == 0 {
-			r.err = fmt.Errorf("seat %d is awaited but has no legal move", seat)
-			return
-		}
-		mv := bots[seat].Choose(st, seat, legal)
-		if _, err := m.Apply(mv); err != nil {
-			r.err = fmt.Errorf("move %d, %s's %s refused: %w", r.moves+1, bots[seat].Name(), mv.Kind, err)
-			return
-		}
-		r.moves++
-	}
 	o := st.Outcome()
 	n := cfg.Seats
 	r.pos, r.won, r.payoff = resize(r.pos, n), resizeB(r.won, n), o.Payoffs

@@ -22,6 +22,7 @@ func init() {
 var playUsage = `usage: gamectl play [--mode seeded|crypto|fair|trustless] [--seed S] [--players 4]
                    [--classes LIST] [--bots LIST] [--rules FILE] [--json]
                    [--audit-out FILE] [--export FILE]
+       gamectl play --game NAME ... (another game: see "gamectl help games")
 
 Plays one whole game with bots, as a server plays it, and prints its public
 log, one event a line. Players are p1..pN, seated 0..N-1 (p1 owns the room).
@@ -60,6 +61,12 @@ func classNames() []string {
 // bots default to cautious for every seat. The game is played as a server
 // plays it (bot.Runner.PlayWith), in the mode given.
 func runPlay(args []string, stdout, stderr io.Writer) error {
+	if name, ok := gameFlag(args); ok {
+		if name == dungeonName {
+			return runPlay(withoutGame(args), stdout, stderr)
+		}
+		return runGamePlay(args, stdout, stderr)
+	}
 	fs := newFlagSet("play", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, playUsage); fs.PrintDefaults() }
 	mode := fs.String("mode", "seeded", "rng mode: seeded, crypto, fair or trustless")

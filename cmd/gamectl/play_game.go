@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/fairboard/fairboard/audit"
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
+)
+
+const playGameUsage = `usage: gamectl play --game NAME [--mode seeded|crypto] [--seed S] [--players P]
+                   [--bots LIST] [--bot-seed S] [--rules FILE] [--json]
+                   [--audit-out FILE]
+
+Plays one whole game of a game on the game definition ("gamectl games" lists
+them) with bots, and prints its public log, one event a line
+("#SEQ Type field=value ..."; with --json, {"seq":N,"type":"T",...}), then,
+in text, the result ("result: seat 0 (p1) won; payoffs 1, 0"). Players are
+p1..pN, seated 0..N-1. Game i of "gamectl sim --game NAME --seed S" is
+"gamectl play --game NAME --seed 'S#i'" with the same --bots. Without
+--game, "gamectl play" plays the dungeon as it always has; "--game dungeon"
+is the same.
+
+  --mode MODE    seeded (the sfc32 stream of --seed, replayable by anyone who
+                 knows it) or crypto (crypto/rand; no --seed)
+  --bots LIST    the bots, comma-separated, dealt over the seats in turn (seat
+                 j plays the (j mod len)-th): "random" (uniform over the
+                 game's listed legal moves) or one of the game's styles
+  --bot-seed S   the random bots' stream (default "SEED/bots" in seeded mode,
+                 as the simulation's; crypto/rand in crypto mode)
+  A game whose seats pick options deals each option's values over the seats
+  in turn (seat j takes the (j mod len)-th value).
+
+flags:
+`
+
+// runGamePlay is "gamectl play --game NAME": a game on the definition.
+func runGamePlay(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("play", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, playGameUsage); fs.PrintDefaults() }
+	name := fs.String("game", "", "the game (see \"gamectl games\")")
+	mode := fs.String("mode", "seeded", "rng mode: seeded or crypto")
+	seed := fs.String("seed", "", "seed of the game's sfc32 stream (seeded mode, required there)")
+	players := fs.Int("players", 0, "seats, within the game's range (default: the game's default)")
+	bots := fs.String("bots", "random", "bots, comma-separated, dealt over the seats in turn (see above)")
+	botSeed := fs.String("bot-seed", "", "the random bots' seed (see above)")
+	rules := fs.String("rules", "", "ruleset JSON file of the game (default: its default ruleset)")
+	asJSON := fs.Bool("json", false, "print one JSON object a line instead of text")
+	auditOut := fs.String("audit-out", "", "write every RNG audit entry, one JSON object a line, to this file")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	def, err := lookupGame(*name)
+	if err != nil {
+		return usageError{err}
+	}
+	cfg := match.PlayConfig{Config: match.Config{Mode: rng.Mode(*mode)}, Bots: splitList(*bots), BotSeed: *botSeed}
+	switch cfg.Mode {
+	case rng.ModeSeeded:
+		if *seed == "" {
+			return usagef("--seed is required in seeded mode")
+		}
+		if _, err := rng.SeedSFC32(*seed); err != nil {
+			return usagef("--seed: %v", err)
+		}
+		cfg.Seed = *seed
+	case rng.ModeCrypto:
+		if *seed != "" {
+			return usagef("--seed is for seeded mode: a crypto game draws from crypto/rand")
+		}
+	default:
+		return usagef("--mode %q: %s plays seeded or crypto", *mode, def.Name())
+	}
+	if *botSeed != "" {
+		if _, err := rng.SeedSFC32(*botSeed); err != nil {
+			return usagef("--bot-seed: %v", err)
+		}
+	}
+	n := *players
+	if n == 0 {
+		n = def.Seats().Default
+	}
+	if s := def.Seats(); n < s.Min || n > s.Max {
+		return usagef("--players %d: %s takes %d to %d", n, def.Name(), s.Min, s.Max)
+	}
+	cfg.Seats = dealOptions(def, n)
+	if len(cfg.Bots) == 0 {
+		return usagef("--bots needs at least one bot (%s)", strings.Join(match.BotNames(def), ", "))
+	}
+	if len(cfg.Bots) > n {
+		return usagef("--bots names %d bots for %d players (at most one per seat; a shorter list is dealt over the seats in turn)", len(cfg.Bots), n)
+	}
+	for _, b := range cfg.Bots {
+		if err := match.CheckBot(def, b); err != nil {
+			return usagef("--bots: %v", err)
+		}
+	}
+	if *rules != "" {
+		data, err := os.ReadFile(*rules)
+		if err != nil {
+			return usagef("--rules: %v", err)
+		}
+		if cfg.Rules, err = def.DecodeRuleset(data); err != nil {
+			return usagef("--rules %s: %v", *rules, err)
+		}
+	}
+	var rec *audit.Recorder
+	var auditFile *pendingFile
+	if *auditOut != "" {
+		if auditFile, err = reserveFile("--audit-out", *auditOut); err != nil {
+			return err
+		}
+		defer auditFile.discard() // a no-op once committed
+		rec = audit.New(audit.KeepAll())
+		cfg.Auditor = rec
+	}
+	m, names, err := match.Play(def, cfg)
+	if m == nil {
+		return usageError{err}
+	}
+	if werr := writeGameLog(stdout, def, m, names, *asJSON, err == nil); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return fmt.Errorf("the game could not be played to its end: %w", err)
+	}
+	if rec != nil {
+		return writeAudit(auditFile, rec)
+	}
+	return nil
+}
+
+// dealOptions returns n seats, each option's values dealt over them in
+// turn.
+func dealOptions(def game.Definition, n int) []game.Seat {
+	seats := make([]game.Seat, n)
+	for _, o := range def.Seats().Options {
+		for j := range seats {
+			seats[j].Options = append(seats[j].Options, o.Values[j%len(o.Values)])
+		}
+	}
+	return seats
+}
+
+// writeGameLog prints m's public log (the events addressed to every
+// seat), numbered from 1, and in text, when over, the result line.
+func writeGameLog(stdout io.Writer, def game.Definition, m *match.Match, bots []string, asJSON, over bool) error {
+	w := bufio.NewWriter(stdout)
+	types := def.EventTypes()
+	var b []byte
+	for i, e := range m.Events() {
+		if e.To != game.All {
+			continue
+		}
+		b = game.AppendEventJSON(b[:0], types, i+1, e)
+		if !asJSON {
+			b = jsonLineText(b)
+		}
+		w.Write(append(b, '\n'))
+	}
+	if over && !asJSON {
+		o := m.State().Outcome()
+		var who []string
+		for _, s := range o.Winners {
+			who = append(who, fmt.Sprintf("seat %d (p%d, %s)", s, s+1, bots[s]))
+		}
+		won := "nobody won"
+		if len(who) > 0 {
+			won = strings.Join(who, " and ") + " won"
+		}
+		pay := make([]string, len(o.Payoffs))
+		for i, p := range o.Payoffs {
+			pay[i] = strconv.FormatFloat(p, 'g', -1, 64)
+		}
+		fmt.Fprintf(w, "result: %s; payoffs %s\n", won, strings.Join(pay, ", "))
+	}
+	return w.Flush()
+}
+
+// jsonLineText turns one {"seq":N,"type":"T","k":v,...} line of
+// game.AppendEventJSON (integer values only) into "#N T k=v ...".
+func jsonLineText(js []byte) []byte {
+	s := strings.TrimSuffix(strings.TrimPrefix(string(js), "{"), "}")
+	var out []byte
+	for i, kv := range strings.Split(s, ",") {
+		k, v, _ := strings.Cut(kv, ":")
+		k, _ = strconv.Unquote(k)
+		if uq, err := strconv.Unquote(v); err == nil {
+			v = uq
+		}
+		switch i {
+		case 0:
+			out = append(append(out, '#'), v...)
+		case 1:
+			out = append(append(out, ' '), v...)
+		default:
+			out = append(append(append(append(out, ' '), k...), '='), v...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package match
+
+import (
+	"fmt"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// PlayConfig is one whole game of a definition played by bots, as
+// "gamectl play --game" plays it.
+type PlayConfig struct {
+	// Config is the match's (Lean is ignored: a played game keeps its
+	// log and record).
+	Config
+	// Bots are bot names (see NewBot), dealt over the seats in turn:
+	// seat j plays Bots[j % len(Bots)].
+	Bots []string
+	// BotSeed seeds the random bots' one stream. Empty: Seed + "/bots" in
+	// a seeded match (so game i of a simulation with seed S is the game
+	// of seed "S#i"), and a crypto stream in a crypto match.
+	BotSeed string
+	// MaxMoves stops a game that has not ended (0: DefaultMaxMoves).
+	MaxMoves int
+}
+
+// Play plays one whole game: it sets the match up (New) and lets each
+// seat's bot choose among the state's legal moves until the game awaits
+// nobody. It returns the finished match and each seat's bot name. Errors:
+// New's; no bot, or an unknown one (named); a bot seed that is not valid
+// UTF-8; a game not over after MaxMoves moves, an awaited seat with no
+// legal move, or a refused move, each naming the move.
+func Play(def game.Definition, cfg PlayConfig) (*Match, []string, error) {
+	if len(cfg.Bots) == 0 {
+		return nil, nil, fmt.Errorf("a game needs at least one bot (%v)", BotNames(def))
+	}
+	for _, b := range cfg.Bots {
+		if err := CheckBot(def, b); err != nil {
+			return nil, nil, err
+		}
+	}
+	cfg.Lean = false
+	m, err := New(def, cfg.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	seed := cfg.BotSeed
+	if seed == "" && cfg.Mode == rng.ModeSeeded {
+		seed = cfg.Seed + "/bots"
+	}
+	bots, names, err := dealBots(def, cfg.Bots, len(cfg.Seats), func() (*rng.Stream, error) {
+		if seed == "" {
+			return rng.NewCrypto(), nil
+		}
+		return rng.NewSeeded(seed)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := playTo(m, bots, cfg.MaxMoves); err != nil {
+		return m, names, err
+	}
+	return m, names, nil
+}
+
+// dealBots makes seat j's bot, names[j % len(names)], for n seats; the
+// random bots share one stream, made by stream on first need.
+func dealBots(def game.Definition, names []string, n int, stream func() (*rng.Stream, error)) ([]Bot, []string, error) {
+	var bs *rng.Stream
+	bots := make([]Bot, n)
+	dealt := make([]string, n)
+	for s := range bots {
+		name := names[s%len(names)]
+		if name == "random" && bs == nil {
+			var err error
+			if bs, err = stream(); err != nil {
+				return nil, nil, err
+			}
+		}
+		var err error
+		if bots[s], err = NewBot(def, name, bs); err != nil {
+			return nil, nil, err
+		}
+		dealt[s] = bots[s].Name()
+	}
+	return bots, dealt, nil
+}
+
+// playTo lets each seat's bot move until the game awaits nobody, at most
+// maxMoves moves (0: DefaultMaxMoves); it returns the moves made.
+func playTo(m *Match, bots []Bot, maxMoves int) (int64, error) {
+	if maxMoves == 0 {
+		maxMoves = DefaultMaxMoves
+	}
+	st := m.State()
+	legal := make([]game.Move, 0, 16)
+	var moves int64
+	for !m.Over() {
+		if moves == int64(maxMoves) {
+			return moves, fmt.Errorf("not over after %d moves", maxMoves)
+		}
+		seat := st.ToMove()
+		legal = st.Legal(seat, legal)
+		if len(legal) == 0 {
+			return moves, fmt.Errorf("seat %d is awaited but has no legal move", seat)
+		}
+		mv := bots[seat].Choose(st, seat, legal)
+		if _, err := m.Apply(mv); err != nil {
+			return moves, fmt.Errorf("move %d, %s's %s refused: %w", moves+1, bots[seat].Name(), mv.Kind, err)
+		}
+		moves++
+	}
+	return moves, nil
+}
