@@ -232,29 +232,38 @@ func (m *Match) LogJSON() []byte {
 
 // Replay plays moves again from cfg (cfg.Lean is ignored) and returns the
 // match. A seeded match replays from its seed; a crypto match needs its
-// draws (Match.Draws), which a game.Scripted returns in order, every one
-// of them used. An error names the first move refused.
+// draws (Match.Draws), returned in order as a game.Scripted does, every
+// one of them used. An error names the first move refused, or the first
+// draw outside its call's range or past the end (never a panic: draws
+// may come from a file).
 func Replay(def game.Definition, cfg Config, moves []game.Move, draws []int64) (*Match, error) {
 	cfg.Lean = false
 	var m *Match
 	var err error
-	var script *game.Scripted
+	var script *replayScript
 	if cfg.Mode == rng.ModeCrypto {
-		script = game.Script(draws...)
+		script = &replayScript{vals: draws}
 		m, err = setup(def, cfg, nil, script)
 	} else {
 		m, err = New(def, cfg)
+	}
+	if err == nil && script != nil && script.err != nil {
+		err = fmt.Errorf("setup: %w", script.err)
 	}
 	if err != nil {
 		return nil, err
 	}
 	for i, mv := range moves {
-		if _, err := m.Apply(mv); err != nil {
+		_, err := m.Apply(mv)
+		if err == nil && script != nil && script.err != nil {
+			err = script.err
+		}
+		if err != nil {
 			return m, fmt.Errorf("move %d (%s by seat %d): %w", i+1, mv.Kind, mv.Seat, err)
 		}
 	}
-	if script != nil && !script.Done() {
-		return m, fmt.Errorf("%d of %d draws left unused", len(draws)-script.Next, len(draws))
+	if script != nil && script.next != len(draws) {
+		return m, fmt.Errorf("%d of %d draws left unused", len(draws)-script.next, len(draws))
 	}
 	return m, nil
 }

@@ -1,6 +1,8 @@
 package match
 
 import (
+	"fmt"
+
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng"
 )
@@ -59,5 +61,64 @@ func (c *recorder) Shuffle(a []int, tag rng.Tag, ctx *rng.Ctx) {
 		c.draws = append(c.draws, int64(j))
 		cur[i], cur[j] = cur[j], cur[i]
 		c.pos[cur[i]], c.pos[cur[j]] = i, j
+	}
+}
+
+// replayScript is a game.Rand over recorded values, as game.Scripted
+// returns them, for draws read from outside: a value outside its call's
+// range, or a call past the end, sets err (and the call returns an error,
+// or, for Shuffle, stops) instead of panicking.
+type replayScript struct {
+	vals []int64
+	next int
+	err  error
+}
+
+func (s *replayScript) take(lo, hi int64, tag rng.Tag) (int64, bool) {
+	if s.err != nil {
+		return 0, false
+	}
+	if s.next >= len(s.vals) {
+		s.err = fmt.Errorf("draw %d (%s) past the end of the %d recorded", s.next+1, tag, len(s.vals))
+		return 0, false
+	}
+	v := s.vals[s.next]
+	if v < lo || v > hi {
+		s.err = fmt.Errorf("draw %d (%s) is %d, outside [%d, %d]", s.next+1, tag, v, lo, hi)
+		return 0, false
+	}
+	s.next++
+	return v, true
+}
+
+func (s *replayScript) Dice(sides int, tag rng.Tag, _ *rng.Ctx) (rng.DiceRoll, error) {
+	if sides < 1 {
+		return rng.DiceRoll{}, fmt.Errorf("%w: %d sides", rng.ErrRange, sides)
+	}
+	v, ok := s.take(1, int64(sides), tag)
+	if !ok {
+		return rng.DiceRoll{}, s.err
+	}
+	return rng.DiceRoll{Sides: sides, Value: int(v)}, nil
+}
+
+func (s *replayScript) UniformInt(lo, hi int64, tag rng.Tag, _ *rng.Ctx) (int64, error) {
+	if lo > hi {
+		return 0, fmt.Errorf("%w: [%d, %d]", rng.ErrRange, lo, hi)
+	}
+	v, ok := s.take(lo, hi, tag)
+	if !ok {
+		return 0, s.err
+	}
+	return v, nil
+}
+
+func (s *replayScript) Shuffle(a []int, tag rng.Tag, _ *rng.Ctx) {
+	for i := len(a) - 1; i > 0; i-- {
+		j, ok := s.take(0, int64(i), tag)
+		if !ok {
+			return
+		}
+		a[i], a[j] = a[j], a[i]
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +17,7 @@ import (
 
 const playGameUsage = `usage: gamectl play --game NAME [--mode seeded|crypto] [--seed S] [--players P]
                    [--bots LIST] [--bot-seed S] [--rules FILE] [--json]
-                   [--audit-out FILE]
+                   [--audit-out FILE] [--record FILE]
 
 Plays one whole game of a game on the game definition ("gamectl games" lists
 them) with bots, and prints its public log, one event a line
@@ -34,6 +35,9 @@ is the same.
                  game's listed legal moves) or one of the game's styles
   --bot-seed S   the random bots' stream (default "SEED/bots" in seeded mode,
                  as the simulation's; crypto/rand in crypto mode)
+  --record FILE  the game's record (fairboard-game/v1: setup, moves in their
+                 canonical bytes, a crypto game's draws, log, audit entries,
+                 final state's hash), which "gamectl replay FILE" replays
   A game whose seats pick options deals each option's values over the seats
   in turn (seat j takes the (j mod len)-th value).
 
@@ -53,6 +57,7 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 	rules := fs.String("rules", "", "ruleset JSON file of the game (default: its default ruleset)")
 	asJSON := fs.Bool("json", false, "print one JSON object a line instead of text")
 	auditOut := fs.String("audit-out", "", "write every RNG audit entry, one JSON object a line, to this file")
+	recordOut := fs.String("record", "", "write the game's record (fairboard-game/v1, for \"gamectl replay\") to this file")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -110,16 +115,29 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 			return usagef("--rules %s: %v", *rules, err)
 		}
 	}
+	// The output files are checked before the game is played.
 	var rec *audit.Recorder
-	var auditFile *pendingFile
+	var auditFile, recordFile *pendingFile
 	if *auditOut != "" {
 		if auditFile, err = reserveFile("--audit-out", *auditOut); err != nil {
 			return err
 		}
 		defer auditFile.discard() // a no-op once committed
 		rec = audit.New(audit.KeepAll())
-		cfg.Auditor = rec
 	}
+	if *recordOut != "" {
+		if recordFile, err = reserveFile("--record", *recordOut); err != nil {
+			return err
+		}
+		defer recordFile.discard()
+	}
+	var entries []rng.Entry
+	cfg.Auditor = rng.AuditorFunc(func(e rng.Entry) {
+		entries = append(entries, e)
+		if rec != nil {
+			rec.Record(e)
+		}
+	})
 	m, names, err := match.Play(def, cfg)
 	if m == nil {
 		return usageError{err}
@@ -131,7 +149,23 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("the game could not be played to its end: %w", err)
 	}
 	if rec != nil {
-		return writeAudit(auditFile, rec)
+		if err := writeAudit(auditFile, rec); err != nil {
+			return err
+		}
+	}
+	if recordFile != nil {
+		r, err := match.NewRecord(m, entries)
+		if err != nil {
+			return err
+		}
+		b, err := json.MarshalIndent(r, "", " ")
+		if err != nil {
+			return err
+		}
+		if _, err := recordFile.Write(append(b, '\n')); err != nil {
+			return fmt.Errorf("writing %s: %w", recordFile.path, err)
+		}
+		return recordFile.commit()
 	}
 	return nil
 }

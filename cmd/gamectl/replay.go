@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/fixtures"
+	"github.com/fairboard/fairboard/match"
 )
 
 func init() {
@@ -25,7 +27,34 @@ first divergence (the step, the event or audit entry, expected and got) and
 exits 1 when it is not; exits 2 when FILE cannot be read or is not a fixture
 this engine can replay (bad JSON, unknown fields, another ruleset, an
 initial state the engine could not have produced).
+
+FILE may also be the record of a game on the game definition
+(fairboard-game/v1, written by "gamectl play --game NAME --record FILE"): the
+game it names is replayed from its seed (or, in crypto mode, its draws) and
+its moves, and its log, audit entries and final state's hash are compared;
+the output and exit codes are the same ("OK pig: ...").
 `
+
+// replayRecord is replay for a game record (match.Record).
+func replayRecord(path string, data []byte, stdout io.Writer) error {
+	r, err := match.ReadRecord(data)
+	if err != nil {
+		return usagef("%s: %v", path, err)
+	}
+	def, err := lookupGame(r.Game)
+	if err != nil {
+		return usagef("%s: %v", path, err)
+	}
+	d, err := match.CheckRecord(def, r)
+	if err != nil {
+		return usagef("%s is not a replayable record: %v", path, err)
+	}
+	if d != nil {
+		return exitError{1, fmt.Errorf("%s: diverges at %w", path, d)}
+	}
+	fmt.Fprintf(stdout, "OK %s: %d moves, %d events, %d audit entries, final state %s\n", r.Game, len(r.Moves), len(r.Log), len(r.Audit), r.StateSHA256[:16])
+	return nil
+}
 
 // runReplay replays FILE under the default ruleset; exit 1 with the first
 // divergence (step, event or audit entry, expected vs got), 0 with a
@@ -40,6 +69,9 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return usagef("want one FILE, got %d arguments (usage: gamectl replay FILE)", fs.NArg())
 	}
 	path := fs.Arg(0)
+	if data, err := os.ReadFile(path); err == nil && match.IsRecord(data) {
+		return replayRecord(path, data, stdout)
+	}
 	f, err := fixtures.Load(path)
 	if err != nil {
 		return usagef("%v", err)
