@@ -61,3 +61,7 @@ func (c *recorder) Shuffle(a []int, tag rng.Tag, ctx *rng.Ctx) {
 		c.pos[cur[i]], c.pos[cur[j]] = i, j
 	}
 }
+
+// Unwrap returns the Rand the recorder records (game.StreamOf looks
+// through it).
+func (c *recorder) Unwrap() game.Rand { return c.r }
