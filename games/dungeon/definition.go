@@ -10,9 +10,12 @@ import (
 	"github.com/fairboard/fairboard/rng"
 )
 
-// GameID is the engine GameID of every game the definition sets up: the
-// engine keeps it in the public state, so it names no seed.
-const GameID = "dungeon"
+// CryptoGameID is the engine GameID of a crypto game the definition sets
+// up. A seeded game's is "bot-" and its seed, as bot.Runner names it, so
+// that a seeded game is the very game the engine's bots play on that seed
+// (and a whole-game golden fixture, fixtures/testdata/05-game-4p.json,
+// replays through the definition); the view blanks it (State.AppendView).
+const CryptoGameID = "dungeon"
 
 // TagServerSeed is the tag of the eight 32-bit words of a crypto game's
 // server seed (the key of its deck salts), drawn at setup.
@@ -103,7 +106,7 @@ func (Definition) EventTypes() []game.EventSpec { return eventTypes }
 func (Definition) Styles() []game.Style { return styles }
 
 // Setup makes the engine game through the engine's dispatcher, as a bot
-// game does (bot.Runner): create by bot.UID(0), the owner; a join per
+// game does (bot.Runner.Play): create by bot.UID(0), the owner; a join per
 // seat (uid bot.UID(i), seat i, its class); start, which shuffles the
 // decks and rolls the turn order from rnd. The mode follows the Rand: over
 // a seeded stream at seq 0 (game.StreamOf) the game is the engine's
@@ -139,9 +142,9 @@ func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []g
 	for i := range st.uids {
 		st.uids[i] = bot.UID(i)
 	}
-	create := engine.Action{Kind: engine.ActCreate, Actor: st.uids[0], GameID: GameID}
+	create := engine.Action{Kind: engine.ActCreate, Actor: st.uids[0], GameID: CryptoGameID}
 	if s, ok := game.StreamOf(rnd); ok && s.Mode() == rng.ModeSeeded && s.Seq() == 0 {
-		create.Mode, create.Seed = string(rng.ModeSeeded), s.Seed()
+		create.Mode, create.Seed, create.GameID = string(rng.ModeSeeded), s.Seed(), "bot-"+s.Seed()
 	} else {
 		var seed [32]byte
 		for i := 0; i < len(seed); i += 4 {

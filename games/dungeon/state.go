@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng"
@@ -25,6 +26,21 @@ type State struct {
 	disp *engine.Dispatcher // made on first use; never shared
 	buf  []engine.Event     // the engine events of the last Setup or Apply
 	acts []engine.Action    // LegalActions' buffer
+}
+
+// FromGame returns the state over a copy of g, an engine game under r in
+// play or finished whose players are seats 0..n-1 with the uids
+// bot.UID(i): for a game the engine played elsewhere (a fixture's
+// starting state). An error names every problem (Check).
+func FromGame(r *Rules, g *engine.Game) (*State, error) {
+	s := &State{rules: r, g: g.Clone(), uids: make([]string, len(g.Public.Players))}
+	for i := range s.uids {
+		s.uids[i] = bot.UID(i)
+	}
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Game returns the engine game (the state's own: do not change it).
@@ -272,11 +288,20 @@ func (s *State) AppendPrivate(b []byte, _ int) []byte { return b }
 // the decks' draw order, the seed or the salt key, the shuffle records.
 func (s *State) AppendSecret(b []byte) []byte { return appendJSON(b, &s.g.Secret) }
 
-// AppendView appends the public part: every seat sees it all.
-func (s *State) AppendView(b []byte, _ int) []byte { return s.AppendPublic(b) }
+// AppendView appends the public part as the engine's bots see it
+// (bot.View): without the game id (a seeded game's names its seed, from
+// which anyone could compute the decks' order), the last action id, the
+// fairness record and the rng's seq and audit flag. Every seat sees the
+// same.
+func (s *State) AppendView(b []byte, _ int) []byte {
+	var v engine.Public
+	bot.View(&v, &s.g.Public)
+	return appendJSON(b, &v)
+}
 
-// AppendInfoKey appends the public part.
-func (s *State) AppendInfoKey(b []byte, _ int) []byte { return s.AppendPublic(b) }
+// AppendInfoKey appends the view: a seat knows nothing more (the past does
+// not change what may happen).
+func (s *State) AppendInfoKey(b []byte, seat int) []byte { return s.AppendView(b, seat) }
 
 func appendJSON(b []byte, v any) []byte {
 	j, err := json.Marshal(v)
