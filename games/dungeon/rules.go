@@ -152,11 +152,11 @@ func value(r *engine.Ruleset, path string) int {
 }
 
 // decodeRules decodes a ruleset as the engine does (engine.LoadRules:
-// strict JSON, every field required by validation, trailing data and
-// unknown or repeated keys refused, every number validated), then refuses
-// a Param outside its range, minPlayers below 2 and maxPlayers above
-// MaxSeats. Every refusal is an *Error of CodeBadRuleset naming the
-// problem.
+// strict JSON refusing unknown, repeated and case-folded keys, wrong types
+// and trailing data; then the engine's validation of every number, board,
+// deck and table), then refuses a Param outside its range and maxPlayers
+// above MaxSeats. Every refusal is an *Error of CodeBadRuleset naming the
+// problem (the engine's message for the engine's refusals).
 func decodeRules(data []byte) (*Rules, error) {
 	r, err := engine.LoadRules(data)
 	if err != nil {
@@ -167,8 +167,8 @@ func decodeRules(data []byte) (*Rules, error) {
 			return nil, err
 		}
 	}
-	if r.MinPlayers < 2 || r.MaxPlayers > MaxSeats {
-		return nil, game.Reject(game.CodeBadRuleset, fmt.Sprintf("minPlayers %d, maxPlayers %d: the dungeon seats 2 to %d", r.MinPlayers, r.MaxPlayers, MaxSeats))
+	if r.MaxPlayers > MaxSeats { // the engine has minPlayers >= 2
+		return nil, game.Reject(game.CodeBadRuleset, fmt.Sprintf("maxPlayers %d: the dungeon seats at most %d", r.MaxPlayers, MaxSeats))
 	}
 	return newRules(r)
 }

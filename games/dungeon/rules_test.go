@@ -92,7 +92,8 @@ func TestDecodeRulesetRefusals(t *testing.T) {
 		{"trailing data", append(append([]byte(nil), def...), "{}"...), "after"},
 		{"engine validation", set("maxHp", 0), "maxHp"},
 		{"param range", set("dice.move", 101), "dice.move"},
-		{"too many seats", set("maxPlayers", 8), "maxPlayers 8"},
+		{"too many seats", set("maxPlayers", 8), "maxPlayers 8: the dungeon seats at most 6"},
+		{"too few seats", set("minPlayers", 1), "minPlayers"},
 		{"not JSON", []byte("{"), "decoding"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
