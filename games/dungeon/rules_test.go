@@ -11,6 +11,8 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/sim"
 )
 
@@ -64,10 +66,23 @@ func TestParamsRanges(t *testing.T) {
 		allMax, err = game.WithNumber(def, allMax, p.Path, p.Max)
 		require.NoError(t, err, p.Path)
 	}
-	// Each extreme ruleset plays: a seeded game sets up under it.
+	// Each extreme ruleset plays: whole random games under it, through the
+	// machinery, end with every state checked at the end.
 	for _, r := range []game.Ruleset{allMin, allMax} {
-		_, _, err := def.Setup(r, make([]game.Seat, 3), game.FromStream(mustSeeded(t, "extreme")), nil)
-		require.NoError(t, err)
+		for _, seed := range []string{"extreme-1", "extreme-2"} {
+			m, err := match.New(def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 6), Rules: r})
+			require.NoError(t, err)
+			bots := match.NewRandom(mustSeeded(t, seed+"/bots"))
+			var legal []game.Move
+			for n := 0; !m.Over(); n++ {
+				require.Less(t, n, 1_000_000, "a game that does not end")
+				st := m.State()
+				legal = st.Legal(st.ToMove(), legal)
+				_, err := m.Apply(bots.Choose(st, st.ToMove(), legal))
+				require.NoError(t, err)
+			}
+			require.NoError(t, m.State().Check())
+		}
 	}
 }
 
