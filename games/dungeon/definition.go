@@ -103,7 +103,7 @@ func (Definition) EventTypes() []game.EventSpec { return eventTypes }
 
 // Styles returns the engine bots' heuristic policies, cautious and
 // aggressive (package bot).
-func (Definition) Styles() []game.Style { return styles }
+func (Definition) Styles() []game.Style { return append([]game.Style(nil), styles...) }
 
 // Setup makes the engine game through the engine's dispatcher, as a bot
 // game does (bot.Runner.Play): create by bot.UID(0), the owner; a join per
