@@ -88,3 +88,51 @@ func (s *Scripted) Shuffle(a []int, tag rng.Tag, _ *rng.Ctx) {
 		a[i], a[j] = a[j], a[i]
 	}
 }
+
+// Unwrapper is a Rand that passes every draw to another (the machinery's
+// recorder): StreamOf looks through it.
+type Unwrapper interface {
+	Unwrap() Rand
+}
+
+// StreamOf returns the stream r draws from, and true, when r is
+// FromStream's or an Unwrapper over one (at any depth); nil and false for
+// any other Rand (a Scripted). It is for a game whose rules draw from a
+// stream directly and must know the stream's mode and seed when it sets a
+// game up (the dungeon, whose seeded games record their seed); such a game
+// still draws through r itself (StreamFor), so that whatever wraps the
+// stream records or counts every draw.
+func StreamOf(r Rand) (*rng.Stream, bool) {
+	for r != nil {
+		switch v := r.(type) {
+		case streamRand:
+			return v.Stream, v.Stream != nil
+		case Unwrapper:
+			r = v.Unwrap()
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// TagWord is the tag of each 32-bit word a relay stream (StreamFor) draws
+// through a Rand: UniformInt(0, 2^32-1).
+const TagWord rng.Tag = "game.word"
+
+// StreamFor returns a *rng.Stream in mode, its seq at seq, whose every
+// draw is made of r's: r's own stream when r is exactly FromStream's and
+// that stream is in mode at seq (its draws then are the stream's, with
+// their own tags in its audit); otherwise rng.NewRelay over r, whose each
+// word is one r.UniformInt(0, 2^32-1, TagWord, nil), so that a recorder,
+// a counter or a Scripted (a crypto match's replay) sees every draw. Over
+// a Rand of a stream the two give the same values: a span of 2^32 takes
+// one word and returns it. It is for a game whose rules are written
+// against *rng.Stream (the dungeon's reducers); such rules draw nothing
+// when they refuse a move, and the relay draws only when they draw.
+func StreamFor(r Rand, mode rng.Mode, seq uint64) *rng.Stream {
+	if v, ok := r.(streamRand); ok && v.Stream != nil && v.Mode() == mode && v.Seq() == seq {
+		return v.Stream
+	}
+	return rng.NewRelay(r, mode, TagWord, rng.WithSeq(seq))
+}

@@ -71,9 +71,16 @@ func (t rngTypes) isSource(typ types.Type) bool {
 // isConstructor reports whether fn builds an RNG: a function (not a method)
 // of an RNG package with a result that is *rng.Stream or implements
 // rng.Source. This matches NewSeeded, NewCrypto, New, Restore, NewSFC32,
-// SeedSFC32, NewCryptoSource and any constructor added later.
+// SeedSFC32, NewCryptoSource and any constructor added later, but for
+// rng.NewRelay: a relay has no entropy of its own, every word of it is a
+// draw of the rng.Drawer it is handed (a reducer's own game.Rand), so a
+// reducer that relays its Rand to rules written against *rng.Stream builds
+// no RNG.
 func (t rngTypes) isConstructor(fn *types.Func) bool {
 	if fn.Pkg() == nil || !t.isRNGPkg(fn.Pkg().Path()) {
+		return false
+	}
+	if fn.Pkg().Path() == t.root && fn.Name() == "NewRelay" {
 		return false
 	}
 	sig := fn.Type().(*types.Signature)

@@ -122,3 +122,7 @@ func (s *replayScript) Shuffle(a []int, tag rng.Tag, _ *rng.Ctx) {
 		a[i], a[j] = a[j], a[i]
 	}
 }
+
+// Unwrap returns the Rand the recorder records (game.StreamOf looks
+// through it).
+func (c *recorder) Unwrap() game.Rand { return c.r }

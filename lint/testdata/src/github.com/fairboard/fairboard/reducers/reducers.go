@@ -24,6 +24,11 @@ func builds() {
 	_ = rng.InitShuffleTag("treasure") // not a constructor
 }
 
+// A relay builds no RNG: its words are the draws of the stream it relays.
+func relays(s *rng.Stream) {
+	_ = rng.NewRelay(s, "seeded", rng.TagMoveRoll)
+}
+
 // Every map range in a reducer package is reported unless it is order-safe.
 func events(scores map[string]int) []string {
 	var out []string

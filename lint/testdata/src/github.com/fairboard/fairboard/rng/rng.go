@@ -14,20 +14,25 @@ type Ctx struct{ DeckID string }
 
 type Option func(*Stream)
 
+type Drawer interface {
+	UniformInt(min, max int64, tag Tag, ctx *Ctx) (int64, error)
+}
+
 type Stream struct{ src Source }
 
 type SFC32 struct{ a, b, c, d uint32 }
 
 func (s *SFC32) Uint32() uint32 { s.a++; return s.a }
 
-func NewSFC32(a, b, c, d uint32) *SFC32                           { return &SFC32{a, b, c, d} }
-func SeedSFC32(seed string) (*SFC32, error)                       { return &SFC32{}, nil }
-func NewSeeded(seed string, opts ...Option) (*Stream, error)      { return &Stream{}, nil }
-func NewCrypto(opts ...Option) *Stream                            { return &Stream{src: NewCryptoSource()} }
-func New(src Source, opts ...Option) *Stream                      { return &Stream{src: src} }
-func Restore(state, seed string, opts ...Option) (*Stream, error) { return &Stream{}, nil }
-func Cyrb128(s string) ([4]uint32, error)                         { return [4]uint32{}, nil }
-func InitShuffleTag(deckID string) Tag                            { return Tag(deckID) }
+func NewSFC32(a, b, c, d uint32) *SFC32                               { return &SFC32{a, b, c, d} }
+func SeedSFC32(seed string) (*SFC32, error)                           { return &SFC32{}, nil }
+func NewSeeded(seed string, opts ...Option) (*Stream, error)          { return &Stream{}, nil }
+func NewCrypto(opts ...Option) *Stream                                { return &Stream{src: NewCryptoSource()} }
+func New(src Source, opts ...Option) *Stream                          { return &Stream{src: src} }
+func NewRelay(d Drawer, mode string, tag Tag, opts ...Option) *Stream { return &Stream{} }
+func Restore(state, seed string, opts ...Option) (*Stream, error)     { return &Stream{}, nil }
+func Cyrb128(s string) ([4]uint32, error)                             { return [4]uint32{}, nil }
+func InitShuffleTag(deckID string) Tag                                { return Tag(deckID) }
 
 func (s *Stream) Uint32(tag Tag, ctx *Ctx) uint32                             { return s.src.Uint32() }
 func (s *Stream) Float01(tag Tag, ctx *Ctx) float64                           { return 0 }

@@ -1,0 +1,40 @@
+package dungeon
+
+import (
+	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/game"
+)
+
+// styles are the engine bots' heuristic policies (bot.Heuristics).
+var styles = []game.Style{
+	{Name: "cautious", Doc: "bot.Cautious: heals early, sleeps when hurt, never challenges, re-rolls a low defense die",
+		New: func(int) game.Policy { return Policy{bot.Cautious{}} }},
+	{Name: "aggressive", Doc: "bot.Aggressive: challenges whoever holds the best item when healthy, sleeps only when nearly knocked out",
+		New: func(int) game.Policy { return Policy{bot.Aggressive{}} }},
+}
+
+// Policy is a game.Policy over an engine bot policy: the bot chooses from
+// the public view bot.View gives it (what bot.Runner hands it), and its
+// action is mapped to the move that stands for it (State.Move).
+type Policy struct {
+	Bot bot.Policy
+}
+
+// Choose implements game.Policy: the listed move that stands for the
+// bot's action; legal[0] if none does (a bot's bug: bot.Runner would
+// refuse it).
+func (p Policy) Choose(st game.State, seat int, legal []game.Move) game.Move {
+	s := st.(*State)
+	var view engine.Public
+	bot.View(&view, &s.g.Public)
+	a := p.Bot.Choose(&view, s.rules.r, s.uids[seat])
+	if m, ok := s.Move(seat, &a); ok {
+		for _, l := range legal {
+			if l == m {
+				return l
+			}
+		}
+	}
+	return legal[0]
+}
