@@ -58,6 +58,9 @@ type SimResult struct {
 	Payoff    []float64 // sums, by position - 1
 	Failed    int64
 	Failures  []string // the first few, with their seeds
+	// Options are the seat options' results by value (none for a game
+	// without seat options).
+	Options []OptionTally
 }
 
 type gameResult struct {
@@ -65,6 +68,7 @@ type gameResult struct {
 	pos    []int // position - 1 by seat
 	won    []bool
 	payoff []float64
+	opts   [][]int // value index by option, then seat
 	moves  int64
 	err    error
 }
@@ -81,9 +85,6 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 	if cfg.Seats < seats.Min || cfg.Seats > seats.Max {
 		return nil, fmt.Errorf("%s takes %d to %d seats, not %d", cfg.Def.Name(), seats.Min, seats.Max, cfg.Seats)
 	}
-	if len(seats.Options) > 0 {
-		return nil, fmt.Errorf("%s has seat options: the simulation does not deal them yet", cfg.Def.Name())
-	}
 	for _, b := range cfg.Bots {
 		if err := CheckBot(cfg.Def, b); err != nil {
 			return nil, err
@@ -96,11 +97,11 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 		cfg.MaxMoves = DefaultMaxMoves
 	}
 	res := &SimResult{Def: cfg.Def.Name(), Rules: string(cfg.Rules.CanonicalJSON()), Requested: cfg.Games, Seed: cfg.Seed, Seats: cfg.Seats,
-		Bots: cfg.Bots, Wins: make([]int64, cfg.Seats), Payoff: make([]float64, cfg.Seats)}
+		Bots: cfg.Bots, Wins: make([]int64, cfg.Seats), Payoff: make([]float64, cfg.Seats), Options: newOptionTallies(seats.Options)}
 	var w *bufio.Writer
 	if cfg.Players != nil {
 		w = bufio.NewWriterSize(cfg.Players, 256<<10)
-		w.WriteString(PlayersHeader + "\n")
+		w.WriteString(PlayersHeaderOf(cfg.Def) + "\n")
 	}
 	batch := make([]gameResult, simBatch)
 	for lo := int64(0); lo < cfg.Games && ctx.Err() == nil; lo += simBatch {
@@ -136,6 +137,14 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 					res.Wins[r.pos[s]]++
 				}
 				res.Payoff[r.pos[s]] += r.payoff[s]
+				for o, idx := range r.opts {
+					t := &res.Options[o]
+					t.Games[idx[s]]++
+					t.Payoff[idx[s]] += r.payoff[s]
+					if r.won[s] {
+						t.Wins[idx[s]]++
+					}
+				}
 			}
 			if w != nil {
 				w.Write(r.rows)
@@ -154,7 +163,15 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 func playOne(cfg *SimConfig, i int64, r *gameResult) {
 	seed := cfg.Seed + "#" + strconv.FormatInt(i, 10)
 	r.err, r.moves = nil, 0
-	m, err := New(cfg.Def, Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, cfg.Seats), Rules: cfg.Rules, Lean: true})
+	opts := cfg.Def.Seats().Options
+	r.opts = dealIndexes(opts, i, cfg.Seats)
+	seats := make([]game.Seat, cfg.Seats)
+	for o, idx := range r.opts {
+		for j := range seats {
+			seats[j].Options = append(seats[j].Options, opts[o].Values[idx[j]])
+		}
+	}
+	m, err := New(cfg.Def, Config{Mode: rng.ModeSeeded, Seed: seed, Seats: seats, Rules: cfg.Rules, Lean: true})
 	if err != nil {
 		r.err = err
 		return
@@ -189,6 +206,10 @@ func playOne(cfg *SimConfig, i int64, r *gameResult) {
 		b = strconv.AppendInt(b, int64(s), 10)
 		b = append(b, ",p"...)
 		b = strconv.AppendInt(b, int64(s+1), 10)
+		for o, idx := range r.opts {
+			b = append(b, ',')
+			b = append(b, csvField(opts[o].Values[idx[s]])...)
+		}
 		b = append(b, ',')
 		b = append(b, bots[s].Name()...)
 		b = append(b, ',')

@@ -26,7 +26,8 @@ func Wilson(k, n int64) (lo, hi float64) {
 
 // WriteSummary writes the run in a few lines: the games, the seat-position
 // win rates (1 = first to act) with their 95% intervals and edges over
-// the fair share, and the mean payoff by position.
+// the fair share, and the mean payoff by position; then, for a game with
+// seat options, the same by each option's value.
 func (r *SimResult) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d games, seed %q (game i: %s#i), %d seats, ruleset %s, bots %s\n",
 		r.Def, r.Games, r.Seed, r.Seed, r.Seats, r.Rules, strings.Join(r.Bots, ","))
@@ -47,6 +48,7 @@ func (r *SimResult) WriteSummary(w io.Writer) {
 		fmt.Fprintf(w, "  position %d  %5.1f%%  95%% [%.1f, %.1f]  (%d/%d)  edge %+.1f  mean payoff %.4f\n",
 			p+1, 100*rate, 100*lo, 100*hi, k, r.Games, 100*(rate-fair), r.Payoff[p]/math.Max(1, float64(r.Games)))
 	}
+	writeOptions(w, r.Options, r.Seats)
 	if r.Failed > 0 {
 		fmt.Fprintf(w, "\n%d games failed; first: %s\n", r.Failed, r.Failures[0])
 	}

@@ -24,7 +24,8 @@ them) with bots, and prints its public log, one event a line
 ("#SEQ Type field=value ..."; with --json, {"seq":N,"type":"T",...}), then,
 in text, the result ("result: seat 0 (p1) won; payoffs 1, 0"). Players are
 p1..pN, seated 0..N-1. Game i of "gamectl sim --game NAME --seed S" is
-"gamectl play --game NAME --seed 'S#i'" with the same --bots. Without
+"gamectl play --game NAME --seed 'S#i'" with the same --bots (for a game
+without seat options). Without
 --game, "gamectl play" plays the dungeon as it always has; "--game dungeon"
 is the same.
 
@@ -39,7 +40,8 @@ is the same.
                  canonical bytes, a crypto game's draws, log, audit entries,
                  final state's hash), which "gamectl replay FILE" replays
   A game whose seats pick options deals each option's values over the seats
-  in turn (seat j takes the (j mod len)-th value).
+  in turn (seat j takes the (j mod len)-th value), as the simulation deals
+  its game 0.
 
 flags:
 `
@@ -94,7 +96,7 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 	if s := def.Seats(); n < s.Min || n > s.Max {
 		return usagef("--players %d: %s takes %d to %d", n, def.Name(), s.Min, s.Max)
 	}
-	cfg.Seats = dealOptions(def, n)
+	cfg.Seats = match.DealOptions(def, 0, n)
 	if len(cfg.Bots) == 0 {
 		return usagef("--bots needs at least one bot (%s)", strings.Join(match.BotNames(def), ", "))
 	}
@@ -168,18 +170,6 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 		return recordFile.commit()
 	}
 	return nil
-}
-
-// dealOptions returns n seats, each option's values dealt over them in
-// turn.
-func dealOptions(def game.Definition, n int) []game.Seat {
-	seats := make([]game.Seat, n)
-	for _, o := range def.Seats().Options {
-		for j := range seats {
-			seats[j].Options = append(seats[j].Options, o.Values[j%len(o.Values)])
-		}
-	}
-	return seats
 }
 
 // writeGameLog prints m's public log (the events addressed to every

@@ -30,8 +30,14 @@ as it always has; "--game dungeon" is the same.
                plays the (j mod len)-th): "random" (uniform over the game's
                listed legal moves) or one of the game's styles, such as
                Pig's hold:N (hold at a turn total of N; hold is hold:20)
-  --out DIR    writes players.csv (game, seed, seat, uid, bot, position,
-               won, payoff: one row per seat and game) and summary.txt
+  --out DIR    writes players.csv (game, seed, seat, uid, a column per seat
+               option, bot, position, won, payoff: one row per seat and
+               game) and summary.txt
+
+A game whose seats pick options (the dungeon's class) has them dealt over
+the seats and the games so that every seat plays every value equally often
+(docs/games.md, "Seat options"), and the summary gives each value's win rate
+over the seats that played it.
 
 flags:
 `
