@@ -372,6 +372,9 @@ func (p *player) press(b button) {
 	p.Key(kb.Enter)
 }
 
+// irreversible are the kinds the page asks to confirm (web/play/src/safety.ts).
+var irreversible = map[string]bool{"dropItem": true, "discard": true}
+
 // act plays one offered action: clicked, or pressed by keyboard. It
 // returns the time (unix ms, the page's clock) just before the action.
 func (p *player) act() (button, int64) {
@@ -386,6 +389,17 @@ func (p *player) act() (button, int64) {
 	} else {
 		p.Eval(fmt.Sprintf(`document.querySelectorAll("#action-buttons button")[%d].scrollIntoView({block: "center"})`, b.Index), nil)
 		p.Click(fmt.Sprintf(`#action-buttons button:nth-child(%d)`, b.Index+1))
+	}
+	if irreversible[b.Kind] {
+		// The page asks first, with "No, keep it" focused: confirm.
+		p.WaitFor(`document.activeElement && document.activeElement.id === "confirm-no"`)
+		if p.keyboard {
+			p.Key(kb.Tab)
+			p.WaitFor(`document.activeElement && document.activeElement.id === "confirm-yes"`)
+			p.Key(kb.Enter)
+		} else {
+			p.Click("#confirm-yes")
+		}
 	}
 	p.moves++
 	return b, at

@@ -134,13 +134,15 @@ var tabPrefs = [2]string{
 func click(p *player, prefs string) string { return clickAt(p, prefs, 0) }
 
 // clickAt is click on the board at version v only (any if 0): "" when
-// the tab already shows another (the other tab's move came first).
+// the tab already shows another (the other tab's move came first). An
+// irreversible action is confirmed at once (web/play/src/safety.ts).
 func clickAt(p *player, prefs string, v int) string {
 	var kind string
 	p.Eval(fmt.Sprintf(`((prefs, v) => { if (v && +document.getElementById("game").dataset.version !== v) return "";
   const bs = Array.from(document.querySelectorAll("#action-buttons button:not([disabled])"));
   if (!bs.length) return ""; const b = prefs.map((k) => bs.find((x) => x.dataset.kind === k)).find(Boolean) ?? bs[0];
-  b.click(); return b.dataset.kind; })(%s, %d)`, prefs, v), &kind)
+  b.click(); if (["dropItem", "discard"].includes(b.dataset.kind)) document.getElementById("confirm-yes").click();
+  return b.dataset.kind; })(%s, %d)`, prefs, v), &kind)
 	return kind
 }
 

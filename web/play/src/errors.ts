@@ -11,7 +11,7 @@ const causes: Record<string, string> = {
   not_started: "the game has not started yet",
   already_started: "the game has already started",
   game_over: "the game is over",
-  game_full: "every seat is taken",
+  game_full: "every seat of this game is taken: go back to the lobby to create or open another game",
   too_few_players: "too few players are seated to start",
   rules_mismatch: "the game was made under another ruleset",
   invalid_action: "the game does not allow that action now",
@@ -54,11 +54,21 @@ export function retryable(e: unknown): boolean {
   return ["functions/unavailable", "functions/aborted", "functions/deadline-exceeded", "functions/internal", "functions/unknown"].includes(e.code);
 }
 
-/** refusal says why a call failed, in words, with the server's message. */
+/** selfExplained are the refusals whose words above say all there is:
+ * the server's own message would only say it again in the code's words. */
+const selfExplained = new Set([
+  "not_your_turn", "not_owner", "not_created", "stale_version", "not_started", "already_started", "game_over", "game_full",
+  "seat_taken", "already_joined", "already_created", "duplicate_action", "action_id_reused", "seeded_disabled",
+  "functions/not-found", "functions/unauthenticated",
+]);
+
+/** refusal says why a call failed, in words, with the server's message
+ * where it adds something. */
 export function refusal(e: unknown): string {
   if (e instanceof CallError) {
-    const cause = (e.details?.code && causes[e.details.code]) || statuses[e.code] || "the server refused it";
-    const msg = e.message && e.message !== "internal" ? ` (${e.message})` : "";
+    const code = e.details?.code && causes[e.details.code] ? e.details.code : e.code;
+    const cause = causes[code] || statuses[code] || "the server refused it";
+    const msg = e.message && e.message !== "internal" && !selfExplained.has(code) ? ` (${e.message})` : "";
     return cause.charAt(0).toUpperCase() + cause.slice(1) + msg + ".";
   }
   return String(e instanceof Error ? e.message : e);

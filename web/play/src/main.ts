@@ -12,6 +12,7 @@ import { renderBoard, renderFight, renderPlayers, seatLabel } from "./board";
 import { joinFieldsAtCreate, modeOf } from "./modes";
 import { TrustSeat } from "./trustgame";
 import { clearOtherTab, legalNow, noteOtherTab } from "./seatact";
+import { clearStale, confirmBar, isIrreversible, noteStatus, ordered, pageTitle, TurnAlert } from "./safety";
 
 let cfg: Config;
 let engine: Engine;
@@ -173,7 +174,24 @@ function setupForms(): void {
     e.preventDefault();
     void guard(() => backend.signInDev(byId<HTMLInputElement>("dev-name").value))();
   });
-  byId("signout").addEventListener("click", () => void backend.signOut());
+  byId("signout").addEventListener("click", () => {
+    // A guest who signs out cannot come back as the same player: warn
+    // first when the open game holds their seat.
+    if (user?.label.startsWith("guest") && current?.seated() && current.state?.phase !== "finished") {
+      show(byId("signout-warning"), true);
+      byId("signout-cancel").focus();
+      return;
+    }
+    void backend.signOut();
+  });
+  byId("signout-cancel").addEventListener("click", () => show(byId("signout-warning"), false));
+  byId("signout-confirm").addEventListener("click", () => {
+    show(byId("signout-warning"), false);
+    void backend.signOut();
+  });
+  byId("notify").addEventListener("click", () => {
+    void Notification.requestPermission().then(() => current?.renderTitle());
+  });
 
   byId("create-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -368,12 +386,24 @@ class GameView implements Names {
     byId("turn").textContent = "Loading the game…";
     this.setProblem("");
     localStorage.setItem("fairboard.lastGame." + user!.uid, this.id);
+    document.addEventListener("visibilitychange", this.onVisibility);
+    show(byId("share"), true);
     try {
       await this.refresh();
     } catch (e) {
-      byId("turn").textContent = "This game could not be opened: " + refusal(e);
+      // A bad address or a game this player may not see: say so, with
+      // the way back, and no invitation to a game that is not there.
+      const missing = e instanceof CallError && e.code === "functions/not-found";
+      byId("turn").textContent = missing
+        ? "There is no game with this id, or it is not open to you. Check the link, or go back to the lobby."
+        : "This game could not be opened: " + refusal(e);
+      byId("game").dataset.openError = missing ? "not_found" : "error";
+      show(byId("share"), false);
+      show(byId("actions"), false);
+      byId("leave").focus();
       return;
     }
+    byId("game").dataset.openError = "";
     if (this.state?.trustless) await this.openTrust();
     const saved = sessionStorage.getItem(this.storageKey);
     if (saved) {
@@ -418,7 +448,6 @@ class GameView implements Names {
       // itself is read again after a silence (lookAgain).
       t.resync();
     }, 1000);
-    document.addEventListener("visibilitychange", this.onVisibility);
     if (this.state) t.seen(this.state);
     const auto = sessionStorage.getItem(autoJoinKey(this.id));
     if (auto && !this.seated() && this.state?.phase === "lobby") {
@@ -428,7 +457,10 @@ class GameView implements Names {
     }
   }
 
-  private readonly onVisibility = () => this.renderTrust();
+  private readonly onVisibility = () => {
+    this.renderTrust();
+    this.renderTitle();
+  };
 
   /** refresh reads the game with getView: the whole log after what is
    * shown (in pages of 1000), then the state. */
@@ -526,6 +558,7 @@ class GameView implements Names {
     const first = !this.state;
     this.state = p;
     clearOtherTab(byId("action-status"), p.version, p.trustless?.pending?.index);
+    clearStale(byId("action-status"), p.version);
     if (this.pending?.version !== undefined && p.version >= this.pending.version) {
       this.pending = null;
       sessionStorage.removeItem(this.storageKey);
@@ -591,6 +624,8 @@ class GameView implements Names {
     g.dataset.awaiting = p.awaiting ?? "";
     g.dataset.versionAt = String(Date.now());
     byId("mode-line").textContent = modeOf(p).line(p) + (p.round ? ` Round ${p.round}.` : "");
+    // The invitation belongs to the lobby: not to a game in play or over.
+    show(byId("share"), p.phase === "lobby");
     renderBoard(byId("board"), engine, p, this);
     renderPlayers(byId("players"), engine, p, this, user?.uid ?? "");
     renderFight(byId("fight"), engine, p, this);
@@ -640,11 +675,25 @@ class GameView implements Names {
       : "Keep this page open: it reveals your links by itself. A phone may pause it in the background; a round left waiting past its deadline aborts the game.";
     show(bg, mine);
     const due = !!pd && !(pd.reveals ?? []).some((r) => r.uid === user?.uid) && !marks.some((m) => m.index === pd.index && m.uid === user?.uid);
-    if (document.hidden && mine && due) document.title = "Your reveal is due — fairboard";
-    else if (document.title !== "fairboard: play") document.title = "fairboard: play";
+    this.revealDue = mine && due;
+    this.renderTitle();
     const key = byId("trust-key");
     key.textContent = this.trust?.keyNote() ?? "";
     key.dataset.place = this.trust?.place ?? "";
+  }
+
+  private revealDue = false;
+  private readonly alert = new TurnAlert();
+
+  /** renderTitle says in the title, and with the player's permission in a
+   * notification, when a page in the background waits for this player. */
+  renderTitle(): void {
+    const p = this.state;
+    const yourMove = !!p && p.phase === "playing" && !!user && p.awaiting === user.uid && !this.pending && !p.trustless?.pending;
+    const title = pageTitle({ hidden: document.hidden, yourMove, revealDue: this.revealDue });
+    if (document.title !== title) document.title = title;
+    if (document.hidden && yourMove) this.alert.notify(this.id, p!.version, `Game ${this.id} waits for your move.`);
+    show(byId("notify"), TurnAlert.available() && !TurnAlert.granted() && this.seated() && p?.phase !== "finished");
   }
 
   private turnLine(p: Public): string {
@@ -660,6 +709,10 @@ class GameView implements Names {
     switch (p.phase) {
       case "lobby": {
         const n = p.players?.length ?? 0;
+        if (n >= engine.rules.maxPlayers) {
+          if (!this.seated()) return "Every seat of this game is taken: you cannot join it. Go back to the lobby to create or open another game.";
+          return p.owner === user?.uid ? `All ${n} seats are taken: start the game.` : `All ${n} seats are taken: waiting for the owner to start the game.`;
+        }
         return `Waiting for players: ${n} seated (${engine.rules.minPlayers} needed to start, ${engine.rules.maxPlayers} at most).`;
       }
       case "finished":
@@ -682,7 +735,7 @@ class GameView implements Names {
     const legal = this.problem || held ? [] : engine.legal(user.uid);
     const offline = !navigator.onLine;
     const joins = legal.filter((a) => a.kind === "join");
-    const turn = legal.filter((a) => a.kind !== "join" && a.kind !== "abandon");
+    const turn = ordered(legal.filter((a) => a.kind !== "join" && a.kind !== "abandon"));
     const canAbandon = legal.some((a) => a.kind === "abandon");
     // The join form: the seats and classes the engine offers.
     show(byId("join"), joins.length > 0 && !this.pending);
@@ -723,7 +776,19 @@ class GameView implements Names {
         (actionLabels[a.kind] ?? ((x: Action) => x.kind))(a, this),
       ),
     );
-    buttons.forEach((b, i) => b.addEventListener("click", () => this.send(turn[i]!)));
+    buttons.forEach((b, i) =>
+      b.addEventListener("click", () => {
+        const a = turn[i]!;
+        if (!isIrreversible(a.kind)) return this.send(a);
+        // Asked first: "No, keep it" takes the focus, so Enter twice on
+        // the first button never destroys anything.
+        replace(box, ...confirmBar(b.textContent ?? a.kind, () => this.send(a), () => {
+          this.legalKey = "";
+          this.renderActions();
+        }));
+        byId("confirm-no").focus();
+      }),
+    );
     replace(box, ...buttons);
     if (hadFocus) (buttons[0] ?? byId("turn")).focus();
   }
@@ -762,8 +827,7 @@ class GameView implements Names {
       await this.trust.join(this.state, seat, cls);
       status.textContent = "";
     } catch (e) {
-      status.textContent = "Refused: " + refusal(e);
-      status.dataset.code = e instanceof CallError ? e.details?.code ?? e.code : "";
+      noteStatus(status, "Refused: " + refusal(e), this.state?.version ?? 0, e instanceof CallError ? e.details?.code ?? e.code : "");
     }
     this.pending = null;
     this.legalKey = "";
@@ -855,8 +919,7 @@ class GameView implements Names {
       if (this.pending !== pend) return;
       this.pending = null;
       sessionStorage.removeItem(this.storageKey);
-      status.textContent = "Refused: " + refusal(e);
-      status.dataset.code = e instanceof CallError ? e.details?.code ?? e.code : "";
+      noteStatus(status, "Refused: " + refusal(e), this.state?.version ?? 0, e instanceof CallError ? e.details?.code ?? e.code : "");
       if (pend.fn === "joinGame") await this.refresh().catch(() => undefined);
     }
     this.legalKey = "";
@@ -866,7 +929,11 @@ class GameView implements Names {
   private renderEnd(p: Public): void {
     show(byId("end"), true);
     const winner = p.winner ? this.who(p.winner) : "";
-    byId("result").textContent = winner ? `${winner} won after ${p.round} rounds.` : "The game was abandoned: no winner.";
+    byId("result").textContent = !winner
+      ? "The game was abandoned: no winner."
+      : p.winner === user?.uid
+        ? `You won after ${p.round} rounds.`
+        : `${winner} won after ${p.round} rounds.`;
   }
 
   /** verify fetches the game's export and runs the verifier here. */

@@ -1,0 +1,178 @@
+package play_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/internal/browser"
+	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/web/play"
+)
+
+// The page's safe defaults and your-turn title (issue 30, items 7 and 8),
+// in Chromium on the in-memory store: a bad address is explained with the
+// way back; a full game tells a newcomer so, and its owner to start; an
+// irreversible action comes last and asks first (Enter twice keeps the
+// item); a guest is warned before signing out of a seat; a page in the
+// background says when it is the player's move; the end says "You won".
+func TestSafeDefaultsInChromium(t *testing.T) {
+	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
+		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
+	})
+	b := browser.Start(t)
+
+	// A bad address.
+	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
+	alice.signInDev()
+	alice.open(srv.URL, "no-such-game")
+	alice.WaitFor(`document.getElementById("game").dataset.openError === "not_found"`)
+	require.Contains(t, alice.String(`document.getElementById("turn").textContent`), "There is no game with this id, or it is not open to you.")
+	require.Equal(t, "true", alice.String(`String(document.getElementById("share").hidden)`), "no invitation to a game that is not there")
+	require.Equal(t, "leave", alice.String(`document.activeElement.id`), "the way back has the focus")
+	require.Equal(t, "none", alice.String(`getComputedStyle(document.querySelector("#game .main")).display`), "no empty board")
+	alice.shot("safety-bad-address")
+	alice.checkScreen("a bad address")
+	alice.Click("#leave")
+	alice.screen("lobby")
+
+	// A full game: six seats taken, a seventh player turned away in words.
+	classes := []string{"warrior", "monk", "duelist", "scout"}
+	id := alice.create("crypto", "warrior")
+	var others []*player
+	for i, name := range []string{"Bob", "Carol", "Dave", "Erin", "Frank"} {
+		p := newPlayer(t, b, name, browser.Phone, srv.URL+"/play/")
+		p.signInDev()
+		p.open(srv.URL, id)
+		p.join(i+1, classes[(i+1)%len(classes)])
+		others = append(others, p)
+	}
+	alice.WaitFor(`document.querySelectorAll("#players li").length === 6`)
+	require.Equal(t, "All 6 seats are taken: start the game.", alice.String(`document.getElementById("turn").textContent`))
+	others[0].WaitFor(`document.getElementById("turn").textContent === "All 6 seats are taken: waiting for the owner to start the game."`)
+	grace := newPlayer(t, b, "Grace", browser.Phone, srv.URL+"/play/")
+	grace.signInDev()
+	grace.open(srv.URL, id)
+	grace.WaitFor(`document.getElementById("turn").textContent.startsWith("Every seat of this game is taken")`)
+	require.Equal(t, "true", grace.String(`String(document.getElementById("join").hidden)`), "no seat is offered")
+	grace.shot("safety-full-game-phone")
+	grace.checkScreen("a full game")
+
+	// A two-player game, Bob as a guest: play until someone may drop an
+	// item; the drop is never the first button.
+	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
+	bob.screen("signin")
+	bob.Eval(`document.getElementById("guest").click()`, nil) // the development server's guest: hidden, as its Firebase sign-in is
+	bob.screen("lobby")
+	require.Contains(t, bob.String(`document.getElementById("who").textContent`), "as guest")
+	alice.Navigate(srv.URL + "/play/")
+	alice.screen("lobby")
+	m := &match{t: t, base: srv.URL, players: []*player{alice, bob}}
+	m.lobby("crypto", nil)
+	require.Equal(t, "true", alice.String(`String(document.getElementById("share").hidden)`), "no invitation once the game has started")
+	var dropper *player
+	m.stopWhen = func() bool {
+		p := m.byUID(alice.String(`document.getElementById("game").dataset.awaiting`))
+		if p == nil {
+			return false
+		}
+		p.WaitFor(`document.getElementById("game").dataset.mine === "1" || document.getElementById("game").dataset.phase === "finished"`)
+		bs := p.offered()
+		var drops int
+		for i, x := range bs {
+			if irreversible[x.Kind] {
+				drops++
+				if drops < len(bs) {
+					require.NotZero(t, i, "an irreversible action first: %v", bs)
+				}
+			}
+		}
+		if drops > 0 && drops < len(bs) {
+			dropper = p
+			return true
+		}
+		return false
+	}
+	m.play(600)
+	require.NotNil(t, dropper, "no item could be dropped in the game")
+
+	// Enter twice on the drop keeps the item: the first asks, with "No,
+	// keep it" focused; the second cancels.
+	v := dropper.state().Version
+	bs := dropper.offered()
+	var drop button
+	for _, x := range bs {
+		if irreversible[x.Kind] {
+			drop = x
+			break
+		}
+	}
+	dropper.Eval(fmt.Sprintf(`document.querySelectorAll("#action-buttons button")[%d].focus()`, drop.Index), nil)
+	dropper.Key(kb.Enter)
+	dropper.WaitFor(`document.activeElement && document.activeElement.id === "confirm-no"`)
+	require.Contains(t, dropper.String(`document.getElementById("confirm-text").textContent`), "? It cannot be undone.")
+	dropper.shot("safety-confirm-drop")
+	dropper.Key(kb.Enter)
+	dropper.WaitFor(`!document.getElementById("confirm-no") && document.querySelectorAll("#action-buttons button").length > 0`)
+	require.Equal(t, v, dropper.state().Version, "nothing was sent")
+	require.True(t, func() bool {
+		var first string
+		dropper.Eval(`document.activeElement.dataset.kind || ""`, &first)
+		return first != "" && !irreversible[first]
+	}(), "the focus is back on the first, harmless action")
+	// Confirmed, it is sent once.
+	dropper.Click(fmt.Sprintf(`#action-buttons button:nth-child(%d)`, drop.Index+1))
+	dropper.Click("#confirm-yes")
+	before, _ := strconv.Atoi(v)
+	dropper.WaitFor(fmt.Sprintf(`+document.getElementById("game").dataset.version > %d && document.getElementById("game").dataset.pending === ""`, before))
+
+	// Bob's page in the background says when the game waits for him.
+	hide := func(p *player, hidden bool) {
+		p.Eval(fmt.Sprintf(`Object.defineProperty(document, "hidden", {configurable: true, get: () => %t}); document.dispatchEvent(new Event("visibilitychange")); document.title`, hidden), nil)
+	}
+	m.stopWhen = func() bool { return alice.String(`document.getElementById("game").dataset.awaiting`) == bob.uid }
+	m.stopAfter = 0
+	m.play(600)
+	if alice.state().Phase != "finished" {
+		hide(bob, true)
+		bob.WaitFor(`document.title === "Your move — fairboard"`)
+		hide(bob, false)
+		bob.WaitFor(`document.title === "fairboard: play"`)
+		hide(alice, true)
+		require.Equal(t, "fairboard: play", alice.String(`document.title`), "not Alice's move: nothing to say")
+		hide(alice, false)
+
+		// The guest is warned before signing out of a seat.
+		bob.Click("#signout")
+		bob.WaitFor(`!document.getElementById("signout-warning").hidden && document.activeElement.id === "signout-cancel"`)
+		bob.shot("safety-guest-signout-phone")
+		bob.Click("#signout-cancel")
+		bob.WaitFor(`document.getElementById("signout-warning").hidden`)
+		require.Equal(t, "game", bob.String(`document.body.dataset.screen`))
+	}
+
+	// To the end: the winner reads "You won".
+	m.stopWhen = nil
+	m.play(3000)
+	for _, p := range m.players {
+		p.WaitFor(`!document.getElementById("end").hidden`)
+	}
+	won := 0
+	for _, p := range m.players {
+		res := p.String(`document.getElementById("result").textContent`)
+		if strings.HasPrefix(res, "You won after ") {
+			won++
+		} else {
+			require.Regexp(t, `^\S.* won after \d+ rounds\.$`, res, "the other player reads who won")
+		}
+	}
+	require.Equal(t, 1, won, "exactly the winner reads \"You won\"")
+	for _, p := range append(m.players, grace) {
+		p.CheckConsole(expectedConsole...)
+	}
+}

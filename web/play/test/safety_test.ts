@@ -1,0 +1,41 @@
+// The page's safe defaults and your-turn title, run by Node
+// (TestSafeDefaultsInNode): expected values written here by hand.
+
+import { clearStale, isIrreversible, noteStatus, ordered, pageTitle, TITLE } from "../src/safety";
+import type { Action } from "../src/types";
+
+function check(cond: boolean, what: string): void {
+  if (!cond) throw new Error("FAIL: " + what);
+}
+
+// The engine lists a manage step as use, drop, end (issue 30: "Drop
+// Leather armor" came first and took the focus).
+const a = (kind: string, cardId?: string): Action => ({ kind, actor: "u", ...(cardId ? { cardId } : {}) }) as Action;
+const listed = [a("useItem", "t1-potion"), a("dropItem", "t1-leather"), a("dropItem", "t1-potion"), a("endManage")];
+const kinds = ordered(listed).map((x) => x.kind + (x.cardId ? ":" + x.cardId : "")).join(",");
+check(kinds === "useItem:t1-potion,endManage,dropItem:t1-leather,dropItem:t1-potion", "drops last, each part in the engine's order: " + kinds);
+check(ordered([a("discard", "x"), a("discard", "y")]).map((x) => x.cardId).join() === "x,y", "all irreversible: the engine's order");
+check(ordered([]).length === 0, "nothing offered");
+for (const k of ["dropItem", "discard"]) check(isIrreversible(k), k + " asks first");
+for (const k of ["useItem", "endManage", "move", "sleep", "offerDuel", "skipDuel", "resolveCombatRound", "reroll", "declineReroll", "start", "abandon"]) {
+  check(!isIrreversible(k), k + " does not ask (abandon has its own confirmation)");
+}
+
+// A status line said at version 7 stays at 7 and clears at 8; text set
+// without noteStatus (another tab's note, "Sending…") is left alone.
+const el = { textContent: "", dataset: {} as Record<string, string> } as unknown as HTMLElement;
+noteStatus(el, "Refused: it is not your turn.", 7, "not_your_turn");
+clearStale(el, 7);
+check(el.textContent === "Refused: it is not your turn." && el.dataset.code === "not_your_turn", "kept at its own version");
+clearStale(el, 8);
+check(el.textContent === "" && el.dataset.code === "" && el.dataset.statusAt === undefined, "cleared once the game moved on");
+el.textContent = "Sending…";
+clearStale(el, 99);
+check(el.textContent === "Sending…", "a line not noted is left alone");
+
+// The title: only a page in the background says anything; a reveal first.
+check(pageTitle({ hidden: false, yourMove: true, revealDue: true }) === TITLE, "a visible page keeps its title");
+check(pageTitle({ hidden: true, yourMove: true, revealDue: false }) === "Your move — fairboard", "your move, in the background");
+check(pageTitle({ hidden: true, yourMove: true, revealDue: true }) === "Your reveal is due — fairboard", "a reveal has a deadline: it comes first");
+check(pageTitle({ hidden: true, yourMove: false, revealDue: false }) === TITLE, "nothing waits for you");
+console.log("ok");
