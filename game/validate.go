@@ -72,8 +72,8 @@ func ValidateDefinition(def Definition) error {
 	}
 	seen = map[string]bool{}
 	for _, st := range def.Styles() {
-		if !nameOK(st.Name, "abcdefghijklmnopqrstuvwxyz0123456789-") || seen[st.Name] || st.Name == "random" || st.New == nil {
-			bad("style %q: a unique lower-case name other than random, with a constructor", st.Name)
+		if !nameOK(st.Name, "abcdefghijklmnopqrstuvwxyz0123456789-") || seen[st.Name] || st.Name == "random" || st.Name == "mcts" || st.New == nil {
+			bad("style %q: a unique lower-case name other than random and mcts (the machinery's bots), with a constructor", st.Name)
 		}
 		seen[st.Name] = true
 		if st.Param != "" && (st.Default < st.Min || st.Default > st.Max) {

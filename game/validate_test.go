@@ -52,6 +52,7 @@ func TestValidateDefinition(t *testing.T) {
 		`field "seq"`:                     func(d *fakeDef) { d.events[0].Fields = []string{"seq"} },
 		`ruleset number "a.b"`:            func(d *fakeDef) { d.params[0].Default = 6 },
 		`style "random"`:                  func(d *fakeDef) { d.styles[0].Name = "random" },
+		`style "mcts"`:                    func(d *fakeDef) { d.styles[0].Name = "mcts" },
 		"style greedy: default 4":         func(d *fakeDef) { d.styles[0].Default = 4 },
 	} {
 		d := good

@@ -49,10 +49,10 @@ func (b styleBot) Choose(st game.State, seat int, legal []game.Move) game.Move {
 	return b.p.Choose(st, seat, legal)
 }
 
-// BotNames lists the bots of def: "random", then each style as NAME or
-// NAME:N.
+// BotNames lists the bots of def: "random", the search bot "mcts:N"
+// (every game has both), then each style as NAME or NAME:N.
 func BotNames(def game.Definition) []string {
-	names := []string{"random"}
+	names := []string{"random", "mcts:N"}
 	for _, s := range def.Styles() {
 		n := s.Name
 		if s.Param != "" {
@@ -69,19 +69,34 @@ func CheckBot(def game.Definition, name string) error {
 	if name == "random" {
 		return nil
 	}
+	if _, ok, err := mctsName(name); ok {
+		return err
+	}
 	_, err := styleOf(def, name)
 	return err
 }
 
-// NewBot returns def's bot called name: "random" (drawing from s) or a
-// style, "NAME" or "NAME:N" with N in the style's range (its default when
-// omitted). An unknown name or a bad N is an error naming the known bots.
+// NewBot returns def's bot called name: "random" (drawing from s), the
+// search bot "mcts:N" with N simulations a move, 1 to MCTSMax (drawing
+// from s, which it must not share: NewMCTS; "mcts" without N is refused),
+// or a style, "NAME" or "NAME:N" with N in the style's range (its default
+// when omitted). An unknown name or a bad N is an error naming the known
+// bots.
 func NewBot(def game.Definition, name string, s *rng.Stream) (Bot, error) {
 	if name == "random" {
 		if s == nil {
 			return nil, fmt.Errorf("the random bot needs a stream")
 		}
 		return NewRandom(s), nil
+	}
+	if n, ok, err := mctsName(name); ok {
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
+			return nil, fmt.Errorf("the search bot needs a stream")
+		}
+		return NewMCTS(n, s), nil
 	}
 	p, err := styleOf(def, name)
 	if err != nil {

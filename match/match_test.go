@@ -187,9 +187,9 @@ func TestSimulateRefusals(t *testing.T) {
 }
 
 func TestBots(t *testing.T) {
-	require.Equal(t, []string{"random"}, match.BotNames(peek{}))
+	require.Equal(t, []string{"random", "mcts:N"}, match.BotNames(peek{}))
 	_, err := match.NewBot(peek{}, "hold:20", nil)
-	require.ErrorContains(t, err, `unknown bot "hold:20" for peek (known: random)`)
+	require.ErrorContains(t, err, `unknown bot "hold:20" for peek (known: random, mcts:N)`)
 	_, err = match.NewBot(peek{}, "random", nil)
 	require.Error(t, err)
 	s, _ := rng.NewSeeded("bots")

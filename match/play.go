@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng"
@@ -16,9 +17,10 @@ type PlayConfig struct {
 	// Bots are bot names (see NewBot), dealt over the seats in turn:
 	// seat j plays Bots[j % len(Bots)].
 	Bots []string
-	// BotSeed seeds the random bots' one stream. Empty: Seed + "/bots" in
-	// a seeded match (so game i of a simulation with seed S is the game
-	// of seed "S#i"), and a crypto stream in a crypto match.
+	// BotSeed seeds the random bots' one stream, and the search bot of
+	// seat j its own on BotSeed + "/seat<j>". Empty: Seed + "/bots" in a
+	// seeded match (so game i of a simulation with seed S is the game of
+	// seed "S#i"), and crypto streams in a crypto match.
 	BotSeed string
 	// MaxMoves stops a game that has not ended (0: DefaultMaxMoves).
 	MaxMoves int
@@ -48,11 +50,11 @@ func Play(def game.Definition, cfg PlayConfig) (*Match, []string, error) {
 	if seed == "" && cfg.Mode == rng.ModeSeeded {
 		seed = cfg.Seed + "/bots"
 	}
-	bots, names, err := dealBots(def, cfg.Bots, len(cfg.Seats), func() (*rng.Stream, error) {
+	bots, names, err := dealBots(def, cfg.Bots, len(cfg.Seats), func(sub string) (*rng.Stream, error) {
 		if seed == "" {
 			return rng.NewCrypto(), nil
 		}
-		return rng.NewSeeded(seed)
+		return rng.NewSeeded(seed + sub)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -63,22 +65,30 @@ func Play(def game.Definition, cfg PlayConfig) (*Match, []string, error) {
 	return m, names, nil
 }
 
-// dealBots makes seat j's bot, names[j % len(names)], for n seats; the
-// random bots share one stream, made by stream on first need.
-func dealBots(def game.Definition, names []string, n int, stream func() (*rng.Stream, error)) ([]Bot, []string, error) {
+// dealBots makes seat j's bot, names[j % len(names)], for n seats. The
+// random bots share one stream, made by stream("") on first need; the
+// search bot of seat j has its own, stream("/seat<j>") (so in a seeded
+// game with bot seed B, "B/seat<j>").
+func dealBots(def game.Definition, names []string, n int, stream func(sub string) (*rng.Stream, error)) ([]Bot, []string, error) {
 	var bs *rng.Stream
 	bots := make([]Bot, n)
 	dealt := make([]string, n)
 	for s := range bots {
 		name := names[s%len(names)]
-		if name == "random" && bs == nil {
-			var err error
-			if bs, err = stream(); err != nil {
+		var err error
+		use := bs
+		switch _, search, _ := mctsName(name); {
+		case search:
+			if use, err = stream("/seat" + strconv.Itoa(s)); err != nil {
 				return nil, nil, err
 			}
+		case name == "random" && bs == nil:
+			if bs, err = stream(""); err != nil {
+				return nil, nil, err
+			}
+			use = bs
 		}
-		var err error
-		if bots[s], err = NewBot(def, name, bs); err != nil {
+		if bots[s], err = NewBot(def, name, use); err != nil {
 			return nil, nil, err
 		}
 		dealt[s] = bots[s].Name()

@@ -28,8 +28,8 @@ const simBatch = 1024
 const DefaultMaxMoves = 1_000_000
 
 // SimConfig is a simulation: Games seeded games of Def, game i on seed
-// "SEED#i" (its bots' stream on "SEED#i/bots"), seat j played by
-// Bots[j % len(Bots)].
+// "SEED#i" (its random bots' stream on "SEED#i/bots", the search bot of
+// seat j on "SEED#i/bots/seat<j>"), seat j played by Bots[j % len(Bots)].
 type SimConfig struct {
 	Def      game.Definition
 	Rules    game.Ruleset // nil: the default
@@ -176,7 +176,7 @@ func playOne(cfg *SimConfig, i int64, r *gameResult) {
 		r.err = err
 		return
 	}
-	bots, _, err := dealBots(cfg.Def, cfg.Bots, cfg.Seats, func() (*rng.Stream, error) { return rng.NewSeeded(seed + "/bots") })
+	bots, _, err := dealBots(cfg.Def, cfg.Bots, cfg.Seats, func(sub string) (*rng.Stream, error) { return rng.NewSeeded(seed + "/bots" + sub) })
 	if err != nil {
 		r.err = err
 		return

@@ -33,9 +33,12 @@ is the same.
                  knows it) or crypto (crypto/rand; no --seed)
   --bots LIST    the bots, comma-separated, dealt over the seats in turn (seat
                  j plays the (j mod len)-th): "random" (uniform over the
-                 game's listed legal moves) or one of the game's styles
-  --bot-seed S   the random bots' stream (default "SEED/bots" in seeded mode,
-                 as the simulation's; crypto/rand in crypto mode)
+                 game's listed legal moves), "mcts:N" (information-set
+                 Monte Carlo tree search, N simulations a move, 1 to
+                 1000000) or one of the game's styles
+  --bot-seed S   the random bots' stream, and "S/seat<j>" the search bot of
+                 seat j's (default "SEED/bots" in seeded mode, as the
+                 simulation's; crypto/rand in crypto mode)
   --record FILE  the game's record (fairboard-game/v1: setup, moves in their
                  canonical bytes, a crypto game's draws, log, audit entries,
                  final state's hash), which "gamectl replay FILE" replays
@@ -55,7 +58,7 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 	seed := fs.String("seed", "", "seed of the game's sfc32 stream (seeded mode, required there)")
 	players := fs.Int("players", 0, "seats, within the game's range (default: the game's default)")
 	bots := fs.String("bots", "random", "bots, comma-separated, dealt over the seats in turn (see above)")
-	botSeed := fs.String("bot-seed", "", "the random bots' seed (see above)")
+	botSeed := fs.String("bot-seed", "", "the bots' seed (see above)")
 	rules := fs.String("rules", "", "ruleset JSON file of the game (default: its default ruleset)")
 	asJSON := fs.Bool("json", false, "print one JSON object a line instead of text")
 	auditOut := fs.String("audit-out", "", "write every RNG audit entry, one JSON object a line, to this file")

@@ -152,7 +152,7 @@ func TestPlayGameRefusals(t *testing.T) {
 		{[]string{"--game", "pig", "--mode", "crypto", "--seed", "s"}, "--seed is for seeded mode"},
 		{[]string{"--game", "pig", "--mode", "fair", "--seed", "s"}, `--mode "fair": pig plays seeded or crypto`},
 		{[]string{"--game", "pig", "--seed", "s", "--players", "1"}, "--players 1: pig takes 2 to 6"},
-		{[]string{"--game", "pig", "--seed", "s", "--bots", ""}, "--bots needs at least one bot (random, hold:N)"},
+		{[]string{"--game", "pig", "--seed", "s", "--bots", ""}, "--bots needs at least one bot (random, mcts:N, hold:N)"},
 		{[]string{"--game", "pig", "--seed", "s", "--bots", "random,random,random"}, "--bots names 3 bots for 2 players"},
 		{[]string{"--game", "pig", "--seed", "s", "--bots", "cautious"}, `unknown bot "cautious" for pig`},
 		{[]string{"--game", "pig", "--seed", "s", "--bot-seed", "\xff"}, "--bot-seed: "},

@@ -22,14 +22,17 @@ const simGameUsage = `usage: gamectl sim --game NAME --games N --seed S [--playe
 Plays N seeded games of a game on the game definition ("gamectl games" lists
 them) with bots, and prints the win rate of each seat position (1 = first to
 act) with its 95% interval, its edge over the fair share, and the mean payoff
-by position. Game i plays seed "S#i" (its bots draw from "S#i/bots"); results
-do not depend on --workers. Without --game, "gamectl sim" plays the dungeon
+by position. Game i plays seed "S#i" (its random bots draw from "S#i/bots",
+the search bot of seat j from "S#i/bots/seat<j>"); results do not depend on
+--workers. Without --game, "gamectl sim" plays the dungeon
 as it always has; "--game dungeon" is the same.
 
   --bot LIST   the bots, comma-separated, dealt over the seats in turn (seat j
                plays the (j mod len)-th): "random" (uniform over the game's
-               listed legal moves) or one of the game's styles, such as
-               Pig's hold:N (hold at a turn total of N; hold is hold:20)
+               listed legal moves), "mcts:N" (information-set Monte Carlo
+               tree search, N simulations a move, 1 to 1000000; every game
+               has it) or one of the game's styles, such as Pig's hold:N
+               (hold at a turn total of N; hold is hold:20)
   --out DIR    writes players.csv (game, seed, seat, uid, a column per seat
                option, bot, position, won, payoff: one row per seat and
                game) and summary.txt

@@ -14,11 +14,11 @@ func TestGamesLists(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	for _, want := range []string{"pig\n  seats: 2 to 6 (default 2)\n  seat options: none\n  modes: seeded, crypto\n",
 		"    goal = 100 (whole number, 1 to 10000)", "    dieSides = 6 (whole number, 2 to 1000)",
-		"    roll: ", "    hold: ", "  bots: random, hold:N\n",
+		"    roll: ", "    hold: ", "  bots: random, mcts:N, hold:N\n",
 		"dungeon\n  seats: 2 to 6 (default 4)\n  seat option class: warrior, monk, duelist, scout\n  modes: seeded, crypto\n",
 		"    dice.move = 4 (whole number, 1 to 100): ", "    classes.scoutMove = 1 (whole number, 0 to 100): ",
 		"    useItem {item 0..63}: ", "    offerDuel {target 0..5}: ", "    resolveCombatRound: ",
-		"  bots: random, cautious, aggressive\n    cautious: "} {
+		"  bots: random, mcts:N, cautious, aggressive\n    cautious: "} {
 		require.Contains(t, out, want)
 	}
 	require.NotContains(t, out, "not yet on the game definition")

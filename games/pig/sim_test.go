@@ -56,14 +56,14 @@ func TestSimulationGameReplays(t *testing.T) {
 }
 
 func TestBotNames(t *testing.T) {
-	require.Equal(t, []string{"random", "hold:N"}, match.BotNames(pig.Def))
+	require.Equal(t, []string{"random", "mcts:N", "hold:N"}, match.BotNames(pig.Def))
 	for _, ok := range []string{"random", "hold", "hold:1", "hold:20", "hold:10000"} {
 		require.NoError(t, match.CheckBot(pig.Def, ok), ok)
 	}
 	for bad, want := range map[string]string{
 		"hold:0":   "N must be a whole number in [1, 10000]",
 		"hold:x":   "N must be a whole number",
-		"cautious": `unknown bot "cautious" for pig (known: random, hold:N)`,
+		"cautious": `unknown bot "cautious" for pig (known: random, mcts:N, hold:N)`,
 	} {
 		require.ErrorContains(t, match.CheckBot(pig.Def, bad), want, bad)
 	}

@@ -1,0 +1,15 @@
+package match
+
+import (
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// NewPeekingMCTS is a deliberately broken search bot, a positive control
+// for the hidden-information test: it searches the true state (hidden
+// parts and all) instead of samples of it.
+func NewPeekingMCTS(n int, s *rng.Stream) *MCTS {
+	b := NewMCTS(n, s)
+	b.determinize = func(st game.State, _ int, _ game.Rand) game.State { return st.Clone() }
+	return b
+}
