@@ -63,3 +63,16 @@ func (s *Memory) View(gameID, uid string) (*View, error) {
 	}
 	return t.View(uid), nil
 }
+
+// StateBytes returns the table gameID's Table.StateBytes (its game's
+// every part: for the server only, never a reader); not_created if there
+// is none.
+func (s *Memory) StateBytes(gameID string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tables[gameID]
+	if !ok {
+		return nil, reject(CodeNotCreated, "no game "+gameID)
+	}
+	return t.StateBytes(), nil
+}
