@@ -138,7 +138,7 @@ func (s *hideState) Outcome() game.Outcome {
 }
 
 func (s *hideState) AbortPayoffs() []float64 { return make([]float64, len(s.card)) }
-func (s *hideState) Check() error             { return nil }
+func (s *hideState) Check() error            { return nil }
 func (s *hideState) Clone() game.State {
 	c := *s
 	c.card, c.swaps = append([]int64(nil), s.card...), append([]int(nil), s.swaps...)
