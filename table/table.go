@@ -96,9 +96,10 @@ type Outcome struct {
 //
 // Its public part is its phase, seats, version, the public log, the
 // ruleset and the game's public part; each seat's view adds that seat's
-// addressed events and the game's view of the seat; its secret part (the
-// game's state, the stream, the seed, the stored results of others)
-// leaves it through nothing but StateBytes, for the server.
+// addressed events, the game's view of the seat and its legal moves; its
+// secret part (the game's state, the stream, the seed) leaves it through
+// nothing but StateBytes, for the server, and a stored result goes to its
+// own actor only.
 type Table struct {
 	def     game.Definition
 	kinds   []game.KindSpec
