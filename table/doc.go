@@ -8,10 +8,12 @@
 //
 // A Table plays its game through a match (package match) in seeded or
 // crypto mode. It is not safe for concurrent use; Memory is a store of
-// tables by game id that is. The table keeps its match and stream in
-// memory: persisting a table (its stream's saved state, or its moves and
-// draws as a match.Record) is the next step, with the Firestore store
-// and the functions.
+// tables by game id that is, in memory. Table.Save gives the bytes a
+// persistent store would keep (the lobby, log, results, and the game as
+// its moves, with a crypto table's draws) and Restore makes the table
+// again by replaying them (match.Resume), its stream going on: a seeded
+// one where it was, a crypto one on a new crypto stream. The Firestore
+// store and the functions on it are the next step.
 //
 // It imports game, match and rng only, never a game (imports_test.go).
 package table
