@@ -237,6 +237,27 @@ func (m *Match) LogJSON() []byte {
 // draw outside its call's range or past the end (never a panic: draws
 // may come from a file).
 func Replay(def game.Definition, cfg Config, moves []game.Move, draws []int64) (*Match, error) {
+	m, _, err := replay(def, cfg, moves, draws)
+	return m, err
+}
+
+// Resume is Replay for a match that goes on (a stored match restored): a
+// seeded match replays from its seed and its stream goes on; a crypto
+// match replays from its draws, every one of them used by moves, and then
+// draws from a new crypto stream (Stream stays nil). Draws keeps the
+// recorded draws and the new ones. Errors: Replay's.
+func Resume(def game.Definition, cfg Config, moves []game.Move, draws []int64) (*Match, error) {
+	m, script, err := replay(def, cfg, moves, draws)
+	if err != nil {
+		return nil, err
+	}
+	if script != nil {
+		script.then = game.FromStream(rng.NewCrypto())
+	}
+	return m, nil
+}
+
+func replay(def game.Definition, cfg Config, moves []game.Move, draws []int64) (*Match, *replayScript, error) {
 	cfg.Lean = false
 	var m *Match
 	var err error
@@ -251,7 +272,7 @@ func Replay(def game.Definition, cfg Config, moves []game.Move, draws []int64) (
 		err = fmt.Errorf("setup: %w", script.err)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, mv := range moves {
 		_, err := m.Apply(mv)
@@ -259,13 +280,13 @@ func Replay(def game.Definition, cfg Config, moves []game.Move, draws []int64) (
 			err = script.err
 		}
 		if err != nil {
-			return m, fmt.Errorf("move %d (%s by seat %d): %w", i+1, mv.Kind, mv.Seat, err)
+			return m, nil, fmt.Errorf("move %d (%s by seat %d): %w", i+1, mv.Kind, mv.Seat, err)
 		}
 	}
 	if script != nil && script.next != len(draws) {
-		return m, fmt.Errorf("%d of %d draws left unused", len(draws)-script.next, len(draws))
+		return m, nil, fmt.Errorf("%d of %d draws left unused", len(draws)-script.next, len(draws))
 	}
-	return m, nil
+	return m, script, nil
 }
 
 // Modes are the modes the machinery plays a game in, so far.

@@ -72,7 +72,13 @@ type replayScript struct {
 	vals []int64
 	next int
 	err  error
+	// then, once set (Resume, after the last recorded move), draws every
+	// call made when the recorded values are all used.
+	then game.Rand
 }
+
+// past reports whether the recorded values are used and then draws.
+func (s *replayScript) past() bool { return s.then != nil && s.err == nil && s.next == len(s.vals) }
 
 func (s *replayScript) take(lo, hi int64, tag rng.Tag) (int64, bool) {
 	if s.err != nil {
@@ -91,9 +97,12 @@ func (s *replayScript) take(lo, hi int64, tag rng.Tag) (int64, bool) {
 	return v, true
 }
 
-func (s *replayScript) Dice(sides int, tag rng.Tag, _ *rng.Ctx) (rng.DiceRoll, error) {
+func (s *replayScript) Dice(sides int, tag rng.Tag, ctx *rng.Ctx) (rng.DiceRoll, error) {
 	if sides < 1 {
 		return rng.DiceRoll{}, fmt.Errorf("%w: %d sides", rng.ErrRange, sides)
+	}
+	if s.past() {
+		return s.then.Dice(sides, tag, ctx)
 	}
 	v, ok := s.take(1, int64(sides), tag)
 	if !ok {
@@ -102,9 +111,12 @@ func (s *replayScript) Dice(sides int, tag rng.Tag, _ *rng.Ctx) (rng.DiceRoll, e
 	return rng.DiceRoll{Sides: sides, Value: int(v)}, nil
 }
 
-func (s *replayScript) UniformInt(lo, hi int64, tag rng.Tag, _ *rng.Ctx) (int64, error) {
+func (s *replayScript) UniformInt(lo, hi int64, tag rng.Tag, ctx *rng.Ctx) (int64, error) {
 	if lo > hi {
 		return 0, fmt.Errorf("%w: [%d, %d]", rng.ErrRange, lo, hi)
+	}
+	if s.past() {
+		return s.then.UniformInt(lo, hi, tag, ctx)
 	}
 	v, ok := s.take(lo, hi, tag)
 	if !ok {
@@ -113,7 +125,11 @@ func (s *replayScript) UniformInt(lo, hi int64, tag rng.Tag, _ *rng.Ctx) (int64,
 	return v, nil
 }
 
-func (s *replayScript) Shuffle(a []int, tag rng.Tag, _ *rng.Ctx) {
+func (s *replayScript) Shuffle(a []int, tag rng.Tag, ctx *rng.Ctx) {
+	if s.past() {
+		s.then.Shuffle(a, tag, ctx)
+		return
+	}
 	for i := len(a) - 1; i > 0; i-- {
 		j, ok := s.take(0, int64(i), tag)
 		if !ok {

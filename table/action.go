@@ -1,0 +1,318 @@
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
+)
+
+// Kind is an action's kind. The set is closed (Kinds).
+type Kind string
+
+// The action kinds.
+const (
+	// KindJoin (any uid without a seat, lobby): take Seat with Options.
+	KindJoin Kind = "join"
+	// KindLeave (a seated uid, lobby): give up one's own seat.
+	KindLeave Kind = "leave"
+	// KindRemoveSeat (the owner, lobby): free Seat, whoever holds it.
+	KindRemoveSeat Kind = "removeSeat"
+	// KindStart (the owner, lobby, every seat taken): set the game up.
+	KindStart Kind = "start"
+	// KindMove (the uid holding the seat the game awaits, playing): the
+	// game's move Move.
+	KindMove Kind = "move"
+	// KindAbandon (the owner or ServerActor, lobby or playing): end the
+	// table; a started game ends with the game's AbortPayoffs.
+	KindAbandon Kind = "abandon"
+)
+
+// Kinds lists every action kind.
+var Kinds = []Kind{KindJoin, KindLeave, KindRemoveSeat, KindStart, KindMove, KindAbandon}
+
+// Action is one request to change a table, sent by Actor (a uid the
+// caller has authenticated, or ServerActor).
+type Action struct {
+	Actor string
+	// ActionID is the actor's id for this action, 1-128 characters of
+	// [A-Za-z0-9_-]: the same id with the same content is a retry.
+	ActionID string
+	// Version is the table's version the actor saw; any other is
+	// stale_version.
+	Version uint64
+	Kind    Kind
+	// Seat (join, removeSeat) is a seat index, 0..seats-1.
+	Seat int
+	// Options (join) are the seat's option values by option name: every
+	// option of def.Seats().Options, or none (the game's defaults).
+	Options map[string]string
+	// Move (move) is the game's move as JSON, {"kind":"NAME",...},
+	// decoded strictly by game.DecodeMove for the actor's seat.
+	Move json.RawMessage
+}
+
+func (a *Action) fingerprint() string {
+	return fingerprint(struct {
+		Kind, Actor, ID string
+		Version         uint64
+		Seat            int
+		Options         map[string]string
+		Move            string
+	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move)})
+}
+
+// Do applies a, or refuses it with an *Error and changes nothing (the
+// version, the log, the views, the stored results: a refusal is not
+// stored, so its action id stays free). The guards, in this order:
+//
+//  1. bad_actor: an actor not of the uid format, or ServerActor doing
+//     anything but abandon; bad_action_id: an action id not of its format.
+//  2. The actor's stored results: the same action id with the same
+//     content (the same fingerprint of every field) returns the stored
+//     result again with Replayed set, whatever happened since, and
+//     applies nothing; the same id with other content is
+//     action_id_reused.
+//  3. invalid_action: a kind not in Kinds.
+//  4. The phase: game_over once finished; already_started for join,
+//     leave, removeSeat and start once playing; not_started for a move in
+//     the lobby.
+//  5. stale_version: a.Version is not the table's version.
+//  6. The kind's own, in this order: join: unknown_player (seat out of
+//     range), already_joined, seat_taken, bad_option; leave: not_seated;
+//     removeSeat: not_owner, unknown_player, seat_free; start: not_owner,
+//     too_few_players (a seat free: a table starts with every seat
+//     taken), then the game's Setup (bad_setup); move: not_seated,
+//     not_your_turn, invalid_action (game.DecodeMove), then the game's
+//     own refusal with its code; abandon: not_owner.
+func (t *Table) Do(a Action) (*Result, error) {
+	if !(validID(a.Actor) || a.Actor == ServerActor && a.Kind == KindAbandon) {
+		return nil, reject(CodeBadActor, "an actor is 1-128 characters of [A-Za-z0-9_-]; the server only abandons")
+	}
+	if !validID(a.ActionID) {
+		return nil, reject(CodeBadActionID, "an action id is 1-128 characters of [A-Za-z0-9_-]")
+	}
+	key := recordKey{a.Actor, a.ActionID}
+	fp := a.fingerprint()
+	if rec, ok := t.records[key]; ok {
+		if rec.fp != fp {
+			return nil, reject(CodeActionIDReused, "this action id was used for another action")
+		}
+		res := rec.res.clone()
+		res.Replayed = true
+		return &res, nil
+	}
+	if !slices.Contains(Kinds, a.Kind) {
+		return nil, reject(CodeInvalidAction, fmt.Sprintf("unknown action kind %q", a.Kind))
+	}
+	switch {
+	case t.phase == PhaseFinished:
+		return nil, reject(CodeGameOver, "the table is finished")
+	case t.phase == PhasePlaying && a.Kind != KindMove && a.Kind != KindAbandon:
+		return nil, reject(CodeAlreadyStarted, string(a.Kind)+" is for the lobby; the game has started")
+	case t.phase == PhaseLobby && a.Kind == KindMove:
+		return nil, reject(CodeNotStarted, "the game has not started")
+	}
+	if a.Version != t.version {
+		return nil, reject(CodeStaleVersion, fmt.Sprintf("version %d is not the table's %d", a.Version, t.version))
+	}
+	viewer := t.seatOf(a.Actor)
+	n := len(t.log)
+	var err *Error
+	switch a.Kind {
+	case KindJoin:
+		err = t.join(&a)
+		viewer = a.Seat
+	case KindLeave:
+		err = t.leave(&a)
+	case KindRemoveSeat:
+		err = t.removeSeat(&a)
+	case KindStart:
+		err = t.start(&a)
+	case KindMove:
+		err = t.move(&a)
+	case KindAbandon:
+		err = t.abandon(&a)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.version++
+	res := Result{ActionID: a.ActionID, Version: t.version, Events: visible(t.log[n:], viewer)}
+	t.records[key] = record{fp: fp, res: res.clone()}
+	return &res, nil
+}
+
+// emit appends an event of the table, or of the game (g), to the log.
+func (t *Table) emit(e Event) {
+	e.Seq = len(t.log) + 1
+	t.log = append(t.log, e)
+}
+
+func (t *Table) join(a *Action) *Error {
+	if a.Seat < 0 || a.Seat >= len(t.seats) {
+		return reject(CodeUnknownPlayer, "no seat "+strconv.Itoa(a.Seat))
+	}
+	if t.seatOf(a.Actor) != NoSeat {
+		return reject(CodeAlreadyJoined, "the actor holds a seat")
+	}
+	if t.seats[a.Seat].UID != "" {
+		return reject(CodeSeatTaken, "seat "+strconv.Itoa(a.Seat)+" is taken")
+	}
+	opts, err := t.options(a.Options)
+	if err != nil {
+		return err
+	}
+	t.seats[a.Seat] = SeatInfo{UID: a.Actor, Options: opts}
+	t.emit(Event{To: game.All, Type: "Joined", Vals: [game.MaxVals]int64{int64(a.Seat)}, UID: a.Actor, Options: slices.Clone(opts)})
+	return nil
+}
+
+// options checks a join's options against def.Seats().Options: each name
+// an option of the game, each value one of its values, and either every
+// option or none.
+func (t *Table) options(given map[string]string) ([]string, *Error) {
+	specs := t.def.Seats().Options
+	if len(given) == 0 {
+		return nil, nil
+	}
+	var names []string
+	for _, o := range specs {
+		names = append(names, o.Name)
+	}
+	keys := make([]string, 0, len(given))
+	for name := range given {
+		keys = append(keys, name)
+	}
+	slices.Sort(keys) // so that the first unknown one named is always the same
+	for _, name := range keys {
+		if !slices.Contains(names, name) {
+			return nil, reject(CodeBadOption, fmt.Sprintf("%s has no seat option %q (options: %s)", t.def.Name(), name, strings.Join(names, ", ")))
+		}
+	}
+	opts := make([]string, len(specs))
+	for i, o := range specs {
+		v, ok := given[o.Name]
+		if !ok {
+			return nil, reject(CodeBadOption, fmt.Sprintf("option %q missing: give every option or none", o.Name))
+		}
+		if !slices.Contains(o.Values, v) {
+			return nil, reject(CodeBadOption, fmt.Sprintf("option %s: %q is not one of %s", o.Name, v, strings.Join(o.Values, ", ")))
+		}
+		opts[i] = v
+	}
+	return opts, nil
+}
+
+func (t *Table) leave(a *Action) *Error {
+	s := t.seatOf(a.Actor)
+	if s == NoSeat {
+		return reject(CodeNotSeated, "the actor holds no seat")
+	}
+	t.seats[s] = SeatInfo{}
+	t.emit(Event{To: game.All, Type: "Left", Vals: [game.MaxVals]int64{int64(s)}, UID: a.Actor})
+	return nil
+}
+
+func (t *Table) removeSeat(a *Action) *Error {
+	switch {
+	case a.Actor != t.owner:
+		return reject(CodeNotOwner, "only the owner removes a seat")
+	case a.Seat < 0 || a.Seat >= len(t.seats):
+		return reject(CodeUnknownPlayer, "no seat "+strconv.Itoa(a.Seat))
+	case t.seats[a.Seat].UID == "":
+		return reject(CodeSeatFree, "seat "+strconv.Itoa(a.Seat)+" is free")
+	}
+	uid := t.seats[a.Seat].UID
+	t.seats[a.Seat] = SeatInfo{}
+	t.emit(Event{To: game.All, Type: "SeatRemoved", Vals: [game.MaxVals]int64{int64(a.Seat)}, UID: uid})
+	return nil
+}
+
+func (t *Table) start(a *Action) *Error {
+	if a.Actor != t.owner {
+		return reject(CodeNotOwner, "only the owner starts")
+	}
+	seats := make([]game.Seat, len(t.seats))
+	for i, s := range t.seats {
+		if s.UID == "" {
+			return reject(CodeTooFewPlayers, fmt.Sprintf("seat %d is free: a table starts with every seat taken", i))
+		}
+		seats[i] = game.Seat{Options: slices.Clone(s.Options)}
+	}
+	m, err := match.New(t.def, match.Config{Mode: t.mode, Seed: t.seed, Seats: seats, Rules: t.rules})
+	if err != nil {
+		return fromGame(err)
+	}
+	t.m, t.phase = m, PhasePlaying
+	t.emit(Event{To: game.All, Type: "Started"})
+	t.emitGame(m.Events())
+	t.finishIfOver()
+	return nil
+}
+
+func (t *Table) emitGame(ev []game.Event) {
+	for _, e := range ev {
+		t.emit(Event{To: e.To, Game: true, Type: e.Type, Vals: e.Vals})
+	}
+}
+
+func (t *Table) finishIfOver() {
+	if !t.m.Over() {
+		return
+	}
+	o := t.m.State().Outcome()
+	t.phase = PhaseFinished
+	t.out = &Outcome{Winners: slices.Clone(o.Winners), Payoffs: slices.Clone(o.Payoffs)}
+}
+
+func (t *Table) move(a *Action) *Error {
+	s := t.seatOf(a.Actor)
+	if s == NoSeat {
+		return reject(CodeNotSeated, "the actor holds no seat")
+	}
+	if to := t.m.State().ToMove(); s != to {
+		return reject(CodeNotYourTurn, "the game awaits seat "+strconv.Itoa(to))
+	}
+	mv, err := game.DecodeMove(t.kinds, s, a.Move)
+	if err != nil {
+		return fromGame(err)
+	}
+	ev, err := t.m.Apply(mv)
+	if err != nil {
+		return fromGame(err)
+	}
+	t.emitGame(ev)
+	t.finishIfOver()
+	return nil
+}
+
+func (t *Table) abandon(a *Action) *Error {
+	if a.Actor != t.owner && a.Actor != ServerActor {
+		return reject(CodeNotOwner, "only the owner or the server abandons")
+	}
+	t.out = &Outcome{Abandoned: true}
+	if t.m != nil {
+		t.out.Payoffs = slices.Clone(t.m.State().AbortPayoffs())
+	}
+	t.phase = PhaseFinished
+	t.emit(Event{To: game.All, Type: "Abandoned", UID: a.Actor})
+	return nil
+}
+
+// visible returns the events of ev that seat may read (all public ones
+// and those addressed to it; NoSeat reads the public ones), copied.
+func visible(ev []Event, seat int) []Event {
+	out := []Event{}
+	for _, e := range ev {
+		if e.To == game.All || (seat != NoSeat && e.To == seat) {
+			e.Options = slices.Clone(e.Options)
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,19 @@
+// Package table is the machinery that hosts one game of any definition
+// (package game) from its lobby to its end, for players known by uid: the
+// lobby protocol (create, join, leave, removeSeat, start, abandon), the
+// dispatch of moves with its guards in a fixed order, the table's version
+// (optimistic concurrency: stale_version), idempotency by action id (a
+// retry gets the stored result and applies nothing), and what each reader
+// may see (the public part, a seat's view, nothing of the secret part).
+//
+// A Table plays its game through a match (package match) in seeded or
+// crypto mode. It is not safe for concurrent use; Memory is a store of
+// tables by game id that is, in memory. Table.Save gives the bytes a
+// persistent store would keep (the lobby, log, results, and the game as
+// its moves, with a crypto table's draws) and Restore makes the table
+// again by replaying them (match.Resume), its stream going on: a seeded
+// one where it was, a crypto one on a new crypto stream. The Firestore
+// store and the functions on it are the next step.
+//
+// It imports game, match and rng only, never a game (imports_test.go).
+package table

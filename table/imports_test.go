@@ -1,0 +1,25 @@
+package table_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The import graph: the table imports the definition, the machinery and
+// rng, never a game nor the dungeon's pipeline (engine, service, store).
+func TestImportsNoGame(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}",
+		"github.com/fairboard/fairboard/table").CombinedOutput()
+	require.NoError(t, err, string(out))
+	for _, p := range strings.Fields(string(out)) {
+		rest, ours := strings.CutPrefix(p, "github.com/fairboard/fairboard/")
+		if !ours {
+			continue
+		}
+		require.True(t, rest == "table" || rest == "game" || rest == "match" || rest == "rng" || strings.HasPrefix(rest, "rng/"),
+			"the table imports %s", p)
+	}
+}

@@ -1,0 +1,130 @@
+package table
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// SavedFormat is the format of a saved table (Table.Save).
+const SavedFormat = "fairboard-table/v1"
+
+// saved is a table as a store keeps it: everything, its secret parts
+// included (the seed, the moves, the draws, every actor's stored
+// results), never for a reader.
+type saved struct {
+	Format  string          `json:"format"`
+	Game    string          `json:"game"`
+	Owner   string          `json:"owner"`
+	Mode    rng.Mode        `json:"mode"`
+	Seed    string          `json:"seed,omitempty"`
+	Rules   json.RawMessage `json:"rules"`
+	Seats   []SeatInfo      `json:"seats"`
+	Phase   Phase           `json:"phase"`
+	Version uint64          `json:"version"`
+	Log     []Event         `json:"log"`
+	Outcome *Outcome        `json:"outcome,omitempty"`
+	Records []savedRecord   `json:"records"`
+	// Started is true once the game was set up; Moves and Draws are then
+	// its moves and, for a crypto table, every value it drew, and
+	// StateHash is game.HashJSON of its match.StateBytes.
+	Started   bool        `json:"started"`
+	Moves     []game.Move `json:"moves,omitempty"`
+	Draws     []int64     `json:"draws,omitempty"`
+	StateHash string      `json:"stateHash,omitempty"`
+}
+
+type savedRecord struct {
+	Actor       string `json:"actor"`
+	ActionID    string `json:"actionId"`
+	Fingerprint string `json:"fingerprint"`
+	Result      Result `json:"result"`
+}
+
+// Save returns the table as a store keeps it (format SavedFormat, JSON):
+// its lobby, log, version and stored results, and its game as its moves
+// (and a crypto table's draws), which Restore replays. It holds the
+// secret parts: for the server only. The same table saves to the same
+// bytes.
+func (t *Table) Save() ([]byte, error) {
+	s := saved{Format: SavedFormat, Game: t.def.Name(), Owner: t.owner, Mode: t.mode, Seed: t.seed,
+		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out}
+	for k, r := range t.records {
+		s.Records = append(s.Records, savedRecord{Actor: k.actor, ActionID: k.id, Fingerprint: r.fp, Result: r.res})
+	}
+	slices.SortFunc(s.Records, func(a, b savedRecord) int {
+		return cmp.Or(cmp.Compare(a.Actor, b.Actor), cmp.Compare(a.ActionID, b.ActionID))
+	})
+	if t.m != nil {
+		s.Started, s.Moves, s.StateHash = true, t.m.Moves(), game.HashJSON(t.StateBytes())
+		if t.mode == rng.ModeCrypto {
+			s.Draws = t.m.Draws()
+		}
+	}
+	return json.Marshal(s)
+}
+
+// Restore makes the table saved in data (Table.Save) again, under def,
+// replaying its game's moves (match.Resume: a seeded table from its seed,
+// on the same stream; a crypto table from its draws, then on a new
+// crypto stream); it goes on as the saved table would. Errors name what
+// is wrong: data that does not decode strictly, another format or game,
+// a ruleset def refuses, seats or a phase that do not fit, moves or
+// draws that do not replay, or a final state other than the saved one.
+func Restore(def game.Definition, data []byte) (*Table, error) {
+	var s saved
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&s); err != nil {
+		return nil, fmt.Errorf("table: restore: %w", err)
+	}
+	bad := func(format string, a ...any) (*Table, error) {
+		return nil, fmt.Errorf("table: restore: "+format, a...)
+	}
+	switch {
+	case s.Format != SavedFormat:
+		return bad("format %q, not %q", s.Format, SavedFormat)
+	case s.Game != def.Name():
+		return bad("a table of %s, not %s", s.Game, def.Name())
+	case s.Mode != rng.ModeSeeded && s.Mode != rng.ModeCrypto:
+		return bad("mode %q", s.Mode)
+	case len(s.Seats) < def.Seats().Min || len(s.Seats) > def.Seats().Max:
+		return bad("%d seats", len(s.Seats))
+	case s.Phase != PhaseLobby && s.Phase != PhasePlaying && s.Phase != PhaseFinished,
+		s.Phase == PhaseLobby && s.Started, s.Phase == PhasePlaying && !s.Started,
+		(s.Phase == PhaseFinished) != (s.Outcome != nil):
+		return bad("phase %q does not fit the game", s.Phase)
+	}
+	rules, err := def.DecodeRuleset(s.Rules)
+	if err != nil {
+		return bad("%w", err)
+	}
+	t := &Table{def: def, kinds: def.Kinds(), owner: s.Owner, mode: s.Mode, seed: s.Seed, rules: rules,
+		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}}
+	for _, r := range s.Records {
+		t.records[recordKey{r.Actor, r.ActionID}] = record{fp: r.Fingerprint, res: r.Result}
+	}
+	if !s.Started {
+		return t, nil
+	}
+	seats := make([]game.Seat, len(s.Seats))
+	for i, st := range s.Seats {
+		seats[i] = game.Seat{Options: slices.Clone(st.Options)}
+	}
+	m, err := match.Resume(def, match.Config{Mode: s.Mode, Seed: s.Seed, Seats: seats, Rules: rules}, s.Moves, s.Draws)
+	if err != nil {
+		return bad("%w", err)
+	}
+	t.m = m
+	if game.HashJSON(t.StateBytes()) != s.StateHash {
+		return nil, errors.New("table: restore: the replayed game is not the saved one (its state hash differs)")
+	}
+	return t, nil
+}

@@ -1,0 +1,277 @@
+package table
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// Phase is where a table is: its lobby, its game in play, or finished.
+type Phase string
+
+// The phases, in the only order a table goes through them (a lobby may
+// also be abandoned straight to finished).
+const (
+	PhaseLobby    Phase = "lobby"
+	PhasePlaying  Phase = "playing"
+	PhaseFinished Phase = "finished"
+)
+
+// ServerActor is the actor of what the server does on no player's behalf
+// (the abandon of a table left unfinished). It is the only actor outside
+// the uid format ('@' begins no uid), and may only abandon.
+const ServerActor = "@server"
+
+// NoSeat is View.Seat for a reader who holds no seat.
+const NoSeat = -1
+
+// MaxIDLen bounds action ids and actors: 1 to 128 characters of
+// [A-Za-z0-9_-].
+const MaxIDLen = 128
+
+// MaxSeedLen bounds a seeded table's seed: 1 to 256 bytes of UTF-8.
+const MaxSeedLen = 256
+
+// CreateRequest makes a table.
+type CreateRequest struct {
+	// Actor is the owner's uid; ActionID the create's action id (a retry
+	// through Memory.Create with the same request gets the same result).
+	Actor, ActionID string
+	// Mode is rng.ModeSeeded (with Seed: replayable by whoever knows the
+	// seed, for tests and simulations, never for real games; the seed is
+	// never shown to anyone) or rng.ModeCrypto (no Seed).
+	Mode rng.Mode
+	Seed string
+	// Seats is the table's seat count, in def.Seats().Min..Max; 0 is
+	// def.Seats().Default.
+	Seats int
+	// Rules is the ruleset's JSON, decoded strictly by def.DecodeRuleset;
+	// nil is def.DefaultRuleset().
+	Rules json.RawMessage
+}
+
+// SeatInfo is one seat as everyone sees it: its uid ("" while free) and
+// its option values in the order of def.Seats().Options (none: the game's
+// defaults).
+type SeatInfo struct {
+	UID     string
+	Options []string
+}
+
+// Event is one entry of a table's log, numbered from 1 over the whole log
+// (a reader who may not read an addressed event sees a gap in the seqs).
+// Game is true for the game's own events (Type among def.EventTypes, Vals
+// in the order of its fields), false for the table's: TableCreated {Vals
+// [0]: seats}, Joined {Vals[0]: seat; UID, Options}, Left {seat; UID},
+// SeatRemoved {seat; UID}, Started, Abandoned {UID: who}. To is game.All
+// or the one seat that may read the event.
+type Event struct {
+	Seq     int
+	To      int
+	Game    bool
+	Type    string
+	Vals    [game.MaxVals]int64
+	UID     string
+	Options []string
+}
+
+// Outcome is how a finished table ended: abandoned (the game's
+// AbortPayoffs once it had started; none in the lobby) or played to its
+// end (the game's winners and payoffs).
+type Outcome struct {
+	Abandoned bool
+	Winners   []int
+	Payoffs   []float64
+}
+
+// Table is one game of a definition, from its lobby to its end, owned by
+// its creator's uid. Not safe for concurrent use (Memory is).
+//
+// Its public part is its phase, seats, version, the public log, the
+// ruleset and the game's public part; each seat's view adds that seat's
+// addressed events, the game's view of the seat and its legal moves; its
+// secret part (the game's state, the stream, the seed) leaves it through
+// nothing but StateBytes, for the server, and a stored result goes to its
+// own actor only.
+type Table struct {
+	def     game.Definition
+	kinds   []game.KindSpec
+	owner   string
+	mode    rng.Mode
+	seed    string
+	rules   game.Ruleset
+	seats   []SeatInfo
+	phase   Phase
+	version uint64
+	log     []Event
+	m       *match.Match
+	out     *Outcome
+	records map[recordKey]record
+}
+
+type recordKey struct{ actor, id string }
+
+type record struct {
+	fp  string
+	res Result
+}
+
+// Result is what an applied action answers its actor: its action id, the
+// table's version after it, and the action's events the actor may read.
+// Replayed is true when it is the stored result of an earlier request
+// with the same action id and content (a retry: nothing was applied).
+type Result struct {
+	ActionID string
+	Version  uint64
+	Events   []Event
+	Replayed bool
+}
+
+// Create makes a table in its lobby at version 1, its log the one event
+// TableCreated. Its refusals, in this order: bad_actor (an actor not of
+// the uid format), bad_action_id, bad_setup (a mode other than seeded and
+// crypto, a seeded table without a seed or with one that is not 1-256
+// bytes of UTF-8, a crypto table with a seed, a seat count outside
+// def.Seats().Min..Max), bad_ruleset (def.DecodeRuleset's refusal). The
+// stream is made at start.
+func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
+	if !validID(req.Actor) {
+		return nil, nil, reject(CodeBadActor, "an actor is 1-128 characters of [A-Za-z0-9_-]")
+	}
+	if !validID(req.ActionID) {
+		return nil, nil, reject(CodeBadActionID, "an action id is 1-128 characters of [A-Za-z0-9_-]")
+	}
+	switch req.Mode {
+	case rng.ModeSeeded:
+		if req.Seed == "" || len(req.Seed) > MaxSeedLen || !utf8.ValidString(req.Seed) {
+			return nil, nil, reject(CodeBadSetup, "a seeded table needs a seed of 1-256 bytes of UTF-8")
+		}
+	case rng.ModeCrypto:
+		if req.Seed != "" {
+			return nil, nil, reject(CodeBadSetup, "a crypto table takes no seed")
+		}
+	default:
+		return nil, nil, reject(CodeBadSetup, fmt.Sprintf("mode %q: a table is seeded or crypto", req.Mode))
+	}
+	sp := def.Seats()
+	n := req.Seats
+	if n == 0 {
+		n = sp.Default
+	}
+	if n < sp.Min || n > sp.Max {
+		return nil, nil, reject(CodeBadSetup, fmt.Sprintf("%s takes %d to %d seats, not %d", def.Name(), sp.Min, sp.Max, n))
+	}
+	rules := def.DefaultRuleset()
+	if req.Rules != nil {
+		r, err := def.DecodeRuleset(req.Rules)
+		if err != nil {
+			return nil, nil, fromGame(err)
+		}
+		rules = r
+	}
+	t := &Table{def: def, kinds: def.Kinds(), owner: req.Actor, mode: req.Mode, seed: req.Seed, rules: rules,
+		seats: make([]SeatInfo, n), phase: PhaseLobby, version: 1, records: map[recordKey]record{}}
+	t.log = []Event{{Seq: 1, To: game.All, Type: "TableCreated", Vals: [game.MaxVals]int64{int64(n)}, UID: req.Actor}}
+	res := Result{ActionID: req.ActionID, Version: 1, Events: slices.Clone(t.log)}
+	t.records[recordKey{req.Actor, req.ActionID}] = record{fp: createFingerprint(def, req), res: res}
+	return t, &res, nil
+}
+
+// Retry answers a create request again: the stored result (Replayed) if
+// req is the request that created t, action_id_reused if its actor used
+// its action id for other content, already_created otherwise.
+func (t *Table) Retry(def game.Definition, req CreateRequest) (*Result, error) {
+	rec, ok := t.records[recordKey{req.Actor, req.ActionID}]
+	switch {
+	case !ok:
+		return nil, reject(CodeAlreadyCreated, "the game exists")
+	case rec.fp != createFingerprint(def, req):
+		return nil, reject(CodeActionIDReused, "this action id was used for another action")
+	}
+	res := rec.res.clone()
+	res.Replayed = true
+	return &res, nil
+}
+
+func createFingerprint(def game.Definition, req CreateRequest) string {
+	return fingerprint(struct {
+		Kind, Game, Actor, ID, Mode, Seed string
+		Seats                             int
+		Rules                             string
+	}{"create", def.Name(), req.Actor, req.ActionID, string(req.Mode), req.Seed, req.Seats, string(req.Rules)})
+}
+
+func fingerprint(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("table: fingerprint: " + err.Error()) // strings, ints and string maps only
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func (r Result) clone() Result {
+	r.Events = cloneEvents(r.Events)
+	return r
+}
+
+func cloneEvents(ev []Event) []Event {
+	out := make([]Event, len(ev))
+	for i, e := range ev {
+		e.Options = slices.Clone(e.Options)
+		out[i] = e
+	}
+	return out
+}
+
+// validID reports whether s is 1-128 characters of [A-Za-z0-9_-].
+func validID(s string) bool {
+	if len(s) == 0 || len(s) > MaxIDLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Phase returns the table's phase.
+func (t *Table) Phase() Phase { return t.phase }
+
+// Version returns the table's version: 1 after create, one more after
+// each applied action (a refused action or a retry changes nothing).
+func (t *Table) Version() uint64 { return t.version }
+
+// Owner returns the owner's uid.
+func (t *Table) Owner() string { return t.owner }
+
+// Def returns the table's game definition.
+func (t *Table) Def() game.Definition { return t.def }
+
+// StateBytes returns match.StateBytes of the game's state (its public,
+// private and secret parts: for the server only), nil before the start.
+func (t *Table) StateBytes() []byte {
+	if t.m == nil {
+		return nil
+	}
+	return match.StateBytes(t.m.State())
+}
+
+func (t *Table) seatOf(uid string) int {
+	for i, s := range t.seats {
+		if s.UID != "" && s.UID == uid {
+			return i
+		}
+	}
+	return NoSeat
+}

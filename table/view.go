@@ -1,0 +1,78 @@
+package table
+
+import (
+	"slices"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// View is what one reader may see of a table: the public part, and for a
+// seat its own part of the game (its view, its addressed events, its
+// legal moves). It never holds another seat's private part nor the
+// secret part (the game's secret, the stream, the seed). Every slice is
+// the View's own.
+type View struct {
+	Game    string
+	Mode    rng.Mode
+	Owner   string
+	Phase   Phase
+	Version uint64
+	// Seats are the table's seats, free ones with UID "".
+	Seats []SeatInfo
+	// Rules is the ruleset's canonical JSON, RulesHash its hash.
+	Rules     []byte
+	RulesHash string
+	// Seat is the reader's seat, or NoSeat.
+	Seat int
+	// ToMove is the seat the game awaits, or game.Nobody (in the lobby
+	// and once finished).
+	ToMove int
+	// State is the game's AppendView for the reader's seat, or its
+	// AppendPublic for a reader without a seat; nil before the start.
+	State []byte
+	// Legal are the reader's legal moves now (the game's Legal, from the
+	// seat's own view; none unless it is the seat the game awaits).
+	Legal []game.Move
+	// Log is the events the reader may read, in order.
+	Log []Event
+	// Outcome is set once the table is finished.
+	Outcome *Outcome
+}
+
+// View returns what uid may see: a seated uid its seat's view, anyone
+// else (a spectator, "") the public part (as Public).
+func (t *Table) View(uid string) *View { return t.view(t.seatOf(uid)) }
+
+// Public returns the public part: what a reader without a seat sees.
+func (t *Table) Public() *View { return t.view(NoSeat) }
+
+func (t *Table) view(seat int) *View {
+	v := &View{Game: t.def.Name(), Mode: t.mode, Owner: t.owner, Phase: t.phase, Version: t.version,
+		Rules: slices.Clone(t.rules.CanonicalJSON()), RulesHash: t.rules.Hash(), Seat: seat, ToMove: game.Nobody,
+		Log: visible(t.log, seat)}
+	v.Seats = make([]SeatInfo, len(t.seats))
+	for i, s := range t.seats {
+		v.Seats[i] = SeatInfo{UID: s.UID, Options: slices.Clone(s.Options)}
+	}
+	if t.m != nil {
+		st := t.m.State()
+		if t.phase == PhasePlaying {
+			v.ToMove = st.ToMove()
+		}
+		if seat == NoSeat {
+			v.State = st.AppendPublic(nil)
+		} else {
+			v.State = st.AppendView(nil, seat)
+			if t.phase == PhasePlaying {
+				v.Legal = st.Legal(seat, nil)
+			}
+		}
+	}
+	if t.out != nil {
+		o := *t.out
+		o.Winners, o.Payoffs = slices.Clone(o.Winners), slices.Clone(o.Payoffs)
+		v.Outcome = &o
+	}
+	return v
+}
