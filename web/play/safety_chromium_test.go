@@ -75,6 +75,15 @@ func TestSafeDefaultsInChromium(t *testing.T) {
 	m := &match{t: t, base: srv.URL, players: []*player{alice, bob}}
 	m.lobby("crypto", nil)
 	require.Equal(t, "true", alice.String(`String(document.getElementById("share").hidden)`), "no invitation once the game has started")
+	// The fairness records (here the sealed shuffles) are in the log,
+	// collapsed until asked for.
+	shuffled := `getComputedStyle(document.querySelector('#log li[data-type="DeckShuffled"]')).display`
+	require.Equal(t, "none", alice.String(shuffled))
+	alice.Click("#log-protocol")
+	require.Equal(t, "list-item", alice.String(shuffled))
+	require.Equal(t, "true", alice.String(`document.getElementById("log-protocol").getAttribute("aria-pressed")`))
+	alice.Click("#log-protocol")
+	require.Equal(t, "none", alice.String(shuffled))
 	var dropper *player
 	m.stopWhen = func() bool {
 		p := m.byUID(alice.String(`document.getElementById("game").dataset.awaiting`))
@@ -172,6 +181,11 @@ func TestSafeDefaultsInChromium(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, won, "exactly the winner reads \"You won\"")
+	// The whole log in the game's words: no deck id, enemy code or
+	// outcome code of the engine's.
+	for _, p := range m.players {
+		require.NotRegexp(t, `treasure\.t\d|enemy\.t\d|\dxT\d|Loot:|knockedOut|finalTile|roundLimit|leftFinalTile`, p.String(`document.getElementById("log").textContent`))
+	}
 	for _, p := range append(m.players, grace) {
 		p.CheckConsole(expectedConsole...)
 	}

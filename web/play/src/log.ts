@@ -94,13 +94,64 @@ const tagWords: Record<string, string> = {
   "turnOrder.roll": "for turn order",
 };
 
+/** deckWords names a deck ("treasure.t1") as a player says it. */
+export function deckWords(id: unknown): string {
+  const m = /^(treasure|enemy)\.t(\d)$/.exec(String(id));
+  if (m) return `the tier-${m[2]} ${m[1]} deck`;
+  return id === "chance" ? "the chance deck" : `the ${String(id)} deck`;
+}
+
+/** enemiesWords says an enemy composition ("1xT2+1xT1") in words: "a
+ * tier-2 enemy and a tier-1 enemy". */
+export function enemiesWords(choice: unknown): string {
+  const parts = String(choice).split("+").map((p) => {
+    const m = /^(\d+)xT(\d)$/.exec(p);
+    if (!m) return p;
+    const n = Number(m[1]);
+    return n === 1 ? `a tier-${m[2]} enemy` : `${n === 2 ? "two" : n === 3 ? "three" : n} tier-${m[2]} enemies`;
+  });
+  return parts.length > 1 ? parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1] : parts[0]!;
+}
+
+/** lootWords says a loot roll's outcome ("T2", "none"). */
+function lootWords(outcome: unknown): string {
+  const m = /^T(\d)$/.exec(String(outcome));
+  if (m) return `a tier-${m[1]} treasure`;
+  return outcome === "none" ? "nothing" : String(outcome);
+}
+
+/** kindWords says what a kind of action does, for the protocol's records. */
+const kindWords: Record<string, string> = {
+  create: "creation of the game",
+  join: "join",
+  start: "start",
+  useItem: "use of an item",
+  dropItem: "drop of an item",
+  endManage: "end of the item step",
+  offerDuel: "challenge",
+  skipDuel: "pass on a challenge",
+  move: "roll to move",
+  sleep: "sleep",
+  resolveCombatRound: "fight round",
+  resolveDuelRound: "duel round",
+  reroll: "re-roll",
+  declineReroll: "keeping of the die",
+  discard: "discard",
+  abandon: "abandon",
+};
+
+/** PROTOCOL are the event types of a trustless game's protocol records:
+ * the page shows them in the log only on request (a collapsed detail). */
+export const PROTOCOL = new Set(["ActionAccepted", "ActionPending", "RoundRevealed", "DeckShuffled"]);
+
 /** trustSentence says a trustless protocol's record (the event's
  * "trustless" field, engine.TrustRecord) in words. */
 function trustSentence(e: GameEvent, n: Names): string {
   const t = (e["trustless"] ?? {}) as { index?: number; action?: { kind?: string; actor?: string }; reveals?: unknown[]; reason?: string; missing?: string[] };
   // A create or join is read before its actor is seated: no name yet.
   const k = t.action?.kind;
-  const act = !t.action ? "an action" : k === "create" || k === "join" ? `the signed ${k}` : `${n.who(t.action.actor)}'s signed ${k}`;
+  const what = kindWords[k ?? ""] ?? k;
+  const act = !t.action ? "an action" : k === "create" || k === "join" ? `the signed ${what}` : `${n.who(t.action.actor)}'s signed ${what}`;
   switch (e.type) {
     case "ActionAccepted":
       return `${act.charAt(0).toUpperCase() + act.slice(1)} was applied.`;
@@ -128,7 +179,7 @@ function sentence(e: GameEvent, n: Names): string {
     case "PlayerJoined":
       return `${who} sat down as a ${e["class"]}.`;
     case "DeckShuffled":
-      return `The ${e["deckId"]} deck (${e["size"]} cards) was shuffled and its order committed.`;
+      return `${deckWords(e["deckId"]).replace(/^t/, "T")} (${e["size"]} cards) was shuffled, its order sealed until the end.`;
     case "TurnOrderRolled":
       return `${who} rolled ${e["value"]} for turn order.`;
     case "TieBreakRerolled":
@@ -149,7 +200,7 @@ function sentence(e: GameEvent, n: Names): string {
     case "Healed":
       return `${who} healed ${e["amount"]} (HP ${e["hp"]}).`;
     case "CardDrawn":
-      return `${who} drew ${n.card(e["cardId"])} from ${e["deckId"]}.`;
+      return `${who} drew ${n.card(e["cardId"])} from ${deckWords(e["deckId"])}.`;
     case "ChanceResolved":
       return `Chance card: ${n.card(e["cardId"])}.`;
     case "ItemUsed":
@@ -159,7 +210,7 @@ function sentence(e: GameEvent, n: Names): string {
     case "Discarded":
       return `${who} discarded ${n.card(e["cardId"])}.`;
     case "EnemyCompositionChosen":
-      return `Enemies of tier ${e["tier"]} appear on tile ${e["tileId"]}: ${e["choice"]}.`;
+      return `On tile ${e["tileId"]}, ${enemiesWords(e["choice"])} ${/^1xT\d$/.test(String(e["choice"])) ? "appears" : "appear"}.`;
     case "EnemySpawned":
       return `${n.card(e["cardId"])} (HP ${e["hp"]}) enters the fight.`;
     case "DamageDealt":
@@ -167,19 +218,27 @@ function sentence(e: GameEvent, n: Names): string {
     case "EnemyDefeated":
       return `${n.card(e["cardId"])} is defeated.`;
     case "LootRoll":
-      return `Loot: ${e["outcome"]}.`;
+      return `The loot roll gives ${lootWords(e["outcome"])}.`;
     case "KnockedOut":
       return `${who} was knocked out and sent back from tile ${e["from"]} to ${e["to"]} (HP ${e["hp"]}).`;
     case "CombatEnded":
-      return `${who}'s fight ended: ${e["outcome"]}.`;
+      return e["outcome"] === "won"
+        ? `${who} won the fight.`
+        : e["outcome"] === "knockedOut"
+          ? `${who} lost the fight.`
+          : e["outcome"] === "retreated"
+            ? `${who} retreated from the fight.`
+            : `${who}'s fight ended (${e["outcome"]}).`;
     case "DuelOffered":
       return `${who} challenged ${n.who(e["target"])} to a duel.`;
     case "DuelCancelled":
-      return `The duel was cancelled (${e["reason"]}).`;
+      return `The duel was cancelled (${e["reason"] === "smokeBomb" ? "a smoke bomb" : e["reason"] === "monk" ? "the monk's roll" : e["reason"]}).`;
     case "RerollDeclined":
       return `${who} kept the die.`;
     case "DuelEnded":
-      return `The duel ended: ${e["winner"] ? n.who(e["winner"]) + " won" : "no winner"} (${e["outcome"]}).`;
+      return e["winner"]
+        ? `${n.who(e["winner"])} won the duel${e["outcome"] === "knockout" ? " by a knock-out" : ""}.`
+        : "The duel ended in a draw.";
     case "ItemTaken":
       return `${who} took ${n.card(e["cardId"])} from ${n.who(e["target"])}.`;
     case "TieBreakResolved":
@@ -191,7 +250,15 @@ function sentence(e: GameEvent, n: Names): string {
     case "GameFinished":
       return e["outcome"] === "abandoned"
         ? "The game was abandoned."
-        : `The game is over after round ${e["round"]}: ${n.who(e["winner"])} won (${e["outcome"]}).`;
+        : `The game is over after round ${e["round"]}: ${n.who(e["winner"])} won ${
+            e["outcome"] === "finalTile"
+              ? "on the final tile"
+              : e["outcome"] === "leftFinalTile"
+                ? "as the furthest along (no one stayed on the final tile)"
+                : e["outcome"] === "roundLimit"
+                  ? "as the furthest along at the round limit"
+                  : "(" + e["outcome"] + ")"
+          }.`;
     case "FairnessRevealed":
       return "The game's secrets (seeds and shuffle salts) are revealed: it can be verified.";
     case "ActionAccepted":

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from "./config";
 import { append, byId, h, replace, show } from "./dom";
 import { loadEngine, type Engine } from "./engine";
 import { refusal, retryable } from "./errors";
-import { describe, type Names } from "./log";
+import { describe, PROTOCOL, type Names } from "./log";
 import type { Action, GameEvent, Mark, Public, Result, View } from "./types";
 import { renderBoard, renderFight, renderPlayers, seatLabel } from "./board";
 import { joinFieldsAtCreate, modeOf } from "./modes";
@@ -232,6 +232,16 @@ function setupForms(): void {
     current?.send({ kind: "abandon", actor: user!.uid });
   });
   byId("verify").addEventListener("click", () => void current?.verify());
+  byId("log-protocol").addEventListener("click", () => {
+    // The fairness protocol's records (signed actions, reveal rounds,
+    // sealed shuffles) stay in the log, collapsed until asked for.
+    const box = byId("log-box");
+    const shown = box.dataset.protocol !== "shown";
+    box.dataset.protocol = shown ? "shown" : "";
+    const b = byId("log-protocol");
+    b.setAttribute("aria-pressed", String(shown));
+    b.textContent = shown ? "Hide the fairness records" : "Show the fairness records";
+  });
 }
 
 async function createGame(): Promise<void> {
@@ -602,7 +612,7 @@ class GameView implements Names {
       this.lastSeq = e.seq;
       this.fresh.push(e);
       const text = describe(e, this);
-      append(log, h("li", { "data-seq": e.seq, "data-type": e.type }, text));
+      append(log, h("li", { "data-seq": e.seq, "data-type": e.type, class: PROTOCOL.has(e.type) ? "protocol" : undefined }, text));
       if (e.type === "PlayerJoined" || e.type === "GameCreated") this.joins.push(e);
       if (e.type === "DiceRolled" || e.type === "CardDrawn" || e.type === "ChanceResolved" || e.type === "LootRoll") {
         replace(byId("latest"), h("p", { class: "latest " + e.type, "data-seq": e.seq }, text));

@@ -1,7 +1,7 @@
 // The log reader, run by Node (TestLogReaderInNode): both layouts of the
 // log's documents, mixed in one game, give the events in order.
 
-import { describe, docId, eventsOfDoc, InOrder, type Names } from "../src/log";
+import { deckWords, describe, docId, enemiesWords, eventsOfDoc, InOrder, type Names } from "../src/log";
 import type { GameEvent } from "../src/types";
 
 function check(cond: boolean, what: string): void {
@@ -46,7 +46,37 @@ check(describe({ seq: 10, type: "ChanceResolved", cardId: "Earthquake!" }, names
 // A trustless game's records, said from their "trustless" field (the
 // sentences written here by hand).
 const pend = { seq: 11, type: "ActionPending", trustless: { index: 4, action: { kind: "move", actor: "u2" } } };
-check(describe(pend, names) === "Seat 2 · Monk's signed move waits for reveal round 4.", describe(pend, names));
+check(describe(pend, names) === "Seat 2 · Monk's signed roll to move waits for reveal round 4.", describe(pend, names));
+const acc = { seq: 14, type: "ActionAccepted", trustless: { action: { kind: "endManage", actor: "u2" } } };
+check(describe(acc, names) === "Seat 2 · Monk's signed end of the item step was applied.", describe(acc, names));
+
+// The game's words, not the code's (issue 30, item 3): each sentence
+// written here by hand.
+const said: [Record<string, unknown>, string][] = [
+  [{ type: "CardDrawn", uid: "u1", cardId: "t1-potion", deckId: "treasure.t1" }, "Seat 1 · Warrior drew t1-potion from the tier-1 treasure deck."],
+  [{ type: "CardDrawn", uid: "u1", cardId: "c", deckId: "chance" }, "Seat 1 · Warrior drew c from the chance deck."],
+  [{ type: "DeckShuffled", deckId: "enemy.t3", size: 6 }, "The tier-3 enemy deck (6 cards) was shuffled, its order sealed until the end."],
+  [{ type: "EnemyCompositionChosen", tier: 1, tileId: 5, choice: "1xT1" }, "On tile 5, a tier-1 enemy appears."],
+  [{ type: "EnemyCompositionChosen", tier: 2, tileId: 9, choice: "2xT1" }, "On tile 9, two tier-1 enemies appear."],
+  [{ type: "EnemyCompositionChosen", tier: 3, tileId: 14, choice: "1xT2+1xT1" }, "On tile 14, a tier-2 enemy and a tier-1 enemy appear."],
+  [{ type: "LootRoll", outcome: "T1" }, "The loot roll gives a tier-1 treasure."],
+  [{ type: "LootRoll", outcome: "none" }, "The loot roll gives nothing."],
+  [{ type: "CombatEnded", uid: "u2", outcome: "knockedOut" }, "Seat 2 · Monk lost the fight."],
+  [{ type: "CombatEnded", uid: "u2", outcome: "won" }, "Seat 2 · Monk won the fight."],
+  [{ type: "CombatEnded", uid: "u2", outcome: "retreated" }, "Seat 2 · Monk retreated from the fight."],
+  [{ type: "DuelEnded", winner: "u1", outcome: "knockout" }, "Seat 1 · Warrior won the duel by a knock-out."],
+  [{ type: "DuelEnded", winner: "u1", outcome: "damage" }, "Seat 1 · Warrior won the duel."],
+  [{ type: "DuelEnded", outcome: "draw" }, "The duel ended in a draw."],
+  [{ type: "DuelCancelled", reason: "smokeBomb" }, "The duel was cancelled (a smoke bomb)."],
+  [{ type: "GameFinished", round: 9, winner: "u1", outcome: "finalTile" }, "The game is over after round 9: Seat 1 · Warrior won on the final tile."],
+  [{ type: "GameFinished", round: 30, winner: "u2", outcome: "roundLimit" }, "The game is over after round 30: Seat 2 · Monk won as the furthest along at the round limit."],
+  [{ type: "GameFinished", round: 12, winner: "u2", outcome: "leftFinalTile" }, "The game is over after round 12: Seat 2 · Monk won as the furthest along (no one stayed on the final tile)."],
+];
+for (const [e, want] of said) {
+  const got = describe({ seq: 1, ...e } as GameEvent, names);
+  check(got === want, `${e["type"]}: ${got}`);
+}
+check(deckWords("enemy.t2") === "the tier-2 enemy deck" && enemiesWords("3xT1") === "three tier-1 enemies", "decks and enemies");
 const rr = { seq: 12, type: "RoundRevealed", trustless: { index: 4, reveals: [{}, {}] } };
 check(describe(rr, names) === "Reveal round 4: every seat's link is revealed (2); the draw follows.", describe(rr, names));
 const ab = { seq: 13, type: "GameAborted", trustless: { index: 5, reason: "deadline", missing: ["u1"] } };
