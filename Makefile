@@ -1,5 +1,5 @@
 # The README's two commands, plus the jobs run on request.
-.PHONY: test demo bench fuzz mutation strength flaky
+.PHONY: test demo bench bench-vs fuzz mutation strength flaky
 
 # Every test, as CI runs it (.ci/run): static checks, then go test.
 test:
@@ -12,6 +12,13 @@ demo:
 # Benchmarks, on request only (never in CI).
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+# One benchmark of this tree against revision REV, runs alternating (PAIRS of
+# them, 10 by default), on request only: the ratio of medians and the pairs'
+# median ratio with its 95% interval (docs/testing.md, "Speed against an older
+# revision"). make bench-vs REV=658ca0c PKG=./sim BENCH='BenchmarkSimPipelineOneWorker$$'
+bench-vs:
+	go run ./internal/cmd/benchvs -rev $(REV) -pkg $(PKG) -bench '$(BENCH)' -pairs $(or $(PAIRS),10) $(if $(BENCHTIME),-benchtime $(BENCHTIME)) $(if $(CPU),-cpu $(CPU))
 
 # The search bot's long strength test, on request only (never in CI): about ten
 # minutes on two cores (docs/sim.md). STRENGTH_GAMES=N sets the games per level.
