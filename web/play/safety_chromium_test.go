@@ -15,8 +15,9 @@ import (
 	"github.com/fairboard/fairboard/web/play"
 )
 
-// The page's safe defaults and your-turn title (issue 30, items 7 and 8),
-// in Chromium on the in-memory store: a bad address is explained with the
+// The page's help, safe defaults and your-turn title (issue 30, items 4,
+// 7 and 8), in Chromium on the in-memory store: "How to play" shows the
+// game's rules from its definition; a bad address is explained with the
 // way back; a full game tells a newcomer so, and its owner to start; an
 // irreversible action comes last and asks first (Enter twice keeps the
 // item); a guest is warned before signing out of a seat; a page in the
@@ -30,6 +31,21 @@ func TestSafeDefaultsInChromium(t *testing.T) {
 	// A bad address.
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	alice.signInDev()
+
+	// How to play, one click away: the game's own help, with the
+	// ruleset's numbers (GAME_RULES.md's defaults, written here by hand).
+	alice.Click("#help-open")
+	alice.WaitFor(`document.getElementById("help").open`)
+	help := alice.String(`document.getElementById("help-body").textContent`)
+	for _, want := range []string{"Your turn", "Classes", "Warrior+1 attack in fights and duels.", "Scout+1 to every movement roll.",
+		"Relic", "Earthquake!", "Knocked out", "Duels", "After 40 rounds it ends anyway"} {
+		require.Contains(t, help, want)
+	}
+	require.Equal(t, "help-title", alice.String(`document.activeElement.id`), "the help opens at its top")
+	alice.shot("safety-help")
+	alice.CheckAxe("the help") // a modal covers the page behind it: no layout check there
+	alice.Key(kb.Escape)
+	alice.WaitFor(`!document.getElementById("help").open`)
 	alice.open(srv.URL, "no-such-game")
 	alice.WaitFor(`document.getElementById("game").dataset.openError === "not_found"`)
 	require.Contains(t, alice.String(`document.getElementById("turn").textContent`), "There is no game with this id, or it is not open to you.")

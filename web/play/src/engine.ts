@@ -26,6 +26,7 @@ declare global {
 
 interface WasmAPI {
   rules(): string;
+  help(): string;
   reset(gameId: string): Answer;
   state(json: string): Answer;
   events(json: string): Answer & { added?: number; checked?: number };
@@ -87,6 +88,13 @@ export interface Card {
   tier: number;
 }
 
+/** Help is a game's rules in words, from its own definition (game.Help). */
+export interface Help {
+  summary?: string;
+  sections: { title: string; intro?: string; items?: { name: string; text: string }[] }[];
+  error?: string;
+}
+
 /** Rules is what the page draws, computed by the engine from its ruleset. */
 export interface Rules {
   name: string;
@@ -108,6 +116,11 @@ export class Engine {
   constructor(private readonly api: WasmAPI) {
     this.rules = JSON.parse(api.rules()) as Rules;
     for (const c of this.rules.cards) this.cards.set(c.id, c);
+  }
+
+  /** help is how to play the game, from its own definition. */
+  help(): Help {
+    return JSON.parse(this.api.help()) as Help;
   }
 
   /** cardName is a card's name ("Dagger"), or its id if unknown. */

@@ -4,7 +4,7 @@
 import { newBackend, CallError, type Backend, type User } from "./backend";
 import { loadConfig, type Config } from "./config";
 import { append, byId, h, replace, show } from "./dom";
-import { loadEngine, type Engine } from "./engine";
+import { loadEngine, type Engine, type Help } from "./engine";
 import { refusal, retryable } from "./errors";
 import { describe, PROTOCOL, type Names } from "./log";
 import type { Action, GameEvent, Mark, Public, Result, View } from "./types";
@@ -232,6 +232,14 @@ function setupForms(): void {
     current?.send({ kind: "abandon", actor: user!.uid });
   });
   byId("verify").addEventListener("click", () => void current?.verify());
+  byId("help-open").addEventListener("click", () => {
+    // How to play: the game's own words and numbers (its definition's
+    // help, from the engine's WebAssembly), built once.
+    const body = byId("help-body");
+    if (!body.firstChild) renderHelp(body, engine.help());
+    byId<HTMLDialogElement>("help").showModal();
+    byId("help-title").focus(); // at its top; Tab reaches Close, Escape closes
+  });
   byId("log-protocol").addEventListener("click", () => {
     // The fairness protocol's records (signed actions, reveal rounds,
     // sealed shuffles) stay in the log, collapsed until asked for.
@@ -242,6 +250,27 @@ function setupForms(): void {
     b.setAttribute("aria-pressed", String(shown));
     b.textContent = shown ? "Hide the fairness records" : "Show the fairness records";
   });
+}
+
+/** renderHelp fills the help dialog from the game's help. */
+function renderHelp(body: HTMLElement, help: Help): void {
+  if (help.error) {
+    replace(body, h("p", {}, "The rules could not be read: " + help.error));
+    return;
+  }
+  replace(
+    body,
+    help.summary ? h("p", { class: "summary" }, help.summary) : null,
+    ...help.sections.map((s) =>
+      h(
+        "section",
+        {},
+        h("h3", {}, s.title),
+        s.intro ? h("p", {}, s.intro) : null,
+        s.items?.length ? h("dl", {}, ...s.items.flatMap((it) => [h("dt", {}, it.name), h("dd", {}, it.text)])) : null,
+      ),
+    ),
+  );
 }
 
 async function createGame(): Promise<void> {

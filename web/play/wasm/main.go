@@ -7,6 +7,8 @@
 //	fairboard.rules()           the board (36 tiles: index, kind, zone tier),
 //	                            the cards' names and kinds, the classes and
 //	                            the ruleset's hash, as JSON
+//	fairboard.help()            how to play: the game's own help
+//	                            (game.Helper: sections of named items), as JSON
 //	fairboard.reset(gameId)     forget the game followed so far
 //	fairboard.state(json)       the game document (engine.Public) as read
 //	fairboard.events(json)      new log events, in order
@@ -332,6 +334,7 @@ func main() {
 	describeJSON, _ := json.Marshal(describe())
 	api := map[string]any{
 		"rules": js.FuncOf(func(js.Value, []js.Value) any { return string(describeJSON) }),
+		"help":  js.FuncOf(func(js.Value, []js.Value) any { return helpJSON("dungeon") }),
 		"reset": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			id, ok := str(args)
 			if !ok || id == "" {
