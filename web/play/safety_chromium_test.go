@@ -155,6 +155,22 @@ func TestSafeDefaultsInChromium(t *testing.T) {
 	dropper.Click("#confirm-yes")
 	before, _ := strconv.Atoi(v)
 	dropper.WaitFor(fmt.Sprintf(`+document.getElementById("game").dataset.version > %d && document.getElementById("game").dataset.pending === ""`, before))
+	// What just happened: the drop shows on the dropper's card, and in
+	// "Just now".
+	dropper.WaitFor(`(document.querySelector("#players li.me").dataset.changed || "").includes("−")`)
+	require.Contains(t, dropper.String(`document.getElementById("recent").textContent`), "dropped")
+	// At 1280 px "Just now" is beside the board, above the fold; on a
+	// phone the board comes before the players.
+	var recentTop, boardTop, playersTop, innerH float64
+	alice.Eval(`document.getElementById("recent-box").getBoundingClientRect().top + scrollY`, &recentTop)
+	alice.Eval(`document.getElementById("board").getBoundingClientRect().top + scrollY`, &boardTop)
+	alice.Eval(`innerHeight`, &innerH)
+	require.Less(t, recentTop, innerH, "\"Just now\" is above the fold at 1280 px")
+	require.InDelta(t, boardTop, recentTop, 80, "beside the board, not below it")
+	bob.Eval(`document.getElementById("board").getBoundingClientRect().top`, &boardTop)
+	bob.Eval(`document.querySelector(".players-box").getBoundingClientRect().top`, &playersTop)
+	require.Less(t, boardTop, playersTop, "on a phone the board comes before the players")
+	alice.shot("safety-just-now-desktop")
 
 	// Bob's page in the background says when the game waits for him.
 	hide := func(p *player, hidden bool) {

@@ -25,7 +25,8 @@ const kindWords: Record<string, string> = {
 /** renderBoard draws the tiles in rows of six, snaking (row 2 runs right to
  * left) so consecutive tiles touch; the list stays in tile order for
  * screen readers. */
-export function renderBoard(el: HTMLElement, engine: Engine, p: Public, n: Names): void {
+export function renderBoard(el: HTMLElement, engine: Engine, p: Public, n: Names, before: Public | null = null): void {
+  const wasAt = new Map((before?.players ?? []).map((x) => [x.uid, x.pos]));
   const byTile = new Map<number, Player[]>();
   for (const pl of p.players ?? []) {
     const list = byTile.get(pl.pos) ?? [];
@@ -47,7 +48,14 @@ export function renderBoard(el: HTMLElement, engine: Engine, p: Public, n: Names
         "span",
         { class: "tokens" },
         ...here.map((x) =>
-          h("span", { class: "token s" + (x.seat + 1) + (x.uid === p.awaiting ? " awaited" : ""), "data-uid": x.uid }, "P" + (x.seat + 1)),
+          h(
+            "span",
+            {
+              class: "token s" + (x.seat + 1) + (x.uid === p.awaiting ? " awaited" : "") + (wasAt.has(x.uid) && wasAt.get(x.uid) !== x.pos ? " moved" : ""),
+              "data-uid": x.uid,
+            },
+            "P" + (x.seat + 1),
+          ),
         ),
       ),
     );
@@ -56,8 +64,29 @@ export function renderBoard(el: HTMLElement, engine: Engine, p: Public, n: Names
   replace(el, ...tiles);
 }
 
-/** renderPlayers lists the seated players: class, HP, tile, items. */
-export function renderPlayers(el: HTMLElement, engine: Engine, p: Public, n: Names, me: string): void {
+/** delta says what changed for a player since before, the state the last
+ * move started from: HP, tile, items gained and lost ("" if nothing). */
+export function delta(engine: Engine, pl: Player, before: Public | null): string {
+  const was = before?.players?.find((x) => x.uid === pl.uid);
+  if (!was) return "";
+  const out: string[] = [];
+  if (was.hp !== pl.hp) out.push(`HP ${pl.hp > was.hp ? "+" : "−"}${Math.abs(pl.hp - was.hp)}`);
+  if (was.pos !== pl.pos) out.push(`tile ${was.pos} → ${pl.pos}`);
+  const had = [...(was.items ?? [])];
+  const gained: string[] = [];
+  for (const c of pl.items ?? []) {
+    const i = had.indexOf(c);
+    if (i >= 0) had.splice(i, 1);
+    else gained.push(c);
+  }
+  for (const c of gained) out.push("+" + engine.cardName(c));
+  for (const c of had) out.push("−" + engine.cardName(c));
+  return out.join(", ");
+}
+
+/** renderPlayers lists the seated players: class, HP, tile, items, and
+ * what the last move changed for each. */
+export function renderPlayers(el: HTMLElement, engine: Engine, p: Public, n: Names, me: string, before: Public | null = null): void {
   const max = engine.rules.maxHp;
   replace(
     el,
@@ -69,9 +98,10 @@ export function renderPlayers(el: HTMLElement, engine: Engine, p: Public, n: Nam
         pl.uid === p.owner ? "owner" : "",
         pl.uid === p.winner ? "winner" : "",
       ].filter(Boolean);
+      const changed = delta(engine, pl, before);
       return h(
         "li",
-        { class: "player s" + (pl.seat + 1) + (pl.uid === me ? " me" : ""), "data-uid": pl.uid },
+        { class: "player s" + (pl.seat + 1) + (pl.uid === me ? " me" : "") + (changed ? " changed" : ""), "data-uid": pl.uid, "data-changed": changed || undefined },
         h("span", { class: "token s" + (pl.seat + 1) }, "P" + (pl.seat + 1)),
         " ",
         h("strong", {}, n.who(pl.uid)),
@@ -83,6 +113,7 @@ export function renderPlayers(el: HTMLElement, engine: Engine, p: Public, n: Nam
           ` HP ${pl.hp}/${max} · tile ${pl.pos} · attack +${pl.atkBonus} · defense +${pl.defBonus}`,
         ),
         h("span", { class: "items" }, items.length ? "Items: " + items.join(", ") : "No items"),
+        changed ? h("span", { class: "delta" }, "Last move: " + changed) : null,
       );
     }),
   );

@@ -303,6 +303,9 @@ async function createGame(): Promise<void> {
   }
 }
 
+/** RECENT is how many events "Just now" shows. */
+const RECENT = 8;
+
 /** RESYNC_TICKS is how many seconds a trustless page waits between two
  * looks at what its seat owes in an open round (trustgame.ts, resync). */
 const RESYNC_TICKS = 5;
@@ -416,6 +419,8 @@ class GameView implements Names {
     a.textContent = link;
     replace(byId("log"));
     replace(byId("latest"));
+    replace(byId("recent"));
+    byId("recent").dataset.seq = "";
     replace(byId("board"));
     show(byId("end"), false);
     byId("verdict").dataset.status = "";
@@ -642,10 +647,16 @@ class GameView implements Names {
       this.fresh.push(e);
       const text = describe(e, this);
       append(log, h("li", { "data-seq": e.seq, "data-type": e.type, class: PROTOCOL.has(e.type) ? "protocol" : undefined }, text));
+      if (!PROTOCOL.has(e.type)) this.recent = [...this.recent, { seq: e.seq, text }].slice(-RECENT);
       if (e.type === "PlayerJoined" || e.type === "GameCreated") this.joins.push(e);
       if (e.type === "DiceRolled" || e.type === "CardDrawn" || e.type === "ChanceResolved" || e.type === "LootRoll") {
         replace(byId("latest"), h("p", { class: "latest " + e.type, "data-seq": e.seq }, text));
       }
+    }
+    const recent = byId("recent");
+    if (recent.dataset.seq !== String(this.recent.at(-1)?.seq ?? 0)) {
+      recent.dataset.seq = String(this.recent.at(-1)?.seq ?? 0);
+      replace(recent, ...this.recent.map((r, i) => h("li", { "data-seq": r.seq, class: i === this.recent.length - 1 ? "newest" : undefined }, r.text)));
     }
     byId("game").dataset.logSeq = String(this.lastSeq);
     const box = byId("log-box");
@@ -665,8 +676,14 @@ class GameView implements Names {
     byId("mode-line").textContent = modeOf(p).line(p) + (p.round ? ` Round ${p.round}.` : "");
     // The invitation belongs to the lobby: not to a game in play or over.
     show(byId("share"), p.phase === "lobby");
-    renderBoard(byId("board"), engine, p, this);
-    renderPlayers(byId("players"), engine, p, this, user?.uid ?? "");
+    if (p.version !== this.shown?.version) {
+      // The last move's changes are drawn against the state it started
+      // from (the one shown before it).
+      this.before = this.shown;
+      this.shown = p;
+    }
+    renderBoard(byId("board"), engine, p, this, this.before);
+    renderPlayers(byId("players"), engine, p, this, user?.uid ?? "", this.before);
     renderFight(byId("fight"), engine, p, this);
     byId("turn").textContent = this.turnLine(p);
     this.renderTrust();
@@ -722,6 +739,12 @@ class GameView implements Names {
   }
 
   private revealDue = false;
+  /** shown is the state last drawn; before the one drawn before it, at
+   * an older version: what the last move changed is their difference. */
+  private shown: Public | null = null;
+  private before: Public | null = null;
+  /** recent are the last events in words, for "Just now". */
+  private recent: { seq: number; text: string }[] = [];
   private readonly alert = new TurnAlert();
 
   /** renderTitle says in the title, and with the player's permission in a

@@ -2,7 +2,9 @@
 // (TestSafeDefaultsInNode): expected values written here by hand.
 
 import { clearStale, isIrreversible, noteStatus, ordered, pageTitle, TITLE } from "../src/safety";
-import type { Action } from "../src/types";
+import type { Action, Player, Public } from "../src/types";
+import { delta } from "../src/board";
+import type { Engine } from "../src/engine";
 
 function check(cond: boolean, what: string): void {
   if (!cond) throw new Error("FAIL: " + what);
@@ -38,4 +40,14 @@ check(pageTitle({ hidden: false, yourMove: true, revealDue: true }) === TITLE, "
 check(pageTitle({ hidden: true, yourMove: true, revealDue: false }) === "Your move — fairboard", "your move, in the background");
 check(pageTitle({ hidden: true, yourMove: true, revealDue: true }) === "Your reveal is due — fairboard", "a reveal has a deadline: it comes first");
 check(pageTitle({ hidden: true, yourMove: false, revealDue: false }) === TITLE, "nothing waits for you");
+// What the last move changed for a player, said on its card (issue 30,
+// item 2): HP, tile, items gained and lost, against the state before.
+const eng = { cardName: (c: string) => ({ "t1-potion-1": "Potion", "t1-dagger-2": "Dagger" })[c] ?? c } as unknown as Engine;
+const pl = (hp: number, pos: number, items: string[]): Player => ({ uid: "u", seat: 0, class: "monk", hp, pos, items, atkBonus: 0, defBonus: 0 }) as unknown as Player;
+const was = { players: [pl(10, 3, ["t1-potion-1", "t1-dagger-2"])] } as unknown as Public;
+check(delta(eng, pl(10, 3, ["t1-potion-1", "t1-dagger-2"]), was) === "", "nothing changed");
+check(delta(eng, pl(7, 6, ["t1-dagger-2"]), was) === "HP −3, tile 3 → 6, −Potion", delta(eng, pl(7, 6, ["t1-dagger-2"]), was));
+check(delta(eng, pl(10, 3, ["t1-potion-1", "t1-dagger-2", "t1-potion-1"]), was) === "+Potion", "a second copy gained");
+check(delta(eng, pl(12, 3, ["t1-potion-1", "t1-dagger-2"]), was) === "HP +2", "healed");
+check(delta(eng, pl(5, 0, []), null) === "", "no state before: nothing to say");
 console.log("ok");
