@@ -35,13 +35,14 @@ type Objective struct {
 	PositionCell, OptionCell int
 }
 
-// Effect is the change a nudge makes to one cell's edge, on paired seeds:
-// Delta is the nudged rate minus the base rate of the cell that has the
-// base's largest absolute edge, signed so that a positive Delta moves that
-// edge away from fair (it is rate' - rate when the base edge is >= 0, and
-// rate - rate' when it is below 0). Lo and Hi are its normal 95% interval
-// from the games' paired differences (see Sensitivity).
+// Effect is the change a nudge makes to the size of one cell's edge, on
+// paired seeds: Cell is the cell (an index into SensitivityResult.Cells)
+// whose absolute edge is the largest in the base or the nudged run, and
+// Delta = |e'| - |e|, e and e' its edge (rate - 1/seats) in the base and
+// nudged runs: positive is further from fair. Lo and Hi are its normal 95%
+// interval from the games' paired differences (see Sensitivity).
 type Effect struct {
+	Cell          int
 	Delta, Lo, Hi float64
 }
 
@@ -50,8 +51,8 @@ type Nudge struct {
 	Value     float64
 	Result    *SimResult
 	Objective Objective
-	Position  Effect // on the base's largest seat-position edge
-	Option    Effect // on the base's largest option-value edge (zero without options)
+	Position  Effect // on the largest seat-position edge
+	Option    Effect // on the largest option-value edge (zero without options)
 }
 
 // ParamEffect is one number's nudges (one or two: a number at an edge of
@@ -79,7 +80,8 @@ type SensitivityResult struct {
 }
 
 // NudgeValues returns a number's nudged values: base -/+ step*(Max-Min),
-// clamped to the range, rounded for an integer param (at least 1 away from
+// clamped to the range, rounded for an integer param (to the nearest, a
+// half away from zero; at least 1 away from
 // base); a value equal to base is left out, so a number at an edge gets
 // one value (and a param whose range is a point, none).
 func NudgeValues(p game.Param, base, step float64) []float64 {
@@ -101,28 +103,53 @@ func NudgeValues(p game.Param, base, step float64) []float64 {
 	return out
 }
 
-// pairs holds the base's wins by game, then cell.
-type pairs struct {
-	base [][]int16
+// cells describes a game's cells: the positions, then each option's
+// values (option o's at optStart[o]).
+type cells struct {
+	nPos     int
+	optStart []int
+	opts     []game.SeatOption
+	seats    int
 }
 
-// cellWins returns the wins of game r by cell: each position's winner
+func (c *cells) n() int { return c.nPos + c.optStart[len(c.optStart)-1] }
+
+// wins returns the wins of game r by cell: each position's winner
 // indicator, then each option value's winning seats.
-func cellWins(r *gameResult, nPos int, optStart []int, into []int16) []int16 {
-	into = into[:0]
-	for range nPos + optStart[len(optStart)-1] {
-		into = append(into, 0)
-	}
+func (c *cells) wins(r *gameResult) []int16 {
+	out := make([]int16, c.n())
 	for s, won := range r.won {
 		if !won {
 			continue
 		}
-		into[r.pos[s]]++
+		out[r.pos[s]]++
 		for o, idx := range r.opts {
-			into[nPos+optStart[o]+idx[s]]++
+			out[c.nPos+c.optStart[o]+idx[s]]++
 		}
 	}
-	return into
+	return out
+}
+
+// count returns the seat-games of cell k in game i: 1 for a position, the
+// seats dealt the value for an option value (the deal depends on i only).
+func (c *cells) count(i int64, k int) float64 {
+	if k < c.nPos {
+		return 1
+	}
+	k -= c.nPos
+	for o, idx := range dealIndexes(c.opts, i, c.seats) {
+		if k < c.optStart[o+1]-c.optStart[o] {
+			n := 0.0
+			for _, v := range idx {
+				if v == k {
+					n++
+				}
+			}
+			return n
+		}
+		k -= c.optStart[o+1] - c.optStart[o]
+	}
+	return 0
 }
 
 // Sensitivity plays the base and every nudge on the same seeds and ranks
@@ -130,14 +157,20 @@ func cellWins(r *gameResult, nPos int, optStart []int, into []int16) []int16 {
 // naming the known ones); the step must be in (0, 1]. Any game that fails
 // to finish is an error naming it (a paired difference needs every game).
 //
-// The effect's interval: with G games, d_i the nudged minus the base wins
-// of the tracked cell in game i (a position's winner indicator: -1, 0 or
-// 1; an option value's winning seats of that game, whose seat count is
-// the same under both rulesets, the deal depending on i only) and N the
-// cell's seat-games (G for a position), Delta = sum d_i / N and its
-// standard error sqrt(G * s2) / N, s2 the sample variance of the d_i; the
-// interval is Delta -/+ 1.96 se (a normal interval: the games are
-// independent, and the pairing removes the variance the seeds share).
+// The effect's interval: for the tracked cell (Effect), with G games, f =
+// 1/seats, w_i and w'_i its wins in game i in the base and nudged runs (a
+// position's winner indicator; an option value's winning seats), c_i its
+// seat-games in game i (1 for a position; for an option value the seats
+// dealt it, the same in both runs: the deal depends on i only), N the sum
+// of the c_i, and s, s' the signs of the base and nudged edges (taken as
+// observed; a zero edge takes the other's sign): x_i = s'(w'_i - c_i f) -
+// s(w_i - c_i f), Delta = sum x_i / N = |e'| - |e|, and its standard error
+// sqrt(G * s2) / N, s2 the sample variance of the x_i; the interval is
+// Delta -/+ 1.96 se, a normal interval over independent games whose
+// pairing (the same seed in both runs) removes the variance they share.
+// Treating the signs as fixed is exact when neither edge is near 0; an
+// edge within its noise of 0 makes |e| biased upward, so read a small
+// base edge's effects as changes of the rate, away from fair.
 func Sensitivity(ctx context.Context, cfg SensitivityConfig) (*SensitivityResult, error) {
 	def := cfg.Sim.Def
 	if def == nil {
@@ -192,79 +225,55 @@ func Sensitivity(ctx context.Context, cfg SensitivityConfig) (*SensitivityResult
 	}
 
 	opts := def.Seats().Options
-	optStart := []int{0}
-	cells := []string{}
+	cl := &cells{nPos: cfg.Sim.Seats, optStart: []int{0}, opts: opts, seats: cfg.Sim.Seats}
+	var names []string
 	for s := range cfg.Sim.Seats {
-		cells = append(cells, fmt.Sprintf("position %d", s+1))
+		names = append(names, fmt.Sprintf("position %d", s+1))
 	}
 	for _, o := range opts {
-		optStart = append(optStart, optStart[len(optStart)-1]+len(o.Values))
+		cl.optStart = append(cl.optStart, cl.optStart[len(cl.optStart)-1]+len(o.Values))
 		for _, v := range o.Values {
-			cells = append(cells, o.Name+"="+v)
+			names = append(names, o.Name+"="+v)
 		}
 	}
-	nPos := cfg.Sim.Seats
-	pr := &pairs{}
-	run := func(sc SimConfig, label string) (*SimResult, error) {
+	run := func(sc SimConfig, label string) (*SimResult, [][]int16, error) {
+		var rec [][]int16
+		sc.onGame = func(i int64, r *gameResult) { rec = append(rec, cl.wins(r)) }
 		r, err := Simulate(ctx, sc)
 		if err != nil {
-			return r, err
+			return r, nil, err
 		}
 		if r.Games+r.Failed < r.Requested {
-			return r, fmt.Errorf("interrupted after %d of %d games of %s: %w", r.Games+r.Failed, r.Requested, label, ctx.Err())
+			return r, nil, fmt.Errorf("interrupted after %d of %d games of %s: %w", r.Games+r.Failed, r.Requested, label, ctx.Err())
 		}
 		if r.Failed > 0 {
-			return r, fmt.Errorf("%d games of %s could not be played to their end (first: %s)", r.Failed, label, r.Failures[0])
+			return r, nil, fmt.Errorf("%d games of %s could not be played to their end (first: %s)", r.Failed, label, r.Failures[0])
 		}
-		return r, nil
+		return r, rec, nil
 	}
-	base := cfg.Sim
-	var buf []int16
-	base.onGame = func(i int64, r *gameResult) {
-		buf = cellWins(r, nPos, optStart, buf)
-		pr.base = append(pr.base, append([]int16(nil), buf...))
-	}
-	res := &SensitivityResult{Def: def.Name(), Step: step, Cells: cells, Seats: nPos, HasOption: len(opts) > 0}
-	var err error
-	if res.Base, err = run(base, "the base ruleset"); err != nil {
+	res := &SensitivityResult{Def: def.Name(), Step: step, Cells: names, Seats: cl.nPos, HasOption: len(opts) > 0}
+	base, baseRec, err := run(cfg.Sim, "the base ruleset")
+	if err != nil {
 		return nil, err
 	}
-	res.Objective = objectiveOf(res.Base)
-	posCell, optCell := res.Objective.PositionCell, nPos+res.Objective.OptionCell
-	posSign := edgeSign(cellRate(res.Base, posCell, nPos), nPos)
-	optSign := 0.0
-	if res.HasOption {
-		optSign = edgeSign(cellRate(res.Base, optCell, nPos), nPos)
-	}
+	res.Base, res.Objective = base, objectiveOf(base)
 	for _, pl := range plan {
 		pe := ParamEffect{Param: pl.p, Base: pl.base}
 		for k, v := range pl.values {
 			sc := cfg.Sim
 			sc.Rules = pl.rules[k]
-			sums, sqs := make([]float64, len(cells)), make([]float64, len(cells))
-			sc.onGame = func(i int64, r *gameResult) {
-				buf = cellWins(r, nPos, optStart, buf)
-				for c := range cells {
-					d := float64(buf[c] - pr.base[i][c])
-					sums[c] += d
-					sqs[c] += d * d
-				}
-			}
-			r, err := run(sc, fmt.Sprintf("%s = %g", pl.p.Path, v))
+			r, rec, err := run(sc, fmt.Sprintf("%s = %g", pl.p.Path, v))
 			if err != nil {
 				return nil, err
 			}
 			n := Nudge{Value: v, Result: r, Objective: objectiveOf(r)}
-			G := float64(r.Games)
-			n.Position = effect(sums[posCell], sqs[posCell], G, G, posSign)
-			if res.HasOption {
-				n.Option = effect(sums[optCell], sqs[optCell], G, float64(cellGames(res.Base, optCell, nPos)), optSign)
-			}
-			pe.Nudges = append(pe.Nudges, n)
+			n.Position = pairedEffect(cl, base, r, baseRec, rec, 0, cl.nPos)
 			key := math.Abs(n.Position.Delta)
 			if res.HasOption {
+				n.Option = pairedEffect(cl, base, r, baseRec, rec, cl.nPos, cl.n())
 				key = math.Abs(n.Option.Delta)
 			}
+			pe.Nudges = append(pe.Nudges, n)
 			pe.Size = math.Max(pe.Size, key)
 		}
 		res.Params = append(res.Params, pe)
@@ -273,26 +282,48 @@ func Sensitivity(ctx context.Context, cfg SensitivityConfig) (*SensitivityResult
 	return res, nil
 }
 
-// effect is the paired effect of sums and squares of G differences over N
-// seat-games, signed by sign.
-func effect(sum, sq, G, N, sign float64) Effect {
-	if G < 1 || N <= 0 {
-		return Effect{}
+// pairedEffect tracks the cell of [from, to) whose absolute edge is the
+// largest in a or b (ties: the first) and returns its Effect (see
+// Sensitivity) from the runs' per-game wins ra and rb.
+func pairedEffect(cl *cells, a, b *SimResult, ra, rb [][]int16, from, to int) Effect {
+	fair := 1 / float64(cl.seats)
+	best, size := from, -1.0
+	for c := from; c < to; c++ {
+		e := math.Max(math.Abs(cellRate(a, c, cl.nPos)-fair), math.Abs(cellRate(b, c, cl.nPos)-fair))
+		if e > size+1e-12 { // ties (two seats' mirrored edges, to rounding): the first
+			best, size = c, e
+		}
 	}
-	delta := sum / N
+	ea, eb := cellRate(a, best, cl.nPos)-fair, cellRate(b, best, cl.nPos)-fair
+	sa, sb := sign(ea), sign(eb)
+	switch {
+	case ea == 0:
+		sa = sb
+	case eb == 0:
+		sb = sa
+	}
+	G := float64(len(ra))
+	var sum, sq, N float64
+	for i := range ra {
+		c := cl.count(int64(i), best)
+		x := sb*(float64(rb[i][best])-c*fair) - sa*(float64(ra[i][best])-c*fair)
+		sum += x
+		sq += x * x
+		N += c
+	}
+	if G < 1 || N == 0 {
+		return Effect{Cell: best}
+	}
 	s2 := 0.0
 	if G > 1 {
 		s2 = math.Max(0, (sq-sum*sum/G)/(G-1))
 	}
-	half := z975 * math.Sqrt(G*s2) / N
-	if sign < 0 {
-		return Effect{-delta, -delta - half, -delta + half}
-	}
-	return Effect{delta, delta - half, delta + half}
+	delta, half := sum/N, z975*math.Sqrt(G*s2)/N
+	return Effect{Cell: best, Delta: delta, Lo: delta - half, Hi: delta + half}
 }
 
-func edgeSign(rate float64, seats int) float64 {
-	if rate < 1/float64(seats) {
+func sign(x float64) float64 {
+	if x < 0 {
 		return -1
 	}
 	return 1
@@ -337,14 +368,14 @@ func objectiveOf(r *SimResult) Objective {
 	var o Objective
 	fair := 1 / float64(r.Seats)
 	for c := range r.Wins {
-		if e := math.Abs(cellRate(r, c, r.Seats) - fair); e > o.Position {
+		if e := math.Abs(cellRate(r, c, r.Seats) - fair); e > o.Position+1e-12 {
 			o.Position, o.PositionCell = e, c
 		}
 	}
 	c := 0
 	for _, t := range r.Options {
 		for v := range t.Values {
-			if e := math.Abs(cellRate(r, r.Seats+c, r.Seats) - fair); e > o.Option && t.Games[v] > 0 {
+			if e := math.Abs(cellRate(r, r.Seats+c, r.Seats) - fair); e > o.Option+1e-12 && t.Games[v] > 0 {
 				o.Option, o.OptionCell = e, c
 			}
 			c++
@@ -353,9 +384,10 @@ func objectiveOf(r *SimResult) Objective {
 	return o
 }
 
-// WriteRanking writes the ranking: the base objective, then per number,
-// largest effect first, each nudge's objective and effects with their 95%
-// intervals (percentage points).
+// WriteRanking writes the ranking: the base's largest edges, then per
+// number, largest effect first, each nudge's effect on the largest edge
+// (percentage points, + = further from fair) with its 95% paired interval,
+// the cell it tracks and that cell's win rate in the base and nudged runs.
 func (r *SensitivityResult) WriteRanking(w io.Writer) {
 	b := r.Base
 	fmt.Fprintf(w, "%s: sensitivity, step %.4g of each range, %d games a ruleset, seed %q (game i: %s#i under every ruleset), %d seats, bots %s\n",
@@ -365,10 +397,15 @@ func (r *SensitivityResult) WriteRanking(w io.Writer) {
 		fmt.Fprintf(w, ", largest option edge %.1f pp (%s)", 100*r.Objective.Option, r.Cells[r.Seats+r.Objective.OptionCell])
 	}
 	fmt.Fprintln(w)
+	what := "position"
 	if r.HasOption {
-		fmt.Fprintf(w, "ranked by the effect on the largest option edge (%s); effects in percentage points, + = further from fair, 95%% paired interval\n", r.Cells[r.Seats+r.Objective.OptionCell])
-	} else {
-		fmt.Fprintf(w, "ranked by the effect on the largest position edge (%s); effects in percentage points, + = further from fair, 95%% paired interval\n", r.Cells[r.Objective.PositionCell])
+		what = "option-value"
+	}
+	fmt.Fprintf(w, "ranked by the effect on the largest %s edge: |edge'| - |edge| of the cell with the largest edge in either run,\n"+
+		"in percentage points (+ = further from fair), with its 95%% interval from the paired games\n", what)
+	cell := func(n Nudge, e Effect) string {
+		return fmt.Sprintf("%+6.1f [%+.1f, %+.1f] (%s %.1f%% -> %.1f%%)", 100*e.Delta, 100*e.Lo, 100*e.Hi, r.Cells[e.Cell],
+			100*cellRate(b, e.Cell, r.Seats), 100*cellRate(n.Result, e.Cell, r.Seats))
 	}
 	for rank, pe := range r.Params {
 		fmt.Fprintf(w, "%2d. %s (base %g, range [%g, %g]): largest effect %.1f\n", rank+1, pe.Param.Path, pe.Base, pe.Param.Min, pe.Param.Max, 100*pe.Size)
@@ -376,10 +413,9 @@ func (r *SensitivityResult) WriteRanking(w io.Writer) {
 			fmt.Fprintln(w, "      not nudged: its range is a single value")
 		}
 		for _, n := range pe.Nudges {
-			fmt.Fprintf(w, "      = %-8g position edge %+6.1f [%+.1f, %+.1f] (max %.1f)", n.Value,
-				100*n.Position.Delta, 100*n.Position.Lo, 100*n.Position.Hi, 100*n.Objective.Position)
+			fmt.Fprintf(w, "      = %-8g position edge %s", n.Value, cell(n, n.Position))
 			if r.HasOption {
-				fmt.Fprintf(w, "  option edge %+6.1f [%+.1f, %+.1f] (max %.1f)", 100*n.Option.Delta, 100*n.Option.Lo, 100*n.Option.Hi, 100*n.Objective.Option)
+				fmt.Fprintf(w, "  option edge %s", cell(n, n.Option))
 			}
 			fmt.Fprintln(w)
 		}

@@ -3,6 +3,7 @@ package match_test
 import (
 	"bytes"
 	"context"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -51,9 +52,11 @@ func TestSensitivityPig(t *testing.T) {
 			} else {
 				sides = int(n.Value)
 			}
-			// The base's edge is position 1's, positive: the effect is
-			// the change of its win rate.
-			want := randomPigFirst(goal, sides) - exact0
+			// The effect is the change of position 1's edge's size (in
+			// two-player Pig both positions' edges have the same size;
+			// ties go to the first).
+			require.Equal(t, 0, n.Position.Cell)
+			want := math.Abs(randomPigFirst(goal, sides)-0.5) - math.Abs(exact0-0.5)
 			require.True(t, n.Position.Lo <= want && want <= n.Position.Hi,
 				"%s = %g: exact change %.4f outside [%.4f, %.4f] (delta %.4f)", pe.Param.Path, n.Value, want, n.Position.Lo, n.Position.Hi, n.Position.Delta)
 			if pe.Param.Path == "goal" {
@@ -70,7 +73,7 @@ func TestSensitivityPig(t *testing.T) {
 	}
 	require.True(t, seen["goal"] && seen["dieSides"])
 	require.GreaterOrEqual(t, res.Params[0].Size, res.Params[1].Size)
-	require.Contains(t, text, "ranked by the effect on the largest position edge (position 1)")
+	require.Contains(t, text, "ranked by the effect on the largest position edge")
 	require.Contains(t, text, " 1. ")
 }
 
