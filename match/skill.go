@@ -109,7 +109,8 @@ func (r *SkillResult) WriteTable(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, "edges (holds: the interval excludes the fair share at every level; vanishes: at the baseline, not at the last level; appears: the reverse; none: neither)")
+	fmt.Fprintln(w, "edges (holds: the 95% interval excludes the fair share at every level; vanishes: it does at the baseline, not at the last level,\n"+
+		"with these games; appears: the reverse; none: neither)")
 	for p := range f.Wins {
 		fmt.Fprintf(w, "  position %d: %s\n", p+1, r.EdgeVerdict(p))
 	}
