@@ -98,6 +98,7 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	var pw *prefixWriter
 	if cfg.Players != nil {
 		pw = &prefixWriter{w: bufio.NewWriter(cfg.Players)}
+		defer pw.w.Flush() // what was played, also when stopped early
 	}
 	for k, v := range cfg.Values {
 		if err := ctx.Err(); err != nil {
