@@ -135,6 +135,8 @@ func TuneGrid(p game.Param, lo, hi float64, levels int) []float64 {
 // listed twice, a range outside the Param's or with Lo > Hi, levels below
 // 1, a grid of more than MaxTuneCandidates, a target outside (0, 1), a
 // ruleset the game refuses. It stops with ctx's error when ctx is done.
+// Games that fail to finish are counted in their SimResult (Failed), not
+// an error: the scores are over the games played.
 func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	def := cfg.Sim.Def
 	if def == nil {

@@ -138,3 +138,38 @@ func TestGameDesignRefusals(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "--out is required")
 }
+
+func TestGameTunePig(t *testing.T) {
+	code, out, errs := gamectl(t, "sim", "tune", "--game", "pig", "--param", "goal=10:40", "--levels", "4", "--games", "300", "--seed", "cli-tune", "--target", "10")
+	require.Equal(t, 0, code, errs)
+	want, err := match.Tune(context.Background(), match.TuneConfig{Sim: match.SimConfig{Def: pig.Definition{}, Games: 300, Seed: "cli-tune",
+		Seats: 2, Bots: []string{"random"}, Workers: 1}, Params: []match.TuneParam{{Path: "goal", Lo: 10, Hi: 40}}, Levels: 4, Target: 0.1})
+	require.NoError(t, err)
+	var b bytes.Buffer
+	want.WriteReport(&b)
+	require.Equal(t, b.String(), out)
+	require.True(t, strings.HasPrefix(out, `pig: tuning goal in [10, 40], a grid of 4 candidates, 300 games each on seed "cli-tune/search"`), out)
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--games", "1", "--seed", "s"}, "name at least one --param PATH[=LO:HI]: of goal [1, 10000], dieSides [2, 1000]"},
+		{[]string{"--games", "1", "--seed", "s", "--param", "speed"}, `--param speed: bad_ruleset: pig has no ruleset number "speed"`},
+		{[]string{"--games", "1", "--seed", "s", "--param", "goal=5"}, "--param goal=5: want PATH=LO:HI, two numbers"},
+		{[]string{"--games", "1", "--seed", "s", "--param", "goal=0:5"}, "goal: the range 0:5 must lie within [1, 10000], low to high"},
+		{[]string{"--games", "1", "--seed", "s", "--param", "goal", "--levels", "0"}, "--levels must be at least 1, not 0"},
+		{[]string{"--games", "1", "--seed", "s", "--param", "goal", "--target", "0"}, "--target 0: want percentage points above 0 and below 100"},
+		{[]string{"--games", "1", "--seed", "s", "--param", "goal", "--param", "dieSides", "--levels", "20"}, "more than 200 candidates"},
+	} {
+		code, _, errs := gamectl(t, append([]string{"sim", "tune", "--game", "pig"}, c.args...)...)
+		require.Equal(t, 2, code, "%v: %s", c.args, errs)
+		require.Contains(t, errs, c.want, "%v", c.args)
+	}
+	code, out, _ = gamectl(t, "sim", "tune", "--game", "pig", "-h")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "usage: gamectl sim tune --game NAME")
+	code, _, errs = gamectl(t, "sim", "tune", "--game", "dungeon", "--param", "startHp", "--games", "10", "--seed", "s")
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "--out is required", "the dungeon's own tuner")
+}
