@@ -40,6 +40,10 @@ type SimConfig struct {
 	Workers  int
 	MaxMoves int       // 0: DefaultMaxMoves
 	Players  io.Writer // players.csv, or nil
+
+	// onGame, if set, sees each game played to its end, in game order,
+	// on Simulate's goroutine (sensitivity's paired differences).
+	onGame func(i int64, r *gameResult)
 }
 
 // SimResult is what a simulation found, tallied in game order. A run
@@ -132,6 +136,9 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 			}
 			res.Games++
 			res.Moves += r.moves
+			if cfg.onGame != nil {
+				cfg.onGame(i, r)
+			}
 			for s := range cfg.Seats {
 				if r.won[s] {
 					res.Wins[r.pos[s]]++

@@ -31,6 +31,7 @@ var simUsage = `usage: gamectl sim --games N --seed S [--players 4] [--classes m
        gamectl sim --game NAME ... (another game: see "gamectl help games")
        gamectl sim sweep --param PATH --values V1,V2,... (see "gamectl help sim sweep")
        gamectl sim sensitivity [--step 1] (see "gamectl help sim sensitivity")
+       gamectl sim sweep|sensitivity|tune --game NAME ... (another game: "gamectl sim sweep --game NAME -h")
        gamectl sim tune --param PATH[=LO:HI] ... (see "gamectl help sim tune")
 
 Plays N bot games and reports who wins and why, with 95% intervals. Game i
@@ -97,10 +98,25 @@ func runSim(args []string, stdout, stderr io.Writer) error {
 		case "merge":
 			return runSimMerge(args[1:], stdout, stderr)
 		case "sweep":
+			if name, ok := gameFlag(args[1:]); ok && name != dungeonName {
+				return runGameSweep(args[1:], stdout, stderr)
+			} else if ok {
+				return runSimSweep(withoutGame(args[1:]), stdout, stderr)
+			}
 			return runSimSweep(args[1:], stdout, stderr)
 		case "sensitivity":
+			if name, ok := gameFlag(args[1:]); ok && name != dungeonName {
+				return runGameSensitivity(args[1:], stdout, stderr)
+			} else if ok {
+				return runSimSensitivity(withoutGame(args[1:]), stdout, stderr)
+			}
 			return runSimSensitivity(args[1:], stdout, stderr)
 		case "tune":
+			if name, ok := gameFlag(args[1:]); ok && name != dungeonName {
+				return runGameTune(args[1:], stdout, stderr)
+			} else if ok {
+				return runSimTune(withoutGame(args[1:]), stdout, stderr)
+			}
 			return runSimTune(args[1:], stdout, stderr)
 		}
 	}

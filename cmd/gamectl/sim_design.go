@@ -41,6 +41,7 @@ path, a non-number or a value the ruleset refuses exits 2.
 ` + pathHelp + `
 --classes takes mixed or a class per seat, of: ` + strings.Join(classNames(), ", ") + `;
 --bots a list of: ` + strings.Join(bot.Names, ", ") + ` (as for "gamectl sim").
+Another game on the definition: "gamectl sim sweep --game NAME -h".
 
 flags:
 `
@@ -64,6 +65,7 @@ games,refused) and DIR/report.html, and prints the top of the ranking.
 ` + pathHelp + `
 --classes takes mixed or a class per seat, of: ` + strings.Join(classNames(), ", ") + `;
 --bots a list of: ` + strings.Join(bot.Names, ", ") + `.
+Another game on the definition: "gamectl sim sensitivity --game NAME -h".
 
 flags:
 `

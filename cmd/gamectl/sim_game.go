@@ -18,6 +18,9 @@ import (
 
 const simGameUsage = `usage: gamectl sim --game NAME --games N --seed S [--players P] [--bot LIST]
                   [--rules FILE] [--workers K] [--out DIR]
+       gamectl sim --game NAME --by-skill N1,N2,... --games N --seed S [...]
+       gamectl sim sweep --game NAME ... (see "gamectl sim sweep --game NAME -h")
+       gamectl sim sensitivity --game NAME ... (see "gamectl sim sensitivity --game NAME -h")
 
 Plays N seeded games of a game on the game definition ("gamectl games" lists
 them) with bots, and prints the win rate of each seat position (1 = first to
@@ -36,6 +39,14 @@ as it always has; "--game dungeon" is the same.
   --out DIR    writes players.csv (game, seed, seat, uid, a column per seat
                option, bot, position, won, payoff: one row per seat and
                game) and summary.txt
+
+  --by-skill N1,N2,...
+               plays the same games with --bot's list (the baseline), then
+               with every seat mcts:N1, then mcts:N2, ... (each N 1 to
+               1000000), and prints each level's seat-position win rates and
+               edges, and which edges hold at every level (the 95% interval
+               excludes the fair share at each), vanish with skill (at the
+               baseline, not at the last level) or appear; no --out
 
 A game whose seats pick options (the dungeon's class) has them dealt over
 the seats and the games so that every seat plays every value equally often
@@ -93,8 +104,12 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	rules := fs.String("rules", "", "ruleset JSON file of the game (default: its default ruleset)")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
 	out := fs.String("out", "", "directory for players.csv and summary.txt (default: print the summary only)")
+	bySkill := fs.String("by-skill", "", "N1,N2,...: the baseline, then every seat mcts:N1, mcts:N2, ... on the same games (see above)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
+	}
+	if flagSet(fs, "by-skill") && *out != "" {
+		return usagef("--by-skill prints its table: it takes no --out")
 	}
 	def, err := lookupGame(*name)
 	if err != nil {
@@ -131,6 +146,9 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 		if cfg.Rules, err = def.DecodeRuleset(data); err != nil {
 			return usagef("--rules %s: %v", *rules, err)
 		}
+	}
+	if flagSet(fs, "by-skill") {
+		return runGameBySkill(cfg, *bySkill, stdout)
 	}
 	var csv, summary *pendingFile
 	if *out != "" {

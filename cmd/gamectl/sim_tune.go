@@ -59,6 +59,7 @@ the answer is "not met within budget" with the closest candidate (or
 and exits: with CLOUD_RUN_TASK_INDEX/CLOUD_RUN_TASK_COUNT set (as for a
 sharded "gamectl sim"), its slice of the generation's games, and the task
 that completes the generation folds it. docs/sim.md shows the Cloud Run job.
+Another game on the definition: "gamectl sim tune --game NAME -h".
 
 ` + pathHelp + `
 flags:
