@@ -25,6 +25,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/tablestore"
 )
 
 // Names lists the functions, as deployed (entry points are the same
@@ -42,6 +43,7 @@ type API struct {
 	verify callable.TokenVerifier
 	log    *slog.Logger
 	sweep  SweepAuthorizer
+	tables tablestore.Store // nil: the dungeon only (WithTables)
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or
@@ -106,11 +108,23 @@ func (a *API) Mux() *http.ServeMux {
 }
 
 // CreateGame creates a game owned by the caller: data [CreateRequest],
-// result [service.Result].
+// result [service.Result] for the dungeon (game absent or "dungeon");
+// for another game [TableCreateRequest], result [TableResult] (the table
+// path, [API.WithTables]); an unknown game is INVALID_ARGUMENT naming the
+// known ones.
 func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "createGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if name, ok := peek(data, "game"); ok && name != DungeonGame {
+			return a.createTable(ctx, uid, name, data)
+		}
 		var q CreateRequest
 		if err := decodeData(data, &q); err != nil {
+			return nil, err
+		}
+		if table, err := a.isTable(ctx, data); table || err != nil {
+			if err == nil {
+				err = errAlreadyCreated
+			}
 			return nil, err
 		}
 		mode := q.Mode
@@ -126,6 +140,12 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 // JoinGame seats the caller: data [JoinRequest], result [service.Result].
 func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "joinGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if table, err := a.isTable(ctx, data); table || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return a.joinTable(ctx, uid, data)
+		}
 		var q JoinRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -141,6 +161,12 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 // result [service.Result].
 func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "startGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if table, err := a.isTable(ctx, data); table || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return a.startTable(ctx, uid, data)
+		}
 		var q StartRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -155,6 +181,12 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 // [service.Result].
 func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "act", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if table, err := a.isTable(ctx, data); table || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return a.actTable(ctx, uid, data)
+		}
 		var q ActRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -197,6 +229,12 @@ func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 // (the game document) and before the log is read.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if table, err := a.isTable(ctx, data); table || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return a.viewTable(ctx, uid, data)
+		}
 		var q ViewRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err

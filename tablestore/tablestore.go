@@ -12,7 +12,6 @@ package tablestore
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/table"
@@ -73,14 +72,23 @@ func NewMemory(lookup Lookup) *Memory {
 	return &Memory{mem: table.NewMemory(), lookup: lookup}
 }
 
-// Def looks name up, wrapping ErrUnknownGame with lookup's error.
+// Def looks name up; an unknown name is an error that is ErrUnknownGame
+// (errors.Is) with lookup's text, which names the known games.
 func Def(lookup Lookup, name string) (game.Definition, error) {
 	def, err := lookup(name)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnknownGame, err)
+		return nil, unknownGame{err}
 	}
 	return def, nil
 }
+
+// unknownGame is Lookup's error, which names the known games, as an
+// ErrUnknownGame.
+type unknownGame struct{ err error }
+
+func (e unknownGame) Error() string        { return e.err.Error() }
+func (e unknownGame) Is(target error) bool { return target == ErrUnknownGame }
+func (e unknownGame) Unwrap() error        { return e.err }
 
 // Create implements Store.
 func (m *Memory) Create(_ context.Context, gameID, name string, req table.CreateRequest) (*table.Result, error) {
