@@ -10,6 +10,12 @@
 // transaction) and maps the outcome to a callable status (see
 // docs/functions.md for the table).
 //
+// Every game of the registry plays through them: the dungeon on its own
+// path (the service and its store), any other game as a table of a
+// tablestore.Store ([API.WithTables], tables.go): createGame names the
+// game, and joinGame, startGame, act and getView go to the table path
+// when their gameId is a table.
+//
 // [API] holds the handlers; deploy.go registers them with the Functions
 // Framework, wired from the environment; cmd/gamectl serve runs them
 // locally.
@@ -137,7 +143,8 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// JoinGame seats the caller: data [JoinRequest], result [service.Result].
+// JoinGame seats the caller: data [JoinRequest], result [service.Result]
+// (a table: [TableJoinRequest], [TableResult]).
 func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "joinGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		if table, err := a.isTable(ctx, data); table || err != nil {
@@ -158,7 +165,7 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 }
 
 // StartGame starts the caller's game (owner only): data [StartRequest],
-// result [service.Result].
+// result [service.Result] (a table: [TableStartRequest], [TableResult]).
 func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "startGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		if table, err := a.isTable(ctx, data); table || err != nil {
@@ -178,7 +185,7 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 
 // Act applies one in-game action by the caller, in a trustless game with
 // its own reveal if it brings one: data [ActRequest], result
-// [service.Result].
+// [service.Result] (a table: [TableActRequest], [TableResult]).
 func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "act", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		if table, err := a.isTable(ctx, data); table || err != nil {
@@ -222,7 +229,7 @@ func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 }
 
 // GetView returns the game's public state and its log after a seq: data
-// [ViewRequest], result [service.View]. Seated players (as the security
+// [ViewRequest], result [service.View] (a table: [TableView]). Seated players (as the security
 // rules let them read it) and the owner may view their game; while the
 // game is in its lobby any signed-in user may, to see the free seats.
 // Others get NOT_FOUND, as for a game that does not exist, after one read
