@@ -127,7 +127,7 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
 		}
-		if table, err := a.isTable(ctx, data); table || err != nil {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
 			if err == nil {
 				err = errAlreadyCreated
 			}
@@ -147,11 +147,11 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 // (a table: [TableJoinRequest], [TableResult]).
 func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "joinGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if table, err := a.isTable(ctx, data); table || err != nil {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
 			if err != nil {
 				return nil, err
 			}
-			return a.joinTable(ctx, uid, data)
+			return a.joinTable(ctx, uid, name, data)
 		}
 		var q JoinRequest
 		if err := decodeData(data, &q); err != nil {
@@ -168,11 +168,11 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 // result [service.Result] (a table: [TableStartRequest], [TableResult]).
 func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "startGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if table, err := a.isTable(ctx, data); table || err != nil {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
 			if err != nil {
 				return nil, err
 			}
-			return a.startTable(ctx, uid, data)
+			return a.startTable(ctx, uid, name, data)
 		}
 		var q StartRequest
 		if err := decodeData(data, &q); err != nil {
@@ -188,11 +188,11 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 // [service.Result] (a table: [TableActRequest], [TableResult]).
 func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "act", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if table, err := a.isTable(ctx, data); table || err != nil {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
 			if err != nil {
 				return nil, err
 			}
-			return a.actTable(ctx, uid, data)
+			return a.actTable(ctx, uid, name, data)
 		}
 		var q ActRequest
 		if err := decodeData(data, &q); err != nil {
@@ -236,11 +236,11 @@ func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 // (the game document) and before the log is read.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if table, err := a.isTable(ctx, data); table || err != nil {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
 			if err != nil {
 				return nil, err
 			}
-			return a.viewTable(ctx, uid, data)
+			return a.viewTable(ctx, uid, name, data)
 		}
 		var q ViewRequest
 		if err := decodeData(data, &q); err != nil {

@@ -91,23 +91,23 @@ func peek(data json.RawMessage, field string) (string, bool) {
 	return s, true
 }
 
-// isTable reports whether the data's gameId is a table of the store: the
-// table path's routing for joinGame, startGame, act and getView. Without
-// a store, or with no valid gameId, it is false (the dungeon's path
-// answers).
-func (a *API) isTable(ctx context.Context, data json.RawMessage) (bool, error) {
+// tableOf returns the name of the game the data's gameId plays if it is
+// a table of the store: the table path's routing for joinGame,
+// startGame, act and getView. Without a store, or with no valid gameId,
+// it is "" (the dungeon's path answers).
+func (a *API) tableOf(ctx context.Context, data json.RawMessage) (string, error) {
 	if a.tables == nil {
-		return false, nil
+		return "", nil
 	}
 	id, ok := peek(data, "gameId")
 	if !ok || !validTableID(id) {
-		return false, nil
+		return "", nil
 	}
-	_, err := a.tables.Game(ctx, id)
+	name, err := a.tables.Game(ctx, id)
 	if errors.Is(err, table.CodeNotCreated) {
-		return false, nil
+		return "", nil
 	}
-	return err == nil, err
+	return name, err
 }
 
 // createTable is createGame's table path for game (not the dungeon).
@@ -135,20 +135,21 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	_, def, err := a.tables.View(ctx, q.GameID, uid)
+	def, err := a.tables.Def(name)
 	if err != nil {
 		return nil, err
 	}
 	return tableResult(q.GameID, def, res), nil
 }
 
-// doTable applies one action to a table and answers its TableResult.
-func (a *API) doTable(ctx context.Context, gameID string, act table.Action) (any, error) {
-	res, err := a.tables.Do(ctx, gameID, act)
+// doTable applies one action to a table of the game name and answers
+// its TableResult.
+func (a *API) doTable(ctx context.Context, name, gameID string, act table.Action) (any, error) {
+	def, err := a.tables.Def(name)
 	if err != nil {
 		return nil, err
 	}
-	_, def, err := a.tables.View(ctx, gameID, act.Actor)
+	res, err := a.tables.Do(ctx, gameID, act)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +161,7 @@ func tableResult(gameID string, def game.Definition, r *table.Result) *TableResu
 		Events: tablestore.AppendEventsJSON(nil, def, r.Events), Replayed: r.Replayed}
 }
 
-func (a *API) joinTable(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
 	var q TableJoinRequest
 	if err := decodeData(data, &q); err != nil {
 		return nil, err
@@ -168,11 +169,11 @@ func (a *API) joinTable(ctx context.Context, uid string, data json.RawMessage) (
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
+	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
 		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options})
 }
 
-func (a *API) startTable(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+func (a *API) startTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
 	var q TableStartRequest
 	if err := decodeData(data, &q); err != nil {
 		return nil, err
@@ -180,10 +181,10 @@ func (a *API) startTable(ctx context.Context, uid string, data json.RawMessage) 
 	if err := checkIDs(q.GameID, q.ActionID); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart})
+	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart})
 }
 
-func (a *API) actTable(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
 	var q TableActRequest
 	if err := decodeData(data, &q); err != nil {
 		return nil, err
@@ -191,14 +192,14 @@ func (a *API) actTable(ctx context.Context, uid string, data json.RawMessage) (a
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, q.GameID, q.action(uid))
+	return a.doTable(ctx, name, q.GameID, q.action(uid))
 }
 
 // viewTable is getView's table path: the caller's view if it holds a
 // seat or owns the table, anyone's while the table is in its lobby (to
 // see the free seats); anyone else gets NOT_FOUND, as for a game that
 // does not exist.
-func (a *API) viewTable(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage) (any, error) {
 	var q ViewRequest
 	if err := decodeData(data, &q); err != nil {
 		return nil, err

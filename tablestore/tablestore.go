@@ -55,6 +55,9 @@ type Store interface {
 	// Game returns the name of the game the table gameID plays;
 	// not_created if gameID is no table.
 	Game(ctx context.Context, gameID string) (string, error)
+	// Def returns the definition of the game called name (the store's
+	// Lookup, no I/O): ErrUnknownGame for a name it does not know.
+	Def(name string) (game.Definition, error)
 }
 
 // Memory is the in-memory Store (over table.Memory): every request is
@@ -116,6 +119,9 @@ func (m *Memory) View(_ context.Context, gameID, uid string) (*table.View, game.
 	}
 	return v, def, nil
 }
+
+// Def implements Store.
+func (m *Memory) Def(name string) (game.Definition, error) { return Def(m.lookup, name) }
 
 // Game implements Store.
 func (m *Memory) Game(_ context.Context, gameID string) (string, error) {

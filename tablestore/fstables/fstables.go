@@ -208,6 +208,9 @@ func (s *Store) View(ctx context.Context, gameID, uid string) (*table.View, game
 	return t.View(uid), def, nil
 }
 
+// Def implements tablestore.Store.
+func (s *Store) Def(name string) (game.Definition, error) { return tablestore.Def(s.lookup, name) }
+
 // Game implements tablestore.Store: one read of the private table.
 func (s *Store) Game(ctx context.Context, gameID string) (string, error) {
 	if !validID(gameID) {

@@ -3,6 +3,7 @@ package fstables_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
 	"github.com/fairboard/fairboard/tablestore/fstables"
 	"github.com/fairboard/fairboard/tablestore/storetest"
 )
@@ -146,4 +148,46 @@ func TestFirestoreRulesTableDocuments(t *testing.T) {
 
 	weak := emu.Weakened(t, []string{"/private/{doc}"}, "games/"+g, "games/"+g+"/private/table")
 	require.Equal(t, http.StatusOK, read(weak, "/games/"+g+"/private/table", seatedTok))
+}
+
+// Four joins sent at once at one version: Firestore's transactions
+// serialise them, exactly one applies, the others are refused
+// (stale_version once they run on the winner's table, or contention if
+// they kept losing) and write nothing.
+func TestFirestoreConcurrentJoins(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	g := "fs-race"
+	_, err := s.Create(ctx, g, "pig", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto, Seats: 4})
+	require.NoError(t, err)
+	errs := make(chan error, 4)
+	for i := range 4 {
+		go func() {
+			_, err := s.Do(ctx, g, table.Action{Actor: storetest.UID(i), ActionID: "j", Version: 1, Kind: table.KindJoin, Seat: i})
+			errs <- err
+		}()
+	}
+	applied := 0
+	for range 4 {
+		err := <-errs
+		if err == nil {
+			applied++
+			continue
+		}
+		require.True(t, errors.Is(err, table.CodeStaleVersion) || errors.Is(err, tablestore.ErrContention), "%v", err)
+	}
+	require.Equal(t, 1, applied)
+	pub, _, err := s.View(ctx, g, "")
+	require.NoError(t, err)
+	require.Equal(t, uint64(2), pub.Version)
+	taken := 0
+	for _, st := range pub.Seats {
+		if st.UID != "" {
+			taken++
+		}
+	}
+	require.Equal(t, 1, taken)
+	docs, err := emu.Client(t).Collection("games").Doc(g).Collection("log").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	require.Len(t, docs, 2)
 }
