@@ -241,3 +241,38 @@ func TestTableCodeStatus(t *testing.T) {
 	}
 	require.Len(t, functions.TableCodeStatus, len(table.Codes))
 }
+
+// The lobby's refusals through the functions, each leaving the table as
+// it was: a seat the table does not have, a taken seat, a second seat, an
+// option Pig does not have, a start by another than the owner or with a
+// seat free.
+func TestTableLobbyRefusalsOverHTTP(t *testing.T) {
+	ctx := context.Background()
+	c := newTableServer(t, true, tablestore.NewMemory(registry.Lookup))
+	require.NoError(t, c.Call(ctx, "createGame", "dev:u0", map[string]any{"game": "pig", "gameId": "l", "actionId": "c"}, nil))
+	require.NoError(t, c.Call(ctx, "joinGame", "dev:u0", map[string]any{"gameId": "l", "actionId": "j", "version": 1, "seat": 0}, nil))
+	before := raw(t, c, "getView", "dev:u0", map[string]any{"gameId": "l"})
+	for _, tc := range []struct {
+		name, fn, tok string
+		data          map[string]any
+		status, code  string
+	}{
+		{"no such seat", "joinGame", "dev:u1", map[string]any{"gameId": "l", "actionId": "j", "version": 2, "seat": 5}, "INVALID_ARGUMENT", "unknown_player"},
+		{"seat taken", "joinGame", "dev:u1", map[string]any{"gameId": "l", "actionId": "j", "version": 2, "seat": 0}, "ALREADY_EXISTS", "seat_taken"},
+		{"second seat", "joinGame", "dev:u0", map[string]any{"gameId": "l", "actionId": "j2", "version": 2, "seat": 1}, "ALREADY_EXISTS", "already_joined"},
+		{"unknown option", "joinGame", "dev:u1", map[string]any{"gameId": "l", "actionId": "j", "version": 2, "seat": 1, "options": map[string]string{"class": "monk"}}, "INVALID_ARGUMENT", "bad_option"},
+		{"start by another", "startGame", "dev:u1", map[string]any{"gameId": "l", "actionId": "s", "version": 2}, "PERMISSION_DENIED", "not_owner"},
+		{"start with a seat free", "startGame", "dev:u0", map[string]any{"gameId": "l", "actionId": "s", "version": 2}, "FAILED_PRECONDITION", "too_few_players"},
+		{"move in the lobby", "act", "dev:u0", map[string]any{"gameId": "l", "actionId": "m", "version": 2, "move": map[string]any{"kind": "roll"}}, "FAILED_PRECONDITION", "not_started"},
+		{"remove a free seat", "act", "dev:u0", map[string]any{"gameId": "l", "actionId": "r", "version": 2, "kind": "removeSeat", "seat": 1}, "FAILED_PRECONDITION", "seat_free"},
+	} {
+		st, code := status(c.Call(ctx, tc.fn, tc.tok, tc.data, nil))
+		require.Equal(t, []string{tc.status, tc.code}, []string{st, code}, tc.name)
+		require.Equal(t, before, raw(t, c, "getView", "dev:u0", map[string]any{"gameId": "l"}), "%s changed the table", tc.name)
+	}
+	// A stranger sees the lobby (its free seats), not a started table.
+	v, err := functest.TableView(ctx, c, "l", "dev:someone")
+	require.NoError(t, err)
+	require.Equal(t, -1, v.Seat)
+	require.Equal(t, []functions.TableSeat{{UID: "u0"}, {}}, v.Seats)
+}
