@@ -217,6 +217,9 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 // once every seat has revealed: read them in the log).
 func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "reveal", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if err := a.notForTables(ctx, data); err != nil {
+			return nil, err
+		}
 		var q RevealRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -257,6 +260,9 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 // NOT_FOUND, as for a game that does not exist.
 func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "exportGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if err := a.notForTables(ctx, data); err != nil {
+			return nil, err
+		}
 		var q ExportRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -270,6 +276,9 @@ func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 // [service.Shuffles]. Refusals as [API.ExportGame].
 func (a *API) GetShuffle(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getShuffle", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if err := a.notForTables(ctx, data); err != nil {
+			return nil, err
+		}
 		var q ShuffleRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
