@@ -153,7 +153,7 @@ func (s *Store) Create(ctx context.Context, gameID, name string, req table.Creat
 			return err
 		}
 		res = r
-		return s.write(tx, gameID, t, nil)
+		return s.write(tx, gameID, t, nil, true)
 	})
 	if err != nil {
 		return nil, mapErr(err)
@@ -190,7 +190,7 @@ func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.R
 		if r.Replayed {
 			return nil
 		}
-		return s.write(tx, gameID, t, before)
+		return s.write(tx, gameID, t, before, false)
 	})
 	if err != nil {
 		return nil, mapErr(err)
@@ -282,19 +282,25 @@ func (s *Store) restore(snap *firestore.DocumentSnapshot) (game.Definition, *tab
 }
 
 // write queues the table's three documents: the public one and the
-// private one set whole, and the log document of the public events after
-// the public log before (nil: a new table).
-func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, before []table.Event) error {
+// private one set whole (created, for a new table: isNew), and the log
+// document of the public events after the public log before.
+func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, before []table.Event, isNew bool) error {
 	pubRef, privRef := s.refs(gameID)
 	saved, err := t.Save()
 	if err != nil {
 		return err
 	}
 	pv := t.Public()
-	if err := tx.Set(pubRef, publicOf(pv)); err != nil {
+	put := tx.Set
+	if isNew { // a new table: created, never over a document that appeared since the read
+		put = func(ref *firestore.DocumentRef, data any, _ ...firestore.SetOption) error {
+			return tx.Create(ref, data)
+		}
+	}
+	if err := put(pubRef, publicOf(pv)); err != nil {
 		return err
 	}
-	if err := tx.Set(privRef, privateDoc{Game: pv.Game, Saved: string(saved)}); err != nil {
+	if err := put(privRef, privateDoc{Game: pv.Game, Saved: string(saved)}); err != nil {
 		return err
 	}
 	fresh := pv.Log[len(before):]
