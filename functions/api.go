@@ -10,6 +10,12 @@
 // transaction) and maps the outcome to a callable status (see
 // docs/functions.md for the table).
 //
+// Every game of the registry plays through them: the dungeon on its own
+// path (the service and its store), any other game as a table of a
+// tablestore.Store ([API.WithTables], tables.go): createGame names the
+// game, and joinGame, startGame, act and getView go to the table path
+// when their gameId is a table.
+//
 // [API] holds the handlers; deploy.go registers them with the Functions
 // Framework, wired from the environment; cmd/gamectl serve runs them
 // locally.
@@ -25,6 +31,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/tablestore"
 )
 
 // Names lists the functions, as deployed (entry points are the same
@@ -42,6 +49,7 @@ type API struct {
 	verify callable.TokenVerifier
 	log    *slog.Logger
 	sweep  SweepAuthorizer
+	tables tablestore.Store // nil: the dungeon only (WithTables)
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or
@@ -106,11 +114,23 @@ func (a *API) Mux() *http.ServeMux {
 }
 
 // CreateGame creates a game owned by the caller: data [CreateRequest],
-// result [service.Result].
+// result [service.Result] for the dungeon (game absent or "dungeon");
+// for another game [TableCreateRequest], result [TableResult] (the table
+// path, [API.WithTables]); an unknown game is INVALID_ARGUMENT naming the
+// known ones.
 func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "createGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if name, ok := peek(data, "game"); ok && name != DungeonGame {
+			return a.createTable(ctx, uid, name, data)
+		}
 		var q CreateRequest
 		if err := decodeData(data, &q); err != nil {
+			return nil, err
+		}
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
+			if err == nil {
+				err = errAlreadyCreated
+			}
 			return nil, err
 		}
 		mode := q.Mode
@@ -123,9 +143,16 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// JoinGame seats the caller: data [JoinRequest], result [service.Result].
+// JoinGame seats the caller: data [JoinRequest], result [service.Result]
+// (a table: [TableJoinRequest], [TableResult]).
 func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "joinGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return a.joinTable(ctx, uid, name, data)
+		}
 		var q JoinRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -138,9 +165,15 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 }
 
 // StartGame starts the caller's game (owner only): data [StartRequest],
-// result [service.Result].
+// result [service.Result] (a table: [TableStartRequest], [TableResult]).
 func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "startGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return a.startTable(ctx, uid, name, data)
+		}
 		var q StartRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -152,9 +185,15 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 
 // Act applies one in-game action by the caller, in a trustless game with
 // its own reveal if it brings one: data [ActRequest], result
-// [service.Result].
+// [service.Result] (a table: [TableActRequest], [TableResult]).
 func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "act", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return a.actTable(ctx, uid, name, data)
+		}
 		var q ActRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -178,6 +217,9 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 // once every seat has revealed: read them in the log).
 func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "reveal", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if err := a.notForTables(ctx, data); err != nil {
+			return nil, err
+		}
 		var q RevealRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -190,13 +232,19 @@ func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 }
 
 // GetView returns the game's public state and its log after a seq: data
-// [ViewRequest], result [service.View]. Seated players (as the security
+// [ViewRequest], result [service.View] (a table: [TableView]). Seated players (as the security
 // rules let them read it) and the owner may view their game; while the
 // game is in its lobby any signed-in user may, to see the free seats.
 // Others get NOT_FOUND, as for a game that does not exist, after one read
 // (the game document) and before the log is read.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			return a.viewTable(ctx, uid, name, data)
+		}
 		var q ViewRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -212,6 +260,9 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 // NOT_FOUND, as for a game that does not exist.
 func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "exportGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if err := a.notForTables(ctx, data); err != nil {
+			return nil, err
+		}
 		var q ExportRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -225,6 +276,9 @@ func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 // [service.Shuffles]. Refusals as [API.ExportGame].
 func (a *API) GetShuffle(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getShuffle", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
+		if err := a.notForTables(ctx, data); err != nil {
+			return nil, err
+		}
 		var q ShuffleRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err

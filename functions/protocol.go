@@ -32,7 +32,10 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, name string, fn hand
 		if errors.As(err, &ce) {
 			return nil, ce
 		}
-		f, public := classify(err)
+		f, public := classifyTable(err)
+		if !public {
+			f, public = classify(err)
+		}
 		if !public {
 			a.log.Error("function failed", "function", name, "uid", req.UID, "err", err)
 		}

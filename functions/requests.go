@@ -17,7 +17,8 @@ import (
 // field. The uid always comes from
 // the ID token, never from the data.
 
-// CreateRequest is createGame's data. Mode is "crypto" (default), "fair",
+// CreateRequest is createGame's data for the dungeon (Game absent or
+// "dungeon"; any other game is a table: TableCreateRequest). Mode is "crypto" (default), "fair",
 // "trustless", or "seeded" (only where the deployment allows it; Seed
 // required then). ChainLength (trustless: N, 0 for 65,536) and
 // DeadlineMs (trustless, and fair with Openings: 0 for 60,000; 1,000 to
@@ -25,6 +26,7 @@ import (
 // whose players commit to their entropy at join and open it before the
 // start (docs/fairness.md).
 type CreateRequest struct {
+	Game        string `json:"game,omitempty"` // "" or "dungeon" (another game: TableCreateRequest)
 	GameID      string `json:"gameId"`
 	ActionID    string `json:"actionId,omitempty"`
 	Mode        string `json:"mode,omitempty"`

@@ -17,9 +17,11 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/tablestore"
 )
 
 func init() {
@@ -119,7 +121,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("%s", errNoCloud)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	st, what, err := openStore(ctx, &c)
+	st, tables, what, err := openStore(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -130,7 +132,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
 		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log})
-	api := functions.New(svc, v, log)
+	api := functions.New(svc, v, log).WithTables(tables)
 	mux := mountVerifyPage(api.Mux())
 	pc := pageConfig(&c)
 	if err := mountPlayPage(mux, pc); err != nil {
@@ -190,20 +192,21 @@ func sweepLoop(ctx context.Context, svc *service.Service, d time.Duration, log *
 	}
 }
 
-// openStore opens the configured store and says which it is.
-func openStore(ctx context.Context, c *serveConfig) (store.Store, string, error) {
+// openStore opens the configured store, and the store of the tables of
+// the registry's other games beside it, and says which it is.
+func openStore(ctx context.Context, c *serveConfig) (store.Store, tablestore.Store, string, error) {
 	if !c.firestore {
-		return store.NewMemory(), "in-memory store (games vanish on exit)", nil
+		return store.NewMemory(), tablestore.NewMemory(registry.Lookup), "in-memory store (games vanish on exit)", nil
 	}
-	st, err := openFirestore(ctx, c.project)
+	st, tables, err := openFirestore(ctx, c.project)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	what := "Firestore of project " + c.project
 	if c.firestoreHost != "" {
 		what = "the Firestore emulator at " + c.firestoreHost
 	}
-	return st, what, nil
+	return st, tables, what, nil
 }
 
 // chooseVerifier returns the token verifier the configuration asks for:

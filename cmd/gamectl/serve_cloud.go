@@ -13,9 +13,12 @@ import (
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
+	"github.com/fairboard/fairboard/tablestore"
+	"github.com/fairboard/fairboard/tablestore/fstables"
 )
 
 // cloudBuilt: this gamectl can serve on Firestore and verify Firebase ID
@@ -26,13 +29,15 @@ const cloudBuilt = true
 var errNoCloud error
 
 // openFirestore opens the project's Firestore (the emulator when
-// FIRESTORE_EMULATOR_HOST is set).
-func openFirestore(ctx context.Context, project string) (store.Store, error) {
+// FIRESTORE_EMULATOR_HOST is set): the dungeon's store (closing the
+// client when closed) and the store of the registry's other games'
+// tables on the same client.
+func openFirestore(ctx context.Context, project string) (store.Store, tablestore.Store, error) {
 	fc, err := firestore.NewClient(ctx, project)
 	if err != nil {
-		return nil, fmt.Errorf("firestore: %w", err)
+		return nil, nil, fmt.Errorf("firestore: %w", err)
 	}
-	return fsstore.New(fc, fsstore.WithCloseClient()), nil
+	return fsstore.New(fc, fsstore.WithCloseClient()), fstables.New(fc, registry.Lookup), nil
 }
 
 // cloudVerifier verifies Firebase ID tokens with the Admin SDK (the Auth

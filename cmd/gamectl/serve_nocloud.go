@@ -9,6 +9,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/tablestore"
 )
 
 // cloudBuilt: this gamectl was built without Firestore and the Firebase
@@ -21,7 +22,9 @@ var errNoCloud = errors.New("this gamectl was built without Firestore and Fireba
 	"to serve on Firestore, the emulators or a project, build it with the cloud tag: " +
 	"go run -tags cloud ./cmd/gamectl serve ... (or go build -tags cloud ./cmd/gamectl)")
 
-func openFirestore(context.Context, string) (store.Store, error) { return nil, errNoCloud }
+func openFirestore(context.Context, string) (store.Store, tablestore.Store, error) {
+	return nil, nil, errNoCloud
+}
 
 func cloudVerifier(context.Context, string) (callable.TokenVerifier, error) { return nil, errNoCloud }
 

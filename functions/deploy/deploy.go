@@ -21,9 +21,11 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
+	"github.com/fairboard/fairboard/tablestore/fstables"
 )
 
 // The deployment's environment variables.
@@ -146,7 +148,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 		ForceAudit:   os.Getenv(EnvAudit) == "1",
 		FairDeadline: fairDeadline,
 	})
-	api := functions.New(svc, v, nil)
+	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup))
 	if aud, inv := os.Getenv(EnvSweepAudience), os.Getenv(EnvSweepInvoker); aud != "" || inv != "" {
 		auth, err := OIDCSweepAuthorizer(ctx, aud, inv)
 		if err != nil {

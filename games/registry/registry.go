@@ -1,6 +1,7 @@
 // Package registry lists the games on the game definition: the one
-// package that imports every game, for cmd/gamectl (and, later, the
-// functions). The machinery (package match) never imports it.
+// package that imports every game, for cmd/gamectl and the functions'
+// deployment (functions/deploy passes Lookup to the store of tables). The
+// machinery (packages match, table, tablestore) never imports it.
 package registry
 
 import (

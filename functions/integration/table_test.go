@@ -1,0 +1,139 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/pig"
+	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store/fsstore"
+	"github.com/fairboard/fairboard/tablestore/fstables"
+)
+
+// newTableEnv is a server as functions/deploy builds it: the dungeon's
+// store and the tables of the registry on the emulator's Firestore, ID
+// tokens from the Auth emulator.
+func newTableEnv(t *testing.T) *functest.Client {
+	t.Helper()
+	emu.Require(t)
+	fc := emu.Client(t)
+	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
+	require.NoError(t, err)
+	svc := service.New(service.Config{Store: fsstore.New(fc), Engine: eng, AllowSeeded: true, Logger: quiet(),
+		Now: func() time.Time { return fixedNow }})
+	api := functions.New(svc, v, quiet()).WithTables(fstables.New(fc, registry.Lookup))
+	srv := httptest.NewServer(api.Mux())
+	t.Cleanup(srv.Close)
+	return &functest.Client{Base: srv.URL}
+}
+
+// A whole seeded Pig game through the functions on Firestore ends as
+// match.New and Apply end on the same seed and moves; a retried act gets
+// its first answer, a stale one is refused.
+func TestTablePigOnFirestore(t *testing.T) {
+	c := newTableEnv(t)
+	ctx := context.Background()
+	toks := []string{token(t, "pig-a"), token(t, "pig-b")}
+	g, seed := "fs-pig", "integration-pig"
+	require.NoError(t, functest.TableLobby(ctx, c, pig.Def, g, seed, toks))
+
+	// One move by hand first: its retry, its stale twin.
+	v, err := functest.TableView(ctx, c, g, toks[0])
+	require.NoError(t, err)
+	tok := toks[v.ToMove]
+	roll := map[string]any{"gameId": g, "actionId": "first", "version": v.Version, "move": map[string]any{"kind": "roll"}}
+	var r1, r2 functions.TableResult
+	require.NoError(t, c.Call(ctx, "act", tok, roll, &r1))
+	require.NoError(t, c.Call(ctx, "act", tok, roll, &r2))
+	require.False(t, r1.Replayed)
+	require.True(t, r2.Replayed)
+	r2.Replayed = false
+	require.Equal(t, r1, r2)
+	stale := map[string]any{"gameId": g, "actionId": "second", "version": v.Version, "move": map[string]any{"kind": "roll"}}
+	err = c.Call(ctx, "act", tok, stale, nil)
+	require.Equal(t, "FAILED_PRECONDITION", functest.Status(err), "%v", err)
+	first := game.Move{Seat: v.Seat, Kind: "roll"}
+
+	bots, err := rng.NewSeeded(seed + "/bots")
+	require.NoError(t, err)
+	moves, end, err := functest.PlayTable(ctx, c, pig.Def, g, toks, bots, 2000)
+	require.NoError(t, err)
+	moves = append([]game.Move{first}, moves...)
+
+	m, err := match.New(pig.Def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 2)})
+	require.NoError(t, err)
+	for _, mv := range moves {
+		_, err := m.Apply(mv)
+		require.NoError(t, err)
+	}
+	require.True(t, m.Over())
+	require.JSONEq(t, string(m.State().AppendPublic(nil)), string(end.State))
+	want, err := functest.MatchEvents(pig.Def, m)
+	require.NoError(t, err)
+	got, err := functest.GameEvents(end.Log)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	o := m.State().Outcome()
+	require.Equal(t, &functions.TableOutcome{Winners: o.Winners, Payoffs: o.Payoffs}, end.Outcome)
+	require.Equal(t, uint64(1+2+1+len(moves)), end.Version)
+}
+
+// The documents the functions write for a table fit the rules: a seated
+// player's client reads games/{id} and its log, another signed-in user
+// neither, and nobody the private table (positive control: under rules
+// opened at private/ the same read succeeds). The dungeon's and the
+// tables' game ids are one space: a create of either kind on the other's
+// id is already_created.
+func TestTableDocumentsUnderTheRules(t *testing.T) {
+	c := newTableEnv(t)
+	ctx := context.Background()
+	seated, outsider := token(t, "rules-seated"), token(t, "rules-outsider")
+	g := "fs-table-rules"
+	var r functions.TableResult
+	require.NoError(t, c.Call(ctx, "createGame", seated, map[string]any{"game": "pig", "gameId": g, "actionId": "c"}, &r))
+	require.NoError(t, c.Call(ctx, "joinGame", seated, map[string]any{"gameId": g, "actionId": "j", "version": r.Version, "seat": 0}, &r))
+
+	read := func(url, tok string) int {
+		t.Helper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	docs := emu.Firestore().DocumentsURL() + "/games/" + g
+	logDoc := fmt.Sprintf("%s/log/%020d", docs, r.Version) // the join's events end at seq 2 = version 2
+	require.Equal(t, http.StatusOK, read(docs, seated))
+	require.Equal(t, http.StatusOK, read(logDoc, seated))
+	require.Equal(t, http.StatusForbidden, read(docs, outsider))
+	require.Equal(t, http.StatusForbidden, read(logDoc, outsider))
+	require.Equal(t, http.StatusForbidden, read(docs+"/private/table", seated))
+	require.Equal(t, http.StatusForbidden, read(docs+"/private/table", outsider))
+	weak := emu.Weakened(t, []string{"/private/{doc}"}, "games/"+g+"/private/table")
+	require.Equal(t, http.StatusOK, read(weak.DocumentsURL()+"/games/"+g+"/private/table", seated))
+
+	err := c.Call(ctx, "createGame", outsider, map[string]any{"gameId": g, "actionId": "d", "mode": "crypto"}, nil)
+	require.Equal(t, "ALREADY_EXISTS", functest.Status(err), "%v", err)
+	require.NoError(t, c.Call(ctx, "createGame", outsider, map[string]any{"gameId": g + "-d", "actionId": "d"}, nil))
+	err = c.Call(ctx, "createGame", seated, map[string]any{"game": "pig", "gameId": g + "-d", "actionId": "p"}, nil)
+	require.Equal(t, "ALREADY_EXISTS", functest.Status(err), "%v", err)
+	err = c.Call(ctx, "createGame", seated, map[string]any{"game": "chess", "gameId": g + "-x", "actionId": "p"}, nil)
+	require.Equal(t, "INVALID_ARGUMENT", functest.Status(err))
+	require.True(t, strings.Contains(err.Error(), "pig, dungeon"), "%v", err)
+}

@@ -1,0 +1,323 @@
+package functions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
+)
+
+// DungeonGame is createGame's game for the dungeon (also its default):
+// the dungeon's own path, service and store, unchanged.
+const DungeonGame = "dungeon"
+
+// WithTables lets the functions serve every game of the store's lookup
+// but the dungeon, as tables kept in ts (docs/functions.md, "Table
+// games"): createGame with another game than the dungeon makes a table,
+// and joinGame, startGame, act and getView on a game id ts holds go to
+// the table path. It returns a.
+func (a *API) WithTables(ts tablestore.Store) *API {
+	a.tables = ts
+	return a
+}
+
+// TableResult is the answer of a table game's createGame, joinGame,
+// startGame and act: the table's version after the action, the events
+// of the action the caller may read (tablestore.AppendEventJSON), and
+// whether it is the stored answer of an earlier identical request.
+type TableResult struct {
+	GameID   string          `json:"gameId"`
+	ActionID string          `json:"actionId"`
+	Version  uint64          `json:"version"`
+	Events   json.RawMessage `json:"events"`
+	Replayed bool            `json:"replayed"`
+}
+
+// TableSeat is a seat of a TableView: its uid ("" while free) and its
+// options in the order of the game's seat options.
+type TableSeat struct {
+	UID     string   `json:"uid"`
+	Options []string `json:"options"`
+}
+
+// TableOutcome is a finished table's outcome.
+type TableOutcome struct {
+	Abandoned bool      `json:"abandoned"`
+	Winners   []int     `json:"winners"`
+	Payoffs   []float64 `json:"payoffs"`
+}
+
+// TableView is getView's answer for a table game (table.View): the
+// public part, the caller's seat (-1 for none), the game's view of it
+// (state: the game's JSON, its public part for a caller without a seat;
+// null before the start), its legal moves now (the game's move JSON) and
+// the log it may read after afterSeq.
+type TableView struct {
+	Game      string          `json:"game"`
+	GameID    string          `json:"gameId"`
+	Mode      string          `json:"mode"`
+	Owner     string          `json:"owner"`
+	Phase     string          `json:"phase"`
+	Version   uint64          `json:"version"`
+	Seats     []TableSeat     `json:"seats"`
+	Rules     json.RawMessage `json:"rules"`
+	RulesHash string          `json:"rulesHash"`
+	Seat      int             `json:"seat"`
+	ToMove    int             `json:"toMove"`
+	State     json.RawMessage `json:"state"`
+	Legal     json.RawMessage `json:"legal"`
+	Log       json.RawMessage `json:"log"`
+	Outcome   *TableOutcome   `json:"outcome"`
+}
+
+// peek reads one string field of the data leniently (for routing only:
+// the strict decoding follows); ok is false when it is absent or not a
+// string.
+func peek(data json.RawMessage, field string) (string, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return "", false
+	}
+	raw, ok := m[field]
+	var s string
+	if !ok || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// tableOf returns the name of the game the data's gameId plays if it is
+// a table of the store: the table path's routing for joinGame,
+// startGame, act and getView. Without a store, or with no valid gameId,
+// it is "" (the dungeon's path answers).
+func (a *API) tableOf(ctx context.Context, data json.RawMessage) (string, error) {
+	if a.tables == nil {
+		return "", nil
+	}
+	id, ok := peek(data, "gameId")
+	if !ok || !validTableID(id) {
+		return "", nil
+	}
+	name, err := a.tables.Game(ctx, id)
+	if errors.Is(err, table.CodeNotCreated) {
+		return "", nil
+	}
+	return name, err
+}
+
+// notForTables answers reveal, exportGame and getShuffle on a table's id
+// as on a game that does not exist (NOT_FOUND): they serve the dungeon
+// only, and a stranger must not learn that the id is taken.
+func (a *API) notForTables(ctx context.Context, data json.RawMessage) error {
+	name, err := a.tableOf(ctx, data)
+	if err != nil {
+		return err
+	}
+	if name != "" {
+		return noSuchGame()
+	}
+	return nil
+}
+
+// createTable is createGame's table path for game (not the dungeon).
+func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
+	if a.tables == nil {
+		return nil, callable.InvalidArgument("unknown game %q (known: %s)", name, DungeonGame).WithDetails(details{"unknown_game"})
+	}
+	var q TableCreateRequest
+	if err := decodeData(data, &q); err != nil {
+		return nil, err
+	}
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	mode := rng.ModeCrypto
+	if q.Mode == "seeded" {
+		if !a.svc.AllowSeeded() {
+			return nil, callable.FailedPrecondition("seeded mode is disabled in this deployment (seeded games are replayable, for development only); create the game in crypto mode").
+				WithDetails(details{"seeded_disabled"})
+		}
+		mode = rng.ModeSeeded
+	}
+	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID,
+		Mode: mode, Seed: q.Seed, Seats: q.Seats, Rules: q.Rules})
+	if err != nil {
+		return nil, err
+	}
+	def, err := a.tables.Def(name)
+	if err != nil {
+		return nil, err
+	}
+	return tableResult(q.GameID, def, res), nil
+}
+
+// doTable applies one action to a table of the game name and answers
+// its TableResult.
+func (a *API) doTable(ctx context.Context, name, gameID string, act table.Action) (any, error) {
+	def, err := a.tables.Def(name)
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.tables.Do(ctx, gameID, act)
+	if err != nil {
+		return nil, err
+	}
+	return tableResult(gameID, def, res), nil
+}
+
+func tableResult(gameID string, def game.Definition, r *table.Result) *TableResult {
+	return &TableResult{GameID: gameID, ActionID: r.ActionID, Version: r.Version,
+		Events: tablestore.AppendEventsJSON(nil, def, r.Events), Replayed: r.Replayed}
+}
+
+func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
+	var q TableJoinRequest
+	if err := decodeData(data, &q); err != nil {
+		return nil, err
+	}
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
+		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options})
+}
+
+func (a *API) startTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
+	var q TableStartRequest
+	if err := decodeData(data, &q); err != nil {
+		return nil, err
+	}
+	if err := checkIDs(q.GameID, q.ActionID); err != nil {
+		return nil, err
+	}
+	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart})
+}
+
+func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
+	var q TableActRequest
+	if err := decodeData(data, &q); err != nil {
+		return nil, err
+	}
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	return a.doTable(ctx, name, q.GameID, q.action(uid))
+}
+
+// viewTable is getView's table path: the caller's view if it holds a
+// seat or owns the table, anyone's while the table is in its lobby (to
+// see the free seats); anyone else gets NOT_FOUND, as for a game that
+// does not exist.
+func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage) (any, error) {
+	var q ViewRequest
+	if err := decodeData(data, &q); err != nil {
+		return nil, err
+	}
+	if !validTableID(q.GameID) {
+		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
+	}
+	v, def, err := a.tables.View(ctx, q.GameID, uid)
+	if err != nil {
+		return nil, err
+	}
+	if v.Seat == table.NoSeat && v.Owner != uid && v.Phase != table.PhaseLobby {
+		return nil, noSuchGame()
+	}
+	out := &TableView{Game: v.Game, GameID: q.GameID, Mode: string(v.Mode), Owner: v.Owner, Phase: string(v.Phase),
+		Version: v.Version, Rules: v.Rules, RulesHash: v.RulesHash, Seat: v.Seat, ToMove: v.ToMove,
+		State: json.RawMessage("null")}
+	for _, s := range v.Seats {
+		out.Seats = append(out.Seats, TableSeat{UID: s.UID, Options: s.Options})
+	}
+	if v.State != nil {
+		out.State = v.State
+		if !json.Valid(v.State) { // a game whose parts are not JSON: as a string
+			s, _ := json.Marshal(string(v.State))
+			out.State = s
+		}
+	}
+	legal := []byte{'['}
+	for i, m := range v.Legal {
+		if i > 0 {
+			legal = append(legal, ',')
+		}
+		legal = game.AppendMoveJSON(legal, def.Kinds(), m)
+	}
+	out.Legal = append(legal, ']')
+	var log []table.Event
+	for _, e := range v.Log {
+		if uint64(e.Seq) > q.AfterSeq {
+			log = append(log, e)
+		}
+	}
+	out.Log = tablestore.AppendEventsJSON(nil, def, log)
+	if o := v.Outcome; o != nil {
+		out.Outcome = &TableOutcome{Abandoned: o.Abandoned, Winners: o.Winners, Payoffs: o.Payoffs}
+		if out.Outcome.Winners == nil {
+			out.Outcome.Winners = []int{}
+		}
+	}
+	return out, nil
+}
+
+// TableCodeStatus maps every table refusal code (table.Codes) to the
+// callable status the client gets, as CodeStatus does the dungeon's
+// (the same status for the same spelling); details.code is the table's
+// code.
+var TableCodeStatus = map[table.Code]callable.Status{
+	table.CodeInvalidAction:  callable.StatusInvalidArgument,
+	table.CodeNotYourTurn:    callable.StatusPermissionDenied,
+	table.CodeUnknownPlayer:  callable.StatusInvalidArgument,
+	table.CodeGameOver:       callable.StatusFailedPrecondition,
+	table.CodeBadRuleset:     callable.StatusInvalidArgument,
+	table.CodeBadSetup:       callable.StatusInvalidArgument,
+	table.CodeBadActionID:    callable.StatusInvalidArgument,
+	table.CodeBadActor:       callable.StatusInvalidArgument,
+	table.CodeActionIDReused: callable.StatusAlreadyExists,
+	table.CodeStaleVersion:   callable.StatusFailedPrecondition,
+	table.CodeNotStarted:     callable.StatusFailedPrecondition,
+	table.CodeAlreadyStarted: callable.StatusFailedPrecondition,
+	table.CodeNotOwner:       callable.StatusPermissionDenied,
+	table.CodeNotSeated:      callable.StatusPermissionDenied,
+	table.CodeSeatTaken:      callable.StatusAlreadyExists,
+	table.CodeSeatFree:       callable.StatusFailedPrecondition,
+	table.CodeAlreadyJoined:  callable.StatusAlreadyExists,
+	table.CodeBadOption:      callable.StatusInvalidArgument,
+	table.CodeTooFewPlayers:  callable.StatusFailedPrecondition,
+	table.CodeNotCreated:     callable.StatusNotFound,
+	table.CodeBadGameID:      callable.StatusInvalidArgument,
+	table.CodeAlreadyCreated: callable.StatusAlreadyExists,
+}
+
+// classifyTable maps an error of the table path to the client's answer,
+// as classify does the dungeon's; ok is false for errors that are not
+// the table path's (classify answers them).
+func classifyTable(err error) (*callable.Error, bool) {
+	var te *table.Error
+	switch {
+	case errors.As(err, &te) && te.Code == table.CodeNotCreated:
+		return noSuchGame(), true
+	case errors.As(err, &te):
+		st, ok := TableCodeStatus[te.Code]
+		if !ok {
+			return nil, false
+		}
+		return &callable.Error{Status: st, Message: te.Msg, Details: details{string(te.Code)}}, true
+	case errors.Is(err, tablestore.ErrUnknownGame):
+		return callable.InvalidArgument("%s", err.Error()).WithDetails(details{"unknown_game"}), true
+	case errors.Is(err, tablestore.ErrContention):
+		return callable.Aborted("the game is busy; retry with the same actionId"), true
+	case errors.Is(err, tablestore.ErrUnavailable):
+		return callable.Errorf(callable.StatusUnavailable, "the game store is unavailable; retry with the same actionId"), true
+	}
+	return nil, false
+}
+
+// errAlreadyCreated is a dungeon create's answer on a game id a table
+// holds.
+var errAlreadyCreated = &table.Error{Code: table.CodeAlreadyCreated, Msg: "the game exists"}

@@ -1,0 +1,381 @@
+// Package fstables is the Firestore tablestore.Store.
+//
+// Layout (docs/firebase.md):
+//
+//	games/{gameId}                public part, readable by the seated players under
+//	                              firestore.rules: game, mode, ownerUid, phase, seats
+//	                              [{uid, options}], playerUids, version, toMove, rules,
+//	                              rulesHash, state (the game's public part, JSON text,
+//	                              once started), outcome (once finished)
+//	games/{gameId}/private/table  the saved table (table.Save, fairboard-table/v1: the
+//	                              seed, the moves, the draws, the stored results): server only
+//	games/{gameId}/log/{id}       one applied action's public events {events: [...]},
+//	                              id %020d of its last public event's seq, as the dungeon's
+//
+// Every create and action is one Firestore transaction: it reads the
+// private document, restores the table (table.Restore replays its moves),
+// applies the action and writes the three documents; a refused action or
+// a retry (table.Result.Replayed) writes nothing. Of two actions at once
+// on a table, Firestore's locks serialise them and the loser is retried
+// on the winner's table (then stale_version if it named the version).
+package fstables
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"cloud.google.com/go/firestore"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
+)
+
+// The collection and document names.
+const (
+	collGames   = "games"
+	collPrivate = "private"
+	docTable    = "table"
+	collLog     = "log"
+)
+
+// Store is a tablestore.Store on a Firestore client.
+type Store struct {
+	c      *firestore.Client
+	lookup tablestore.Lookup
+}
+
+var _ tablestore.Store = (*Store)(nil)
+
+// New returns the Store on c, finding games with lookup.
+func New(c *firestore.Client, lookup tablestore.Lookup) *Store {
+	if c == nil || lookup == nil {
+		panic("fstables.New: a client and a lookup are required")
+	}
+	return &Store{c: c, lookup: lookup}
+}
+
+// privateDoc is games/{id}/private/table.
+type privateDoc struct {
+	Game  string `firestore:"game"`
+	Saved string `firestore:"saved"`
+}
+
+// seatDoc is one seat of the public document.
+type seatDoc struct {
+	UID     string   `firestore:"uid"`
+	Options []string `firestore:"options"`
+}
+
+// outcomeDoc is a finished table's outcome.
+type outcomeDoc struct {
+	Abandoned bool      `firestore:"abandoned"`
+	Winners   []int64   `firestore:"winners"`
+	Payoffs   []float64 `firestore:"payoffs"`
+}
+
+// publicDoc is games/{id}: the table's public part (table.Table.Public).
+type publicDoc struct {
+	Game       string      `firestore:"game"`
+	Mode       string      `firestore:"mode"`
+	OwnerUID   string      `firestore:"ownerUid"`
+	Phase      string      `firestore:"phase"`
+	Version    int64       `firestore:"version"`
+	Seats      []seatDoc   `firestore:"seats"`
+	PlayerUIDs []string    `firestore:"playerUids"`
+	ToMove     int64       `firestore:"toMove"`
+	Rules      string      `firestore:"rules"`
+	RulesHash  string      `firestore:"rulesHash"`
+	State      string      `firestore:"state,omitempty"`
+	Outcome    *outcomeDoc `firestore:"outcome,omitempty"`
+}
+
+func (s *Store) refs(gameID string) (pub, priv *firestore.DocumentRef) {
+	pub = s.c.Collection(collGames).Doc(gameID)
+	return pub, pub.Collection(collPrivate).Doc(docTable)
+}
+
+func notCreated(gameID string) error {
+	return &table.Error{Code: table.CodeNotCreated, Msg: "no game " + gameID}
+}
+
+// validID reports whether s is 1-128 characters of [A-Za-z0-9_-].
+func validID(s string) bool {
+	if len(s) == 0 || len(s) > table.MaxIDLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Create implements tablestore.Store: one transaction reading games/{id}
+// and its private table; a create on a game id any game holds (a table,
+// or a dungeon game) is answered as tablestore.Store says.
+func (s *Store) Create(ctx context.Context, gameID, name string, req table.CreateRequest) (*table.Result, error) {
+	if !validID(gameID) {
+		return nil, &table.Error{Code: table.CodeBadGameID, Msg: "a game id is 1-128 characters of [A-Za-z0-9_-]"}
+	}
+	def, err := tablestore.Def(s.lookup, name)
+	if err != nil {
+		return nil, err
+	}
+	var res *table.Result
+	err = s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		pubRef, privRef := s.refs(gameID)
+		snaps, err := tx.GetAll([]*firestore.DocumentRef{pubRef, privRef})
+		if err != nil {
+			return err
+		}
+		if snaps[1].Exists() {
+			_, t, err := s.restore(snaps[1])
+			if err != nil {
+				return err
+			}
+			res, err = t.Retry(def, req)
+			return err
+		}
+		if snaps[0].Exists() {
+			return &table.Error{Code: table.CodeAlreadyCreated, Msg: "the game exists"}
+		}
+		t, r, err := table.Create(def, req)
+		if err != nil {
+			return err
+		}
+		res = r
+		return s.write(tx, gameID, t, nil, true)
+	})
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return res, nil
+}
+
+// Do implements tablestore.Store: one transaction (read the private
+// table, restore, Do, write).
+func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.Result, error) {
+	if !validID(gameID) {
+		return nil, notCreated(gameID)
+	}
+	var res *table.Result
+	err := s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		_, privRef := s.refs(gameID)
+		snap, err := tx.Get(privRef)
+		if status.Code(err) == codes.NotFound {
+			return notCreated(gameID)
+		}
+		if err != nil {
+			return err
+		}
+		_, t, err := s.restore(snap)
+		if err != nil {
+			return err
+		}
+		before := t.Public().Log
+		r, err := t.Do(a)
+		if err != nil {
+			return err
+		}
+		res = r
+		if r.Replayed {
+			return nil
+		}
+		return s.write(tx, gameID, t, before, false)
+	})
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return res, nil
+}
+
+// View implements tablestore.Store: one read of the private table (not a
+// transaction), restored.
+func (s *Store) View(ctx context.Context, gameID, uid string) (*table.View, game.Definition, error) {
+	def, t, err := s.load(ctx, gameID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t.View(uid), def, nil
+}
+
+// Def implements tablestore.Store.
+func (s *Store) Def(name string) (game.Definition, error) { return tablestore.Def(s.lookup, name) }
+
+// Game implements tablestore.Store: one read of the private table.
+func (s *Store) Game(ctx context.Context, gameID string) (string, error) {
+	if !validID(gameID) {
+		return "", notCreated(gameID)
+	}
+	_, privRef := s.refs(gameID)
+	snap, err := privRef.Get(ctx)
+	if status.Code(err) == codes.NotFound {
+		return "", notCreated(gameID)
+	}
+	if err != nil {
+		return "", mapErr(err)
+	}
+	var d privateDoc
+	if err := snap.DataTo(&d); err != nil {
+		return "", fmt.Errorf("fstables: decode %s: %w", snap.Ref.Path, err)
+	}
+	return d.Game, nil
+}
+
+// Saved returns the table gameID's saved JSON (table.Save), for the
+// server and tests.
+func (s *Store) Saved(ctx context.Context, gameID string) ([]byte, error) {
+	_, privRef := s.refs(gameID)
+	snap, err := privRef.Get(ctx)
+	if status.Code(err) == codes.NotFound {
+		return nil, notCreated(gameID)
+	}
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	var d privateDoc
+	if err := snap.DataTo(&d); err != nil {
+		return nil, err
+	}
+	return []byte(d.Saved), nil
+}
+
+func (s *Store) load(ctx context.Context, gameID string) (game.Definition, *table.Table, error) {
+	if !validID(gameID) {
+		return nil, nil, notCreated(gameID)
+	}
+	_, privRef := s.refs(gameID)
+	snap, err := privRef.Get(ctx)
+	if status.Code(err) == codes.NotFound {
+		return nil, nil, notCreated(gameID)
+	}
+	if err != nil {
+		return nil, nil, mapErr(err)
+	}
+	return s.restore(snap)
+}
+
+// restore makes the table of a private document again.
+func (s *Store) restore(snap *firestore.DocumentSnapshot) (game.Definition, *table.Table, error) {
+	var d privateDoc
+	if err := snap.DataTo(&d); err != nil {
+		return nil, nil, fmt.Errorf("fstables: decode %s: %w", snap.Ref.Path, err)
+	}
+	def, err := tablestore.Def(s.lookup, d.Game)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fstables: %s: %v", snap.Ref.Path, err) // not the caller's fault: internal
+	}
+	t, err := table.Restore(def, []byte(d.Saved))
+	if err != nil {
+		return nil, nil, fmt.Errorf("fstables: %s: %w", snap.Ref.Path, err)
+	}
+	return def, t, nil
+}
+
+// write queues the table's three documents: the public one and the
+// private one set whole (created, for a new table: isNew), and the log
+// document of the public events after the public log before.
+func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, before []table.Event, isNew bool) error {
+	pubRef, privRef := s.refs(gameID)
+	saved, err := t.Save()
+	if err != nil {
+		return err
+	}
+	pv := t.Public()
+	put := tx.Set
+	if isNew { // a new table: created, never over a document that appeared since the read
+		put = func(ref *firestore.DocumentRef, data any, _ ...firestore.SetOption) error {
+			return tx.Create(ref, data)
+		}
+	}
+	if err := put(pubRef, publicOf(pv)); err != nil {
+		return err
+	}
+	if err := put(privRef, privateDoc{Game: pv.Game, Saved: string(saved)}); err != nil {
+		return err
+	}
+	fresh := pv.Log[len(before):]
+	if len(fresh) == 0 {
+		return nil
+	}
+	doc, err := logDoc(t.Def(), fresh)
+	if err != nil {
+		return err
+	}
+	id := fmt.Sprintf("%020d", fresh[len(fresh)-1].Seq)
+	return tx.Create(pubRef.Collection(collLog).Doc(id), doc)
+}
+
+func publicOf(v *table.View) publicDoc {
+	d := publicDoc{Game: v.Game, Mode: string(v.Mode), OwnerUID: v.Owner, Phase: string(v.Phase),
+		Version: int64(v.Version), ToMove: int64(v.ToMove), Rules: string(v.Rules), RulesHash: v.RulesHash,
+		State: string(v.State), PlayerUIDs: []string{}}
+	for _, st := range v.Seats {
+		d.Seats = append(d.Seats, seatDoc{UID: st.UID, Options: slices.Clone(st.Options)})
+		if st.UID != "" {
+			d.PlayerUIDs = append(d.PlayerUIDs, st.UID)
+		}
+	}
+	if o := v.Outcome; o != nil {
+		d.Outcome = &outcomeDoc{Abandoned: o.Abandoned, Payoffs: slices.Clone(o.Payoffs), Winners: []int64{}}
+		for _, w := range o.Winners {
+			d.Outcome.Winners = append(d.Outcome.Winners, int64(w))
+		}
+	}
+	return d
+}
+
+// logDoc is {events: [...]}, each event the map of its
+// tablestore.AppendEventJSON.
+func logDoc(def game.Definition, events []table.Event) (map[string]any, error) {
+	list := make([]any, len(events))
+	for i, e := range events {
+		var m map[string]any
+		dec := json.NewDecoder(bytesReader(tablestore.AppendEventJSON(nil, def, e)))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			return nil, err
+		}
+		for k, v := range m {
+			if n, ok := v.(json.Number); ok {
+				x, err := n.Int64()
+				if err != nil {
+					return nil, err
+				}
+				m[k] = x
+			}
+		}
+		list[i] = m
+	}
+	return map[string]any{"events": list}, nil
+}
+
+// mapErr keeps a table's refusal and tablestore's errors; a Firestore
+// error that says the database did not answer wraps
+// tablestore.ErrUnavailable, one that says the transaction kept losing
+// tablestore.ErrContention.
+func mapErr(err error) error {
+	var te *table.Error
+	if errors.As(err, &te) || errors.Is(err, tablestore.ErrUnknownGame) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	switch status.Code(err) {
+	case codes.Unavailable, codes.DeadlineExceeded:
+		return fmt.Errorf("%w: %v", tablestore.ErrUnavailable, err)
+	case codes.Aborted:
+		return fmt.Errorf("%w: %v", tablestore.ErrContention, err)
+	}
+	return err
+}
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

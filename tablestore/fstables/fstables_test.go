@@ -1,0 +1,193 @@
+package fstables_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/games/pig"
+	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
+	"github.com/fairboard/fairboard/tablestore/fstables"
+	"github.com/fairboard/fairboard/tablestore/storetest"
+)
+
+// The emulator enforces firestore.rules for the clients' REST reads; the
+// store's own client is the admin, as in production.
+var emu = emulator.NewSuite(emulator.Config{Firestore: true, Auth: true, Rules: "firestore.rules"})
+
+func TestMain(m *testing.M) { os.Exit(emu.Run(m)) }
+
+func newStore(t *testing.T) *fstables.Store {
+	t.Helper()
+	emu.Require(t)
+	return fstables.New(emu.Client(t), registry.Lookup)
+}
+
+func TestFirestorePlaysPigAsMatch(t *testing.T) {
+	s := newStore(t)
+	storetest.CheckAgainstMatch(t, s, pig.Def, "fs-pig-1", 2)
+	storetest.CheckAgainstMatch(t, s, pig.Def, "fs-pig-2", 3)
+}
+
+func TestFirestoreRefusals(t *testing.T) {
+	storetest.CheckRefusals(t, newStore(t), pig.Def, "fs-refusals")
+}
+
+func TestFirestoreCreate(t *testing.T) {
+	storetest.CheckCreate(t, newStore(t), pig.Def, "fs-create")
+}
+
+// A game id a dungeon game (or anything else) holds is not a table: a
+// create there is already_created and writes nothing.
+func TestFirestoreCreateOnAnotherGame(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	fc := emu.Client(t)
+	_, err := fc.Collection("games").Doc("fs-dungeon").Set(ctx, map[string]any{"ownerUid": "x", "version": 3})
+	require.NoError(t, err)
+	_, err = s.Create(ctx, "fs-dungeon", "pig", table.CreateRequest{Actor: "x", ActionID: "c", Mode: rng.ModeCrypto})
+	require.ErrorIs(t, err, table.CodeAlreadyCreated)
+	_, err = s.Game(ctx, "fs-dungeon")
+	require.ErrorIs(t, err, table.CodeNotCreated)
+	snap, err := fc.Collection("games").Doc("fs-dungeon").Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"ownerUid": "x", "version": int64(3)}, snap.Data())
+}
+
+// The documents: the public one and one log document per action, its id
+// the last public event's seq, the public events in order with no gap
+// but the addressed ones (Pig has none); the private one holds the saved
+// table, which restores to the table the store shows.
+func TestFirestoreLayout(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	fc := emu.Client(t)
+	storetest.CheckAgainstMatch(t, s, pig.Def, "fs-layout", 2)
+	pub, _, err := s.View(ctx, "fs-layout", "")
+	require.NoError(t, err)
+
+	snap, err := fc.Collection("games").Doc("fs-layout").Get(ctx)
+	require.NoError(t, err)
+	d := snap.Data()
+	require.Equal(t, "pig", d["game"])
+	require.Equal(t, "finished", d["phase"])
+	require.Equal(t, int64(pub.Version), d["version"])
+	require.Equal(t, []any{storetest.UID(0), storetest.UID(1)}, d["playerUids"])
+	require.Equal(t, string(pub.State), d["state"])
+	require.NotNil(t, d["outcome"])
+
+	docs, err := fc.Collection("games").Doc("fs-layout").Collection("log").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	require.Len(t, docs, int(pub.Version)) // create, 2 joins, start, the moves: one document each
+	seq := int64(0)
+	for _, doc := range docs {
+		evs := doc.Data()["events"].([]any)
+		for _, e := range evs {
+			seq++
+			require.Equal(t, seq, e.(map[string]any)["seq"])
+		}
+		require.Equal(t, fmt.Sprintf("%020d", seq), doc.Ref.ID)
+	}
+	require.Equal(t, int64(len(pub.Log)), seq)
+
+	saved, err := s.Saved(ctx, "fs-layout")
+	require.NoError(t, err)
+	tb, err := table.Restore(pig.Def, saved)
+	require.NoError(t, err)
+	require.Equal(t, pub, tb.Public())
+}
+
+// The security rules: a seated player's client reads games/{id} and its
+// log; another signed-in user reads neither; nobody reads the private
+// table, a seated player included. Positive control: the same reads of
+// the private table under rules opened to every signed-in user succeed
+// (it is the rules that refuse them).
+func TestFirestoreRulesTableDocuments(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	seated, seatedTok, err := emu.Auth().SignInAnonymously(ctx)
+	require.NoError(t, err)
+	other, otherTok, err := emu.Auth().SignInAnonymously(ctx)
+	require.NoError(t, err)
+	g := "fs-rules"
+	_, err = s.Create(ctx, g, "pig", table.CreateRequest{Actor: seated, ActionID: "c", Mode: rng.ModeCrypto})
+	require.NoError(t, err)
+	_, err = s.Do(ctx, g, table.Action{Actor: seated, ActionID: "j", Version: 1, Kind: table.KindJoin, Seat: 0})
+	require.NoError(t, err)
+
+	read := func(f *emulator.Firestore, path, tok string) int {
+		t.Helper()
+		code, body, err := f.REST(ctx, http.MethodGet, path, tok, nil)
+		require.NoError(t, err)
+		if code == http.StatusOK && path == "/games/"+g {
+			var doc struct{ Fields map[string]any }
+			require.NoError(t, json.Unmarshal(body, &doc))
+			require.Contains(t, doc.Fields, "game")
+			require.NotContains(t, doc.Fields, "saved")
+		}
+		return code
+	}
+	fs := emu.Firestore()
+	require.Equal(t, http.StatusOK, read(fs, "/games/"+g, seatedTok))
+	require.Equal(t, http.StatusOK, read(fs, fmt.Sprintf("/games/%s/log/%020d", g, 2), seatedTok))
+	require.Equal(t, http.StatusForbidden, read(fs, "/games/"+g, otherTok))
+	require.Equal(t, http.StatusForbidden, read(fs, fmt.Sprintf("/games/%s/log/%020d", g, 2), otherTok))
+	require.Equal(t, http.StatusForbidden, read(fs, "/games/"+g+"/private/table", seatedTok))
+	require.Equal(t, http.StatusForbidden, read(fs, "/games/"+g+"/private/table", otherTok))
+	_ = other
+
+	weak := emu.Weakened(t, []string{"/private/{doc}"}, "games/"+g, "games/"+g+"/private/table")
+	require.Equal(t, http.StatusOK, read(weak, "/games/"+g+"/private/table", seatedTok))
+}
+
+// Four joins sent at once at one version: Firestore's transactions
+// serialise them, exactly one applies, the others are refused
+// (stale_version once they run on the winner's table, or contention if
+// they kept losing) and write nothing.
+func TestFirestoreConcurrentJoins(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	g := "fs-race"
+	_, err := s.Create(ctx, g, "pig", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto, Seats: 4})
+	require.NoError(t, err)
+	errs := make(chan error, 4)
+	for i := range 4 {
+		go func() {
+			_, err := s.Do(ctx, g, table.Action{Actor: storetest.UID(i), ActionID: "j", Version: 1, Kind: table.KindJoin, Seat: i})
+			errs <- err
+		}()
+	}
+	applied := 0
+	for range 4 {
+		err := <-errs
+		if err == nil {
+			applied++
+			continue
+		}
+		require.True(t, errors.Is(err, table.CodeStaleVersion) || errors.Is(err, tablestore.ErrContention), "%v", err)
+	}
+	require.Equal(t, 1, applied)
+	pub, _, err := s.View(ctx, g, "")
+	require.NoError(t, err)
+	require.Equal(t, uint64(2), pub.Version)
+	taken := 0
+	for _, st := range pub.Seats {
+		if st.UID != "" {
+			taken++
+		}
+	}
+	require.Equal(t, 1, taken)
+	docs, err := emu.Client(t).Collection("games").Doc(g).Collection("log").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	require.Len(t, docs, 2)
+}

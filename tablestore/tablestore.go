@@ -1,0 +1,133 @@
+// Package tablestore keeps tables (package table) for the Cloud
+// Functions: a Store creates a table, applies an action to it atomically
+// by its game id, and reads a caller's view and the public part. Memory
+// is the in-memory Store; package tablestore/fstables is the Firestore
+// one.
+//
+// It is machinery: it imports no game. A Store finds a table's game by
+// name through the Lookup its caller passes (cmd/gamectl and
+// functions/deploy pass games/registry.Lookup).
+package tablestore
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/table"
+)
+
+// Lookup returns the game definition called name, or an error that names
+// the known games (games/registry.Lookup).
+type Lookup func(name string) (game.Definition, error)
+
+// ErrUnknownGame is wrapped by Create's error for a game name Lookup does
+// not know; the error's text is Lookup's, which names the known games.
+var ErrUnknownGame = errors.New("unknown game")
+
+// ErrUnavailable is wrapped by a persistent store's errors when its
+// database does not answer (the caller may retry with the same action
+// id); ErrContention when an action lost to others on the same table more
+// times than the store retries.
+var (
+	ErrUnavailable = errors.New("table store unavailable")
+	ErrContention  = errors.New("table busy")
+)
+
+// Store keeps tables by game id (1-128 characters of [A-Za-z0-9_-]). Its
+// refusals are *table.Error values (table.Codes); its own failures wrap
+// ErrUnavailable or ErrContention, or are internal.
+type Store interface {
+	// Create makes the table gameID of the game called name: a table's
+	// refusals (table.Create), bad_game_id, ErrUnknownGame. On a game id
+	// that exists, the request that created it gets its stored result
+	// again (Replayed), the same actor and action id with other content
+	// action_id_reused, and anything else (another request, a game id
+	// another kind of game holds) already_created.
+	Create(ctx context.Context, gameID, name string, req table.CreateRequest) (*table.Result, error)
+	// Do applies a to the table gameID atomically (table.Table.Do): a
+	// refused action writes nothing; not_created if there is no table.
+	Do(ctx context.Context, gameID string, a table.Action) (*table.Result, error)
+	// View returns what uid may see of the table gameID
+	// (table.Table.View), and the table's definition; not_created if
+	// there is none.
+	View(ctx context.Context, gameID, uid string) (*table.View, game.Definition, error)
+	// Game returns the name of the game the table gameID plays;
+	// not_created if gameID is no table.
+	Game(ctx context.Context, gameID string) (string, error)
+	// Def returns the definition of the game called name (the store's
+	// Lookup, no I/O): ErrUnknownGame for a name it does not know.
+	Def(name string) (game.Definition, error)
+}
+
+// Memory is the in-memory Store (over table.Memory): every request is
+// serialised by one mutex, nothing survives a restart.
+type Memory struct {
+	mem    *table.Memory
+	lookup Lookup
+}
+
+// NewMemory returns an empty in-memory Store finding games with lookup.
+func NewMemory(lookup Lookup) *Memory {
+	if lookup == nil {
+		panic("tablestore.NewMemory: a lookup is required")
+	}
+	return &Memory{mem: table.NewMemory(), lookup: lookup}
+}
+
+// Def looks name up; an unknown name is an error that is ErrUnknownGame
+// (errors.Is) with lookup's text, which names the known games.
+func Def(lookup Lookup, name string) (game.Definition, error) {
+	def, err := lookup(name)
+	if err != nil {
+		return nil, unknownGame{err}
+	}
+	return def, nil
+}
+
+// unknownGame is Lookup's error, which names the known games, as an
+// ErrUnknownGame.
+type unknownGame struct{ err error }
+
+func (e unknownGame) Error() string        { return e.err.Error() }
+func (e unknownGame) Is(target error) bool { return target == ErrUnknownGame }
+func (e unknownGame) Unwrap() error        { return e.err }
+
+// Create implements Store.
+func (m *Memory) Create(_ context.Context, gameID, name string, req table.CreateRequest) (*table.Result, error) {
+	def, err := Def(m.lookup, name)
+	if err != nil {
+		return nil, err
+	}
+	return m.mem.Create(gameID, def, req)
+}
+
+// Do implements Store.
+func (m *Memory) Do(_ context.Context, gameID string, a table.Action) (*table.Result, error) {
+	return m.mem.Do(gameID, a)
+}
+
+// View implements Store.
+func (m *Memory) View(_ context.Context, gameID, uid string) (*table.View, game.Definition, error) {
+	v, err := m.mem.View(gameID, uid)
+	if err != nil {
+		return nil, nil, err
+	}
+	def, err := Def(m.lookup, v.Game)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, def, nil
+}
+
+// Def implements Store.
+func (m *Memory) Def(name string) (game.Definition, error) { return Def(m.lookup, name) }
+
+// Game implements Store.
+func (m *Memory) Game(_ context.Context, gameID string) (string, error) {
+	v, err := m.mem.View(gameID, "")
+	if err != nil {
+		return "", err
+	}
+	return v.Game, nil
+}
