@@ -91,26 +91,13 @@ func fieldErr(field, problem string) error {
 
 // checkIDs checks gameId and actionId: 1-128 characters of [A-Za-z0-9_-].
 func checkIDs(gameID, actionID string) error {
-	if !validTableID(gameID) {
+	if !table.ValidID(gameID) {
 		return fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
-	if !validTableID(actionID) {
+	if !table.ValidID(actionID) {
 		return fieldErr("actionId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
 	return nil
-}
-
-func validTableID(s string) bool {
-	if len(s) == 0 || len(s) > table.MaxIDLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func (q *TableCreateRequest) check() error {

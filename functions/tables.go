@@ -100,7 +100,7 @@ func (a *API) tableOf(ctx context.Context, data json.RawMessage) (string, error)
 		return "", nil
 	}
 	id, ok := peek(data, "gameId")
-	if !ok || !validTableID(id) {
+	if !ok || !table.ValidID(id) {
 		return "", nil
 	}
 	name, err := a.tables.Game(ctx, id)
@@ -218,7 +218,7 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 	if err := decodeData(data, &q); err != nil {
 		return nil, err
 	}
-	if !validTableID(q.GameID) {
+	if !table.ValidID(q.GameID) {
 		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
 	v, def, err := a.tables.View(ctx, q.GameID, uid)

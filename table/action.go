@@ -90,10 +90,10 @@ func (a *Action) fingerprint() string {
 //     not_your_turn, invalid_action (game.DecodeMove), then the game's
 //     own refusal with its code; abandon: not_owner.
 func (t *Table) Do(a Action) (*Result, error) {
-	if !(validID(a.Actor) || a.Actor == ServerActor && a.Kind == KindAbandon) {
+	if !(ValidID(a.Actor) || a.Actor == ServerActor && a.Kind == KindAbandon) {
 		return nil, reject(CodeBadActor, "an actor is 1-128 characters of [A-Za-z0-9_-]; the server only abandons")
 	}
-	if !validID(a.ActionID) {
+	if !ValidID(a.ActionID) {
 		return nil, reject(CodeBadActionID, "an action id is 1-128 characters of [A-Za-z0-9_-]")
 	}
 	key := recordKey{a.Actor, a.ActionID}

@@ -24,7 +24,7 @@ func NewMemory() *Memory { return &Memory{tables: map[string]*Table{}} }
 // with other content action_id_reused, any other already_created; else
 // Create's refusals.
 func (s *Memory) Create(gameID string, def game.Definition, req CreateRequest) (*Result, error) {
-	if !validID(gameID) {
+	if !ValidID(gameID) {
 		return nil, reject(CodeBadGameID, "a game id is 1-128 characters of [A-Za-z0-9_-]")
 	}
 	s.mu.Lock()

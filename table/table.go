@@ -142,10 +142,10 @@ type Result struct {
 // def.Seats().Min..Max), bad_ruleset (def.DecodeRuleset's refusal). The
 // stream is made at start.
 func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
-	if !validID(req.Actor) {
+	if !ValidID(req.Actor) {
 		return nil, nil, reject(CodeBadActor, "an actor is 1-128 characters of [A-Za-z0-9_-]")
 	}
-	if !validID(req.ActionID) {
+	if !ValidID(req.ActionID) {
 		return nil, nil, reject(CodeBadActionID, "an action id is 1-128 characters of [A-Za-z0-9_-]")
 	}
 	switch req.Mode {
@@ -231,8 +231,10 @@ func cloneEvents(ev []Event) []Event {
 	return out
 }
 
-// validID reports whether s is 1-128 characters of [A-Za-z0-9_-].
-func validID(s string) bool {
+// ValidID reports whether s is a valid game, actor or action id: 1 to
+// MaxIDLen characters of [A-Za-z0-9_-]. The stores and the functions
+// check ids with it.
+func ValidID(s string) bool {
 	if len(s) == 0 || len(s) > MaxIDLen {
 		return false
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -111,14 +110,8 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 			return usagef("--bots: %v", err)
 		}
 	}
-	if *rules != "" {
-		data, err := os.ReadFile(*rules)
-		if err != nil {
-			return usagef("--rules: %v", err)
-		}
-		if cfg.Rules, err = def.DecodeRuleset(data); err != nil {
-			return usagef("--rules %s: %v", *rules, err)
-		}
+	if cfg.Rules, err = gameRules(def, *rules); err != nil {
+		return err
 	}
 	// The output files are checked before the game is played.
 	var rec *audit.Recorder

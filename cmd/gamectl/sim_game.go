@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 )
 
@@ -55,6 +56,24 @@ over the seats that played it.
 
 flags:
 `
+
+// gameRules reads a --rules FILE of def, decoded strictly by the game; ""
+// is the game's default (nil). A file that cannot be read or decoded is a
+// usage error naming it.
+func gameRules(def game.Definition, path string) (game.Ruleset, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("--rules: %v", err)
+	}
+	r, err := def.DecodeRuleset(data)
+	if err != nil {
+		return nil, usagef("--rules %s: %v", path, err)
+	}
+	return r, nil
+}
 
 // gameFlag returns the value of a --game flag among args (before any "--"),
 // and whether there is one.
@@ -138,14 +157,8 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 			return usageError{err}
 		}
 	}
-	if *rules != "" {
-		data, err := os.ReadFile(*rules)
-		if err != nil {
-			return usagef("--rules: %v", err)
-		}
-		if cfg.Rules, err = def.DecodeRuleset(data); err != nil {
-			return usagef("--rules %s: %v", *rules, err)
-		}
+	if cfg.Rules, err = gameRules(def, *rules); err != nil {
+		return err
 	}
 	if flagSet(fs, "by-skill") {
 		return runGameBySkill(cfg, *bySkill, stdout)

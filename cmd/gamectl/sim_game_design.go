@@ -116,14 +116,8 @@ func (f gameSimFlags) config() (match.SimConfig, error) {
 			return cfg, usageError{err}
 		}
 	}
-	if *f.rules != "" {
-		data, err := os.ReadFile(*f.rules)
-		if err != nil {
-			return cfg, usagef("--rules: %v", err)
-		}
-		if cfg.Rules, err = def.DecodeRuleset(data); err != nil {
-			return cfg, usagef("--rules %s: %v", *f.rules, err)
-		}
+	if cfg.Rules, err = gameRules(def, *f.rules); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

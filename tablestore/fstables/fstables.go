@@ -105,25 +105,11 @@ func notCreated(gameID string) error {
 	return &table.Error{Code: table.CodeNotCreated, Msg: "no game " + gameID}
 }
 
-// validID reports whether s is 1-128 characters of [A-Za-z0-9_-].
-func validID(s string) bool {
-	if len(s) == 0 || len(s) > table.MaxIDLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // Create implements tablestore.Store: one transaction reading games/{id}
 // and its private table; a create on a game id any game holds (a table,
 // or a dungeon game) is answered as tablestore.Store says.
 func (s *Store) Create(ctx context.Context, gameID, name string, req table.CreateRequest) (*table.Result, error) {
-	if !validID(gameID) {
+	if !table.ValidID(gameID) {
 		return nil, &table.Error{Code: table.CodeBadGameID, Msg: "a game id is 1-128 characters of [A-Za-z0-9_-]"}
 	}
 	def, err := tablestore.Def(s.lookup, name)
@@ -164,7 +150,7 @@ func (s *Store) Create(ctx context.Context, gameID, name string, req table.Creat
 // Do implements tablestore.Store: one transaction (read the private
 // table, restore, Do, write).
 func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.Result, error) {
-	if !validID(gameID) {
+	if !table.ValidID(gameID) {
 		return nil, notCreated(gameID)
 	}
 	var res *table.Result
@@ -213,7 +199,7 @@ func (s *Store) Def(name string) (game.Definition, error) { return tablestore.De
 
 // Game implements tablestore.Store: one read of the private table.
 func (s *Store) Game(ctx context.Context, gameID string) (string, error) {
-	if !validID(gameID) {
+	if !table.ValidID(gameID) {
 		return "", notCreated(gameID)
 	}
 	_, privRef := s.refs(gameID)
@@ -250,7 +236,7 @@ func (s *Store) Saved(ctx context.Context, gameID string) ([]byte, error) {
 }
 
 func (s *Store) load(ctx context.Context, gameID string) (game.Definition, *table.Table, error) {
-	if !validID(gameID) {
+	if !table.ValidID(gameID) {
 		return nil, nil, notCreated(gameID)
 	}
 	_, privRef := s.refs(gameID)
