@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/games/pig"
 )
 
@@ -23,7 +24,7 @@ const Dungeon = dungeon.Name
 // ErrUnknown is wrapped by Lookup's error for a name no game has.
 var ErrUnknown = errors.New("unknown game")
 
-var games = []game.Definition{pig.Def, dungeon.Def}
+var games = []game.Definition{pig.Def, dungeon.Def, kuhn.Def}
 
 // All returns the registered games, in registry order.
 func All() []game.Definition { return append([]game.Definition(nil), games...) }

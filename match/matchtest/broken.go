@@ -14,7 +14,9 @@ import (
 func Omit(def game.Definition) game.Definition { return broken{def, omit} }
 
 // Add returns def with a legal list that adds a move Apply refuses: the
-// last kind with zero arguments, whenever the list does not hold it.
+// last kind with zero arguments, whenever the list does not hold it, else
+// that move by the next seat (for a game whose every list holds every
+// kind).
 func Add(def game.Definition) game.Definition { return broken{def, add} }
 
 type how int
@@ -50,6 +52,11 @@ func (s *state) Legal(seat int, buf []game.Move) []game.Move {
 	case s.b.how == add && len(l) > 0:
 		kinds := s.b.Kinds()
 		extra := game.Move{Seat: seat, Kind: kinds[len(kinds)-1].Name}
+		if slices.Contains(l, extra) {
+			// a game that lists every kind (Kuhn poker's pass and bet):
+			// the same move by another seat, refused as not its turn
+			extra.Seat = (seat + 1) % s.NumSeats()
+		}
 		if !slices.Contains(l, extra) {
 			l = append(l, extra)
 		}
