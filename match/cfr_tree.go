@@ -41,14 +41,35 @@ type draw struct {
 }
 
 // probe is a Rand that records every call and returns each range's least
-// value (for a shuffle, j = i: no swap).
-type probe struct{ calls []draw }
+// value (for a shuffle, j = i: no swap). Once the product of its ranges'
+// sizes passes MaxSolveDeals it panics with errTooManyDeals, so that a
+// setup that draws without end under the probe's values stops.
+type probe struct {
+	calls []draw
+	total float64
+}
+
+// errTooManyDeals is the probe's panic past MaxSolveDeals.
+var errTooManyDeals = errors.New("too many deals")
+
+func (p *probe) add(d draw) {
+	p.calls = append(p.calls, d)
+	if p.total == 0 {
+		p.total = 1
+	}
+	for _, s := range d.sizes {
+		p.total *= float64(s)
+	}
+	if p.total > MaxSolveDeals {
+		panic(errTooManyDeals)
+	}
+}
 
 func (p *probe) Dice(sides int, _ rng.Tag, _ *rng.Ctx) (rng.DiceRoll, error) {
 	if sides < 1 {
 		return rng.DiceRoll{}, fmt.Errorf("%w: %d sides", rng.ErrRange, sides)
 	}
-	p.calls = append(p.calls, draw{'d', 1, []int64{int64(sides)}})
+	p.add(draw{'d', 1, []int64{int64(sides)}})
 	return rng.DiceRoll{Sides: sides, Value: 1}, nil
 }
 
@@ -56,7 +77,7 @@ func (p *probe) UniformInt(lo, hi int64, _ rng.Tag, _ *rng.Ctx) (int64, error) {
 	if lo > hi {
 		return 0, fmt.Errorf("%w: [%d, %d]", rng.ErrRange, lo, hi)
 	}
-	p.calls = append(p.calls, draw{'u', lo, []int64{hi - lo + 1}})
+	p.add(draw{'u', lo, []int64{hi - lo + 1}})
 	return lo, nil
 }
 
@@ -65,7 +86,7 @@ func (p *probe) Shuffle(a []int, _ rng.Tag, _ *rng.Ctx) {
 	for i := len(a) - 1; i > 0; i-- {
 		d.sizes = append(d.sizes, int64(i+1))
 	}
-	p.calls = append(p.calls, d)
+	p.add(d)
 }
 
 // scriptedProbe is a probe whose values come from a game.Scripted.
@@ -113,8 +134,8 @@ func sameCalls(a, b []draw) bool {
 func setups(def game.Definition, r game.Ruleset, n int) (states []game.State, p float64, err error) {
 	seats := make([]game.Seat, n)
 	pr := &probe{}
-	if _, _, err := def.Setup(r, seats, pr, nil); err != nil {
-		return nil, 0, unsolvable("setup of %d seats: %v", n, err)
+	if err := probeSetup(def, r, seats, pr); err != nil {
+		return nil, 0, err
 	}
 	var sizes, mins []int64
 	total := 1.0
@@ -161,6 +182,23 @@ func setups(def game.Definition, r game.Ruleset, n int) (states []game.State, p 
 		}
 	}
 	return states, 1 / total, nil
+}
+
+// probeSetup runs Setup with the probe, turning its panic past
+// MaxSolveDeals into an error.
+func probeSetup(def game.Definition, r game.Ruleset, seats []game.Seat, pr *probe) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			if x != errTooManyDeals {
+				panic(x)
+			}
+			err = unsolvable("%s's setup has more than %d outcomes", def.Name(), MaxSolveDeals)
+		}
+	}()
+	if _, _, err := def.Setup(r, seats, pr, nil); err != nil {
+		return unsolvable("setup of %d seats: %v", len(seats), err)
+	}
+	return nil
 }
 
 // runSetup runs Setup, turning a panic of the script (a call past its

@@ -45,7 +45,7 @@ func TestTopLevelUsage(t *testing.T) {
 		require.Equal(t, 0, code)
 		require.Empty(t, errs)
 		require.Contains(t, out, "gamectl help COMMAND")
-		for _, c := range []string{"sim", "play", "replay", "rng", "tenhou", "serve", "verify"} {
+		for _, c := range []string{"sim", "play", "replay", "rng", "tenhou", "serve", "verify", "solve"} {
 			require.Contains(t, out, "\n  "+c+" ")
 		}
 	}

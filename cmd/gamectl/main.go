@@ -1,5 +1,5 @@
 // Command gamectl is the project's one command-line tool, with a subcommand
-// per job (sim, play, replay, rng, tenhou, serve).
+// per job (sim, play, replay, rng, tenhou, serve, games, verify, solve).
 //
 // "gamectl help" lists them; "gamectl help CMD" and "gamectl CMD -h" print a
 // command's help, with the values each flag takes, on stdout. Exit status: 0
