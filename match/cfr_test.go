@@ -36,7 +36,9 @@ func TestSolveCFRKuhn(t *testing.T) {
 	require.InDelta(t, 0, sol.Value[0]+sol.Value[1], 1e-12)
 	require.Less(t, sol.Exploitability, 0.01)
 	require.Less(t, sol.Exploitability, few.Exploitability)
-	require.GreaterOrEqual(t, sol.Exploitability, 0.0)
+	for s := range 2 {
+		require.GreaterOrEqual(t, sol.BestResponse[s], sol.Value[s]-1e-12)
+	}
 
 	p := func(seat int, key, kind string) float64 {
 		is, ok := sol.Strategy(seat, key)
@@ -82,11 +84,12 @@ func TestSolveCFRKuhnUniform(t *testing.T) {
 }
 
 // coin is a test game for the solver's refusals: seat 0 draws a coin at
-// setup (and, with dependent, a second coin when the first is 1), then
+// setup (and, with dependent, a second coin when the first is on), then
 // tosses a die of 2 (its ChanceOutcomes listed unless unlisted) or
 // stops; seat 0 wins the coins plus the die from seat 1.
 type coin struct {
 	dependent, unlisted bool
+	on                  int64 // with dependent, the first coin's value that draws the second
 	seats               int
 }
 
@@ -113,7 +116,7 @@ func (c coin) Setup(_ game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.
 	s := &coinState{cfg: c, n: len(seats)}
 	v, _ := rnd.UniformInt(0, 1, "coin.a", nil)
 	s.sum = int(v)
-	if c.dependent && v == 1 {
+	if c.dependent && v == c.on {
 		w, _ := rnd.UniformInt(0, 1, "coin.b", nil)
 		s.sum += int(w)
 	}
@@ -200,7 +203,8 @@ func TestSolveCFRRefusals(t *testing.T) {
 		{"three seats", coin{seats: 3}, nil, 3, "two-player games: coin with 3 seats"},
 		{"pig with three seats", pig.Def, nil, 3, "two-player games: pig with 3 seats"},
 		{"unlisted chance", coin{unlisted: true}, nil, 2, "coin's ChanceOutcomes cannot list the outcomes of toss"},
-		{"a setup whose calls depend on their values", coin{dependent: true}, nil, 2, "coin's setup calls depend on their values"},
+		{"a setup that draws more than the probe", coin{dependent: true, on: 1}, nil, 2, "coin's setup calls depend on their values: game.Scripted: draw 2 (coin.b) past the end"},
+		{"a setup that draws less than the probe", coin{dependent: true, on: 0}, nil, 2, "coin's setup calls depend on their values: the draws [1 0] make other calls"},
 		{"an endless tree", pig.Def, pigRules, 2, "pig has a line of more than 1000 moves"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
