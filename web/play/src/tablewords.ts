@@ -82,7 +82,7 @@ const phrasebooks: Record<string, Phrasebook> = {
     GameStarted: (e) => `The game starts: ${num(e["seats"])} players, first to ${num(e["goal"])} wins, a ${num(e["dieSides"])}-sided die.`,
     Rolled: (e, who) =>
       num(e["value"]) === 1 ? `${who} rolled 1` : `${who} rolled ${num(e["value"])} (turn total ${num(e["turnTotal"])})`,
-    Busted: (e, who) => `${who} lost the turn total of ${num(e["lost"])}`,
+    Busted: (e, who) => (num(e["lost"]) > 0 ? `${who} lost the turn total of ${num(e["lost"])}` : `${who} ends the turn with nothing`),
     Held: (e, who) => `${who} held: banked ${num(e["banked"])}`,
     Won: (e, who) => `${who} won with ${num(e["score"])}`,
   },
@@ -139,6 +139,8 @@ export interface Row {
   label: string;
   value: string;
   seat: number;
+  /** toMove: the value is the seat the game awaits (shown only in play). */
+  toMove?: boolean;
 }
 
 /** Hints are a game's own names for its state's fields, and which
@@ -185,7 +187,7 @@ export function stateRows(state: unknown, game: string, seats: number, name: Sea
       return;
     }
     const isSeat = path.length === 1 && h?.seatFields.includes(path[0]!) && typeof v === "number";
-    rows.push({ key, label: label(path), value: isSeat ? name(v as number) : fmt(v), seat: -1 });
+    rows.push({ key, label: label(path), value: isSeat ? name(v as number) : fmt(v), seat: -1, ...(isSeat ? { toMove: true } : {}) });
   };
   if (state !== null && state !== undefined) walk(state, []);
   return rows;

@@ -24,6 +24,7 @@ eq(words("GameStarted"), "game started", "an event type in words");
 eq(describeTableEvent({ seq: 5, type: "Rolled", game: true, seat: 0, value: 5, turnTotal: 8 }, "pig", name), "Seat 1 · alice rolled 5 (turn total 8)", "a roll");
 eq(describeTableEvent({ seq: 6, type: "Rolled", game: true, seat: 1, value: 1, turnTotal: 0 }, "pig", name), "Seat 2 · bob (you) rolled 1", "a roll of 1");
 eq(describeTableEvent({ seq: 7, type: "Busted", game: true, seat: 1, lost: 9 }, "pig", name), "Seat 2 · bob (you) lost the turn total of 9", "a bust");
+eq(describeTableEvent({ seq: 7, type: "Busted", game: true, seat: 0, lost: 0 }, "pig", name), "Seat 1 · alice ends the turn with nothing", "a bust at 0");
 eq(describeTableEvent({ seq: 8, type: "Held", game: true, seat: 0, banked: 21 }, "pig", name), "Seat 1 · alice held: banked 21", "a hold");
 eq(describeTableEvent({ seq: 9, type: "Won", game: true, seat: 0, score: 102 }, "pig", name), "Seat 1 · alice won with 102", "the win");
 eq(describeTableEvent({ seq: 4, type: "GameStarted", game: true, seats: 2, goal: 100, dieSides: 6 }, "pig", name),
@@ -55,6 +56,7 @@ eq(pig.map((r) => [r.key, r.label, r.value, r.seat]), [
   ["turnTotal", "Turn total", "8", -1],
   ["turns", "Turns played", "7", -1],
 ], "Pig's state");
+check(pig.find((r) => r.key === "turn")?.toMove === true && !pig.some((r) => r.key !== "turn" && r.toMove), "the seat to move is marked as such");
 // Any game's: field names in words, nested objects by path.
 const other = stateRows({ pot: 40, board: { cells: [1, 2, 3] }, done: true, who: "x" }, "other", 2, name);
 eq(other.map((r) => [r.label, r.value]), [["Pot", "40"], ["Board cells 1", "1"], ["Board cells 2", "2"], ["Board cells 3", "3"], ["Done", "yes"], ["Who", "x"]], "a generic state");
