@@ -260,7 +260,8 @@ function setupForms(): void {
   byId("verify").addEventListener("click", () => void current?.verify());
   byId("help-open").addEventListener("click", () => {
     // How to play: the game's own words and numbers (its definition's
-    // help, from the engine's WebAssembly), built once.
+    // help, from the engine's WebAssembly), built once per game: the
+    // dungeon's, or the open table game's.
     const body = byId("help-body");
     const game = table?.game ?? "dungeon";
     if (body.dataset.game !== game) renderHelp(body, engine.help(game));
