@@ -207,6 +207,37 @@ func TestPigOnGenericBoard(t *testing.T) {
 	bob.shot("pig-end-bob-phone")
 	alice.checkScreen("Pig's end at 1280 px")
 	bob.checkScreen("Pig's end at 390 px")
+	require.True(t, isTrue(alice, `document.getElementById("tg-abandon").hidden`), "no abandon once finished")
+
+	// A second game, abandoned by its owner in play (after a confirmation):
+	// both pages show the end, with no winner.
+	alice.Click("#tg-leave")
+	alice.screen("lobby")
+	require.Equal(t, "pig", alice.String(`document.getElementById("create-game").value`))
+	alice.Click("#create")
+	alice.screen("table")
+	alice.WaitFor(`document.getElementById("table").dataset.phase === "lobby" && document.querySelector("#tg-players li.me")`)
+	id2 := alice.String(`document.getElementById("tg-id").textContent`)
+	require.NotEqual(t, id, id2)
+	bob.open(srv.URL, id2)
+	bob.WaitFor(`document.getElementById("tg-id").textContent === "` + id2 + `" && !document.getElementById("tg-join").hidden`)
+	bob.Click("#tg-join-button")
+	bob.WaitFor(`document.querySelector("#tg-players li.me")`)
+	alice.WaitFor(`!document.getElementById("tg-start").hidden`)
+	alice.Click("#tg-start")
+	alice.WaitFor(`document.getElementById("table").dataset.phase === "playing"`)
+	bob.WaitFor(`document.getElementById("table").dataset.phase === "playing"`)
+	require.True(t, isTrue(bob, `document.getElementById("tg-abandon").hidden`), "only the owner may abandon")
+	alice.Click("#tg-abandon")
+	alice.WaitFor(`document.activeElement && document.activeElement.id === "tg-abandon-confirm"`)
+	alice.Click("#tg-abandon-confirm")
+	for _, p := range players {
+		p.WaitFor(`document.getElementById("table").dataset.phase === "finished"`)
+		result := p.String(`document.getElementById("tg-result").textContent`)
+		require.Contains(t, result, "abandoned")
+		require.NotContains(t, result, "You won")
+	}
+	require.True(t, view(alice, id2).Outcome.Abandoned)
 	for _, p := range players {
 		p.CheckConsole(expectedConsole...)
 	}

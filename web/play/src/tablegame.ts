@@ -5,7 +5,9 @@
 
 import { byId, h, replace, show } from "./dom";
 import type { Engine, GameInfo } from "./engine";
+import { CallError } from "./backend";
 import { refusal } from "./errors";
+import { clearStale, noteStatus, pageTitle } from "./safety";
 import { appendLog, moveButtons, renderPlayers, renderState, turnLine } from "./genericboard";
 import { gameLabel, outcomeLine, seatName, words, type TableMove, type TableView } from "./tablewords";
 
@@ -152,6 +154,16 @@ export class TableGame {
     }, sig);
     byId("tg-start").addEventListener("click", () => this.do("startGame", {}), sig);
     byId("tg-leave").addEventListener("click", () => (location.hash = ""), sig);
+    // The owner's abandon asks first: the game ends for everyone.
+    byId("tg-abandon").addEventListener("click", () => {
+      show(byId("tg-abandon-confirm"), true);
+      byId("tg-abandon-confirm").focus();
+    }, sig);
+    byId("tg-abandon-confirm").addEventListener("click", () => {
+      show(byId("tg-abandon-confirm"), false);
+      this.do("act", { kind: "abandon" });
+    }, sig);
+    document.addEventListener("visibilitychange", () => this.renderTitle(), sig);
     if (this.info) optionSelects(byId("tg-join-options"), "tg-option", this.info);
     this.take(first);
     this.timer = window.setInterval(() => this.tick(), POLL_MS);
@@ -166,6 +178,7 @@ export class TableGame {
     this.closed = true;
     window.clearInterval(this.timer);
     this.ac.abort();
+    document.title = pageTitle({ hidden: false, yourMove: false, revealDue: false });
   }
 
   private tick(): void {
@@ -216,7 +229,10 @@ export class TableGame {
     byId("tg-turn").textContent = turnLine(v, this.name, this.ctx.uid);
     show(byId("tg-end"), v.phase === "finished");
     byId("tg-result").textContent = outcomeLine(v, this.name);
+    // A refusal is said at its version, and cleared once a later one shows.
+    clearStale(byId("tg-status"), v.version);
     this.renderControls();
+    this.renderTitle();
   }
 
   /** renderControls offers the join form, the owner's start and the
@@ -228,6 +244,9 @@ export class TableGame {
     show(byId("tg-join"), joining);
     if (joining) fill(byId<HTMLSelectElement>("tg-join-seat"), free.map((i) => [String(i), "Seat " + (i + 1)]));
     show(byId("tg-start"), v.phase === "lobby" && v.owner === this.ctx.uid && free.length === 0 && !this.pending);
+    const canAbandon = v.phase !== "finished" && v.owner === this.ctx.uid && !this.pending;
+    show(byId("tg-abandon"), canAbandon);
+    if (!canAbandon) show(byId("tg-abandon-confirm"), false);
     const legal = this.pending || v.phase !== "playing" ? [] : v.legal;
     const el = byId("table");
     el.dataset.mine = legal.length ? "1" : "";
@@ -241,6 +260,15 @@ export class TableGame {
     replace(box, ...buttons);
     show(byId("tg-moves"), buttons.length > 0);
     if (hadFocus && buttons[0]) buttons[0].focus();
+  }
+
+  /** renderTitle says in the title of a page in the background that the
+   * game waits for this player's move. */
+  private renderTitle(): void {
+    const v = this.view;
+    const yourMove = v.phase === "playing" && v.toMove === v.seat && v.seat >= 0 && !this.pending;
+    const title = pageTitle({ hidden: document.hidden, yourMove, revealDue: false });
+    if (document.title !== title) document.title = title;
   }
 
   private join(): void {
@@ -262,12 +290,13 @@ export class TableGame {
     status.textContent = "Sending…";
     this.movesKey = "";
     this.renderControls();
-    const data = { gameId: this.id, actionId: this.ctx.newId("a"), version: this.view.version, ...fields };
+    const version = this.view.version;
+    const data = { gameId: this.id, actionId: this.ctx.newId("a"), version, ...fields };
     void this.ctx
       .call<TableResult>(fn, data)
       .then(
         (r) => (status.textContent = r.replayed ? "Done (the server had already applied it)." : ""),
-        (e) => (status.textContent = "Refused: " + refusal(e)),
+        (e) => noteStatus(status, "Refused: " + refusal(e), version, e instanceof CallError ? e.details?.code ?? e.code : ""),
       )
       .then(async () => {
         this.pending = false;
