@@ -99,7 +99,7 @@ func TestPigOnGenericBoard(t *testing.T) {
 
 	// Play to the end: each move by the page of the seat to move, among
 	// the buttons it offers (hold at a turn total of 20 or more, else roll).
-	moves := 0
+	moves, titled := 0, false
 	for ; ; moves++ {
 		require.Less(t, moves, 2000, "the game never ended")
 		v := view(alice, id)
@@ -131,6 +131,22 @@ func TestPigOnGenericBoard(t *testing.T) {
 			bob.shot("pig-play-bob-phone")
 			alice.checkScreen("Pig in play at 1280 px")
 			bob.checkScreen("Pig in play at 390 px")
+		}
+		if p == bob && !titled {
+			// A page in the background says when the game waits for its
+			// player (document.hidden set through DevTools: headless
+			// Chromium keeps every page visible); the other's does not.
+			titled = true
+			hide := func(p *player, hidden bool) {
+				p.Eval(fmt.Sprintf(`Object.defineProperty(document, "hidden", {configurable: true, get: () => %t}); document.dispatchEvent(new Event("visibilitychange"))`, hidden), nil)
+			}
+			hide(bob, true)
+			hide(alice, true)
+			bob.WaitFor(`document.title === "Your move — fairboard"`)
+			require.Equal(t, "fairboard: play", alice.String(`document.title`))
+			hide(bob, false)
+			hide(alice, false)
+			bob.WaitFor(`document.title === "fairboard: play"`)
 		}
 		p.Click(fmt.Sprintf(`#tg-move-buttons button:nth-child(%d)`, pick+1))
 		p.WaitFor(fmt.Sprintf(`Number(document.getElementById("table").dataset.version) > %d && document.getElementById("table").dataset.pending !== "1"`, v.Version))
