@@ -192,6 +192,16 @@ func TestLogReaderInNode(t *testing.T) {
 	require.Equal(t, "ok\n", string(b))
 }
 
+// The generic board's words (event words, move labels, the public
+// state's rows, the outcome), run by Node (test/tablewords_test.ts).
+func TestTableWordsInNode(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tablewords_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/tablewords_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}
+
 // firebase.json (the Hosting deployment, docs/play.md) sends the policy
 // built from the Hosting configuration and the same security headers as
 // gamectl serve, serves the committed page, and routes the page's

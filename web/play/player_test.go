@@ -24,11 +24,13 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/tablestore"
 	"github.com/fairboard/fairboard/web/play"
 )
 
@@ -65,9 +67,12 @@ func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifie
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &server{}
+	// The table games (every registered game but the dungeon), kept in
+	// memory, as gamectl serve wires them.
+	tables := tablestore.NewMemory(registry.Lookup)
 	for _, st := range stores {
 		svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()), Logger: log})
-		s.muxes = append(s.muxes, functions.New(svc, v, log).Mux())
+		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).Mux())
 	}
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -26,7 +26,8 @@ declare global {
 
 interface WasmAPI {
   rules(): string;
-  help(): string;
+  help(name?: string): string;
+  games(): string;
   reset(gameId: string): Answer;
   state(json: string): Answer;
   events(json: string): Answer & { added?: number; checked?: number };
@@ -95,6 +96,22 @@ export interface Help {
   error?: string;
 }
 
+/** GameInfo is a registered game as its definition describes it
+ * (fairboard.games(), web/play/wasm/games.go). */
+export interface GameInfo {
+  name: string;
+  seats: { min: number; max: number; default: number; options: { name: string; values: string[]; doc: string }[] };
+  kinds: KindInfo[];
+  events: { type: string; fields: string[] }[];
+}
+
+/** KindInfo is one move kind: its integer arguments and its doc. */
+export interface KindInfo {
+  name: string;
+  doc: string;
+  args: { name: string; min: number; max: number }[];
+}
+
 /** Rules is what the page draws, computed by the engine from its ruleset. */
 export interface Rules {
   name: string;
@@ -118,9 +135,15 @@ export class Engine {
     for (const c of this.rules.cards) this.cards.set(c.id, c);
   }
 
-  /** help is how to play the game, from its own definition. */
-  help(): Help {
-    return JSON.parse(this.api.help()) as Help;
+  /** help is how to play the game (the dungeon, or the registered game
+   * named), from its own definition. */
+  help(name?: string): Help {
+    return JSON.parse(name ? this.api.help(name) : this.api.help()) as Help;
+  }
+
+  /** games lists the registered games, the dungeon first. */
+  games(): GameInfo[] {
+    return JSON.parse(this.api.games()) as GameInfo[];
   }
 
   /** cardName is a card's name ("Dagger"), or its id if unknown. */

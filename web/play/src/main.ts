@@ -13,14 +13,18 @@ import { joinFieldsAtCreate, modeOf } from "./modes";
 import { TrustSeat } from "./trustgame";
 import { clearOtherTab, legalNow, noteOtherTab } from "./seatact";
 import { clearStale, confirmBar, isIrreversible, noteStatus, ordered, pageTitle, TurnAlert } from "./safety";
+import { chosenGame, createTable, setupGameChoice, TableGame, type TableContext } from "./tablegame";
+import { isTableView, type TableView } from "./tablewords";
 
 let cfg: Config;
 let engine: Engine;
 let backend: Backend;
 let user: User | null = null;
 let current: GameView | null = null;
+/** table is the open table game (any game but the dungeon), if any. */
+let table: TableGame | null = null;
 
-const sections = ["boot", "signin", "lobby", "game"] as const;
+const sections = ["boot", "signin", "lobby", "game", "table"] as const;
 function screen(name: (typeof sections)[number]): void {
   for (const s of sections) show(byId(s), s === name);
   document.body.dataset.screen = name;
@@ -110,6 +114,7 @@ function route(): void {
   if (!user) {
     current?.close();
     current = null;
+    closeTable();
     screen("signin");
     show(byId("firebase-signin"), !cfg.devAuth);
     show(byId("dev-form"), !!cfg.devAuth);
@@ -119,14 +124,16 @@ function route(): void {
   if (id) {
     if (current?.id !== id) {
       current?.close();
+      closeTable();
       current = new GameView(id);
       void current.open();
     }
-    screen("game");
+    screen(table ? "table" : "game");
     return;
   }
   current?.close();
   current = null;
+  closeTable();
   const last = localStorage.getItem("fairboard.lastGame." + user.uid);
   const resume = byId("resume");
   if (last) {
@@ -134,6 +141,24 @@ function route(): void {
   }
   show(resume, !!last);
   screen("lobby");
+}
+
+function closeTable(): void {
+  table?.close();
+  table = null;
+}
+
+/** tableContext is what a table game's page uses of the app. */
+function tableContext(): TableContext {
+  return { uid: user!.uid, call: (fn, data) => callRetrying(fn, data), newId, info: (name) => engine.games().find((g) => g.name === name) };
+}
+
+/** openTable shows a table game, whose first view getView answered. */
+function openTable(id: string, v: TableView): void {
+  closeTable();
+  localStorage.setItem("fairboard.lastGame." + user!.uid, id);
+  table = new TableGame(tableContext(), id, v);
+  screen("table");
 }
 
 function fillSelect(sel: HTMLSelectElement, options: [string, string][]): void {
@@ -149,6 +174,7 @@ function setupForms(): void {
   for (let i = 0; i < engine.rules.maxPlayers; i++) seats.push([String(i), "Seat " + (i + 1)]);
   fillSelect(byId<HTMLSelectElement>("create-seat"), seats);
   fillSelect(byId<HTMLSelectElement>("create-class"), engine.rules.classes.map((c) => [c, classLabel(c)]));
+  setupGameChoice(engine, engine.rules.maxPlayers);
 
   const err = byId("signin-error");
   const guard = (fn: () => Promise<void>) => async () => {
@@ -234,9 +260,12 @@ function setupForms(): void {
   byId("verify").addEventListener("click", () => void current?.verify());
   byId("help-open").addEventListener("click", () => {
     // How to play: the game's own words and numbers (its definition's
-    // help, from the engine's WebAssembly), built once.
+    // help, from the engine's WebAssembly), built once per game: the
+    // dungeon's, or the open table game's.
     const body = byId("help-body");
-    if (!body.firstChild) renderHelp(body, engine.help());
+    const game = table?.game ?? "dungeon";
+    if (body.dataset.game !== game) renderHelp(body, engine.help(game));
+    body.dataset.game = game;
     byId<HTMLDialogElement>("help").showModal();
     byId("help-title").focus(); // at its top; Tab reaches Close, Escape closes
   });
@@ -283,6 +312,8 @@ async function createGame(): Promise<void> {
   const button = byId<HTMLButtonElement>("create");
   button.disabled = true;
   try {
+    const game = chosenGame();
+    if (game !== "dungeon") return await createTable(tableContext(), game);
     await callRetrying("createGame", { gameId, actionId: newId("c"), mode });
     if (mode === "trustless") {
       // The seat's chain and key are drawn by the game's page, once it has
@@ -447,6 +478,7 @@ class GameView implements Names {
       byId("leave").focus();
       return;
     }
+    if (this.closed) return;
     byId("game").dataset.openError = "";
     if (this.state?.trustless) await this.openTrust();
     const saved = sessionStorage.getItem(this.storageKey);
@@ -510,8 +542,13 @@ class GameView implements Names {
    * shown (in pages of 1000), then the state. */
   async refresh(): Promise<void> {
     for (;;) {
-      const v = await backend.call<View>("getView", { gameId: this.id, afterSeq: this.lastSeq });
+      const v = await backend.call<View | TableView>("getView", { gameId: this.id, afterSeq: this.lastSeq });
       if (this.closed) return;
+      if (isTableView(v)) {
+        // Another game than the dungeon: its page is the generic board.
+        this.close();
+        return openTable(this.id, v);
+      }
       this.takeEvents(v.events);
       if (!v.more) {
         this.takeState(v.state);

@@ -7,8 +7,12 @@
 //	fairboard.rules()           the board (36 tiles: index, kind, zone tier),
 //	                            the cards' names and kinds, the classes and
 //	                            the ruleset's hash, as JSON
-//	fairboard.help()            how to play: the game's own help
-//	                            (game.Helper: sections of named items), as JSON
+//	fairboard.help(name?)       how to play: the game's own help
+//	                            (game.Helper: sections of named items), as JSON;
+//	                            the dungeon's without a name
+//	fairboard.games()           the registered games, the dungeon first: name,
+//	                            seats (min, max, default, options), move kinds
+//	                            (args, doc) and event types (fields), as JSON
 //	fairboard.reset(gameId)     forget the game followed so far
 //	fairboard.state(json)       the game document (engine.Public) as read
 //	fairboard.events(json)      new log events, in order
@@ -334,7 +338,13 @@ func main() {
 	describeJSON, _ := json.Marshal(describe())
 	api := map[string]any{
 		"rules": js.FuncOf(func(js.Value, []js.Value) any { return string(describeJSON) }),
-		"help":  js.FuncOf(func(js.Value, []js.Value) any { return helpJSON("dungeon") }),
+		"help": js.FuncOf(func(_ js.Value, args []js.Value) any {
+			if len(args) > 0 && args[0].Type() == js.TypeString {
+				return helpJSON(args[0].String())
+			}
+			return helpJSON("dungeon")
+		}),
+		"games": js.FuncOf(func(js.Value, []js.Value) any { return gamesJSON() }),
 		"reset": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			id, ok := str(args)
 			if !ok || id == "" {

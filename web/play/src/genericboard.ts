@@ -1,0 +1,95 @@
+// The generic board: any table game drawn from its view alone (its seats,
+// its public state as key/value rows, its legal moves, its log), for a
+// game that brings no board of its own. Everything is put in as text.
+
+import { h, replace } from "./dom";
+import type { GameInfo } from "./engine";
+import { describeTableEvent, moveDoc, moveLabel, stateRows, type SeatNames, type TableMove, type TableView } from "./tablewords";
+
+/** renderPlayers lists the seats: number, uid (or free), options, whose
+ * turn it is, the owner and the winners. */
+export function renderPlayers(ul: HTMLElement, v: TableView, info: GameInfo | undefined, name: SeatNames): void {
+  const opts = info?.seats.options ?? [];
+  const winners = new Set(v.outcome && !v.outcome.abandoned ? v.outcome.winners : []);
+  replace(
+    ul,
+    ...v.seats.map((s, i) => {
+      const marks = [
+        v.toMove === i ? "to move" : "",
+        s.uid && s.uid === v.owner ? "owner" : "",
+        winners.has(i) ? "winner" : "",
+      ].filter(Boolean);
+      const options = (s.options ?? []).map((o, j) => `${opts[j]?.name ?? "option"}: ${o}`);
+      return h(
+        "li",
+        { class: "player" + (i === v.seat ? " me" : ""), "data-seat": i, "data-uid": s.uid, "data-to-move": v.toMove === i ? "1" : undefined },
+        h("strong", {}, s.uid ? name(i) : `Seat ${i + 1}: free`),
+        marks.length ? ` (${marks.join(", ")})` : "",
+        options.length ? h("span", { class: "stats" }, options.join(" · ")) : null,
+      );
+    }),
+  );
+}
+
+/** renderState draws the public state as a list of key/value pairs; a
+ * per-seat value names its seat. */
+export function renderState(dl: HTMLElement, v: TableView, name: SeatNames): void {
+  const rows = stateRows(v.state, v.game, v.seats.length, name).filter((r) => !r.toMove || v.phase === "playing");
+  if (rows.length === 0) {
+    replace(dl, h("dt", {}, "State"), h("dd", {}, v.phase === "lobby" ? "The game has not started." : "—"));
+    return;
+  }
+  replace(
+    dl,
+    ...rows.flatMap((r) => [
+      h("dt", {}, r.seat >= 0 ? `${r.label}, ${name(r.seat)}` : r.label),
+      h("dd", { "data-key": r.key, class: r.seat >= 0 && r.seat === v.seat ? "me" : undefined }, r.value),
+    ]),
+  );
+}
+
+/** appendLog adds the events after the last one shown, in words. */
+export function appendLog(ol: HTMLElement, v: TableView, after: number, name: SeatNames): number {
+  let last = after;
+  for (const e of v.log) {
+    if (e.seq <= last) continue;
+    last = e.seq;
+    ol.querySelector("li.newest")?.classList.remove("newest");
+    ol.appendChild(h("li", { "data-seq": e.seq, "data-type": e.type, class: "newest" }, describeTableEvent(e, v.game, name)));
+  }
+  return last;
+}
+
+/** moveButtons makes a button per legal move: its label (the kind with
+ * its arguments) and the kind's doc from the game's definition. */
+export function moveButtons(legal: TableMove[], info: GameInfo | undefined, send: (m: TableMove) => void): HTMLButtonElement[] {
+  return legal.map((m) => {
+    const doc = moveDoc(m, info?.kinds ?? []);
+    const b = h(
+      "button",
+      { type: "button", class: "action move", "data-kind": m.kind, "data-move": JSON.stringify(m), title: doc || undefined },
+      moveLabel(m),
+      doc ? h("span", { class: "move-doc" }, doc) : null,
+    );
+    b.addEventListener("click", () => send(m));
+    return b;
+  });
+}
+
+/** turnLine says where the game is, for the reader. */
+export function turnLine(v: TableView, name: SeatNames, uid: string): string {
+  const n = v.seats.filter((s) => s.uid).length;
+  switch (v.phase) {
+    case "lobby":
+      if (n < v.seats.length) {
+        if (v.seat < 0 && v.owner !== uid) return `Waiting for players: ${n} of ${v.seats.length} seated. Take a free seat to play.`;
+        return `Waiting for players: ${n} of ${v.seats.length} seated.`;
+      }
+      if (v.seat < 0 && v.owner !== uid) return "Every seat of this game is taken: you cannot join it.";
+      return v.owner === uid ? `All ${n} seats are taken: start the game.` : `All ${n} seats are taken: waiting for the owner to start the game.`;
+    case "finished":
+      return "The game is over.";
+  }
+  if (v.toMove === v.seat) return "Your move.";
+  return v.toMove >= 0 ? `Waiting for ${name(v.toMove)}.` : "Waiting.";
+}

@@ -1,0 +1,215 @@
+// The generic board's words, with no DOM (run by Node in
+// TestTableWordsInNode): a table game's view as getView answers it
+// (functions.TableView), its log events in words, its moves' labels, and
+// its public state as key/value rows. A game may add its own phrasing
+// (the phrasebooks below); every other game is said from its definition's
+// names alone.
+
+import type { GameInfo, KindInfo } from "./engine";
+
+/** TableSeat is a seat of the table: its uid ("" while free) and its
+ * options in the order of the game's seat options. */
+export interface TableSeat {
+  uid: string;
+  options: string[] | null;
+}
+
+/** TableMove is a move as the game writes it: {kind, ...args}. */
+export type TableMove = { kind: string } & Record<string, unknown>;
+
+/** TableEvent is a log event (tablestore.AppendEventJSON): a game's own
+ * (game: true, its fields by the definition's names) or the table's. */
+export type TableEvent = { seq: number; type: string; game?: boolean; to?: number; uid?: string; options?: string[] } & Record<string, unknown>;
+
+/** TableView is getView's answer for a table game. */
+export interface TableView {
+  game: string;
+  gameId: string;
+  mode: string;
+  owner: string;
+  phase: "lobby" | "playing" | "finished";
+  version: number;
+  seats: TableSeat[];
+  seat: number;
+  toMove: number;
+  state: unknown;
+  legal: TableMove[];
+  log: TableEvent[];
+  outcome: { abandoned: boolean; winners: number[]; payoffs: number[] } | null;
+}
+
+/** isTableView tells a table game's getView answer from the dungeon's:
+ * it names its game. */
+export function isTableView(v: unknown): v is TableView {
+  return typeof v === "object" && v !== null && typeof (v as { game?: unknown }).game === "string";
+}
+
+/** words spells a field name in plain words: "turnTotal" is "turn total". */
+export function words(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_.-]+/g, " ")
+    .toLowerCase()
+    .trim();
+}
+
+/** capital capitalizes the first letter. */
+export function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** SeatNames names a seat in the page's words ("Seat 2 · bob (you)"). */
+export type SeatNames = (seat: number) => string;
+
+/** seatName is the page's name of a seat: 1-based, with its uid and
+ * "(you)" for the reader's. */
+export function seatName(seats: TableSeat[], me: number): SeatNames {
+  return (seat) => {
+    const s = seats[seat];
+    const uid = s?.uid ? " · " + s.uid : "";
+    return `Seat ${seat + 1}${uid}${seat === me ? " (you)" : ""}`;
+  };
+}
+
+/** Phrasebook is a game's own words for its events: a function per type
+ * of the event's fields (the seat already named). */
+type Phrasebook = Record<string, (e: TableEvent, who: string) => string>;
+
+const num = (v: unknown) => (typeof v === "number" ? v : Number(v));
+
+const phrasebooks: Record<string, Phrasebook> = {
+  pig: {
+    GameStarted: (e) => `The game starts: ${num(e["seats"])} players, first to ${num(e["goal"])} wins, a ${num(e["dieSides"])}-sided die.`,
+    Rolled: (e, who) =>
+      num(e["value"]) === 1 ? `${who} rolled 1` : `${who} rolled ${num(e["value"])} (turn total ${num(e["turnTotal"])})`,
+    Busted: (e, who) => (num(e["lost"]) > 0 ? `${who} lost the turn total of ${num(e["lost"])}` : `${who} ends the turn with nothing`),
+    Held: (e, who) => `${who} held: banked ${num(e["banked"])}`,
+    Won: (e, who) => `${who} won with ${num(e["score"])}`,
+  },
+};
+
+/** describeTableEvent says a log event in words: the game's phrasebook
+ * if it has one for the type, else "Type: seat 1, field value, ..." from
+ * the definition's field names; the table's own events in words. */
+export function describeTableEvent(e: TableEvent, game: string, name: SeatNames): string {
+  const seatOf = (v: unknown) => (typeof v === "number" ? name(v) : "a seat");
+  if (!e.game) {
+    switch (e.type) {
+      case "TableCreated":
+        return `${e.uid ?? "someone"} created the table (${num(e["seats"])} seats)`;
+      case "Joined":
+        return `${e.uid ?? "someone"} took seat ${num(e["seat"]) + 1}` + (e.options?.length ? ` (${e.options.join(", ")})` : "");
+      case "Left":
+        return `${e.uid ?? "someone"} left seat ${num(e["seat"]) + 1}`;
+      case "SeatRemoved":
+        return `Seat ${num(e["seat"]) + 1} was removed by the owner`;
+      case "Started":
+        return "The game started";
+      case "Abandoned":
+        return "The owner abandoned the game";
+    }
+  }
+  const book = phrasebooks[game]?.[e.type];
+  if (book) return book(e, seatOf(e["seat"]));
+  const skip = new Set(["seq", "type", "game", "to", "uid", "options"]);
+  const parts = Object.entries(e)
+    .filter(([k]) => !skip.has(k))
+    .map(([k, v]) => (k === "seat" ? seatOf(v) : `${words(k)} ${typeof v === "object" ? JSON.stringify(v) : String(v)}`));
+  return words(e.type).replace(/^./, (c) => c.toUpperCase()) + (parts.length ? ": " + parts.join(", ") : "");
+}
+
+/** moveLabel is a move's button label: its kind in words with its
+ * arguments ("Roll", "Bet (amount 3)"). */
+export function moveLabel(m: TableMove): string {
+  const args = Object.entries(m)
+    .filter(([k]) => k !== "kind")
+    .map(([k, v]) => `${words(k)} ${String(v)}`);
+  return capital(words(m.kind)) + (args.length ? ` (${args.join(", ")})` : "");
+}
+
+/** moveDoc is the kind's doc from the game's definition, "" if none. */
+export function moveDoc(m: TableMove, kinds: KindInfo[]): string {
+  return kinds.find((k) => k.name === m.kind)?.doc ?? "";
+}
+
+/** Row is one line of the public state: a label, its value, and the
+ * seat it belongs to (-1 for none). */
+export interface Row {
+  key: string;
+  label: string;
+  value: string;
+  seat: number;
+  /** toMove: the value is the seat the game awaits (shown only in play). */
+  toMove?: boolean;
+}
+
+/** Hints are a game's own names for its state's fields, and which
+ * fields hold a seat. */
+interface Hints {
+  labels: Record<string, string>;
+  seatFields: string[];
+  hidden: string[];
+}
+
+const hints: Record<string, Hints> = {
+  pig: {
+    labels: { banked: "Score", turnTotal: "Turn total", turns: "Turns played", turn: "To move" },
+    seatFields: ["turn"],
+    hidden: ["over"],
+  },
+};
+
+/** stateRows lists the public state as rows: a number, string or boolean
+ * field as one row; an array with one entry per seat as a row per seat
+ * ("Score", Seat 1); other arrays and objects by their paths. Field
+ * names are said in words, or by the game's own labels. */
+export function stateRows(state: unknown, game: string, seats: number, name: SeatNames): Row[] {
+  const h = hints[game];
+  const rows: Row[] = [];
+  const label = (path: string[]) => {
+    const last = path[path.length - 1]!;
+    if (path.length === 1 && h?.labels[last]) return h.labels[last]!;
+    return capital(path.map(words).join(" "));
+  };
+  const walk = (v: unknown, path: string[]) => {
+    const key = path.join(".");
+    if (path.length === 1 && h?.hidden.includes(path[0]!)) return;
+    if (Array.isArray(v)) {
+      if (v.length === seats && v.every((x) => typeof x !== "object" || x === null)) {
+        v.forEach((x, i) => rows.push({ key: key + "." + i, label: label(path), value: fmt(x), seat: i }));
+        return;
+      }
+      v.forEach((x, i) => walk(x, [...path, String(i + 1)]));
+      return;
+    }
+    if (typeof v === "object" && v !== null) {
+      for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+      return;
+    }
+    const isSeat = path.length === 1 && h?.seatFields.includes(path[0]!) && typeof v === "number";
+    rows.push({ key, label: label(path), value: isSeat ? name(v as number) : fmt(v), seat: -1, ...(isSeat ? { toMove: true } : {}) });
+  };
+  if (state !== null && state !== undefined) walk(state, []);
+  return rows;
+}
+
+function fmt(v: unknown): string {
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (v === null || v === undefined) return "—";
+  return String(v);
+}
+
+/** outcomeLine says a finished table's outcome to its reader. */
+export function outcomeLine(v: TableView, name: SeatNames): string {
+  const o = v.outcome;
+  if (!o) return "";
+  if (o.abandoned) return "The game was abandoned: no winner.";
+  if (o.winners.length === 0) return "The game ended with no winner.";
+  if (o.winners.includes(v.seat)) return o.winners.length === 1 ? "You won." : `You won, with ${o.winners.filter((w) => w !== v.seat).map(name).join(", ")}.`;
+  return `${o.winners.map(name).join(" and ")} won.`;
+}
+
+/** gameLabel is a game's name in the lobby. */
+export function gameLabel(g: Pick<GameInfo, "name">): string {
+  return g.name === "dungeon" ? "Dungeon (the reference game)" : capital(words(g.name));
+}

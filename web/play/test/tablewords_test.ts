@@ -1,0 +1,72 @@
+// The generic board's words, run by Node (TestTableWordsInNode): the log
+// events, the moves' labels and the public state's rows of a table game.
+
+import { describeTableEvent, gameLabel, isTableView, moveDoc, moveLabel, outcomeLine, seatName, stateRows, words, type TableView } from "../src/tablewords";
+
+function check(cond: boolean, what: string): void {
+  if (!cond) throw new Error("FAIL: " + what);
+}
+function eq(got: unknown, want: unknown, what: string): void {
+  check(JSON.stringify(got) === JSON.stringify(want), `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+const seats = [{ uid: "alice", options: [] }, { uid: "bob", options: [] }];
+const name = seatName(seats, 1);
+eq(name(0), "Seat 1 · alice", "a seat by its number from 1 and its uid");
+eq(name(1), "Seat 2 · bob (you)", "the reader's own seat");
+eq(seatName([{ uid: "", options: null }], -1)(0), "Seat 1", "a free seat");
+
+eq(words("turnTotal"), "turn total", "camel case in words");
+eq(words("dieSides"), "die sides", "camel case in words");
+eq(words("GameStarted"), "game started", "an event type in words");
+
+// Pig's events in its own words.
+eq(describeTableEvent({ seq: 5, type: "Rolled", game: true, seat: 0, value: 5, turnTotal: 8 }, "pig", name), "Seat 1 · alice rolled 5 (turn total 8)", "a roll");
+eq(describeTableEvent({ seq: 6, type: "Rolled", game: true, seat: 1, value: 1, turnTotal: 0 }, "pig", name), "Seat 2 · bob (you) rolled 1", "a roll of 1");
+eq(describeTableEvent({ seq: 7, type: "Busted", game: true, seat: 1, lost: 9 }, "pig", name), "Seat 2 · bob (you) lost the turn total of 9", "a bust");
+eq(describeTableEvent({ seq: 7, type: "Busted", game: true, seat: 0, lost: 0 }, "pig", name), "Seat 1 · alice ends the turn with nothing", "a bust at 0");
+eq(describeTableEvent({ seq: 8, type: "Held", game: true, seat: 0, banked: 21 }, "pig", name), "Seat 1 · alice held: banked 21", "a hold");
+eq(describeTableEvent({ seq: 9, type: "Won", game: true, seat: 0, score: 102 }, "pig", name), "Seat 1 · alice won with 102", "the win");
+eq(describeTableEvent({ seq: 4, type: "GameStarted", game: true, seats: 2, goal: 100, dieSides: 6 }, "pig", name),
+  "The game starts: 2 players, first to 100 wins, a 6-sided die.", "the start");
+// A game without a phrasebook: the definition's names in words.
+eq(describeTableEvent({ seq: 12, type: "Rolled", game: true, seat: 0, value: 5, turnTotal: 8 }, "other", name), "Rolled: Seat 1 · alice, value 5, turn total 8", "the generic words");
+eq(describeTableEvent({ seq: 13, type: "CardPlayed", game: true, to: 1, seat: 1, cardId: 7 }, "other", name), "Card played: Seat 2 · bob (you), card id 7", "an addressed event");
+eq(describeTableEvent({ seq: 14, type: "Shuffled", game: true }, "other", name), "Shuffled", "an event with no field");
+// The table's own events.
+eq(describeTableEvent({ seq: 1, type: "TableCreated", seats: 2, uid: "alice" }, "pig", name), "alice created the table (2 seats)", "created");
+eq(describeTableEvent({ seq: 2, type: "Joined", seat: 1, uid: "bob", options: [] }, "pig", name), "bob took seat 2", "joined");
+eq(describeTableEvent({ seq: 2, type: "Joined", seat: 0, uid: "carol", options: ["monk"] }, "x", name), "carol took seat 1 (monk)", "joined with options");
+eq(describeTableEvent({ seq: 3, type: "Started" }, "pig", name), "The game started", "started");
+eq(describeTableEvent({ seq: 3, type: "Abandoned", uid: "alice" }, "pig", name), "The owner abandoned the game", "abandoned");
+
+// Moves.
+eq(moveLabel({ kind: "roll" }), "Roll", "a move without arguments");
+eq(moveLabel({ kind: "placeBet", amount: 3, slot: 1 }), "Place bet (amount 3, slot 1)", "a move with arguments");
+const kinds = [{ name: "roll", doc: "roll the die", args: [] }];
+eq(moveDoc({ kind: "roll" }, kinds), "roll the die", "a kind's doc");
+eq(moveDoc({ kind: "hold" }, kinds), "", "no doc");
+
+// The public state: Pig's labels, a row per seat for a per-seat array.
+const pig = stateRows({ banked: [12, 30], turn: 1, turnTotal: 8, turns: 7, over: false }, "pig", 2, name);
+eq(pig.map((r) => [r.key, r.label, r.value, r.seat]), [
+  ["banked.0", "Score", "12", 0],
+  ["banked.1", "Score", "30", 1],
+  ["turn", "To move", "Seat 2 · bob (you)", -1],
+  ["turnTotal", "Turn total", "8", -1],
+  ["turns", "Turns played", "7", -1],
+], "Pig's state");
+check(pig.find((r) => r.key === "turn")?.toMove === true && !pig.some((r) => r.key !== "turn" && r.toMove), "the seat to move is marked as such");
+// Any game's: field names in words, nested objects by path.
+const other = stateRows({ pot: 40, board: { cells: [1, 2, 3] }, done: true, who: "x" }, "other", 2, name);
+eq(other.map((r) => [r.label, r.value]), [["Pot", "40"], ["Board cells 1", "1"], ["Board cells 2", "2"], ["Board cells 3", "3"], ["Done", "yes"], ["Who", "x"]], "a generic state");
+eq(stateRows(null, "pig", 2, name), [], "no state before the start");
+
+// The outcome, to each reader.
+const view = (seat: number, outcome: TableView["outcome"]): TableView => ({ game: "pig", gameId: "g", mode: "crypto", owner: "alice", phase: "finished", version: 9, seats, seat, toMove: -1, state: null, legal: [], log: [], outcome });
+eq(outcomeLine(view(0, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 0)), "You won.", "the winner");
+eq(outcomeLine(view(1, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 1)), "Seat 1 · alice won.", "the other");
+eq(outcomeLine(view(1, { abandoned: true, winners: [], payoffs: [0, 0] }), seatName(seats, 1)), "The game was abandoned: no winner.", "abandoned");
+check(isTableView(view(0, null)) && !isTableView({ state: {}, events: [] }) && !isTableView(null), "a table's view names its game");
+eq(gameLabel({ name: "pig" }), "Pig", "a game's name in the lobby");
+console.log("ok");
