@@ -48,7 +48,8 @@ func TestTablePigOnFirestore(t *testing.T) {
 	c := newTableEnv(t)
 	ctx := context.Background()
 	toks := []string{token(t, "pig-a"), token(t, "pig-b")}
-	g, seed := "fs-pig", "integration-pig"
+	g, seed := runID("fs-pig"), "integration-pig" // a fresh id each run: the emulator outlives a -count
+
 	require.NoError(t, functest.TableLobby(ctx, c, pig.Def, g, seed, toks))
 
 	// One move by hand first: its retry, its stale twin.
@@ -102,7 +103,7 @@ func TestTableDocumentsUnderTheRules(t *testing.T) {
 	c := newTableEnv(t)
 	ctx := context.Background()
 	seated, outsider := token(t, "rules-seated"), token(t, "rules-outsider")
-	g := "fs-table-rules"
+	g := runID("fs-table-rules")
 	var r functions.TableResult
 	require.NoError(t, c.Call(ctx, "createGame", seated, map[string]any{"game": "pig", "gameId": g, "actionId": "c"}, &r))
 	require.NoError(t, c.Call(ctx, "joinGame", seated, map[string]any{"gameId": g, "actionId": "j", "version": r.Version, "seat": 0}, &r))

@@ -27,9 +27,13 @@ var emu = emulator.NewSuite(emulator.Config{Firestore: true, Auth: true, Rules: 
 
 func TestMain(m *testing.M) { os.Exit(emu.Run(m)) }
 
+// newStore is a store on the package's emulator, emptied first: each test
+// (and each run of it under -count) starts from an empty database, so
+// that its fixed game ids are free.
 func newStore(t *testing.T) *fstables.Store {
 	t.Helper()
 	emu.Require(t)
+	emu.Reset(t)
 	return fstables.New(emu.Client(t), registry.Lookup)
 }
 
