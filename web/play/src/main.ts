@@ -652,6 +652,7 @@ class GameView implements Names {
         const li = byId("log").querySelector(`li[data-seq="${e.seq}"]`);
         if (li) li.textContent = describe(e, this);
       }
+      this.renderRecent();
     }
     modeOf(p).followed(p, this.fresh.splice(0));
     this.trust?.seen(p);
@@ -684,17 +685,13 @@ class GameView implements Names {
       this.fresh.push(e);
       const text = describe(e, this);
       append(log, h("li", { "data-seq": e.seq, "data-type": e.type, class: PROTOCOL.has(e.type) ? "protocol" : undefined }, text));
-      if (!PROTOCOL.has(e.type)) this.recent = [...this.recent, { seq: e.seq, text }].slice(-RECENT);
+      if (!PROTOCOL.has(e.type)) this.recent = [...this.recent, e].slice(-RECENT);
       if (e.type === "PlayerJoined" || e.type === "GameCreated") this.joins.push(e);
       if (e.type === "DiceRolled" || e.type === "CardDrawn" || e.type === "ChanceResolved" || e.type === "LootRoll") {
         replace(byId("latest"), h("p", { class: "latest " + e.type, "data-seq": e.seq }, text));
       }
     }
-    const recent = byId("recent");
-    if (recent.dataset.seq !== String(this.recent.at(-1)?.seq ?? 0)) {
-      recent.dataset.seq = String(this.recent.at(-1)?.seq ?? 0);
-      replace(recent, ...this.recent.map((r, i) => h("li", { "data-seq": r.seq, class: i === this.recent.length - 1 ? "newest" : undefined }, r.text)));
-    }
+    if (byId("recent").dataset.seq !== String(this.recent.at(-1)?.seq ?? 0)) this.renderRecent();
     byId("game").dataset.logSeq = String(this.lastSeq);
     const box = byId("log-box");
     box.scrollTop = box.scrollHeight;
@@ -780,8 +777,16 @@ class GameView implements Names {
    * an older version: what the last move changed is their difference. */
   private shown: Public | null = null;
   private before: Public | null = null;
-  /** recent are the last events in words, for "Just now". */
-  private recent: { seq: number; text: string }[] = [];
+  /** recent are the last events, said in "Just now". */
+  private recent: GameEvent[] = [];
+
+  /** renderRecent says the last events in "Just now", with the names
+   * known now (a join is said again once its player is seated). */
+  private renderRecent(): void {
+    const recent = byId("recent");
+    recent.dataset.seq = String(this.recent.at(-1)?.seq ?? 0);
+    replace(recent, ...this.recent.map((e, i) => h("li", { "data-seq": e.seq, class: i === this.recent.length - 1 ? "newest" : undefined }, describe(e, this))));
+  }
   private readonly alert = new TurnAlert();
 
   /** renderTitle says in the title, and with the player's permission in a
