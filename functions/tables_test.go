@@ -14,10 +14,8 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/games/registry"
-	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -61,21 +59,7 @@ func CheckPigOverHTTP(t *testing.T, c *functest.Client, g string, tokens []strin
 	require.NoError(t, err)
 	require.Greater(t, len(moves), 10)
 
-	m, err := match.New(pig.Def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, len(tokens))})
-	require.NoError(t, err)
-	for _, mv := range moves {
-		_, err := m.Apply(mv)
-		require.NoError(t, err)
-	}
-	require.True(t, m.Over())
-	require.JSONEq(t, string(m.State().AppendPublic(nil)), string(end.State))
-	want, err := functest.MatchEvents(pig.Def, m)
-	require.NoError(t, err)
-	got, err := functest.GameEvents(end.Log)
-	require.NoError(t, err)
-	require.Equal(t, want, got)
-	o := m.State().Outcome()
-	require.Equal(t, &functions.TableOutcome{Winners: o.Winners, Payoffs: o.Payoffs}, end.Outcome)
+	require.NoError(t, functest.EndsAsMatch(pig.Def, seed, len(tokens), moves, end))
 	require.Equal(t, "finished", end.Phase)
 	require.Equal(t, uint64(1+len(tokens)+1+len(moves)), end.Version)
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -196,7 +195,7 @@ func sweepLoop(ctx context.Context, svc *service.Service, d time.Duration, log *
 // the registry's other games beside it, and says which it is.
 func openStore(ctx context.Context, c *serveConfig) (store.Store, tablestore.Store, string, error) {
 	if !c.firestore {
-		return store.NewMemory(), tablestore.NewMemory(registry.Lookup), "in-memory store (games vanish on exit)", nil
+		return store.NewMemory(), tablestore.NewMemory(lookupGame), "in-memory store (games vanish on exit)", nil
 	}
 	st, tables, err := openFirestore(ctx, c.project)
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/deploy"
-	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
@@ -37,7 +36,7 @@ func openFirestore(ctx context.Context, project string) (store.Store, tablestore
 	if err != nil {
 		return nil, nil, fmt.Errorf("firestore: %w", err)
 	}
-	return fsstore.New(fc, fsstore.WithCloseClient()), fstables.New(fc, registry.Lookup), nil
+	return fsstore.New(fc, fsstore.WithCloseClient()), fstables.New(fc, lookupGame), nil
 }
 
 // cloudVerifier verifies Firebase ID tokens with the Admin SDK (the Auth

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -17,14 +16,14 @@ func TestServePlaysPig(t *testing.T) {
 	c := &functest.Client{Base: base}
 	ctx := context.Background()
 	toks := []string{"dev:alice", "dev:bob"}
-	if err := functest.TableLobby(ctx, c, pig.Def, "pig-demo", "demo-seed", toks); err != nil {
+	if err := functest.TableLobby(ctx, c, mustGame(t, "pig"), "pig-demo", "demo-seed", toks); err != nil {
 		t.Fatal(err)
 	}
 	bots, err := rng.NewSeeded("serve-bots")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, end, err := functest.PlayTable(ctx, c, pig.Def, "pig-demo", toks, bots, 2000)
+	_, end, err := functest.PlayTable(ctx, c, mustGame(t, "pig"), "pig-demo", toks, bots, 2000)
 	if err != nil {
 		t.Fatal(err)
 	}

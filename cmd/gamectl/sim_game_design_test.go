@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/match"
 )
 
@@ -32,7 +31,7 @@ func TestGameSweepPig(t *testing.T) {
 		}
 	}
 	require.Equal(t, outs[:4], outs[4:])
-	want, err := match.Sweep(context.Background(), match.SweepConfig{Sim: match.SimConfig{Def: pig.Definition{}, Games: 500, Seed: "cli-sweep",
+	want, err := match.Sweep(context.Background(), match.SweepConfig{Sim: match.SimConfig{Def: mustGame(t, "pig"), Games: 500, Seed: "cli-sweep",
 		Seats: 2, Bots: []string{"random"}, Workers: 1}, Param: "goal", Values: []float64{1, 5}})
 	require.NoError(t, err)
 	var table, csv bytes.Buffer
@@ -55,9 +54,9 @@ func TestGameSensitivityPig(t *testing.T) {
 	require.NoError(t, os.WriteFile(rules, []byte(`{"goal":20,"dieSides":6}`), 0o644))
 	code, out, errs := gamectl(t, "sim", "sensitivity", "--game", "pig", "--rules", rules, "--step", "0.001", "--games", "400", "--seed", "cli-sens")
 	require.Equal(t, 0, code, errs)
-	base, err := pig.Definition{}.DecodeRuleset([]byte(`{"goal":20,"dieSides":6}`))
+	base, err := mustGame(t, "pig").DecodeRuleset([]byte(`{"goal":20,"dieSides":6}`))
 	require.NoError(t, err)
-	want, err := match.Sensitivity(context.Background(), match.SensitivityConfig{Sim: match.SimConfig{Def: pig.Definition{}, Rules: base,
+	want, err := match.Sensitivity(context.Background(), match.SensitivityConfig{Sim: match.SimConfig{Def: mustGame(t, "pig"), Rules: base,
 		Games: 400, Seed: "cli-sens", Seats: 2, Bots: []string{"random"}, Workers: 1}, Step: 0.001})
 	require.NoError(t, err)
 	var b bytes.Buffer
@@ -79,9 +78,9 @@ func TestGameBySkillPig(t *testing.T) {
 	require.NoError(t, os.WriteFile(rules, []byte(`{"goal":10,"dieSides":6}`), 0o644))
 	code, out, errs := gamectl(t, "sim", "--game", "pig", "--rules", rules, "--by-skill", "5,20", "--games", "100", "--seed", "cli-skill")
 	require.Equal(t, 0, code, errs)
-	base, err := pig.Definition{}.DecodeRuleset([]byte(`{"goal":10,"dieSides":6}`))
+	base, err := mustGame(t, "pig").DecodeRuleset([]byte(`{"goal":10,"dieSides":6}`))
 	require.NoError(t, err)
-	want, err := match.BySkill(context.Background(), match.SimConfig{Def: pig.Definition{}, Rules: base, Games: 100, Seed: "cli-skill",
+	want, err := match.BySkill(context.Background(), match.SimConfig{Def: mustGame(t, "pig"), Rules: base, Games: 100, Seed: "cli-skill",
 		Seats: 2, Bots: []string{"random"}, Workers: 1}, []int{5, 20})
 	require.NoError(t, err)
 	var b bytes.Buffer
@@ -142,7 +141,7 @@ func TestGameDesignRefusals(t *testing.T) {
 func TestGameTunePig(t *testing.T) {
 	code, out, errs := gamectl(t, "sim", "tune", "--game", "pig", "--param", "goal=10:40", "--levels", "4", "--games", "300", "--seed", "cli-tune", "--target", "10")
 	require.Equal(t, 0, code, errs)
-	want, err := match.Tune(context.Background(), match.TuneConfig{Sim: match.SimConfig{Def: pig.Definition{}, Games: 300, Seed: "cli-tune",
+	want, err := match.Tune(context.Background(), match.TuneConfig{Sim: match.SimConfig{Def: mustGame(t, "pig"), Games: 300, Seed: "cli-tune",
 		Seats: 2, Bots: []string{"random"}, Workers: 1}, Params: []match.TuneParam{{Path: "goal", Lo: 10, Hi: 40}}, Levels: 4, Target: 0.1})
 	require.NoError(t, err)
 	var b bytes.Buffer

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/pig"
 )
 
 // "solve --game kuhn" prints Kuhn poker's value for seat 0 near -1/18
@@ -35,7 +34,7 @@ func TestSolveKuhn(t *testing.T) {
 }
 
 // threeSeats is Pig that takes 3 to 6 seats.
-type threeSeats struct{ pig.Definition }
+type threeSeats struct{ game.Definition }
 
 func (threeSeats) Seats() game.Seats { return game.Seats{Min: 3, Max: 6, Default: 3} }
 
@@ -54,9 +53,10 @@ func TestSolveRefusals(t *testing.T) {
 		require.Empty(t, out)
 		require.Contains(t, errs, c.want)
 	}
+	pig := mustGame(t, "pig")
 	old := lookupGame
 	defer func() { lookupGame = old }()
-	lookupGame = func(string) (game.Definition, error) { return threeSeats{}, nil }
+	lookupGame = func(string) (game.Definition, error) { return threeSeats{pig}, nil }
 	code, _, errs := gamectl(t, "solve", "--game", "pig3")
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "solve takes two-player games: pig takes 3 to 6 seats")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
@@ -123,4 +124,49 @@ func MatchEvents(def game.Definition, m *match.Match) ([]map[string]any, error) 
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// EndsAsMatch checks end, the final view of a seeded table of def played
+// with moves on seats seats, against match on the same seed and moves (an
+// independent path): the public state, the game's log and the outcome. It
+// returns the first difference, or nil.
+func EndsAsMatch(def game.Definition, seed string, seats int, moves []game.Move, end *functions.TableView) error {
+	m, err := match.New(def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, seats)})
+	if err != nil {
+		return err
+	}
+	for i, mv := range moves {
+		if _, err := m.Apply(mv); err != nil {
+			return fmt.Errorf("move %d: %w", i+1, err)
+		}
+	}
+	if !m.Over() {
+		return fmt.Errorf("match is not over after the table's %d moves", len(moves))
+	}
+	var want, got any
+	if err := json.Unmarshal(m.State().AppendPublic(nil), &want); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(end.State, &got); err != nil {
+		return fmt.Errorf("the table's state: %w", err)
+	}
+	if !reflect.DeepEqual(want, got) {
+		return fmt.Errorf("public state %s; match gives %s", end.State, m.State().AppendPublic(nil))
+	}
+	wantEv, err := MatchEvents(def, m)
+	if err != nil {
+		return err
+	}
+	gotEv, err := GameEvents(end.Log)
+	if err != nil {
+		return err
+	}
+	if !reflect.DeepEqual(wantEv, gotEv) {
+		return fmt.Errorf("the log has %d game events that differ from match's %d", len(gotEv), len(wantEv))
+	}
+	o := m.State().Outcome()
+	if end.Outcome == nil || end.Outcome.Abandoned || !reflect.DeepEqual(o.Winners, end.Outcome.Winners) || !reflect.DeepEqual(o.Payoffs, end.Outcome.Payoffs) {
+		return fmt.Errorf("outcome %+v; match gives winners %v, payoffs %v", end.Outcome, o.Winners, o.Payoffs)
+	}
+	return nil
 }

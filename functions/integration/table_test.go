@@ -15,9 +15,7 @@ import (
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/games/registry"
-	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
@@ -45,12 +43,14 @@ func newTableEnv(t *testing.T) *functest.Client {
 // match.New and Apply end on the same seed and moves; a retried act gets
 // its first answer, a stale one is refused.
 func TestTablePigOnFirestore(t *testing.T) {
+	pigDef, err := registry.Lookup("pig") // the registry, not the game: the machinery's tests reach games through it
+	require.NoError(t, err)
 	c := newTableEnv(t)
 	ctx := context.Background()
 	toks := []string{token(t, "pig-a"), token(t, "pig-b")}
 	g, seed := runID("fs-pig"), "integration-pig" // a fresh id each run: the emulator outlives a -count
 
-	require.NoError(t, functest.TableLobby(ctx, c, pig.Def, g, seed, toks))
+	require.NoError(t, functest.TableLobby(ctx, c, pigDef, g, seed, toks))
 
 	// One move by hand first: its retry, its stale twin.
 	v, err := functest.TableView(ctx, c, g, toks[0])
@@ -71,25 +71,11 @@ func TestTablePigOnFirestore(t *testing.T) {
 
 	bots, err := rng.NewSeeded(seed + "/bots")
 	require.NoError(t, err)
-	moves, end, err := functest.PlayTable(ctx, c, pig.Def, g, toks, bots, 2000)
+	moves, end, err := functest.PlayTable(ctx, c, pigDef, g, toks, bots, 2000)
 	require.NoError(t, err)
 	moves = append([]game.Move{first}, moves...)
 
-	m, err := match.New(pig.Def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 2)})
-	require.NoError(t, err)
-	for _, mv := range moves {
-		_, err := m.Apply(mv)
-		require.NoError(t, err)
-	}
-	require.True(t, m.Over())
-	require.JSONEq(t, string(m.State().AppendPublic(nil)), string(end.State))
-	want, err := functest.MatchEvents(pig.Def, m)
-	require.NoError(t, err)
-	got, err := functest.GameEvents(end.Log)
-	require.NoError(t, err)
-	require.Equal(t, want, got)
-	o := m.State().Outcome()
-	require.Equal(t, &functions.TableOutcome{Winners: o.Winners, Payoffs: o.Payoffs}, end.Outcome)
+	require.NoError(t, functest.EndsAsMatch(pigDef, seed, 2, moves, end))
 	require.Equal(t, uint64(1+2+1+len(moves)), end.Version)
 }
 
