@@ -12,6 +12,7 @@ import (
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore/storetest"
 )
 
 func uid(i int) string { return fmt.Sprintf("u%d", i) }
@@ -90,18 +91,7 @@ func checkAgainstMatch(t *testing.T, def game.Definition, n int, opts []map[stri
 
 		pub, err := s.View(g, "")
 		require.NoError(t, err)
-		var want, got []game.Event
-		for _, e := range m.Events() {
-			if e.To == game.All {
-				want = append(want, e)
-			}
-		}
-		for _, e := range pub.Log {
-			if e.Game {
-				got = append(got, game.Event{To: e.To, Type: e.Type, Vals: e.Vals})
-			}
-		}
-		require.Equal(t, want, got)
+		require.Equal(t, storetest.PublicEvents(m), storetest.GameEvents(pub.Log))
 		o := m.State().Outcome()
 		require.Equal(t, &table.Outcome{Winners: o.Winners, Payoffs: o.Payoffs}, pub.Outcome)
 		require.Equal(t, uint64(1+n+1+len(moves)), pub.Version)

@@ -95,18 +95,7 @@ func CheckAgainstMatch(t *testing.T, s tablestore.Store, def game.Definition, g 
 	pub, _, err := s.View(context.Background(), g, "")
 	require.NoError(t, err)
 	require.Equal(t, string(m.State().AppendPublic(nil)), string(pub.State))
-	var want, got []game.Event
-	for _, e := range m.Events() {
-		if e.To == game.All {
-			want = append(want, e)
-		}
-	}
-	for _, e := range pub.Log {
-		if e.Game {
-			got = append(got, game.Event{To: e.To, Type: e.Type, Vals: e.Vals})
-		}
-	}
-	require.Equal(t, want, got)
+	require.Equal(t, PublicEvents(m), GameEvents(pub.Log))
 	o := m.State().Outcome()
 	require.Equal(t, &table.Outcome{Winners: o.Winners, Payoffs: o.Payoffs}, pub.Outcome)
 	require.Equal(t, uint64(1+n+1+len(moves)), pub.Version)
@@ -222,4 +211,28 @@ func CheckCreate(t *testing.T, s tablestore.Store, def game.Definition, g string
 	name, err := s.Game(ctx, g)
 	require.NoError(t, err)
 	require.Equal(t, def.Name(), name)
+}
+
+// PublicEvents are the events of m's log that every seat reads
+// (game.All), in order.
+func PublicEvents(m *match.Match) []game.Event {
+	var out []game.Event
+	for _, e := range m.Events() {
+		if e.To == game.All {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// GameEvents are the game's own events of a table's log (not the table's
+// lobby events), as game.Events, in order.
+func GameEvents(log []table.Event) []game.Event {
+	var out []game.Event
+	for _, e := range log {
+		if e.Game {
+			out = append(out, game.Event{To: e.To, Type: e.Type, Vals: e.Vals})
+		}
+	}
+	return out
 }
