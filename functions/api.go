@@ -147,20 +147,16 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 // (a table: [TableJoinRequest], [TableResult]).
 func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "joinGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
-			if err != nil {
+		return a.route(ctx, uid, data, func() (any, error) {
+			var q JoinRequest
+			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.joinTable(ctx, uid, name, data)
-		}
-		var q JoinRequest
-		if err := decodeData(data, &q); err != nil {
-			return nil, err
-		}
-		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
-			Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy,
-			EntropyCommitment: q.EntropyCommitment, ChainHead: q.ChainHead, PublicKey: q.PublicKey,
-			Version: q.Version, Signature: q.Signature})
+			return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
+				Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy,
+				EntropyCommitment: q.EntropyCommitment, ChainHead: q.ChainHead, PublicKey: q.PublicKey,
+				Version: q.Version, Signature: q.Signature})
+		}, a.joinTable)
 	})
 }
 
@@ -168,18 +164,14 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 // result [service.Result] (a table: [TableStartRequest], [TableResult]).
 func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "startGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
-			if err != nil {
+		return a.route(ctx, uid, data, func() (any, error) {
+			var q StartRequest
+			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.startTable(ctx, uid, name, data)
-		}
-		var q StartRequest
-		if err := decodeData(data, &q); err != nil {
-			return nil, err
-		}
-		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID,
-			Version: q.Version, Signature: q.Signature})
+			return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID,
+				Version: q.Version, Signature: q.Signature})
+		}, a.startTable)
 	})
 }
 
@@ -188,26 +180,22 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 // [service.Result] (a table: [TableActRequest], [TableResult]).
 func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "act", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
-			if err != nil {
+		return a.route(ctx, uid, data, func() (any, error) {
+			var q ActRequest
+			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.actTable(ctx, uid, name, data)
-		}
-		var q ActRequest
-		if err := decodeData(data, &q); err != nil {
-			return nil, err
-		}
-		if !inGame[q.Kind] {
-			return nil, invalid("data.kind must be one of " + inGameKinds)
-		}
-		if q.ActionID == "" {
-			return nil, invalid("actionId is required")
-		}
-		if q.Reveal != nil {
-			return a.svc.DoRevealing(ctx, q.GameID, q.action(uid), q.Reveal.action(uid))
-		}
-		return a.svc.Do(ctx, q.GameID, q.action(uid))
+			if !inGame[q.Kind] {
+				return nil, invalid("data.kind must be one of " + inGameKinds)
+			}
+			if q.ActionID == "" {
+				return nil, invalid("actionId is required")
+			}
+			if q.Reveal != nil {
+				return a.svc.DoRevealing(ctx, q.GameID, q.action(uid), q.Reveal.action(uid))
+			}
+			return a.svc.Do(ctx, q.GameID, q.action(uid))
+		}, a.actTable)
 	})
 }
 
@@ -217,9 +205,6 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 // once every seat has revealed: read them in the log).
 func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "reveal", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if err := a.notForTables(ctx, data); err != nil {
-			return nil, err
-		}
 		var q RevealRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -239,17 +224,13 @@ func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 // (the game document) and before the log is read.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
-			if err != nil {
+		return a.route(ctx, uid, data, func() (any, error) {
+			var q ViewRequest
+			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.viewTable(ctx, uid, name, data)
-		}
-		var q ViewRequest
-		if err := decodeData(data, &q); err != nil {
-			return nil, err
-		}
-		return a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
+			return a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
+		}, a.viewTable)
 	})
 }
 
@@ -260,9 +241,6 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 // NOT_FOUND, as for a game that does not exist.
 func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "exportGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if err := a.notForTables(ctx, data); err != nil {
-			return nil, err
-		}
 		var q ExportRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
@@ -276,9 +254,6 @@ func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 // [service.Shuffles]. Refusals as [API.ExportGame].
 func (a *API) GetShuffle(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getShuffle", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		if err := a.notForTables(ctx, data); err != nil {
-			return nil, err
-		}
 		var q ShuffleRequest
 		if err := decodeData(data, &q); err != nil {
 			return nil, err

@@ -45,6 +45,7 @@ type CreateRequest struct {
 // (64 hex digits each) and is signed by that key (Signature, 128 hex
 // digits) over the game version it names (Version, required there).
 type JoinRequest struct {
+	Game              string       `json:"game,omitempty"` // "" or "dungeon": the routing hint of docs/functions.md
 	GameID            string       `json:"gameId"`
 	ActionID          string       `json:"actionId,omitempty"`
 	Seat              int          `json:"seat"`
@@ -61,6 +62,7 @@ type JoinRequest struct {
 // StartRequest is startGame's data: in a trustless game the owner's start
 // names the version and is signed, as every action there.
 type StartRequest struct {
+	Game      string `json:"game,omitempty"` // "" or "dungeon": the routing hint of docs/functions.md
 	GameID    string `json:"gameId"`
 	ActionID  string `json:"actionId,omitempty"`
 	Version   uint64 `json:"version,omitempty"`
@@ -79,6 +81,7 @@ type StartRequest struct {
 // action with its reveal"). ActionID is required: a retry with the same
 // id returns the first answer.
 type ActRequest struct {
+	Game      string            `json:"game,omitempty"` // "" or "dungeon": the routing hint of docs/functions.md
 	GameID    string            `json:"gameId"`
 	ActionID  string            `json:"actionId"`
 	Kind      engine.ActionKind `json:"kind"`
@@ -120,6 +123,7 @@ type RevealRequest struct {
 // ViewRequest is getView's data: the game and the last log seq the
 // caller has (0 for the whole log).
 type ViewRequest struct {
+	Game     string `json:"game,omitempty"` // "" or "dungeon": the routing hint of docs/functions.md
 	GameID   string `json:"gameId"`
 	AfterSeq uint64 `json:"afterSeq,omitempty"`
 }

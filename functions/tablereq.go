@@ -52,6 +52,7 @@ type TableCreateRequest struct {
 // of the game, or none: its defaults), Version the table's version the
 // caller saw.
 type TableJoinRequest struct {
+	Game     string            `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
 	GameID   string            `json:"gameId"`
 	ActionID string            `json:"actionId"`
 	Version  uint64            `json:"version"`
@@ -61,6 +62,7 @@ type TableJoinRequest struct {
 
 // TableStartRequest is startGame's data for a table game (the owner's).
 type TableStartRequest struct {
+	Game     string `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
 	GameID   string `json:"gameId"`
 	ActionID string `json:"actionId"`
 	Version  uint64 `json:"version"`
@@ -76,6 +78,7 @@ var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemo
 // or "abandon" (the owner's); Version the table's version the caller
 // saw.
 type TableActRequest struct {
+	Game     string          `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
 	GameID   string          `json:"gameId"`
 	ActionID string          `json:"actionId"`
 	Version  uint64          `json:"version"`

@@ -110,20 +110,6 @@ func (a *API) tableOf(ctx context.Context, data json.RawMessage) (string, error)
 	return name, err
 }
 
-// notForTables answers reveal, exportGame and getShuffle on a table's id
-// as on a game that does not exist (NOT_FOUND): they serve the dungeon
-// only, and a stranger must not learn that the id is taken.
-func (a *API) notForTables(ctx context.Context, data json.RawMessage) error {
-	name, err := a.tableOf(ctx, data)
-	if err != nil {
-		return err
-	}
-	if name != "" {
-		return noSuchGame()
-	}
-	return nil
-}
-
 // createTable is createGame's table path for game (not the dungeon).
 func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
 	if a.tables == nil {
@@ -134,6 +120,14 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		return nil, err
 	}
 	if err := q.check(); err != nil {
+		return nil, err
+	}
+	// The dungeon's store may be another than the tables' (in memory):
+	// an id either holds is taken for both.
+	if held, err := a.svc.Holds(ctx, q.GameID); err != nil || held {
+		if err == nil {
+			err = errAlreadyCreated
+		}
 		return nil, err
 	}
 	mode := rng.ModeCrypto

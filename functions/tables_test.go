@@ -102,9 +102,7 @@ func TestTablesLeaveTheDungeonAlone(t *testing.T) {
 	for i, s := range steps {
 		a := raw(t, plain, s.fn, s.tok, s.data)
 		require.Equal(t, a, raw(t, with, s.fn, s.tok, s.data), "step %d", i)
-		if s.fn == "createGame" {
-			s.data["game"] = "dungeon"
-		}
+		s.data["game"] = "dungeon"
 		require.Equal(t, a, raw(t, named, s.fn, s.tok, s.data), "step %d with game dungeon", i)
 	}
 }

@@ -87,3 +87,20 @@ func (s *Service) View(ctx context.Context, viewer, gameID string, after uint64)
 	}
 	return v, nil
 }
+
+// Holds reports whether the store holds a dungeon game gameID, whoever
+// may see it: the functions ask it before they make a table of another
+// game at that id in a store of their own. Errors: the store's
+// ErrUnavailable; a malformed id holds no game.
+func (s *Service) Holds(ctx context.Context, gameID string) (bool, error) {
+	if idFormat(gameID, nil) != "" {
+		return false, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	_, err := s.cfg.Store.Game(cctx, gameID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}

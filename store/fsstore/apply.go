@@ -22,7 +22,20 @@ const (
 	// field the server queries (Due, for its sweep), so it keeps its
 	// index (firestore.indexes.json exempts every other).
 	fieldDue = "dueAt"
+	// fieldTableGame is the game field of a table game's games/{id}
+	// (tablestore/fstables): the dungeon's documents have none. This
+	// store answers a table's id as a game that does not exist, so that
+	// the functions reach the dungeon without first asking the table
+	// store whether the id is a table's.
+	fieldTableGame = "game"
 )
+
+// isTable reports whether a games/{id} document's data is a table
+// game's, not the dungeon's.
+func isTable(pub map[string]any) bool {
+	_, ok := pub[fieldTableGame]
+	return ok
+}
 
 // fieldEvents is the field of a log document that holds its action's
 // events (a document of the old layout is one event, without it).
@@ -141,7 +154,20 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	// decoding and the commit's diff read the same maps.
 	var pubData, privData map[string]any
 	if exists {
-		pubData, privData = snaps[0].Data(), privateData(snaps[1])
+		pubData = snaps[0].Data()
+	}
+	if exists && isTable(pubData) {
+		// A table's id: no dungeon game, and no write of this store's
+		// may touch it (a create is refused, any other action is one on
+		// a game not created).
+		if req.Kind == engine.ActCreate {
+			return &store.Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint,
+				Rejection: &store.Rejection{Code: engine.CodeAlreadyCreated, Msg: "the game exists"}, Events: []engine.Event{}}, committed, 0, nil
+		}
+		exists, pubData = false, nil
+	}
+	if exists {
+		privData = privateData(snaps[1])
 		if err := decodeGame(pubData, privData, &g); err != nil {
 			return nil, failed, 0, err
 		}

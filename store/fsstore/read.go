@@ -27,6 +27,9 @@ func (s *Store) Game(ctx context.Context, gameID string) (*engine.Public, error)
 		return nil, mapErr(err)
 	}
 	d := snap.Data()
+	if isTable(d) {
+		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
+	}
 	delete(d, fieldOwner)
 	delete(d, fieldPlayers)
 	delete(d, fieldDue)
@@ -49,7 +52,7 @@ func (s *Store) State(ctx context.Context, gameID string) (*engine.Game, error) 
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	if !snaps[0].Exists() {
+	if !snaps[0].Exists() || isTable(snaps[0].Data()) {
 		return nil, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
 	}
 	var g engine.Game

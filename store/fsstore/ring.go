@@ -59,7 +59,7 @@ func (s *Store) WriteAudit(ctx context.Context, gameID string, entries []audit.E
 	if err != nil {
 		return 0, mapErr(err)
 	}
-	if !snaps[0].Exists() {
+	if !snaps[0].Exists() || isTable(snaps[0].Data()) {
 		return 0, fmt.Errorf("%w: %s", store.ErrNotFound, gameID)
 	}
 	held, err := heldSeqs(snaps[1], snaps[2:])

@@ -196,7 +196,7 @@ export class TableGame {
     }
     this.reading = true;
     try {
-      const v = await this.ctx.call<TableView>("getView", { gameId: this.id, afterSeq: this.lastSeq });
+      const v = await this.ctx.call<TableView>("getView", { game: this.view.game, gameId: this.id, afterSeq: this.lastSeq });
       if (!this.closed && v.version >= this.view.version) this.take(v);
     } catch (e) {
       if (!this.closed) byId("tg-status").textContent = "The game could not be read: " + refusal(e);
@@ -291,7 +291,7 @@ export class TableGame {
     this.movesKey = "";
     this.renderControls();
     const version = this.view.version;
-    const data = { gameId: this.id, actionId: this.ctx.newId("a"), version, ...fields };
+    const data = { game: this.view.game, gameId: this.id, actionId: this.ctx.newId("a"), version, ...fields };
     void this.ctx
       .call<TableResult>(fn, data)
       .then(
