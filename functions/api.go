@@ -236,16 +236,19 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 
 // ExportGame returns the fairboard-export/v1 export of a finished game to
 // one of its seated players or its owner: data [ExportRequest], result
-// the export (docs/fairness.md). A game not finished is
+// the export (docs/fairness.md); a table's is its game record
+// (match.Record, fairboard-game/v1). A game not finished is
 // FAILED_PRECONDITION (details.code "not_finished"); anyone else gets
 // NOT_FOUND, as for a game that does not exist.
 func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "exportGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		var q ExportRequest
-		if err := decodeData(data, &q); err != nil {
-			return nil, err
-		}
-		return a.svc.Export(ctx, uid, q.GameID)
+		return a.route(ctx, uid, data, func() (any, error) {
+			var q ExportRequest
+			if err := decodeData(data, &q); err != nil {
+				return nil, err
+			}
+			return a.svc.Export(ctx, uid, q.GameID)
+		}, a.exportTable)
 	})
 }
 

@@ -130,6 +130,7 @@ type ViewRequest struct {
 
 // ExportRequest is exportGame's data.
 type ExportRequest struct {
+	Game   string `json:"game,omitempty"` // the routing hint of docs/functions.md: "dungeon" or a table's game
 	GameID string `json:"gameId"`
 }
 

@@ -286,6 +286,7 @@ var TableCodeStatus = map[table.Code]callable.Status{
 	table.CodeNotCreated:     callable.StatusNotFound,
 	table.CodeBadGameID:      callable.StatusInvalidArgument,
 	table.CodeAlreadyCreated: callable.StatusAlreadyExists,
+	table.CodeNotFinished:    callable.StatusFailedPrecondition,
 }
 
 // classifyTable maps an error of the table path to the client's answer,
@@ -315,3 +316,16 @@ func classifyTable(err error) (*callable.Error, bool) {
 // errAlreadyCreated is a dungeon create's answer on a game id a table
 // holds.
 var errAlreadyCreated = &table.Error{Code: table.CodeAlreadyCreated, Msg: "the game exists"}
+
+// exportTable is exportGame's table path: the finished table's game
+// record for a seated player or its owner (table.Table.Record).
+func (a *API) exportTable(ctx context.Context, uid, _ string, data json.RawMessage) (any, error) {
+	var q ExportRequest
+	if err := decodeData(data, &q); err != nil {
+		return nil, err
+	}
+	if !table.ValidID(q.GameID) {
+		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
+	}
+	return a.tables.Record(ctx, q.GameID, uid)
+}

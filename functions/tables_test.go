@@ -53,6 +53,8 @@ func CheckPigOverHTTP(t *testing.T, c *functest.Client, g string, tokens []strin
 	ctx := context.Background()
 	seed := "functions-" + g
 	require.NoError(t, functest.TableLobby(ctx, c, pig.Def, g, seed, tokens))
+	err := c.Call(ctx, "exportGame", tokens[0], map[string]any{"gameId": g}, nil)
+	require.Equal(t, "FAILED_PRECONDITION", functest.Status(err), "an export before the end: %v", err)
 	bots, err := rng.NewSeeded(seed + "/bots")
 	require.NoError(t, err)
 	moves, end, err := functest.PlayTable(ctx, c, pig.Def, g, tokens, bots, 2000)
@@ -62,6 +64,7 @@ func CheckPigOverHTTP(t *testing.T, c *functest.Client, g string, tokens []strin
 	require.NoError(t, functest.EndsAsMatch(pig.Def, seed, len(tokens), moves, end))
 	require.Equal(t, "finished", end.Phase)
 	require.Equal(t, uint64(1+len(tokens)+1+len(moves)), end.Version)
+	require.NoError(t, functest.CheckTableExport(ctx, c, pig.Def, g, tokens, "dev:stranger"))
 }
 
 // raw calls fn and returns its answer's bytes: the result, or the error.
@@ -252,13 +255,14 @@ func TestTableLobbyRefusalsOverHTTP(t *testing.T) {
 		require.Equal(t, []string{tc.status, tc.code}, []string{st, code}, tc.name)
 		require.Equal(t, before, raw(t, c, "getView", "dev:u0", map[string]any{"gameId": "l"}), "%s changed the table", tc.name)
 	}
-	// The dungeon's other functions do not know tables: a table's id is
-	// a game that does not exist to them, for its owner too.
-	for _, fn := range []string{"exportGame", "getShuffle"} {
-		st, code := status(c.Call(ctx, fn, "dev:u0", map[string]any{"gameId": "l"}, nil))
-		require.Equal(t, []string{"NOT_FOUND", "not_created"}, []string{st, code}, fn)
-	}
-	st, code := status(c.Call(ctx, "reveal", "dev:u0", map[string]any{"gameId": "l", "actionId": "r", "seat": 0, "index": 1,
+	// A table's export comes at its end; the dungeon's other functions
+	// do not know tables: a table's id is a game that does not exist to
+	// them, for its owner too.
+	st, code := status(c.Call(ctx, "exportGame", "dev:u0", map[string]any{"gameId": "l"}, nil))
+	require.Equal(t, []string{"FAILED_PRECONDITION", "not_finished"}, []string{st, code}, "exportGame")
+	st, code = status(c.Call(ctx, "getShuffle", "dev:u0", map[string]any{"gameId": "l"}, nil))
+	require.Equal(t, []string{"NOT_FOUND", "not_created"}, []string{st, code}, "getShuffle")
+	st, code = status(c.Call(ctx, "reveal", "dev:u0", map[string]any{"gameId": "l", "actionId": "r", "seat": 0, "index": 1,
 		"link": strings.Repeat("0", 64), "digest": strings.Repeat("0", 64), "transcript": strings.Repeat("0", 64), "signature": strings.Repeat("0", 128)}, nil))
 	require.Equal(t, []string{"NOT_FOUND", "not_created"}, []string{st, code}, "reveal")
 

@@ -74,6 +74,9 @@ const (
 	// CodeAlreadyCreated: create on a game id the store has, by another
 	// request than the one that created it.
 	CodeAlreadyCreated Code = "already_created"
+	// CodeNotFinished: a record asked of a table whose game is not over
+	// (Table.Record), or that never started.
+	CodeNotFinished Code = "not_finished"
 )
 
 // Codes lists every code.
@@ -81,7 +84,7 @@ var Codes = []Code{
 	CodeInvalidAction, CodeNotYourTurn, CodeUnknownPlayer, CodeGameOver, CodeBadRuleset, CodeBadSetup,
 	CodeBadActionID, CodeBadActor, CodeActionIDReused, CodeStaleVersion, CodeNotStarted, CodeAlreadyStarted,
 	CodeNotOwner, CodeNotSeated, CodeSeatTaken, CodeSeatFree, CodeAlreadyJoined, CodeBadOption,
-	CodeTooFewPlayers, CodeNotCreated, CodeBadGameID, CodeAlreadyCreated,
+	CodeTooFewPlayers, CodeNotCreated, CodeBadGameID, CodeAlreadyCreated, CodeNotFinished,
 }
 
 // Error is a refusal: a code of the closed set and a message for people,

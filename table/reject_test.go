@@ -185,6 +185,12 @@ func TestEveryRefusal(t *testing.T) {
 		{"hold at 0", table.Action{Actor: pub.Seats[pub.ToMove].UID, ActionID: "h", Version: pub.Version, Kind: table.KindMove, Move: []byte(`{"kind":"hold"}`)}, table.CodeInvalidAction, ""},
 	}, seen)
 
+	// A record is the end's: not_finished in play (Record's refusals are
+	// TestTableRecordRefusals').
+	_, err = s.Record("pp", uid(0))
+	require.ErrorIs(t, err, table.CodeNotFinished)
+	seen[table.CodeNotFinished] = true
+
 	// A finished table refuses everything but retries.
 	res, err := s.Do("pp", table.Action{Actor: table.ServerActor, ActionID: "end", Version: pub.Version, Kind: table.KindAbandon})
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
 )
 
 // Memory is an in-memory store of tables keyed by game id, safe for
@@ -75,4 +76,16 @@ func (s *Memory) StateBytes(gameID string) ([]byte, error) {
 		return nil, reject(CodeNotCreated, "no game "+gameID)
 	}
 	return t.StateBytes(), nil
+}
+
+// Record returns the table gameID's game record for uid (Table.Record);
+// not_created if there is none.
+func (s *Memory) Record(gameID, uid string) (*match.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tables[gameID]
+	if !ok {
+		return nil, reject(CodeNotCreated, "no game "+gameID)
+	}
+	return t.Record(uid)
 }

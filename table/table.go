@@ -46,7 +46,8 @@ type CreateRequest struct {
 	Actor, ActionID string
 	// Mode is rng.ModeSeeded (with Seed: replayable by whoever knows the
 	// seed, for tests and simulations, never for real games; the seed is
-	// never shown to anyone) or rng.ModeCrypto (no Seed).
+	// shown to nobody before the game is over, when the table's Record
+	// carries it) or rng.ModeCrypto (no Seed).
 	Mode rng.Mode
 	Seed string
 	// Seats is the table's seat count, in def.Seats().Min..Max; 0 is

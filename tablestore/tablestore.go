@@ -14,6 +14,7 @@ import (
 	"errors"
 
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/table"
 )
 
@@ -58,6 +59,10 @@ type Store interface {
 	// Def returns the definition of the game called name (the store's
 	// Lookup, no I/O): ErrUnknownGame for a name it does not know.
 	Def(name string) (game.Definition, error)
+	// Record returns the finished table gameID's game record for uid, a
+	// seated player or the owner (table.Table.Record): not_created for
+	// anyone else or no table, not_finished before the game's end.
+	Record(ctx context.Context, gameID, uid string) (*match.Record, error)
 }
 
 // Memory is the in-memory Store (over table.Memory): every request is
@@ -130,4 +135,9 @@ func (m *Memory) Game(_ context.Context, gameID string) (string, error) {
 		return "", err
 	}
 	return v.Game, nil
+}
+
+// Record implements Store.
+func (m *Memory) Record(_ context.Context, gameID, uid string) (*match.Record, error) {
+	return m.mem.Record(gameID, uid)
 }

@@ -166,36 +166,39 @@ func TestPlayGameRefusals(t *testing.T) {
 	}
 }
 
-// "play --game pig --record FILE" writes a record that "replay FILE"
-// replays (seeded and crypto); a changed record diverges (exit 1) and a
-// broken one is bad input (exit 2).
+// "play --game pig --record FILE" writes a record that "replay FILE" and
+// "verify FILE" check (seeded and crypto); a changed record diverges
+// (exit 1) and a broken one is bad input (exit 2).
 func TestPlayGameRecordReplays(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{{"--seed", "rec"}, {"--mode", "crypto"}} {
 		path := filepath.Join(dir, "game.json")
 		code, _, errs := gamectl(t, append([]string{"play", "--game", "pig", "--players", "3", "--bots", "random,hold:20", "--record", path}, args...)...)
 		require.Equal(t, 0, code, errs)
-		code, out, errs := gamectl(t, "replay", path)
-		require.Equal(t, 0, code, errs)
-		require.Regexp(t, `^OK pig: \d+ moves, \d+ events, \d+ audit entries, final state [0-9a-f]{16}\n$`, out)
-
-		b, err := os.ReadFile(path)
+		good, err := os.ReadFile(path)
 		require.NoError(t, err)
-		var v map[string]any
-		require.NoError(t, json.Unmarshal(b, &v))
-		v["log"].([]any)[1].(map[string]any)["turnTotal"] = 99
-		changed, _ := json.Marshal(v)
-		require.NoError(t, os.WriteFile(path, changed, 0o644))
-		code, _, errs = gamectl(t, "replay", path)
-		require.Equal(t, 1, code, errs)
-		require.Contains(t, errs, "diverges at log entry 2")
+		for _, cmd := range []string{"replay", "verify"} {
+			require.NoError(t, os.WriteFile(path, good, 0o644))
+			code, out, errs := gamectl(t, cmd, path)
+			require.Equal(t, 0, code, errs)
+			require.Regexp(t, `^OK pig: \d+ moves, \d+ events, \d+ audit entries, final state [0-9a-f]{16}\n$`, out)
 
-		v["moves"] = []string{`{"seat":1,"kind":"roll"}`}
-		bad, _ := json.Marshal(v)
-		require.NoError(t, os.WriteFile(path, bad, 0o644))
-		code, _, errs = gamectl(t, "replay", path)
-		require.Equal(t, 2, code, errs)
-		require.Contains(t, errs, "is not a replayable record: move 1 (roll by seat 1)")
+			var v map[string]any
+			require.NoError(t, json.Unmarshal(good, &v))
+			v["log"].([]any)[1].(map[string]any)["turnTotal"] = 99
+			changed, _ := json.Marshal(v)
+			require.NoError(t, os.WriteFile(path, changed, 0o644))
+			code, _, errs = gamectl(t, cmd, path)
+			require.Equal(t, 1, code, errs)
+			require.Contains(t, errs, "diverges at log entry 2")
+
+			v["moves"] = []string{`{"seat":1,"kind":"roll"}`}
+			bad, _ := json.Marshal(v)
+			require.NoError(t, os.WriteFile(path, bad, 0o644))
+			code, _, errs = gamectl(t, cmd, path)
+			require.Equal(t, 2, code, errs)
+			require.Contains(t, errs, "is not a replayable record: move 1 (roll by seat 1)")
+		}
 	}
 	path := filepath.Join(dir, "chess.json")
 	require.NoError(t, os.WriteFile(path, []byte(`{"format":"fairboard-game/v1","game":"chess","mode":"seeded","seed":"s","seats":2,"rules":{},"moves":[],"log":[],"audit":[],"stateSha256":"`+strings.Repeat("0", 64)+`"}`), 0o644))

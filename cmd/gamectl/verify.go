@@ -11,6 +11,7 @@ import (
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 	verifypage "github.com/fairboard/fairboard/web/verify"
@@ -25,7 +26,7 @@ func init() {
 func runVerify(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("verify", stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gamectl verify FILE\n\nChecks a fairboard-export/v1 file (gamectl play --export, or the exportGame\ncallable): commitments, seeds, a replay of every action, every shuffle;\nin a trustless game every link, signature and draw, at any point of play.\nExit 0: verified; 1: the first divergence; 2: not a readable export.")
+		fmt.Fprintln(stderr, "usage: gamectl verify FILE\n\nChecks a fairboard-export/v1 file (gamectl play --export, or the exportGame\ncallable): commitments, seeds, a replay of every action, every shuffle;\nin a trustless game every link, signature and draw, at any point of play.\nFILE may also be a game record (fairboard-game/v1: exportGame of a finished\ntable game such as Pig or Kuhn poker, or gamectl play --game NAME --record),\nchecked as gamectl replay checks it: its moves replayed from its seed or\nits draws, its log, audit entries and final state compared.\nExit 0: verified; 1: the first divergence; 2: not a readable export.")
 	}
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
@@ -36,6 +37,9 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	data, err := os.ReadFile(fs.Arg(0))
 	if err != nil {
 		return usagef("cannot read the export: %v", err)
+	}
+	if match.IsRecord(data) {
+		return replayRecord(fs.Arg(0), data, stdout)
 	}
 	rep, err := export.Verify(data)
 	var fe *export.FormatError

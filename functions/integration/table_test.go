@@ -77,6 +77,7 @@ func TestTablePigOnFirestore(t *testing.T) {
 
 	require.NoError(t, functest.EndsAsMatch(pigDef, seed, 2, moves, end))
 	require.Equal(t, uint64(1+2+1+len(moves)), end.Version)
+	require.NoError(t, functest.CheckTableExport(ctx, c, pigDef, g, toks, token(t, "pig-stranger")))
 }
 
 // The documents the functions write for a table fit the rules: a seated

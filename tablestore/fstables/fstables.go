@@ -33,6 +33,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
 )
@@ -365,3 +366,12 @@ func mapErr(err error) error {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// Record implements tablestore.Store: one read of the private table.
+func (s *Store) Record(ctx context.Context, gameID, uid string) (*match.Record, error) {
+	_, t, err := s.load(ctx, gameID)
+	if err != nil {
+		return nil, err
+	}
+	return t.Record(uid)
+}

@@ -1,0 +1,47 @@
+package table
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// Record returns the finished table's game as a game record
+// (match.Record, fairboard-game/v1) for uid, a seated player or the
+// owner: its seats' options, ruleset, moves and either its seed (a seeded
+// table) or its every drawn value (a crypto table), its whole log with
+// every seat's addressed events (the game is over: its private parts are
+// opened), the RNG audit entries of a replay and the final state's hash.
+// "gamectl verify" and "gamectl replay" check it offline with
+// match.CheckRecord.
+//
+// Errors: not_created for anyone else (as for no table: a stranger does
+// not learn the id is taken); not_finished while the game is not over or
+// for a table abandoned in its lobby (it has no game).
+func (t *Table) Record(uid string) (*match.Record, error) {
+	if uid != t.owner && t.seatOf(uid) == NoSeat {
+		return nil, reject(CodeNotCreated, "no such game")
+	}
+	if t.phase != PhaseFinished || t.m == nil {
+		return nil, reject(CodeNotFinished, "the game is not over: its record comes at its end")
+	}
+	seats := make([]game.Seat, len(t.seats))
+	for i, s := range t.seats {
+		seats[i] = game.Seat{Options: slices.Clone(s.Options)}
+	}
+	var audit []rng.Entry
+	cfg := match.Config{Mode: t.mode, Seed: t.seed, Seats: seats, Rules: t.rules,
+		Auditor: rng.AuditorFunc(func(e rng.Entry) { audit = append(audit, e) })}
+	var draws []int64
+	if t.mode == rng.ModeCrypto {
+		draws = t.m.Draws()
+	}
+	m, err := match.Replay(t.def, cfg, t.m.Moves(), draws)
+	if err != nil {
+		return nil, fmt.Errorf("table: record: the game does not replay: %w", err) // internal: Restore replayed it
+	}
+	return match.NewRecord(m, audit)
+}
