@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/table"
 )
 
@@ -32,9 +33,11 @@ const (
 )
 
 // TableCreateRequest is createGame's data for a table game: Game names
-// it (a registered game but the dungeon); Mode is "crypto" (default) or
-// "seeded" (only where the deployment allows seeded games; Seed, 1-256
-// bytes, required then); Seats is the seat count (0: the game's default);
+// it (a registered game but the dungeon); Mode is "crypto" (default),
+// "fair" (the server draws its seed and publishes the commitment; the
+// players' entropy at join makes the game seed with it; all revealed at
+// the end) or "seeded" (only where the deployment allows seeded games;
+// Seed, 1-256 bytes, required then); Seats is the seat count (0: the game's default);
 // Rules the game's ruleset JSON (absent: its default), decoded strictly
 // by the game. ActionID is required.
 type TableCreateRequest struct {
@@ -50,7 +53,9 @@ type TableCreateRequest struct {
 // TableJoinRequest is joinGame's data for a table game: Seat (0 to the
 // table's seats - 1), Options the seat's options by name (every option
 // of the game, or none: its defaults), Version the table's version the
-// caller saw.
+// caller saw; Entropy, at a fair table only (optional), the player's
+// contribution to the game seed: 0 to 64 bytes as hex, drawn on its
+// device after it saw the commitment.
 type TableJoinRequest struct {
 	Game     string            `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
 	GameID   string            `json:"gameId"`
@@ -58,6 +63,7 @@ type TableJoinRequest struct {
 	Version  uint64            `json:"version"`
 	Seat     int               `json:"seat"`
 	Options  map[string]string `json:"options,omitempty"`
+	Entropy  string            `json:"entropy,omitempty"`
 }
 
 // TableStartRequest is startGame's data for a table game (the owner's).
@@ -108,8 +114,8 @@ func (q *TableCreateRequest) check() error {
 		return err
 	}
 	switch {
-	case q.Mode != "" && q.Mode != "crypto" && q.Mode != "seeded":
-		return fieldErr("mode", `must be "crypto" or "seeded"`)
+	case q.Mode != "" && q.Mode != "crypto" && q.Mode != "seeded" && q.Mode != "fair":
+		return fieldErr("mode", `must be "crypto", "fair" or "seeded"`)
 	case len(q.Seed) > table.MaxSeedLen || !utf8.ValidString(q.Seed):
 		return fieldErr("seed", "must be at most 256 bytes of UTF-8")
 	case q.Seats < 0 || q.Seats > MaxTableSeats:
@@ -126,6 +132,9 @@ func (q *TableJoinRequest) check() error {
 	}
 	if q.Seat < 0 || q.Seat >= MaxTableSeats {
 		return fieldErr("seat", fmt.Sprintf("must be 0 to %d", MaxTableSeats-1))
+	}
+	if len(q.Entropy) > 2*fair.MaxEntropy {
+		return fieldErr("entropy", fmt.Sprintf("must be at most %d hex digits (%d bytes)", 2*fair.MaxEntropy, fair.MaxEntropy))
 	}
 	if len(q.Options) > MaxTableOptions {
 		return fieldErr("options", fmt.Sprintf("must have at most %d options", MaxTableOptions))

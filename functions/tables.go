@@ -8,6 +8,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
 )
@@ -73,6 +74,19 @@ type TableView struct {
 	Legal     json.RawMessage `json:"legal"`
 	Log       json.RawMessage `json:"log"`
 	Outcome   *TableOutcome   `json:"outcome"`
+	// Fairness is a fair table's protocol: commitmentHex from the create
+	// on; serverSeedHex, contributionsHex (seat order, "" for none) and
+	// gameSeedHex ("" if it never started) once finished. Absent in other
+	// modes.
+	Fairness *TableFairness `json:"fairness,omitempty"`
+}
+
+// TableFairness is table.Fairness as getView answers it.
+type TableFairness struct {
+	CommitmentHex    string   `json:"commitmentHex"`
+	ServerSeedHex    string   `json:"serverSeedHex,omitempty"`
+	ContributionsHex []string `json:"contributionsHex,omitempty"`
+	GameSeedHex      string   `json:"gameSeedHex,omitempty"`
 }
 
 // peek reads one string field of the data leniently (for routing only:
@@ -130,7 +144,14 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		}
 		return nil, err
 	}
-	mode := rng.ModeCrypto
+	mode, serverSeed := rng.ModeCrypto, ""
+	if q.Mode == "fair" {
+		seed, err := fair.NewServerSeed() // the server's, never a client's
+		if err != nil {
+			return nil, err
+		}
+		mode, serverSeed = rng.ModeFair, seed
+	}
 	if q.Mode == "seeded" {
 		if !a.svc.AllowSeeded() {
 			return nil, callable.FailedPrecondition("seeded mode is disabled in this deployment (seeded games are replayable, for development only); create the game in crypto mode").
@@ -139,7 +160,7 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		mode = rng.ModeSeeded
 	}
 	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID,
-		Mode: mode, Seed: q.Seed, Seats: q.Seats, Rules: q.Rules})
+		Mode: mode, Seed: q.Seed, ServerSeed: serverSeed, Seats: q.Seats, Rules: q.Rules})
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +199,7 @@ func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMess
 		return nil, err
 	}
 	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
-		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options})
+		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options, Entropy: q.Entropy})
 }
 
 func (a *API) startTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
@@ -250,6 +271,10 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 		}
 	}
 	out.Log = tablestore.AppendEventsJSON(nil, def, log)
+	if f := v.Fairness; f != nil {
+		out.Fairness = &TableFairness{CommitmentHex: f.CommitmentHex, ServerSeedHex: f.ServerSeedHex,
+			ContributionsHex: f.ContributionsHex, GameSeedHex: f.GameSeedHex}
+	}
 	if o := v.Outcome; o != nil {
 		out.Outcome = &TableOutcome{Abandoned: o.Abandoned, Winners: o.Winners, Payoffs: o.Payoffs}
 		if out.Outcome.Winners == nil {
@@ -287,6 +312,7 @@ var TableCodeStatus = map[table.Code]callable.Status{
 	table.CodeBadGameID:      callable.StatusInvalidArgument,
 	table.CodeAlreadyCreated: callable.StatusAlreadyExists,
 	table.CodeNotFinished:    callable.StatusFailedPrecondition,
+	table.CodeBadEntropy:     callable.StatusInvalidArgument,
 }
 
 // classifyTable maps an error of the table path to the client's answer,

@@ -38,7 +38,10 @@ type Record struct {
 	Moves []string        `json:"moves"`
 	// Draws are a crypto game's drawn values (Match.Draws); none in a
 	// seeded one, whose seed gives them.
-	Draws       []int64           `json:"draws,omitempty"`
+	Draws []int64 `json:"draws,omitempty"`
+	// Fairness is a fair game's protocol (its Seed is the game seed it
+	// makes); none in other modes.
+	Fairness    *RecordFairness   `json:"fairness,omitempty"`
 	Log         []json.RawMessage `json:"log"`
 	Audit       []json.RawMessage `json:"audit"`
 	StateSHA256 string            `json:"stateSha256"`
@@ -120,8 +123,8 @@ func ReadRecord(data []byte) (*Record, error) {
 		return nil, errors.New("a seeded record without a seed")
 	case r.Mode == rng.ModeCrypto && r.Seed != "":
 		return nil, errors.New("a crypto record with a seed")
-	case r.Mode != rng.ModeSeeded && r.Mode != rng.ModeCrypto:
-		return nil, fmt.Errorf("mode %q: records are of seeded and crypto games", r.Mode)
+	case r.Mode != rng.ModeSeeded && r.Mode != rng.ModeCrypto && r.Mode != rng.ModeFair:
+		return nil, fmt.Errorf("mode %q: records are of seeded, fair and crypto games", r.Mode)
 	case r.Mode == rng.ModeSeeded && len(r.Draws) > 0:
 		return nil, errors.New("a seeded record with draws: its seed gives them")
 	case len(r.StateSHA256) != 64:
@@ -131,21 +134,35 @@ func ReadRecord(data []byte) (*Record, error) {
 	case r.Seats < 1 || r.Seats > 1000:
 		return nil, fmt.Errorf("seats %d: want 1 to 1000", r.Seats)
 	}
+	if err := checkFairForm(&r); err != nil {
+		return nil, err
+	}
 	return &r, nil
 }
 
 // CheckRecord replays r under def, as anyone can: its ruleset decoded by
-// def, its moves (each in canonical bytes) applied from its seed or, in
-// crypto mode, its draws. It returns an error for a record that cannot be
-// replayed at all (another game, a bad ruleset or move, a move refused,
-// draws out of range or left over), and otherwise the first divergence
-// from what the record says the replay gives (nil if none), checked in
-// order: the log, the audit entries (a seeded game's: a crypto game's
-// stream cannot be audited again from its draws, so its entries are only
-// decoded), the final state's hash.
+// def, its moves (each in canonical bytes) applied from its seed (a fair
+// game's game seed) or, in crypto mode, its draws. It returns an error
+// for a record that cannot be replayed at all (another game, a bad
+// ruleset or move, a move refused, draws out of range or left over, a
+// fair record's fields malformed), and otherwise the first divergence
+// from what the record says (nil if none), checked in order: a fair
+// game's server seed against its commitment and the game seed it makes
+// with the contributions, then what the replay gives: the log, the audit
+// entries (a seeded or fair game's: a crypto game's stream cannot be
+// audited again from its draws, so its entries are only decoded), the
+// final state's hash.
 func CheckRecord(def game.Definition, r *Record) (divergence error, err error) {
 	if r.Game != def.Name() {
 		return nil, fmt.Errorf("a record of %q, not %q", r.Game, def.Name())
+	}
+	if err := checkFairForm(r); err != nil {
+		return nil, err
+	}
+	if r.Fairness != nil {
+		if d, err := checkFairness(r); d != nil || err != nil {
+			return d, err
+		}
 	}
 	rules, err := def.DecodeRuleset(r.Rules)
 	if err != nil {

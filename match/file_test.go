@@ -112,18 +112,26 @@ func TestRecordReplaysAndCatchesChanges(t *testing.T) {
 func TestReadRecordRefusals(t *testing.T) {
 	b := played(t, rng.ModeSeeded)
 	for want, data := range map[string][]byte{
-		`unknown field "extra"`:          edit(t, b, func(v map[string]any) { v["extra"] = 1 }),
-		"trailing data":                  append(append([]byte{}, b...), []byte(" {}")...),
-		`format "fairboard-game/v0"`:     edit(t, b, func(v map[string]any) { v["format"] = "fairboard-game/v0" }),
-		"names no game":                  edit(t, b, func(v map[string]any) { delete(v, "game") }),
-		"a seeded record without a seed": edit(t, b, func(v map[string]any) { delete(v, "seed") }),
-		"a crypto record with a seed":    edit(t, b, func(v map[string]any) { v["mode"] = "crypto" }),
-		`mode "fair"`:                    edit(t, b, func(v map[string]any) { v["mode"] = "fair" }),
-		"a seeded record with draws":     edit(t, b, func(v map[string]any) { v["draws"] = []int{1} }),
-		"stateSha256 must be 64":         edit(t, b, func(v map[string]any) { v["stateSha256"] = "ab" }),
-		"1 seat options for 2 seats":     edit(t, b, func(v map[string]any) { v["seatOptions"] = [][]string{{"x"}} }),
-		"seats 0":                        edit(t, b, func(v map[string]any) { v["seats"] = 0 }),
-		"not a game record":              []byte(`[1,2]`),
+		`unknown field "extra"`:              edit(t, b, func(v map[string]any) { v["extra"] = 1 }),
+		"trailing data":                      append(append([]byte{}, b...), []byte(" {}")...),
+		`format "fairboard-game/v0"`:         edit(t, b, func(v map[string]any) { v["format"] = "fairboard-game/v0" }),
+		"names no game":                      edit(t, b, func(v map[string]any) { delete(v, "game") }),
+		"a seeded record without a seed":     edit(t, b, func(v map[string]any) { delete(v, "seed") }),
+		"a crypto record with a seed":        edit(t, b, func(v map[string]any) { v["mode"] = "crypto" }),
+		`mode "trustless"`:                   edit(t, b, func(v map[string]any) { v["mode"] = "trustless" }),
+		"a fair record without its fairness": edit(t, b, func(v map[string]any) { v["mode"] = "fair" }),
+		"a seeded record with a fair game's fairness": edit(t, b, func(v map[string]any) {
+			v["fairness"] = map[string]any{"commitmentHex": "", "serverSeedHex": "", "contributionsHex": []string{}}
+		}),
+		"a fair record's seed is its game seed": edit(t, b, func(v map[string]any) {
+			v["mode"] = "fair"
+			v["fairness"] = map[string]any{"commitmentHex": "", "serverSeedHex": "", "contributionsHex": []string{}}
+		}),
+		"a seeded record with draws": edit(t, b, func(v map[string]any) { v["draws"] = []int{1} }),
+		"stateSha256 must be 64":     edit(t, b, func(v map[string]any) { v["stateSha256"] = "ab" }),
+		"1 seat options for 2 seats": edit(t, b, func(v map[string]any) { v["seatOptions"] = [][]string{{"x"}} }),
+		"seats 0":                    edit(t, b, func(v map[string]any) { v["seats"] = 0 }),
+		"not a game record":          []byte(`[1,2]`),
 	} {
 		_, err := match.ReadRecord(data)
 		require.ErrorContains(t, err, want)

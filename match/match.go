@@ -12,13 +12,17 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/fair"
 )
 
 // Config is how a match is made.
 type Config struct {
 	// Mode is rng.ModeSeeded (with Seed: sfc32 seeded by cyrb128 of the
 	// seed string, replayable by anyone who knows it, never for real
-	// games) or rng.ModeCrypto (crypto/rand).
+	// games), rng.ModeFair (with Seed: the game seed of the fair protocol
+	// as 64 lower-case hex digits, fair.GameSeed of a committed server
+	// seed and the players' entropy; ADR-005's ChaCha20 stream,
+	// rng.NewFair) or rng.ModeCrypto (crypto/rand).
 	Mode rng.Mode
 	Seed string
 	// Seats has one element per seat, with its options.
@@ -51,8 +55,9 @@ type Match struct {
 
 // New sets a match up: it builds the stream of cfg.Mode, checks the
 // ruleset's game, and runs the definition's Setup. Errors: a mode other
-// than seeded and crypto, a seeded match without a seed or with a seed
-// that is not UTF-8, a ruleset of another game, and Setup's own.
+// than seeded, fair and crypto, a seeded match without a seed or with a
+// seed that is not UTF-8, a fair match whose seed is not 64 lower-case
+// hex digits, a ruleset of another game, and Setup's own.
 func New(def game.Definition, cfg Config) (*Match, error) {
 	var opts []rng.Option
 	if cfg.Auditor != nil {
@@ -68,13 +73,19 @@ func New(def game.Definition, cfg Config) (*Match, error) {
 		if s, err = rng.NewSeeded(cfg.Seed, opts...); err != nil {
 			return nil, game.Reject(game.CodeBadSetup, err.Error())
 		}
+	case rng.ModeFair:
+		seed, err := fair.ParseServerSeed(cfg.Seed) // a game seed has a server seed's form
+		if err != nil {
+			return nil, game.Reject(game.CodeBadSetup, "a fair match's seed is its game seed, 64 lower-case hex digits")
+		}
+		s = rng.NewFair(seed[:], opts...)
 	case rng.ModeCrypto:
 		if cfg.Seed != "" {
 			return nil, game.Reject(game.CodeBadSetup, "a crypto match takes no seed")
 		}
 		s = rng.NewCrypto(opts...)
 	default:
-		return nil, game.Reject(game.CodeBadSetup, fmt.Sprintf("mode %q: the machinery plays seeded and crypto matches", cfg.Mode))
+		return nil, game.Reject(game.CodeBadSetup, fmt.Sprintf("mode %q: the machinery plays seeded, fair and crypto matches", cfg.Mode))
 	}
 	return setup(def, cfg, s, nil)
 }

@@ -63,11 +63,14 @@ func TestGuards(t *testing.T) {
 
 func TestNewRefusals(t *testing.T) {
 	for _, cfg := range []match.Config{
-		{Mode: rng.ModeSeeded, Seats: make([]game.Seat, 2)},               // no seed
-		{Mode: rng.ModeSeeded, Seed: "\xff", Seats: make([]game.Seat, 2)}, // not UTF-8
-		{Mode: rng.ModeCrypto, Seed: "s", Seats: make([]game.Seat, 2)},    // a seed in crypto mode
-		{Mode: rng.ModeFair, Seats: make([]game.Seat, 2)},                 // not yet
-		{Mode: rng.ModeSeeded, Seed: "s", Seats: make([]game.Seat, 3)},    // Setup's own
+		{Mode: rng.ModeSeeded, Seats: make([]game.Seat, 2)},                              // no seed
+		{Mode: rng.ModeSeeded, Seed: "\xff", Seats: make([]game.Seat, 2)},                // not UTF-8
+		{Mode: rng.ModeCrypto, Seed: "s", Seats: make([]game.Seat, 2)},                   // a seed in crypto mode
+		{Mode: rng.ModeFair, Seats: make([]game.Seat, 2)},                                // no game seed
+		{Mode: rng.ModeFair, Seed: strings.Repeat("A", 64), Seats: make([]game.Seat, 2)}, // upper-case
+		{Mode: rng.ModeFair, Seed: "ab", Seats: make([]game.Seat, 2)},                    // short
+		{Mode: rng.ModeTrustless, Seats: make([]game.Seat, 2)},                           // not yet
+		{Mode: rng.ModeSeeded, Seed: "s", Seats: make([]game.Seat, 3)},                   // Setup's own
 		{Mode: rng.ModeSeeded, Seed: "s", Seats: make([]game.Seat, 2), Rules: otherRules{}},
 	} {
 		_, err := match.New(peek{}, cfg)

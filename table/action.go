@@ -54,6 +54,11 @@ type Action struct {
 	// Move (move) is the game's move as JSON, {"kind":"NAME",...},
 	// decoded strictly by game.DecodeMove for the actor's seat.
 	Move json.RawMessage
+	// Entropy (join, a fair table only, optional) is the player's
+	// contribution to the game seed: 0 to 64 bytes as hex digits, drawn on
+	// the player's own device after it saw the commitment. Kept secret
+	// until the end.
+	Entropy string
 }
 
 func (a *Action) fingerprint() string {
@@ -63,7 +68,8 @@ func (a *Action) fingerprint() string {
 		Seat            int
 		Options         map[string]string
 		Move            string
-	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move)})
+		Entropy         string `json:",omitempty"` // so that a table's stored fingerprints stay as they were
+	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy})
 }
 
 // Do applies a, or refuses it with an *Error and changes nothing (the
@@ -167,6 +173,9 @@ func (t *Table) join(a *Action) *Error {
 	if err != nil {
 		return err
 	}
+	if err := t.takeEntropy(a.Seat, a.Entropy); err != nil {
+		return err
+	}
 	t.seats[a.Seat] = SeatInfo{UID: a.Actor, Options: opts}
 	t.emit(Event{To: game.All, Type: "Joined", Vals: [game.MaxVals]int64{int64(a.Seat)}, UID: a.Actor, Options: slices.Clone(opts)})
 	return nil
@@ -214,6 +223,7 @@ func (t *Table) leave(a *Action) *Error {
 		return reject(CodeNotSeated, "the actor holds no seat")
 	}
 	t.seats[s] = SeatInfo{}
+	t.freeEntropy(s)
 	t.emit(Event{To: game.All, Type: "Left", Vals: [game.MaxVals]int64{int64(s)}, UID: a.Actor})
 	return nil
 }
@@ -229,6 +239,7 @@ func (t *Table) removeSeat(a *Action) *Error {
 	}
 	uid := t.seats[a.Seat].UID
 	t.seats[a.Seat] = SeatInfo{}
+	t.freeEntropy(a.Seat)
 	t.emit(Event{To: game.All, Type: "SeatRemoved", Vals: [game.MaxVals]int64{int64(a.Seat)}, UID: uid})
 	return nil
 }
@@ -244,7 +255,11 @@ func (t *Table) start(a *Action) *Error {
 		}
 		seats[i] = game.Seat{Options: slices.Clone(s.Options)}
 	}
-	m, err := match.New(t.def, match.Config{Mode: t.mode, Seed: t.seed, Seats: seats, Rules: t.rules})
+	seed, err := t.matchSeed()
+	if err != nil {
+		return reject(CodeBadSetup, err.Error()) // checked at create and join: not reached
+	}
+	m, err := match.New(t.def, match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules})
 	if err != nil {
 		return fromGame(err)
 	}

@@ -77,6 +77,9 @@ const (
 	// CodeNotFinished: a record asked of a table whose game is not over
 	// (Table.Record), or that never started.
 	CodeNotFinished Code = "not_finished"
+	// CodeBadEntropy: a join's entropy that is not 0 to 64 bytes as hex,
+	// or entropy at a table that is not fair.
+	CodeBadEntropy Code = "bad_entropy"
 )
 
 // Codes lists every code.
@@ -84,7 +87,7 @@ var Codes = []Code{
 	CodeInvalidAction, CodeNotYourTurn, CodeUnknownPlayer, CodeGameOver, CodeBadRuleset, CodeBadSetup,
 	CodeBadActionID, CodeBadActor, CodeActionIDReused, CodeStaleVersion, CodeNotStarted, CodeAlreadyStarted,
 	CodeNotOwner, CodeNotSeated, CodeSeatTaken, CodeSeatFree, CodeAlreadyJoined, CodeBadOption,
-	CodeTooFewPlayers, CodeNotCreated, CodeBadGameID, CodeAlreadyCreated, CodeNotFinished,
+	CodeTooFewPlayers, CodeNotCreated, CodeBadGameID, CodeAlreadyCreated, CodeNotFinished, CodeBadEntropy,
 }
 
 // Error is a refusal: a code of the closed set and a message for people,

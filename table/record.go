@@ -12,7 +12,8 @@ import (
 // Record returns the finished table's game as a game record
 // (match.Record, fairboard-game/v1) for uid, a seated player or the
 // owner: its seats' options, ruleset, moves and either its seed (a seeded
-// table) or its every drawn value (a crypto table), its whole log with
+// table), its game seed with the fair protocol that made it (a fair
+// table), or its every drawn value (a crypto table), its whole log with
 // every seat's addressed events (the game is over: its private parts are
 // opened), the RNG audit entries of a replay and the final state's hash.
 // "gamectl verify" and "gamectl replay" check it offline with
@@ -32,8 +33,12 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 	for i, s := range t.seats {
 		seats[i] = game.Seat{Options: slices.Clone(s.Options)}
 	}
+	seed, err := t.matchSeed()
+	if err != nil {
+		return nil, fmt.Errorf("table: record: %w", err) // internal: the table started on it
+	}
 	var audit []rng.Entry
-	cfg := match.Config{Mode: t.mode, Seed: t.seed, Seats: seats, Rules: t.rules,
+	cfg := match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules,
 		Auditor: rng.AuditorFunc(func(e rng.Entry) { audit = append(audit, e) })}
 	var draws []int64
 	if t.mode == rng.ModeCrypto {
@@ -43,5 +48,10 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table: record: the game does not replay: %w", err) // internal: Restore replayed it
 	}
-	return match.NewRecord(m, audit)
+	r, err := match.NewRecord(m, audit)
+	if err != nil {
+		return nil, err
+	}
+	r.Fairness = t.recordFairness()
+	return r, nil
 }

@@ -23,11 +23,14 @@ func snapshot(t *testing.T, s *table.Memory, g string) string {
 	for _, u := range []string{"", uid(0), uid(1), uid(2), uid(3), uid(9)} {
 		v, err := s.View(g, u)
 		require.NoError(t, err)
-		o := v.Outcome
-		v.Outcome = nil
+		o, f := v.Outcome, v.Fairness
+		v.Outcome, v.Fairness = nil, nil
 		fmt.Fprintf(&b, "%+v\n", *v)
 		if o != nil {
 			fmt.Fprintf(&b, "%+v\n", *o)
+		}
+		if f != nil {
+			fmt.Fprintf(&b, "%+v\n", *f)
 		}
 	}
 	st, err := s.StateBytes(g)
@@ -79,7 +82,12 @@ func TestEveryRefusal(t *testing.T) {
 		{"bad actor", "c", table.CreateRequest{Actor: "a b", ActionID: "c", Mode: rng.ModeCrypto}, table.CodeBadActor},
 		{"server creates", "c", table.CreateRequest{Actor: table.ServerActor, ActionID: "c", Mode: rng.ModeCrypto}, table.CodeBadActor},
 		{"bad action id", "c", table.CreateRequest{Actor: "u0", ActionID: "c:1", Mode: rng.ModeCrypto}, table.CodeBadActionID},
-		{"bad mode", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: "fair"}, table.CodeBadSetup},
+		{"bad mode", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: "trustless"}, table.CodeBadSetup},
+		{"fair without the server's seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeFair}, table.CodeBadSetup},
+		{"fair with a short server seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeFair, ServerSeed: "00"}, table.CodeBadSetup},
+		{"fair with an upper-case server seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeFair, ServerSeed: strings.Repeat("A", 64)}, table.CodeBadSetup},
+		{"fair with a seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeFair, ServerSeed: strings.Repeat("a", 64), Seed: "s"}, table.CodeBadSetup},
+		{"crypto with a server seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto, ServerSeed: strings.Repeat("a", 64)}, table.CodeBadSetup},
 		{"seeded without seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeSeeded}, table.CodeBadSetup},
 		{"crypto with seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto, Seed: "s"}, table.CodeBadSetup},
 		{"seven seats", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto, Seats: 7}, table.CodeBadSetup},
@@ -184,6 +192,21 @@ func TestEveryRefusal(t *testing.T) {
 	refuseAll(t, s, "pp", []refusal{
 		{"hold at 0", table.Action{Actor: pub.Seats[pub.ToMove].UID, ActionID: "h", Version: pub.Version, Kind: table.KindMove, Move: []byte(`{"kind":"hold"}`)}, table.CodeInvalidAction, ""},
 	}, seen)
+
+	// Entropy: a fair table's only, and well formed.
+	_, err = s.Create("fe", pig.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeFair, ServerSeed: strings.Repeat("a", 64), Seats: 2})
+	require.NoError(t, err)
+	withEntropy := func(e string) table.Action {
+		return table.Action{Actor: uid(1), ActionID: "j", Version: 1, Kind: table.KindJoin, Seat: 1, Entropy: e}
+	}
+	refuseAll(t, s, "fe", []refusal{
+		{"odd entropy", withEntropy("abc"), table.CodeBadEntropy, "odd number"},
+		{"entropy not hex", withEntropy("zz"), table.CodeBadEntropy, "not hex"},
+		{"entropy too long", withEntropy(strings.Repeat("ab", 65)), table.CodeBadEntropy, "at most 64 bytes"},
+	}, seen)
+	_, err = s.Create("ce", pig.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeCrypto, Seats: 2})
+	require.NoError(t, err)
+	refuseAll(t, s, "ce", []refusal{{"entropy at a crypto table", withEntropy("ab"), table.CodeBadEntropy, "for fair tables"}}, seen)
 
 	// A record is the end's: not_finished in play (Record's refusals are
 	// TestTableRecordRefusals').

@@ -20,18 +20,21 @@ const SavedFormat = "fairboard-table/v1"
 // included (the seed, the moves, the draws, every actor's stored
 // results), never for a reader.
 type saved struct {
-	Format  string          `json:"format"`
-	Game    string          `json:"game"`
-	Owner   string          `json:"owner"`
-	Mode    rng.Mode        `json:"mode"`
-	Seed    string          `json:"seed,omitempty"`
-	Rules   json.RawMessage `json:"rules"`
-	Seats   []SeatInfo      `json:"seats"`
-	Phase   Phase           `json:"phase"`
-	Version uint64          `json:"version"`
-	Log     []Event         `json:"log"`
-	Outcome *Outcome        `json:"outcome,omitempty"`
-	Records []savedRecord   `json:"records"`
+	Format string   `json:"format"`
+	Game   string   `json:"game"`
+	Owner  string   `json:"owner"`
+	Mode   rng.Mode `json:"mode"`
+	Seed   string   `json:"seed,omitempty"`
+	// ServerSeed and Entropy (one per seat) are a fair table's.
+	ServerSeed string          `json:"serverSeed,omitempty"`
+	Entropy    []string        `json:"entropy,omitempty"`
+	Rules      json.RawMessage `json:"rules"`
+	Seats      []SeatInfo      `json:"seats"`
+	Phase      Phase           `json:"phase"`
+	Version    uint64          `json:"version"`
+	Log        []Event         `json:"log"`
+	Outcome    *Outcome        `json:"outcome,omitempty"`
+	Records    []savedRecord   `json:"records"`
 	// Started is true once the game was set up; Moves and Draws are then
 	// its moves and, for a crypto table, every value it drew, and
 	// StateHash is game.HashJSON of its match.StateBytes.
@@ -55,6 +58,7 @@ type savedRecord struct {
 // bytes.
 func (t *Table) Save() ([]byte, error) {
 	s := saved{Format: SavedFormat, Game: t.def.Name(), Owner: t.owner, Mode: t.mode, Seed: t.seed,
+		ServerSeed: t.serverSeed, Entropy: t.entropy,
 		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out}
 	for k, r := range t.records {
 		s.Records = append(s.Records, savedRecord{Actor: k.actor, ActionID: k.id, Fingerprint: r.fp, Result: r.res})
@@ -93,8 +97,12 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 		return bad("format %q, not %q", s.Format, SavedFormat)
 	case s.Game != def.Name():
 		return bad("a table of %s, not %s", s.Game, def.Name())
-	case s.Mode != rng.ModeSeeded && s.Mode != rng.ModeCrypto:
+	case s.Mode != rng.ModeSeeded && s.Mode != rng.ModeCrypto && s.Mode != rng.ModeFair:
 		return bad("mode %q", s.Mode)
+	case checkFairCreate(CreateRequest{Mode: s.Mode, Seed: s.Seed, ServerSeed: s.ServerSeed}) != nil:
+		return bad("%v", checkFairCreate(CreateRequest{Mode: s.Mode, Seed: s.Seed, ServerSeed: s.ServerSeed}))
+	case (s.Mode == rng.ModeFair) != (s.Entropy != nil) || s.Entropy != nil && len(s.Entropy) != len(s.Seats):
+		return bad("%d entropies for %d seats of a %s table", len(s.Entropy), len(s.Seats), s.Mode)
 	case len(s.Seats) < def.Seats().Min || len(s.Seats) > def.Seats().Max:
 		return bad("%d seats", len(s.Seats))
 	case s.Phase != PhaseLobby && s.Phase != PhasePlaying && s.Phase != PhaseFinished,
@@ -106,7 +114,7 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 	if err != nil {
 		return bad("%w", err)
 	}
-	t := &Table{def: def, kinds: def.Kinds(), owner: s.Owner, mode: s.Mode, seed: s.Seed, rules: rules,
+	t := &Table{def: def, kinds: def.Kinds(), owner: s.Owner, mode: s.Mode, seed: s.Seed, serverSeed: s.ServerSeed, entropy: s.Entropy, rules: rules,
 		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}}
 	for _, r := range s.Records {
 		t.records[recordKey{r.Actor, r.ActionID}] = record{fp: r.Fingerprint, res: r.Result}
@@ -118,7 +126,11 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 	for i, st := range s.Seats {
 		seats[i] = game.Seat{Options: slices.Clone(st.Options)}
 	}
-	m, err := match.Resume(def, match.Config{Mode: s.Mode, Seed: s.Seed, Seats: seats, Rules: rules}, s.Moves, s.Draws)
+	seed, err := t.matchSeed()
+	if err != nil {
+		return bad("%w", err)
+	}
+	m, err := match.Resume(def, match.Config{Mode: s.Mode, Seed: seed, Seats: seats, Rules: rules}, s.Moves, s.Draws)
 	if err != nil {
 		return bad("%w", err)
 	}

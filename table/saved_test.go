@@ -141,7 +141,8 @@ func TestRestoreRefusals(t *testing.T) {
 	for _, c := range []struct{ name, data, msg string }{
 		{"another format", strings.Replace(good, table.SavedFormat, "fairboard-table/v0", 1), "format"},
 		{"an unknown field", strings.Replace(good, `{"format"`, `{"x":1,"format"`, 1), "unknown field"},
-		{"another mode", strings.Replace(good, `"mode":"crypto"`, `"mode":"fair"`, 1), "mode"},
+		{"another mode", strings.Replace(good, `"mode":"crypto"`, `"mode":"trustless"`, 1), "mode"},
+		{"fair without its server seed", strings.Replace(good, `"mode":"crypto"`, `"mode":"fair"`, 1), "server's seed"},
 		{"another draw", good[:i] + other + good[j:], "move 2 (roll"}, // a 1 where it was not, or not where it was
 		{"another state hash", strings.Replace(good, `"stateHash":"`, `"stateHash":"0`, 1), "state hash"},
 		{"a draw too many", good[:k] + ",1" + good[k:], "1 of "},

@@ -48,8 +48,16 @@ type CreateRequest struct {
 	// seed, for tests and simulations, never for real games; the seed is
 	// shown to nobody before the game is over, when the table's Record
 	// carries it) or rng.ModeCrypto (no Seed).
-	Mode rng.Mode
-	Seed string
+	//
+	// rng.ModeFair takes ServerSeed instead: the server's seed, 64
+	// lower-case hex digits drawn by the server (fair.NewServerSeed),
+	// never a client's. The table publishes its commitment from the
+	// create on; the game seed is made at start from it and the seats'
+	// entropy (Action.Entropy at join), and all is revealed at the end
+	// (View.Fairness, Record).
+	Mode       rng.Mode
+	Seed       string
+	ServerSeed string
 	// Seats is the table's seat count, in def.Seats().Min..Max; 0 is
 	// def.Seats().Default.
 	Seats int
@@ -102,19 +110,23 @@ type Outcome struct {
 // nothing but StateBytes, for the server, and a stored result goes to its
 // own actor only.
 type Table struct {
-	def     game.Definition
-	kinds   []game.KindSpec
-	owner   string
-	mode    rng.Mode
-	seed    string
-	rules   game.Ruleset
-	seats   []SeatInfo
-	phase   Phase
-	version uint64
-	log     []Event
-	m       *match.Match
-	out     *Outcome
-	records map[recordKey]record
+	def   game.Definition
+	kinds []game.KindSpec
+	owner string
+	mode  rng.Mode
+	seed  string
+	// serverSeed and entropy (one per seat) are a fair table's secret
+	// until its end.
+	serverSeed string
+	entropy    []string
+	rules      game.Ruleset
+	seats      []SeatInfo
+	phase      Phase
+	version    uint64
+	log        []Event
+	m          *match.Match
+	out        *Outcome
+	records    map[recordKey]record
 }
 
 type recordKey struct{ actor, id string }
@@ -158,8 +170,12 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 		if req.Seed != "" {
 			return nil, nil, reject(CodeBadSetup, "a crypto table takes no seed")
 		}
+	case rng.ModeFair:
 	default:
-		return nil, nil, reject(CodeBadSetup, fmt.Sprintf("mode %q: a table is seeded or crypto", req.Mode))
+		return nil, nil, reject(CodeBadSetup, fmt.Sprintf("mode %q: a table is seeded, fair or crypto", req.Mode))
+	}
+	if err := checkFairCreate(req); err != nil {
+		return nil, nil, err
 	}
 	sp := def.Seats()
 	n := req.Seats
@@ -179,6 +195,9 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 	}
 	t := &Table{def: def, kinds: def.Kinds(), owner: req.Actor, mode: req.Mode, seed: req.Seed, rules: rules,
 		seats: make([]SeatInfo, n), phase: PhaseLobby, version: 1, records: map[recordKey]record{}}
+	if req.Mode == rng.ModeFair {
+		t.serverSeed, t.entropy = req.ServerSeed, make([]string, n)
+	}
 	t.log = []Event{{Seq: 1, To: game.All, Type: "TableCreated", Vals: [game.MaxVals]int64{int64(n)}, UID: req.Actor}}
 	res := Result{ActionID: req.ActionID, Version: 1, Events: slices.Clone(t.log)}
 	t.records[recordKey{req.Actor, req.ActionID}] = record{fp: createFingerprint(def, req), res: res}

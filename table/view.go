@@ -38,6 +38,9 @@ type View struct {
 	Log []Event
 	// Outcome is set once the table is finished.
 	Outcome *Outcome
+	// Fairness is a fair table's protocol (nil in other modes): the
+	// commitment, and once finished what opens it.
+	Fairness *Fairness
 }
 
 // View returns what uid may see: a seated uid its seat's view, anyone
@@ -69,6 +72,7 @@ func (t *Table) view(seat int) *View {
 			}
 		}
 	}
+	v.Fairness = t.fairness()
 	if t.out != nil {
 		o := *t.out
 		o.Winners, o.Payoffs = slices.Clone(o.Winners), slices.Clone(o.Payoffs)

@@ -16,6 +16,7 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
@@ -124,4 +125,39 @@ func TestTableDocumentsUnderTheRules(t *testing.T) {
 	err = c.Call(ctx, "createGame", seated, map[string]any{"game": "chess", "gameId": g + "-x", "actionId": "p"}, nil)
 	require.Equal(t, "INVALID_ARGUMENT", functest.Status(err))
 	require.True(t, strings.Contains(err.Error(), "pig, dungeon"), "%v", err)
+}
+
+// A fair table keeps its server seed and its players' entropy on
+// Firestore between calls: its commitment is the same on every read, and
+// after the owner abandons it mid-game the revealed seed opens it.
+func TestFairTableOnFirestore(t *testing.T) {
+	c := newTableEnv(t)
+	ctx := context.Background()
+	toks := []string{token(t, "fair-a"), token(t, "fair-b")}
+	g := runID("fs-fair")
+	var r functions.TableResult
+	require.NoError(t, c.Call(ctx, "createGame", toks[0], map[string]any{"game": "pig", "gameId": g, "actionId": "c", "mode": "fair"}, &r))
+	v, err := functest.TableView(ctx, c, g, toks[0])
+	require.NoError(t, err)
+	commit := v.Fairness.CommitmentHex
+	for i, tok := range toks {
+		require.NoError(t, c.Call(ctx, "joinGame", tok, map[string]any{"game": "pig", "gameId": g, "actionId": "j",
+			"version": r.Version, "seat": i, "entropy": fmt.Sprintf("%02x", i+1)}, &r))
+	}
+	require.NoError(t, c.Call(ctx, "startGame", toks[0], map[string]any{"gameId": g, "actionId": "s", "version": r.Version}, &r))
+	v, err = functest.TableView(ctx, c, g, toks[1])
+	require.NoError(t, err)
+	require.Equal(t, commit, v.Fairness.CommitmentHex)
+	require.Empty(t, v.Fairness.ServerSeedHex)
+	require.NoError(t, c.Call(ctx, "act", toks[0], map[string]any{"gameId": g, "actionId": "end", "version": r.Version, "kind": "abandon"}, &r))
+	v, err = functest.TableView(ctx, c, g, toks[1])
+	require.NoError(t, err)
+	require.Equal(t, commit, v.Fairness.CommitmentHex)
+	require.Equal(t, []string{"01", "02"}, v.Fairness.ContributionsHex)
+	want, err := match.CommitmentHex(v.Fairness.ServerSeedHex)
+	require.NoError(t, err)
+	require.Equal(t, commit, want)
+	gs, err := match.GameSeedHex(v.Fairness.ServerSeedHex, v.Fairness.ContributionsHex)
+	require.NoError(t, err)
+	require.Equal(t, gs, v.Fairness.GameSeedHex)
 }
