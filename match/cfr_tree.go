@@ -9,17 +9,18 @@ import (
 	"github.com/fairboard/fairboard/rng"
 )
 
-// ErrUnsolvable is wrapped by every refusal of SolveCFR: a game it cannot
-// solve exactly (not two seats, chance it cannot list, a setup whose
-// draws depend on their values, a tree past the bounds, payoffs that are
-// not constant-sum, two states of one information set with different
-// moves).
+// ErrUnsolvable is wrapped by every refusal of the solver and the
+// evaluators (NewSolver, SolveCFR, EvaluatePolicy, EvaluateBots): a game
+// they cannot solve exactly (not two seats, chance it cannot list, a
+// setup whose draws depend on their values, a tree past the bounds,
+// payoffs that are not constant-sum, two states of one information set
+// with different moves).
 var ErrUnsolvable = errors.New("cannot solve exactly")
 
 // The solver's bounds.
 const (
 	// MaxSolveDeals is the most setups (combinations of the setup's
-	// draws) SolveCFR enumerates.
+	// draws) the solver enumerates.
 	MaxSolveDeals = 1_000_000
 	// MaxSolveNodes is the most nodes of the game tree it builds.
 	MaxSolveNodes = 2_000_000
