@@ -50,7 +50,9 @@ func (b styleBot) Choose(st game.State, seat int, legal []game.Move) game.Move {
 }
 
 // BotNames lists the bots of def: "random", the search bot "mcts:N"
-// (every game has both), then each style as NAME or NAME:N.
+// (every game has both), then each style as NAME or NAME:N. The strategy
+// bot "cfr:DIR", which every game has too but which needs a file that
+// "gamectl solve --out DIR" wrote, is not listed.
 func BotNames(def game.Definition) []string {
 	names := []string{"random", "mcts:N"}
 	for _, s := range def.Styles() {
@@ -64,7 +66,8 @@ func BotNames(def game.Definition) []string {
 }
 
 // CheckBot reports whether name is a bot of def (see NewBot), naming the
-// known ones if not.
+// known ones if not. A cfr:DIR bot's strategy is read and checked for
+// def, not for a ruleset: CheckBotRules does that too.
 func CheckBot(def game.Definition, name string) error {
 	if name == "random" {
 		return nil
@@ -72,17 +75,53 @@ func CheckBot(def game.Definition, name string) error {
 	if _, ok, err := mctsName(name); ok {
 		return err
 	}
+	if dir, ok, err := cfrName(name); ok {
+		if err != nil {
+			return err
+		}
+		if _, err := LoadStrategy(def, dir); err != nil {
+			return fmt.Errorf("bot %s: %w", name, err)
+		}
+		return nil
+	}
 	_, err := styleOf(def, name)
 	return err
+}
+
+// CheckBotRules is CheckBot for a game under r (nil: the default): a
+// cfr:DIR bot's strategy must also have been solved under r.
+func CheckBotRules(def game.Definition, r game.Ruleset, name string) error {
+	if dir, ok, err := cfrName(name); ok && err == nil {
+		_, err := newCFRBot(def, r, name, dir, nil)
+		return err
+	}
+	return CheckBot(def, name)
 }
 
 // NewBot returns def's bot called name: "random" (drawing from s), the
 // search bot "mcts:N" with N simulations a move, 1 to MCTSMax (drawing
 // from s, which it must not share: NewMCTS; "mcts" without N is refused),
-// or a style, "NAME" or "NAME:N" with N in the style's range (its default
-// when omitted). An unknown name or a bad N is an error naming the known
-// bots.
+// the strategy bot "cfr:DIR" (CFRBot, drawing from s, which it must not
+// share; its strategy for def's default ruleset: NewBotRules for
+// another), or a style, "NAME" or "NAME:N" with N in the style's range
+// (its default when omitted). An unknown name or a bad N is an error
+// naming the known bots; a strategy that cannot be read or is for
+// another game or ruleset is an error naming its file and the problem.
 func NewBot(def game.Definition, name string, s *rng.Stream) (Bot, error) {
+	return NewBotRules(def, nil, name, s)
+}
+
+// NewBotRules is NewBot for a game under r (nil: the default ruleset).
+func NewBotRules(def game.Definition, r game.Ruleset, name string, s *rng.Stream) (Bot, error) {
+	if dir, ok, err := cfrName(name); ok {
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
+			return nil, fmt.Errorf("the strategy bot needs a stream")
+		}
+		return newCFRBot(def, r, name, dir, s)
+	}
 	if name == "random" {
 		if s == nil {
 			return nil, fmt.Errorf("the random bot needs a stream")

@@ -9,17 +9,18 @@ import (
 	"github.com/fairboard/fairboard/rng"
 )
 
-// ErrUnsolvable is wrapped by every refusal of SolveCFR: a game it cannot
-// solve exactly (not two seats, chance it cannot list, a setup whose
-// draws depend on their values, a tree past the bounds, payoffs that are
-// not constant-sum, two states of one information set with different
-// moves).
+// ErrUnsolvable is wrapped by every refusal of the solver and the
+// evaluators (NewSolver, SolveCFR, EvaluatePolicy, EvaluateBots): a game
+// they cannot solve exactly (not two seats, chance it cannot list, a
+// setup whose draws depend on their values, a tree past the bounds,
+// payoffs that are not constant-sum, two states of one information set
+// with different moves).
 var ErrUnsolvable = errors.New("cannot solve exactly")
 
 // The solver's bounds.
 const (
 	// MaxSolveDeals is the most setups (combinations of the setup's
-	// draws) SolveCFR enumerates.
+	// draws) the solver enumerates.
 	MaxSolveDeals = 1_000_000
 	// MaxSolveNodes is the most nodes of the game tree it builds.
 	MaxSolveNodes = 2_000_000
@@ -236,16 +237,18 @@ type node struct {
 // infoSet is one information set: its seat and key, its moves, its nodes
 // and how many of its own moves the seat has made to reach it.
 type infoSet struct {
-	seat  int
-	key   string
-	moves []game.Move
-	nodes []int
-	depth int
+	seat   int
+	key    string
+	moves  []game.Move
+	nodes  []int
+	depth  int
+	states []game.State // with keep: the states of nodes, in order
 }
 
 // tree is a game's whole tree; node 0 is the root (the chance of setup).
 type tree struct {
 	def   game.Definition
+	keep  bool // keep each information set's states (sampling a bot)
 	nodes []node
 	infos []infoSet
 	index map[string]int // seat+key -> infos
@@ -253,13 +256,14 @@ type tree struct {
 	deals int
 }
 
-// build builds the tree of def with n seats under r.
-func build(def game.Definition, r game.Ruleset, n int) (*tree, error) {
+// build builds the tree of def with n seats under r; with keep, each
+// information set keeps its states.
+func build(def game.Definition, r game.Ruleset, n int, keep bool) (*tree, error) {
 	sts, p, err := setups(def, r, n)
 	if err != nil {
 		return nil, err
 	}
-	t := &tree{def: def, index: map[string]int{}, sum: math.NaN(), deals: len(sts)}
+	t := &tree{def: def, keep: keep, index: map[string]int{}, sum: math.NaN(), deals: len(sts)}
 	t.nodes = append(t.nodes, node{seat: nodeChance})
 	root := node{seat: nodeChance}
 	for _, st := range sts {
@@ -317,6 +321,9 @@ func (t *tree) add(st game.State, own []int, depth int) (int, error) {
 		return 0, unsolvable("%s: seat %d's information set %q holds states with different moves or reached after different numbers of its own moves (imperfect recall)", t.def.Name(), seat, is.key)
 	}
 	is.nodes = append(is.nodes, id)
+	if t.keep {
+		is.states = append(is.states, st)
+	}
 	nd := node{seat: seat, info: info}
 	own[seat]++
 	defer func() { own[seat]-- }()

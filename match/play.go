@@ -37,7 +37,7 @@ func Play(def game.Definition, cfg PlayConfig) (*Match, []string, error) {
 		return nil, nil, fmt.Errorf("a game needs at least one bot (%v)", BotNames(def))
 	}
 	for _, b := range cfg.Bots {
-		if err := CheckBot(def, b); err != nil {
+		if err := CheckBotRules(def, cfg.Rules, b); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -50,7 +50,7 @@ func Play(def game.Definition, cfg PlayConfig) (*Match, []string, error) {
 	if seed == "" && cfg.Mode == rng.ModeSeeded {
 		seed = cfg.Seed + "/bots"
 	}
-	bots, names, err := dealBots(def, cfg.Bots, len(cfg.Seats), func(sub string) (*rng.Stream, error) {
+	bots, names, err := dealBots(def, cfg.Rules, cfg.Bots, len(cfg.Seats), func(sub string) (*rng.Stream, error) {
 		if seed == "" {
 			return rng.NewCrypto(), nil
 		}
@@ -65,11 +65,11 @@ func Play(def game.Definition, cfg PlayConfig) (*Match, []string, error) {
 	return m, names, nil
 }
 
-// dealBots makes seat j's bot, names[j % len(names)], for n seats. The
-// random bots share one stream, made by stream("") on first need; the
-// search bot of seat j has its own, stream("/seat<j>") (so in a seeded
-// game with bot seed B, "B/seat<j>").
-func dealBots(def game.Definition, names []string, n int, stream func(sub string) (*rng.Stream, error)) ([]Bot, []string, error) {
+// dealBots makes seat j's bot, names[j % len(names)], for n seats of def
+// under r. The random bots share one stream, made by stream("") on first
+// need; the search bot or the strategy bot of seat j has its own,
+// stream("/seat<j>") (so in a seeded game with bot seed B, "B/seat<j>").
+func dealBots(def game.Definition, r game.Ruleset, names []string, n int, stream func(sub string) (*rng.Stream, error)) ([]Bot, []string, error) {
 	var bs *rng.Stream
 	bots := make([]Bot, n)
 	dealt := make([]string, n)
@@ -77,8 +77,10 @@ func dealBots(def game.Definition, names []string, n int, stream func(sub string
 		name := names[s%len(names)]
 		var err error
 		use := bs
-		switch _, search, _ := mctsName(name); {
-		case search:
+		_, search, _ := mctsName(name)
+		_, table, _ := cfrName(name)
+		switch {
+		case search || table:
 			if use, err = stream("/seat" + strconv.Itoa(s)); err != nil {
 				return nil, nil, err
 			}
@@ -88,7 +90,7 @@ func dealBots(def game.Definition, names []string, n int, stream func(sub string
 			}
 			use = bs
 		}
-		if bots[s], err = NewBot(def, name, use); err != nil {
+		if bots[s], err = NewBotRules(def, r, name, use); err != nil {
 			return nil, nil, err
 		}
 		dealt[s] = bots[s].Name()
@@ -97,7 +99,9 @@ func dealBots(def game.Definition, names []string, n int, stream func(sub string
 }
 
 // playTo lets each seat's bot move until the game awaits nobody, at most
-// maxMoves moves (0: DefaultMaxMoves); it returns the moves made.
+// maxMoves moves (0: DefaultMaxMoves); it returns the moves made. A bot
+// with an Err method (CFRBot) that reports an error after its Choose
+// stops the game with it.
 func playTo(m *Match, bots []Bot, maxMoves int) (int64, error) {
 	if maxMoves == 0 {
 		maxMoves = DefaultMaxMoves
@@ -115,6 +119,9 @@ func playTo(m *Match, bots []Bot, maxMoves int) (int64, error) {
 			return moves, fmt.Errorf("seat %d is awaited but has no legal move", seat)
 		}
 		mv := bots[seat].Choose(st, seat, legal)
+		if f, ok := bots[seat].(interface{ Err() error }); ok && f.Err() != nil {
+			return moves, fmt.Errorf("move %d: %w", moves+1, f.Err())
+		}
 		if _, err := m.Apply(mv); err != nil {
 			return moves, fmt.Errorf("move %d, %s's %s refused: %w", moves+1, bots[seat].Name(), mv.Kind, err)
 		}

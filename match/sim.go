@@ -28,8 +28,9 @@ const simBatch = 1024
 const DefaultMaxMoves = 1_000_000
 
 // SimConfig is a simulation: Games seeded games of Def, game i on seed
-// "SEED#i" (its random bots' stream on "SEED#i/bots", the search bot of
-// seat j on "SEED#i/bots/seat<j>"), seat j played by Bots[j % len(Bots)].
+// "SEED#i" (its random bots' stream on "SEED#i/bots", the search bot or
+// the strategy bot of seat j on "SEED#i/bots/seat<j>"), seat j played by
+// Bots[j % len(Bots)].
 type SimConfig struct {
 	Def      game.Definition
 	Rules    game.Ruleset // nil: the default
@@ -89,13 +90,13 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 	if cfg.Seats < seats.Min || cfg.Seats > seats.Max {
 		return nil, fmt.Errorf("%s takes %d to %d seats, not %d", cfg.Def.Name(), seats.Min, seats.Max, cfg.Seats)
 	}
-	for _, b := range cfg.Bots {
-		if err := CheckBot(cfg.Def, b); err != nil {
-			return nil, err
-		}
-	}
 	if cfg.Rules == nil {
 		cfg.Rules = cfg.Def.DefaultRuleset()
+	}
+	for _, b := range cfg.Bots {
+		if err := CheckBotRules(cfg.Def, cfg.Rules, b); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.MaxMoves == 0 {
 		cfg.MaxMoves = DefaultMaxMoves
@@ -183,7 +184,7 @@ func playOne(cfg *SimConfig, i int64, r *gameResult) {
 		r.err = err
 		return
 	}
-	bots, _, err := dealBots(cfg.Def, cfg.Bots, cfg.Seats, func(sub string) (*rng.Stream, error) { return rng.NewSeeded(seed + "/bots" + sub) })
+	bots, _, err := dealBots(cfg.Def, cfg.Rules, cfg.Bots, cfg.Seats, func(sub string) (*rng.Stream, error) { return rng.NewSeeded(seed + "/bots" + sub) })
 	if err != nil {
 		r.err = err
 		return

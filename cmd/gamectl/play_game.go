@@ -34,7 +34,9 @@ is the same.
                  j plays the (j mod len)-th): "random" (uniform over the
                  game's listed legal moves), "mcts:N" (information-set
                  Monte Carlo tree search, N simulations a move, 1 to
-                 1000000) or one of the game's styles
+                 1000000), "cfr:DIR" (the strategy "gamectl solve --out
+                 DIR" wrote; it draws from "S/seat<j>" as the search bot)
+                 or one of the game's styles
   --bot-seed S   the random bots' stream, and "S/seat<j>" the search bot of
                  seat j's (default "SEED/bots" in seeded mode, as the
                  simulation's; crypto/rand in crypto mode)

@@ -35,8 +35,10 @@ as it always has; "--game dungeon" is the same.
                plays the (j mod len)-th): "random" (uniform over the game's
                listed legal moves), "mcts:N" (information-set Monte Carlo
                tree search, N simulations a move, 1 to 1000000; every game
-               has it) or one of the game's styles, such as Pig's hold:N
-               (hold at a turn total of N; hold is hold:20)
+               has it), "cfr:DIR" (the strategy "gamectl solve --out DIR"
+               wrote, for this game and ruleset; seat j draws from
+               "S#i/bots/seat<j>") or one of the game's styles, such as
+               Pig's hold:N (hold at a turn total of N; hold is hold:20)
   --out DIR    writes players.csv (game, seed, seat, uid, a column per seat
                option, bot, position, won, payoff: one row per seat and
                game) and summary.txt
