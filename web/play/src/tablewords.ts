@@ -86,7 +86,24 @@ const phrasebooks: Record<string, Phrasebook> = {
     Held: (e, who) => `${who} held: banked ${num(e["banked"])}`,
     Won: (e, who) => `${who} won with ${num(e["score"])}`,
   },
+  leduc: {
+    Dealt: (e) => `Your card: ${leducCard(e["card"])}`,
+    Checked: (_e, who) => `${who} checked`,
+    Called: (e, who) => `${who} called (pot ${num(e["pot"])})`,
+    Raised: (e, who) => `${who} raised (pot ${num(e["pot"])})`,
+    Folded: (_e, who) => `${who} folded`,
+    PublicCard: (e) => `The public card: ${leducCard(e["card"])}`,
+    Showdown: (e) => `Showdown: seat 1 shows ${leducCard(e["card0"])}, seat 2 shows ${leducCard(e["card1"])}`,
+    Won: (e, who) => `${who} won the pot of ${num(e["pot"])}`,
+    Split: (e) => `Equal ranks: the pot of ${num(e["pot"])} is split`,
+  },
 };
+
+/** leducCard names a Leduc card by its number, as the game's state does
+ * (0 Js, 1 Jh, 2 Qs, 3 Qh, 4 Ks, 5 Kh). */
+function leducCard(v: unknown): string {
+  return ["Js", "Jh", "Qs", "Qh", "Ks", "Kh"][num(v)] ?? String(v);
+}
 
 /** describeTableEvent says a log event in words: the game's phrasebook
  * if it has one for the type, else "Type: seat 1, field value, ..." from
