@@ -161,7 +161,7 @@ export interface Row {
 }
 
 /** Hints are a game's own names for its state's fields, and which
- * fields hold a seat. */
+ * fields hold a seat, each by its path (keys joined by "."). */
 interface Hints {
   labels: Record<string, string>;
   seatFields: string[];
@@ -174,6 +174,21 @@ const hints: Record<string, Hints> = {
     seatFields: ["turn"],
     hidden: ["over"],
   },
+  leduc: {
+    labels: {
+      "public.round": "Round",
+      "public.round1": "Round 1 betting",
+      "public.round2": "Round 2 betting",
+      "public.publicCard": "Public card",
+      "public.in": "Chips in",
+      "public.pot": "Pot",
+      "public.toMove": "To move",
+      "public.shown": "Shown",
+      "private.card": "Your card",
+    },
+    seatFields: ["public.toMove"],
+    hidden: [],
+  },
 };
 
 /** stateRows lists the public state as rows: a number, string or boolean
@@ -183,14 +198,10 @@ const hints: Record<string, Hints> = {
 export function stateRows(state: unknown, game: string, seats: number, name: SeatNames): Row[] {
   const h = hints[game];
   const rows: Row[] = [];
-  const label = (path: string[]) => {
-    const last = path[path.length - 1]!;
-    if (path.length === 1 && h?.labels[last]) return h.labels[last]!;
-    return capital(path.map(words).join(" "));
-  };
+  const label = (path: string[]) => h?.labels[path.join(".")] ?? capital(path.map(words).join(" "));
   const walk = (v: unknown, path: string[]) => {
     const key = path.join(".");
-    if (path.length === 1 && h?.hidden.includes(path[0]!)) return;
+    if (h?.hidden.includes(key)) return;
     if (Array.isArray(v)) {
       if (v.length === seats && v.every((x) => typeof x !== "object" || x === null)) {
         v.forEach((x, i) => rows.push({ key: key + "." + i, label: label(path), value: fmt(x), seat: i }));
@@ -203,7 +214,7 @@ export function stateRows(state: unknown, game: string, seats: number, name: Sea
       for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
       return;
     }
-    const isSeat = path.length === 1 && h?.seatFields.includes(path[0]!) && typeof v === "number";
+    const isSeat = h?.seatFields.includes(key) === true && typeof v === "number";
     rows.push({ key, label: label(path), value: isSeat ? name(v as number) : fmt(v), seat: -1, ...(isSeat ? { toMove: true } : {}) });
   };
   if (state !== null && state !== undefined) walk(state, []);

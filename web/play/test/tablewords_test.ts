@@ -67,6 +67,22 @@ eq(pig.map((r) => [r.key, r.label, r.value, r.seat]), [
   ["turns", "Turns played", "7", -1],
 ], "Pig's state");
 check(pig.find((r) => r.key === "turn")?.toMove === true && !pig.some((r) => r.key !== "turn" && r.toMove), "the seat to move is marked as such");
+// Leduc's labels, by path in the seat's view; the seat to move by name.
+const leduc = stateRows({ public: { round: 2, round1: "rc", round2: "", publicCard: "Js", in: [3, 3], pot: 6, toMove: 0, shown: ["Kh", "Jh"] }, private: { card: "Jh" } }, "leduc", 2, name);
+eq(leduc.map((r) => [r.key, r.label, r.value, r.seat]), [
+  ["public.round", "Round", "2", -1],
+  ["public.round1", "Round 1 betting", "rc", -1],
+  ["public.round2", "Round 2 betting", "", -1],
+  ["public.publicCard", "Public card", "Js", -1],
+  ["public.in.0", "Chips in", "3", 0],
+  ["public.in.1", "Chips in", "3", 1],
+  ["public.pot", "Pot", "6", -1],
+  ["public.toMove", "To move", "Seat 1 · alice", -1],
+  ["public.shown.0", "Shown", "Kh", 0],
+  ["public.shown.1", "Shown", "Jh", 1],
+  ["private.card", "Your card", "Jh", -1],
+], "Leduc's state");
+check(leduc.find((r) => r.key === "public.toMove")?.toMove === true, "Leduc's seat to move is marked as such");
 // Any game's: field names in words, nested objects by path.
 const other = stateRows({ pot: 40, board: { cells: [1, 2, 3] }, done: true, who: "x" }, "other", 2, name);
 eq(other.map((r) => [r.label, r.value]), [["Pot", "40"], ["Board cells 1", "1"], ["Board cells 2", "2"], ["Board cells 3", "3"], ["Done", "yes"], ["Who", "x"]], "a generic state");
