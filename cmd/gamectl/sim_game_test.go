@@ -23,7 +23,8 @@ func TestGamesLists(t *testing.T) {
 	}
 	require.NotContains(t, out, "not yet on the game definition")
 	require.Contains(t, out, "kuhn\n  seats: 2 to 2 (default 2)\n  seat options: none\n")
-	require.Equal(t, 3, strings.Count(out, "\n  seats: "), "one entry per game")
+	require.Contains(t, out, "leduc\n  seats: 2 to 2 (default 2)\n  seat options: none\n")
+	require.Equal(t, 4, strings.Count(out, "\n  seats: "), "one entry per game")
 	code, out, _ = gamectl(t, "help", "games")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "usage: gamectl games")
@@ -73,7 +74,7 @@ func TestSimGameRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--game", "chess", "--games", "1", "--seed", "s"}, `unknown game "chess" (known: pig, dungeon, kuhn)`},
+		{[]string{"--game", "chess", "--games", "1", "--seed", "s"}, `unknown game "chess" (known: pig, dungeon, kuhn, leduc)`},
 		{[]string{"--game", "pig", "--games", "0", "--seed", "s"}, "--games must be at least 1"},
 		{[]string{"--game", "pig", "--games", "1"}, "--seed is required"},
 		{[]string{"--game", "pig", "--games", "1", "--seed", "s", "--players", "7"}, "--players 7: pig takes 2 to 6"},

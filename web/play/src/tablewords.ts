@@ -86,7 +86,24 @@ const phrasebooks: Record<string, Phrasebook> = {
     Held: (e, who) => `${who} held: banked ${num(e["banked"])}`,
     Won: (e, who) => `${who} won with ${num(e["score"])}`,
   },
+  leduc: {
+    Dealt: (e) => `Your card: ${leducCard(e["card"])}`,
+    Checked: (_e, who) => `${who} checked`,
+    Called: (e, who) => `${who} called (pot ${num(e["pot"])})`,
+    Raised: (e, who) => `${who} raised (pot ${num(e["pot"])})`,
+    Folded: (_e, who) => `${who} folded`,
+    PublicCard: (e) => `The public card: ${leducCard(e["card"])}`,
+    Showdown: (e) => `Showdown: seat 1 shows ${leducCard(e["card0"])}, seat 2 shows ${leducCard(e["card1"])}`,
+    Won: (e, who) => `${who} won the pot of ${num(e["pot"])}`,
+    Split: (e) => `Equal ranks: the pot of ${num(e["pot"])} is split`,
+  },
 };
+
+/** leducCard names a Leduc card by its number, as the game's state does
+ * (0 Js, 1 Jh, 2 Qs, 3 Qh, 4 Ks, 5 Kh). */
+function leducCard(v: unknown): string {
+  return ["Js", "Jh", "Qs", "Qh", "Ks", "Kh"][num(v)] ?? String(v);
+}
 
 /** describeTableEvent says a log event in words: the game's phrasebook
  * if it has one for the type, else "Type: seat 1, field value, ..." from
@@ -144,7 +161,7 @@ export interface Row {
 }
 
 /** Hints are a game's own names for its state's fields, and which
- * fields hold a seat. */
+ * fields hold a seat, each by its path (keys joined by "."). */
 interface Hints {
   labels: Record<string, string>;
   seatFields: string[];
@@ -157,6 +174,21 @@ const hints: Record<string, Hints> = {
     seatFields: ["turn"],
     hidden: ["over"],
   },
+  leduc: {
+    labels: {
+      "public.round": "Round",
+      "public.round1": "Round 1 betting",
+      "public.round2": "Round 2 betting",
+      "public.publicCard": "Public card",
+      "public.in": "Chips in",
+      "public.pot": "Pot",
+      "public.toMove": "To move",
+      "public.shown": "Shown",
+      "private.card": "Your card",
+    },
+    seatFields: ["public.toMove"],
+    hidden: [],
+  },
 };
 
 /** stateRows lists the public state as rows: a number, string or boolean
@@ -166,14 +198,10 @@ const hints: Record<string, Hints> = {
 export function stateRows(state: unknown, game: string, seats: number, name: SeatNames): Row[] {
   const h = hints[game];
   const rows: Row[] = [];
-  const label = (path: string[]) => {
-    const last = path[path.length - 1]!;
-    if (path.length === 1 && h?.labels[last]) return h.labels[last]!;
-    return capital(path.map(words).join(" "));
-  };
+  const label = (path: string[]) => h?.labels[path.join(".")] ?? capital(path.map(words).join(" "));
   const walk = (v: unknown, path: string[]) => {
     const key = path.join(".");
-    if (path.length === 1 && h?.hidden.includes(path[0]!)) return;
+    if (h?.hidden.includes(key)) return;
     if (Array.isArray(v)) {
       if (v.length === seats && v.every((x) => typeof x !== "object" || x === null)) {
         v.forEach((x, i) => rows.push({ key: key + "." + i, label: label(path), value: fmt(x), seat: i }));
@@ -186,7 +214,7 @@ export function stateRows(state: unknown, game: string, seats: number, name: Sea
       for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
       return;
     }
-    const isSeat = path.length === 1 && h?.seatFields.includes(path[0]!) && typeof v === "number";
+    const isSeat = h?.seatFields.includes(key) === true && typeof v === "number";
     rows.push({ key, label: label(path), value: isSeat ? name(v as number) : fmt(v), seat: -1, ...(isSeat ? { toMove: true } : {}) });
   };
   if (state !== null && state !== undefined) walk(state, []);

@@ -29,6 +29,16 @@ eq(describeTableEvent({ seq: 8, type: "Held", game: true, seat: 0, banked: 21 },
 eq(describeTableEvent({ seq: 9, type: "Won", game: true, seat: 0, score: 102 }, "pig", name), "Seat 1 · alice won with 102", "the win");
 eq(describeTableEvent({ seq: 4, type: "GameStarted", game: true, seats: 2, goal: 100, dieSides: 6 }, "pig", name),
   "The game starts: 2 players, first to 100 wins, a 6-sided die.", "the start");
+// Leduc's events in its own words, its cards by name.
+eq(describeTableEvent({ seq: 5, type: "Dealt", game: true, to: 1, card: 5 }, "leduc", name), "Your card: Kh", "a private card");
+eq(describeTableEvent({ seq: 6, type: "Checked", game: true, seat: 0 }, "leduc", name), "Seat 1 · alice checked", "a check");
+eq(describeTableEvent({ seq: 7, type: "Raised", game: true, seat: 1, pot: 4 }, "leduc", name), "Seat 2 · bob (you) raised (pot 4)", "a raise");
+eq(describeTableEvent({ seq: 8, type: "Called", game: true, seat: 0, pot: 6 }, "leduc", name), "Seat 1 · alice called (pot 6)", "a call");
+eq(describeTableEvent({ seq: 9, type: "PublicCard", game: true, card: 2 }, "leduc", name), "The public card: Qs", "the public card");
+eq(describeTableEvent({ seq: 10, type: "Showdown", game: true, card0: 0, card1: 5 }, "leduc", name), "Showdown: seat 1 shows Js, seat 2 shows Kh", "a showdown");
+eq(describeTableEvent({ seq: 11, type: "Won", game: true, seat: 1, pot: 6 }, "leduc", name), "Seat 2 · bob (you) won the pot of 6", "the win");
+eq(describeTableEvent({ seq: 11, type: "Split", game: true, pot: 10 }, "leduc", name), "Equal ranks: the pot of 10 is split", "a split");
+eq(describeTableEvent({ seq: 12, type: "Folded", game: true, seat: 0 }, "leduc", name), "Seat 1 · alice folded", "a fold");
 // A game without a phrasebook: the definition's names in words.
 eq(describeTableEvent({ seq: 12, type: "Rolled", game: true, seat: 0, value: 5, turnTotal: 8 }, "other", name), "Rolled: Seat 1 · alice, value 5, turn total 8", "the generic words");
 eq(describeTableEvent({ seq: 13, type: "CardPlayed", game: true, to: 1, seat: 1, cardId: 7 }, "other", name), "Card played: Seat 2 · bob (you), card id 7", "an addressed event");
@@ -57,6 +67,22 @@ eq(pig.map((r) => [r.key, r.label, r.value, r.seat]), [
   ["turns", "Turns played", "7", -1],
 ], "Pig's state");
 check(pig.find((r) => r.key === "turn")?.toMove === true && !pig.some((r) => r.key !== "turn" && r.toMove), "the seat to move is marked as such");
+// Leduc's labels, by path in the seat's view; the seat to move by name.
+const leduc = stateRows({ public: { round: 2, round1: "rc", round2: "", publicCard: "Js", in: [3, 3], pot: 6, toMove: 0, shown: ["Kh", "Jh"] }, private: { card: "Jh" } }, "leduc", 2, name);
+eq(leduc.map((r) => [r.key, r.label, r.value, r.seat]), [
+  ["public.round", "Round", "2", -1],
+  ["public.round1", "Round 1 betting", "rc", -1],
+  ["public.round2", "Round 2 betting", "", -1],
+  ["public.publicCard", "Public card", "Js", -1],
+  ["public.in.0", "Chips in", "3", 0],
+  ["public.in.1", "Chips in", "3", 1],
+  ["public.pot", "Pot", "6", -1],
+  ["public.toMove", "To move", "Seat 1 · alice", -1],
+  ["public.shown.0", "Shown", "Kh", 0],
+  ["public.shown.1", "Shown", "Jh", 1],
+  ["private.card", "Your card", "Jh", -1],
+], "Leduc's state");
+check(leduc.find((r) => r.key === "public.toMove")?.toMove === true, "Leduc's seat to move is marked as such");
 // Any game's: field names in words, nested objects by path.
 const other = stateRows({ pot: 40, board: { cells: [1, 2, 3] }, done: true, who: "x" }, "other", 2, name);
 eq(other.map((r) => [r.label, r.value]), [["Pot", "40"], ["Board cells 1", "1"], ["Board cells 2", "2"], ["Board cells 3", "3"], ["Done", "yes"], ["Who", "x"]], "a generic state");

@@ -1,0 +1,68 @@
+package leduc_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/leduc"
+	"github.com/fairboard/fairboard/match"
+)
+
+func TestContract(t *testing.T) {
+	require.NoError(t, match.CheckContract(leduc.Def, match.ContractOptions{Games: 40}))
+}
+
+// leaky is Leduc whose view shows the other seat's card: the contract
+// suite's hidden-information check must catch it (the positive control of
+// TestContract).
+type leaky struct{ leduc.Definition }
+
+type leakyState struct{ *leduc.State }
+
+func (l leaky) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) (game.State, []game.Event, error) {
+	st, ev, err := l.Definition.Setup(r, seats, rnd, ev)
+	if err != nil {
+		return nil, ev, err
+	}
+	return leakyState{st.(*leduc.State)}, ev, nil
+}
+
+func (s leakyState) Clone() game.State { return leakyState{s.State.Clone().(*leduc.State)} }
+func (s leakyState) Sample(seat int, rnd game.Rand) game.State {
+	return leakyState{s.State.Sample(seat, rnd).(*leduc.State)}
+}
+func (s leakyState) AppendView(b []byte, seat int) []byte {
+	return fmt.Appendf(s.State.AppendView(b, seat), " other %d", s.Card(1-seat))
+}
+
+func TestContractCatchesLeak(t *testing.T) {
+	require.ErrorContains(t, match.CheckContract(leaky{}, match.ContractOptions{Games: 40}), "view or legal moves differ")
+}
+
+// badSample is Leduc whose sampler deals the seat's own card again
+// instead of the other's: a sample that changes the seat's own view must
+// be caught (the positive control of the sampler's check).
+type badSample struct{ leduc.Definition }
+
+type badSampleState struct{ *leduc.State }
+
+func (l badSample) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) (game.State, []game.Event, error) {
+	st, ev, err := l.Definition.Setup(r, seats, rnd, ev)
+	if err != nil {
+		return nil, ev, err
+	}
+	return badSampleState{st.(*leduc.State)}, ev, nil
+}
+
+func (s badSampleState) Clone() game.State { return badSampleState{s.State.Clone().(*leduc.State)} }
+
+func (s badSampleState) Sample(seat int, rnd game.Rand) game.State {
+	return badSampleState{s.State.Sample(1-seat, rnd).(*leduc.State)}
+}
+
+func TestContractCatchesBadSample(t *testing.T) {
+	require.ErrorContains(t, match.CheckContract(badSample{}, match.ContractOptions{Games: 40}), "shows it another view")
+}
