@@ -136,3 +136,11 @@ func (d *hand) reveals(t testing.TB) []*RevealMessage {
 func (d *hand) resign(m *PassMessage) {
 	m.Sig = ed25519.Sign(d.privs[m.Seat], m.SignedBytes())
 }
+
+func signKey(d *hand, m *KeyMessage) []byte {
+	return ed25519.Sign(d.privs[m.Seat], m.SignedBytes())
+}
+
+func signReveal(d *hand, m *RevealMessage) []byte {
+	return ed25519.Sign(d.privs[m.Seat], m.SignedBytes())
+}
