@@ -8,9 +8,9 @@ import (
 
 // Audit is the end-of-hand recomputation. Given every seat's [RevealMessage]
 // (indexed by seat), it checks each against the seat's commitments
-// (a·G = A, k_p·G = K_p), then recomputes every pass from its recorded
-// input: pass 1's output must be the input times a, in some order (same
-// points, as a set), pass 2's output at p must be (k_p/a)·in_p; finally
+// (a·G = A here, k_p·in_p = z_p below), then recomputes every pass from its
+// recorded input: pass 1's output must be the input times a, in some order
+// (same points, as a set), pass 2's output at p must be a⁻¹·z_p; finally
 // every position is opened with every key and the cards must be each card
 // once. It returns the card at every position of the final deck, against
 // which the game checks every card opened during the hand.
@@ -54,7 +54,11 @@ func (t *Table) Audit(reveals []*RevealMessage) ([]int, error) {
 		}
 		ainv := g.NewScalar().Inv(as[j])
 		for p, x := range in {
-			if !g.NewElement().Mul(x, g.NewScalar().Mul(ks[j][p], ainv)).IsEqual(out[p]) {
+			z := g.NewElement().Mul(x, ks[j][p])
+			if !z.IsEqual(t.keys[j][p]) {
+				return nil, cheat(j, ErrKey, "position %d: k·in is not the keyed point", p)
+			}
+			if !z.Mul(z, ainv).IsEqual(out[p]) {
 				return nil, cheat(j, ErrRecompute, "pass 2: position %d", p)
 			}
 		}
@@ -96,7 +100,7 @@ func (t *Table) checkReveal(j int, m *RevealMessage) (group.Scalar, []group.Scal
 	ks := make([]group.Scalar, t.n)
 	for p := range m.Keys {
 		k, err := decodeScalar(m.Keys[p])
-		if err != nil || !g.NewElement().MulGen(k).IsEqual(t.keys[j][p]) {
+		if err != nil {
 			return nil, nil, cheat(j, ErrKey, "position %d", p)
 		}
 		ks[p] = k

@@ -224,17 +224,28 @@ func permutation(r io.Reader, n int) ([]int, error) {
 	return p, nil
 }
 
-// proofDST returns the DLEQ domain of one position's proof: DomainProof ‖
-// SHA-256(field(gameId) ‖ u64be(hand) ‖ u8(pass) ‖ u32be(seat) ‖
-// u32be(position)), so a proof's challenge binds all five.
-func proofDST(game string, hand uint64, pass uint8, seat, pos int) []byte {
-	b := fieldString(make([]byte, 0, 32+len(game)), game)
+// proofDST returns the DLEQ domain of a pass-2 message's proof:
+// DomainProof ‖ SHA-256(field(gameId) ‖ u64be(hand) ‖ u8(pass) ‖
+// u32be(seat) ‖ prev ‖ u32be(n) ‖ in_0 ‖ … ‖ in_(n-1) ‖ z_0 ‖ … ‖ z_(n-1)
+// ‖ out_0 ‖ … ‖ out_(n-1)). The proof's challenge (and circl's composite
+// weights, through their seed) thus bind the game, hand, pass, seat,
+// transcript and every position's points: no weight can be ground
+// position by position.
+func proofDST(game string, hand uint64, pass uint8, seat int, prev [32]byte, in, z, out [][PointSize]byte) []byte {
+	h := sha256.New()
+	b := fieldString(make([]byte, 0, 64+len(game)), game)
 	b = binary.BigEndian.AppendUint64(b, hand)
 	b = append(b, pass)
 	b = binary.BigEndian.AppendUint32(b, uint32(seat))
-	b = binary.BigEndian.AppendUint32(b, uint32(pos))
-	h := sha256.Sum256(b)
-	return append([]byte(DomainProof), h[:]...)
+	b = append(b, prev[:]...)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(in)))
+	h.Write(b)
+	for _, d := range [][][PointSize]byte{in, z, out} {
+		for i := range d {
+			h.Write(d[i][:])
+		}
+	}
+	return h.Sum([]byte(DomainProof))
 }
 
 func orCrypto(r io.Reader) io.Reader {

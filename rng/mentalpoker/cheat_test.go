@@ -54,10 +54,18 @@ func TestCheatsRefusedAtOnce(t *testing.T) {
 			m.Deck[3] = encode(x.Dbl(x))
 			d.resign(m)
 		}, ErrProof},
-		{"proof of another position", 2, func(d *hand, m *PassMessage) { m.Proofs[3] = m.Proofs[4]; d.resign(m) }, ErrProof},
-		{"commitment of another position", 2, func(d *hand, m *PassMessage) { m.Keys[3] = m.Keys[4]; d.resign(m) }, ErrProof},
-		{"garbled proof", 2, func(d *hand, m *PassMessage) { m.Proofs[3][5] ^= 1; d.resign(m) }, ErrProof},
-		{"missing proofs", 2, func(d *hand, m *PassMessage) { m.Proofs = nil; d.resign(m) }, ErrProof},
+		{"keyed point changed", 2, func(d *hand, m *PassMessage) {
+			x, _ := decodePoint(m.Keyed[3])
+			m.Keyed[3] = encode(x.Dbl(x))
+			d.resign(m)
+		}, ErrProof},
+		{"keyed points swapped", 2, func(d *hand, m *PassMessage) { m.Keyed[3], m.Keyed[4] = m.Keyed[4], m.Keyed[3]; d.resign(m) }, ErrProof},
+		{"outputs swapped", 2, func(d *hand, m *PassMessage) { m.Deck[3], m.Deck[4] = m.Deck[4], m.Deck[3]; d.resign(m) }, ErrProof},
+		{"proof of another hand", 2, func(d *hand, m *PassMessage) { m.Proof = other.server.msgs[4].Proof; d.resign(m) }, ErrProof},
+		{"garbled proof", 2, func(d *hand, m *PassMessage) { m.Proof[40] ^= 1; d.resign(m) }, ErrProof},
+		{"missing proof", 2, func(d *hand, m *PassMessage) { m.Proof = nil; d.resign(m) }, ErrProof},
+		{"missing keyed points", 2, func(d *hand, m *PassMessage) { m.Keyed = nil; d.resign(m) }, ErrProof},
+		{"keyed point not a point", 2, func(d *hand, m *PassMessage) { m.Keyed[0] = [PointSize]byte{}; d.resign(m) }, ErrProof},
 		{"bad signature", 1, func(d *hand, m *PassMessage) { m.Sig[7] ^= 1 }, ErrSignature},
 		{"bad signature in pass 2", 2, func(d *hand, m *PassMessage) { m.Sig[7] ^= 1 }, ErrSignature},
 		{"content changed after signing", 1, func(d *hand, m *PassMessage) { m.Deck[0], m.Deck[1] = m.Deck[1], m.Deck[0] }, ErrSignature},

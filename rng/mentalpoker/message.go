@@ -19,22 +19,24 @@ type PassMessage struct {
 	Deck [][PointSize]byte
 	// Commit is pass 1's A = a·G, a the seat's common key (zero in pass 2).
 	Commit [PointSize]byte
-	// Keys are pass 2's K_p = k_p·G, k_p the seat's key for position p, and
-	// Proofs the DLEQ proofs that log_A K_p = log_{in_p} Deck[p], that is
-	// Deck[p] = (k_p/a)·in_p (both empty in pass 1).
-	Keys   [][PointSize]byte
-	Proofs [][ProofSize]byte
-	Sig    []byte
+	// Keyed is pass 2's z_p = k_p·in_p, in_p the seat's input at position
+	// p and k_p its key for p: what a published k_p is checked against.
+	// Deck[p] is then a⁻¹·z_p, and Proof a batch DLEQ proof (circl zk/dleq)
+	// that log_A G = log_{z_p} Deck[p] for every p, so that
+	// Deck[p] = (k_p/a)·in_p. Both empty in pass 1.
+	Keyed [][PointSize]byte
+	Proof []byte
+	Sig   []byte
 }
 
 // SignedBytes returns what the seat signs:
 //
 //	field("fairboard/mentalpoker/pass/v1") ‖ field(gameId) ‖ u64be(hand) ‖ u8(pass)
 //	‖ u32be(seat) ‖ prev ‖ u32be(n) ‖ deck[0] ‖ … ‖ deck[n-1]
-//	‖ pass 1: commit | pass 2: K_0 ‖ proof_0 ‖ … ‖ K_(n-1) ‖ proof_(n-1)
+//	‖ pass 1: commit | pass 2: z_0 ‖ … ‖ z_(n-1) ‖ field(proof)
 func (m *PassMessage) SignedBytes() []byte {
 	n := len(m.Deck)
-	b := make([]byte, 0, 96+len(m.Game)+n*(PointSize*2+ProofSize))
+	b := make([]byte, 0, 96+len(m.Game)+n*PointSize*2+ProofSize+4)
 	b = fieldString(b, DomainPass)
 	b = fieldString(b, m.Game)
 	b = binary.BigEndian.AppendUint64(b, m.Hand)
@@ -48,13 +50,10 @@ func (m *PassMessage) SignedBytes() []byte {
 	if m.Pass == 1 {
 		return append(b, m.Commit[:]...)
 	}
-	for i := range m.Keys {
-		b = append(b, m.Keys[i][:]...)
-		if i < len(m.Proofs) {
-			b = append(b, m.Proofs[i][:]...)
-		}
+	for i := range m.Keyed {
+		b = append(b, m.Keyed[i][:]...)
 	}
-	return b
+	return field(b, m.Proof)
 }
 
 // KeyMessage publishes one seat's key for one position, so that the

@@ -42,9 +42,10 @@ func NewSeat(t *Table, seat int, priv ed25519.PrivateKey, r io.Reader) (*Seat, e
 //
 // Pass 1: draw a, multiply every card of the current deck by a, permute
 // (Fisher–Yates), commit A = a·G. Pass 2: for each position p draw k_p,
-// output (k_p/a)·in_p with K_p = k_p·G and a DLEQ proof (circl zk/dleq,
-// challenge bound to game, hand, pass, seat and position) that log_A K_p =
-// log_{in_p} out_p. Errors: [ErrPhase] if it is not this seat's turn,
+// publish z_p = k_p·in_p and out_p = a⁻¹·z_p, with one batch DLEQ proof
+// (circl zk/dleq; its domain binds game, hand, pass, seat, transcript and
+// every point) that log_A G = log_{z_p} out_p for all p, so that
+// out_p = (k_p/a)·in_p. Errors: [ErrPhase] if it is not this seat's turn,
 // [ErrRandom] if the reader fails; t and the seat are unchanged on error.
 func (s *Seat) Pass(t *Table) (*PassMessage, error) {
 	pass, seat := t.Next()
@@ -71,36 +72,34 @@ func (s *Seat) Pass(t *Table) (*PassMessage, error) {
 			out[perm[i]] = g.NewElement().Mul(x, a)
 		}
 		commit = g.NewElement().MulGen(a)
-		m.Commit = encode(commit)
+		m.Commit, m.Deck = encode(commit), encodeAll(out)
 	} else {
 		a = s.a
 		ainv := g.NewScalar().Inv(a)
-		A := t.commits[seat]
 		k, ks = make([]group.Scalar, t.n), make([]group.Element, t.n)
-		m.Keys, m.Proofs = make([][PointSize]byte, t.n), make([][ProofSize]byte, t.n)
 		for p, x := range in {
 			kp, err := drawScalar(s.r)
 			if err != nil {
 				return nil, err
 			}
-			nonce, err := drawScalar(s.r)
-			if err != nil {
-				return nil, err
-			}
-			sp := g.NewScalar().Mul(kp, ainv)
-			out[p] = g.NewElement().Mul(x, sp)
-			ks[p] = g.NewElement().MulGen(kp)
-			prover := dleq.Prover{Params: proofParams(t.game, t.hand, 2, seat, p)}
-			pr, err := prover.ProveWithRandomness(sp, A, ks[p], x, out[p], nonce)
-			if err != nil {
-				return nil, fmt.Errorf("%w: proving position %d: %v", ErrInput, p, err)
-			}
-			b, _ := pr.MarshalBinary()
-			copy(m.Proofs[p][:], b)
-			m.Keys[p], k[p] = encode(ks[p]), kp
+			ks[p] = g.NewElement().Mul(x, kp)
+			out[p] = g.NewElement().Mul(ks[p], ainv)
+			k[p] = kp
+		}
+		nonce, err := drawScalar(s.r)
+		if err != nil {
+			return nil, err
+		}
+		m.Keyed, m.Deck = encodeAll(ks), encodeAll(out)
+		prover := dleq.Prover{Params: proofParams(t.game, t.hand, 2, seat, m.Prev, t.wire[t.step], m.Keyed, m.Deck)}
+		pr, err := prover.ProveBatchWithRandomness(ainv, t.commits[seat], g.Generator(), ks, out, nonce)
+		if err != nil {
+			return nil, fmt.Errorf("%w: proving: %v", ErrInput, err)
+		}
+		if m.Proof, err = pr.MarshalBinary(); err != nil {
+			return nil, fmt.Errorf("%w: encoding the proof: %v", ErrInput, err)
 		}
 	}
-	m.Deck = encodeAll(out)
 	signed := m.SignedBytes()
 	m.Sig = ed25519.Sign(s.priv, signed)
 	t.record(m, signed, out, commit, ks)

@@ -25,7 +25,7 @@ type Table struct {
 	decks      [][]group.Element // decks[0] the cards, decks[s+1] step s's output
 	wire       [][][PointSize]byte
 	commits    []group.Element   // A_j
-	keys       [][]group.Element // K_{j,p}
+	keys       [][]group.Element // z_{j,p} = k_{j,p}·in_p
 	released   [][]group.Scalar  // k_{j,p} once published, else nil
 	transcript [32]byte
 	deal       [32]byte // transcript after the last pass
@@ -111,7 +111,7 @@ func (t *Table) Messages() []*PassMessage { return append([]*PassMessage(nil), t
 // ([ErrTranscript]); a bad signature ([ErrSignature]); a deck of the wrong
 // size, a drop ([ErrCount]); an invalid point or the identity ([ErrPoint]);
 // two equal points, an exact duplicate ([ErrDuplicate]); in pass 2 a
-// missing or invalid commitment or proof ([ErrProof]). A substitution in
+// missing or invalid keyed point or proof ([ErrProof]). A substitution in
 // pass 1 passes these checks; [Table.Audit] catches it. After both passes
 // it returns [ErrPhase]. On error the table is unchanged.
 func (t *Table) Accept(m *PassMessage) error {
@@ -189,38 +189,39 @@ func (t *Table) checkDeck(seat int, deck [][PointSize]byte) ([]group.Element, er
 	return out, nil
 }
 
-// checkProofs checks pass 2's commitments and DLEQ proofs against the
-// seat's pass-1 commitment A and the deck it took.
+// checkProofs checks pass 2's keyed points z_p (valid, not the identity)
+// and the batch DLEQ proof that log_A G = log_{z_p} out_p for every p, A the
+// seat's pass-1 commitment.
 func (t *Table) checkProofs(seat int, m *PassMessage, out []group.Element) ([]group.Element, error) {
-	if len(m.Keys) != t.n || len(m.Proofs) != t.n {
-		return nil, cheat(seat, ErrProof, "%d commitments and %d proofs for %d cards", len(m.Keys), len(m.Proofs), t.n)
+	if len(m.Keyed) != t.n {
+		return nil, cheat(seat, ErrProof, "%d keyed points for %d cards", len(m.Keyed), t.n)
 	}
-	in := t.decks[t.step]
-	ks := make([]group.Element, t.n)
+	zs := make([]group.Element, t.n)
 	for p := range t.n {
-		k, err := decodePoint(m.Keys[p])
+		z, err := decodePoint(m.Keyed[p])
 		if err != nil {
-			return nil, cheat(seat, ErrProof, "position %d's commitment: %v", p, err)
+			return nil, cheat(seat, ErrProof, "position %d's keyed point: %v", p, err)
 		}
-		var pr dleq.Proof
-		if err := pr.UnmarshalBinary(g, m.Proofs[p][:]); err != nil {
-			return nil, cheat(seat, ErrProof, "position %d: proof does not decode", p)
-		}
-		v := dleq.Verifier{Params: proofParams(t.game, t.hand, 2, seat, p)}
-		if !v.Verify(t.commits[seat], k, in[p], out[p], &pr) {
-			return nil, cheat(seat, ErrProof, "position %d", p)
-		}
-		ks[p] = k
+		zs[p] = z
 	}
-	return ks, nil
+	var pr dleq.Proof
+	if err := pr.UnmarshalBinary(g, m.Proof); err != nil {
+		return nil, cheat(seat, ErrProof, "proof does not decode")
+	}
+	v := dleq.Verifier{Params: proofParams(t.game, t.hand, 2, seat, m.Prev, t.wire[t.step], m.Keyed, m.Deck)}
+	if !v.VerifyBatch(t.commits[seat], g.Generator(), zs, out, &pr) {
+		return nil, cheat(seat, ErrProof, "the outputs are not the keyed points over a")
+	}
+	return zs, nil
 }
 
-func proofParams(game string, hand uint64, pass uint8, seat, pos int) dleq.Params {
-	return dleq.Params{G: g, H: crypto.SHA512, DST: proofDST(game, hand, pass, seat, pos)}
+func proofParams(game string, hand uint64, pass uint8, seat int, prev [32]byte, in, z, out [][PointSize]byte) dleq.Params {
+	return dleq.Params{G: g, H: crypto.SHA512, DST: proofDST(game, hand, pass, seat, prev, in, z, out)}
 }
 
-// AcceptKey checks a seat's published key for a position against its
-// pass-2 commitment (k·G = K) and records it. Errors: [ErrPhase] before
+// AcceptKey checks a seat's published key k for position p against its
+// pass-2 commitment (k·in_p = z_p, in_p the seat's pass-2 input) and
+// records it. Errors: [ErrPhase] before
 // both passes; a [*CheatError] naming the key's seat for another game,
 // hand or deal ([ErrContext]), a position or seat out of range
 // ([ErrInput]), a bad signature ([ErrSignature]) or a key that is not its
@@ -243,7 +244,7 @@ func (t *Table) AcceptKey(m *KeyMessage) error {
 		return cheat(seat, ErrSignature, "key for position %d", p)
 	}
 	k, err := decodeScalar(m.Key)
-	if err != nil || !g.NewElement().MulGen(k).IsEqual(t.keys[seat][p]) {
+	if err != nil || !g.NewElement().Mul(t.decks[len(t.pubs)+seat][p], k).IsEqual(t.keys[seat][p]) {
 		return cheat(seat, ErrKey, "position %d", p)
 	}
 	t.released[seat][p] = k
