@@ -24,16 +24,18 @@
 //
 //  1. Pass 1, each seat in turn: draw a common key a, multiply every point
 //     by a, permute, publish the deck and A = a·G.
-//  2. Pass 2, each seat in turn: for every position p draw k_p, output
-//     (k_p/a)·in_p, publish K_p = k_p·G and a Chaum–Pedersen (DLEQ) proof
-//     (circl zk/dleq) that log_A K_p = log_{in_p} out_p, its challenge bound
-//     to game, hand, pass, seat and position.
+//  2. Pass 2, each seat in turn: for every position p draw k_p, publish
+//     z_p = k_p·in_p and out_p = a⁻¹·z_p = (k_p/a)·in_p, with one batch
+//     Chaum–Pedersen (DLEQ) proof (circl zk/dleq) that log_A G =
+//     log_{z_p} out_p for every p; its domain binds game, hand, pass, seat,
+//     transcript and every point. z_p is what a published k_p is checked
+//     against (k_p·in_p = z_p).
 //
 // Every pass message is signed and chained into a transcript hash; every
 // other seat checks it with [Table.Accept]. After pass 2, position p holds
 // (∏_j k_{j,p})·C_σ(p): it opens with every seat's k_{j,p} and nothing
 // else. To deal p to a seat, every other seat publishes its key for p
-// ([Seat.Key], checked against K_p by [Table.AcceptKey]) and the owner opens
+// ([Seat.Key], checked against z_p by [Table.AcceptKey]) and the owner opens
 // it alone ([Seat.Open]); to open it to all, every seat publishes
 // ([Table.OpenPublic]).
 //
@@ -50,6 +52,6 @@
 // payoffs only after it. Every refusal is a [*CheatError] naming the seat.
 //
 // Cost: a seat's pass 1 is one scalar multiplication a card, its pass 2
-// about six with its proofs, and checking another seat's pass 2 six more;
-// see BenchmarkDeal.
+// three with its proof, and checking another seat's pass 2 two more; see
+// BenchmarkDeal.
 package mentalpoker

@@ -71,6 +71,33 @@ func TestWorkedExampleVectors(t *testing.T) {
 	check("kCard0", out[:])
 }
 
+// TestDocsVectors: every value of testdata/vectors.txt appears in
+// docs/fairness.md's worked example, so the page a third party reads holds
+// the values the independent script computes.
+func TestDocsVectors(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/fairness.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vec, err := os.ReadFile("testdata/vectors.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(vec)), "\n") {
+		name, v, _ := strings.Cut(line, " ")
+		if len(v) == 64 {
+			n++
+			if !strings.Contains(string(doc), "`"+v+"`") {
+				t.Errorf("docs/fairness.md lacks %s = %s", name, v)
+			}
+		}
+	}
+	if n != 15 {
+		t.Fatalf("%d hex vectors, want 15", n)
+	}
+}
+
 // exampleScalar is SHA-512(label) as a little-endian integer mod ℓ, the
 // example's fixed keys.
 func exampleScalar(label string) group.Scalar {
