@@ -77,6 +77,8 @@ func TestCheatsRefusedAtOnce(t *testing.T) {
 			m.Hand, m.Prev = 1, prev
 		}, ErrSignature},
 		{"another seat's message", 1, func(d *hand, m *PassMessage) { m.Seat = 2; d.resign(m) }, ErrContext},
+		{"unsigned fields of the other pass", 1, func(d *hand, m *PassMessage) { m.Proof = []byte{1} }, ErrInput},
+		{"commitment in pass 2", 2, func(d *hand, m *PassMessage) { m.Commit[0] = 1 }, ErrInput},
 		{"off the transcript", 1, func(d *hand, m *PassMessage) { m.Prev[0] ^= 1; d.resign(m) }, ErrTranscript},
 	}
 	for _, c := range cases {

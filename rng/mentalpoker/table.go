@@ -126,6 +126,9 @@ func (t *Table) Accept(m *PassMessage) error {
 		return cheat(seat, ErrContext, "message for game %q hand %d pass %d seat %d; the table awaits game %q hand %d pass %d seat %d",
 			m.Game, m.Hand, m.Pass, m.Seat, t.game, t.hand, pass, seat)
 	}
+	if pass == 1 && (len(m.Keyed) > 0 || len(m.Proof) > 0) || pass == 2 && m.Commit != ([PointSize]byte{}) {
+		return cheat(seat, ErrInput, "pass %d message with another pass's fields", pass)
+	}
 	if m.Prev != t.transcript {
 		return cheat(seat, ErrTranscript, "prev %x, transcript %x", m.Prev[:4], t.transcript[:4])
 	}
