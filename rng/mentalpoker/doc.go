@@ -1,85 +1,57 @@
-// Package mentalpoker is a card shuffle ("mental poker") for any number of
-// players, after the protocol of Vlad Riscutia's "Mental Poker Part 6:
-// Shuffling Implementation" (docs/spec/mental-poker-shuffle.md), built on
-// SRA (Shamir–Rivest–Adleman) commutative encryption. It is kept as a study
-// of that document.
+// Package mentalpoker deals a deck among seats so that no one, the server
+// included, knows a card before its owner opens it ("mental poker"). It
+// follows the two passes of Vlad Riscutia's "Mental Poker Part 6"
+// (docs/spec/mental-poker-shuffle.md) on the prime-order group
+// ristretto255 (github.com/cloudflare/circl/group), with the card encoding,
+// proofs and signatures the article lacks. docs/fairness.md ("Mental
+// poker") has the threat model and a worked example with test vectors.
 //
-// # It leaks the cards: do not use it to hide them or to deal fairly
+// # Cards
 //
-// Card i is encoded as (i+2)² ([Encode]) and the first pass ([Shuffle1])
-// encrypts every card with one common key e. Whenever (u+2)(v+2) = w+2 the
-// plaintexts multiply, Encode(u)·Encode(v) = Encode(w), and x ↦ x^e keeps
-// that: the ciphertexts satisfy C_u·C_v ≡ C_w (mod p). Anyone who sees the
-// deck after the last Shuffle1 (the server that relays it, every seat)
-// finds these relations with no key by multiplying pairs of ciphertexts,
-// matches them against the known relations of the plaintexts, and so learns
-// which card is where. [Shuffle2] does not move cards, so those are the
-// positions of the final deck. For a 52-card deck there are 60 such
-// relations; they give the exact card at 33 of the 52 positions and narrow
-// the other 19 (to one of 7 cards, or one of 2), whatever the keys or the
-// number of players (TestLeakFirstPass in leak_test.go checks it on a
-// 2-player shuffle against the cards opened with every key). All that
-// stays hidden is which of those few cards each of the other 19 positions
-// holds. Worse, whoever holds that deck (the last player of Shuffle1, or
-// the server passing it on) can reorder it before Shuffle2, which cannot
-// tell, and so put the cards it reads where it likes, for instance at the
-// positions a given seat will be dealt (TestLeakLetsTheRelayChooseTheOrder).
+// Card i of hand h of game id is the hash-to-group point
+// C_i = hash_to_ristretto255(field(id) ‖ u64be(h) ‖ u32be(i)) with DST
+// "fairboard/mentalpoker/card/v1" ([CardPoints]). Nobody knows a discrete
+// logarithm between two of them, so masking them with a common scalar
+// leaves no relation to search (an encoding such as C_i = i·G, or the old
+// SRA package's (i+2)², kept X_u + X_v = X_w and gave the cards away:
+// relation_test.go runs that attack on both).
 //
-// A replacement on a prime-order group with hash-to-group card encodings
-// (ristretto255), which have no such relations, is planned (the
-// private-hands issue). Until then nothing in fairboard relies on this
-// package, to keep a card secret or to deal.
+// # Passes
 //
-// # Encryption
+// With the seats in turn order and their Ed25519 public keys known, each
+// seat keeps a [Table] (the public state, no secret) and a [Seat] (its
+// keys, fresh for every hand):
 //
-// All players share a safe prime p = 2q + 1 ([Group]; by default
-// [MODP2048], the 2048-bit prime of RFC 3526 group 14). A key is a pair
-// (e, d) with gcd(e, p-1) = 1 and d = e⁻¹ mod (p-1); a card x is encrypted as
-// x^e mod p and decrypted as c^d mod p. Exponentiations commute, so cards
-// encrypted by several players can be decrypted in any order.
+//  1. Pass 1, each seat in turn: draw a common key a, multiply every point
+//     by a, permute, publish the deck and A = a·G.
+//  2. Pass 2, each seat in turn: for every position p draw k_p, publish
+//     z_p = k_p·in_p and out_p = a⁻¹·z_p = (k_p/a)·in_p, with one batch
+//     Chaum–Pedersen (DLEQ) proof (circl zk/dleq) that log_A G =
+//     log_{z_p} out_p for every p; its domain binds game, hand, pass, seat,
+//     transcript and every point. z_p is what a published k_p is checked
+//     against (k_p·in_p = z_p).
 //
-// SRA leaks one bit unless the plaintexts are chosen with care: the Legendre
-// symbol (x|p) is preserved by x ↦ x^e for odd e, so anyone could tell a
-// quadratic residue's ciphertext from a non-residue's and partly follow a
-// card through the shuffle. This package therefore encodes card i (0 ≤ i <
-// [MaxCards]) as (i+2)² mod p ([Encode]): a square, so a quadratic residue,
-// and for p > (MaxCards+1)² a distinct integer below p that [Decode] inverts
-// with an integer square root. Every deck value must be a quadratic residue
-// other than 1 (checked with the Jacobi symbol); these are exactly the
-// elements of order q, a prime, so no ciphertext carries a small-order
-// component either. 1, fixed by every key, is refused. Closing this one-bit
-// leak with small squares opened the larger one above: small squares
-// multiply to one another.
+// Every pass message is signed and chained into a transcript hash; every
+// other seat checks it with [Table.Accept]. After pass 2, position p holds
+// (∏_j k_{j,p})·C_σ(p): it opens with every seat's k_{j,p} and nothing
+// else. To deal p to a seat, every other seat publishes its key for p
+// ([Seat.Key], checked against z_p by [Table.AcceptKey]) and the owner opens
+// it alone ([Seat.Open]); to open it to all, every seat publishes
+// ([Table.OpenPublic]).
 //
-// # Protocol
+// # Cheating
 //
-// With the players in an agreed turn order and [InitialDeck] as the start:
+// A drop or exact duplicate is refused at once ([ErrCount],
+// [ErrDuplicate]), as is a bad signature, a replay or a message out of
+// turn, a pass-2 output that is not its input times k/a ([ErrProof]) and a
+// published key that is not its commitment's ([ErrKey]). A substitution in
+// pass 1 (a point replaced by one the seat can recognise) is not proven
+// away at once: there is no shuffle proof. Instead every seat reveals all
+// its keys at the end of the hand and [Table.Audit] recomputes every pass,
+// naming the seat whose pass does not recompute; a game settles a hand's
+// payoffs only after it. Every refusal is a [*CheatError] naming the seat.
 //
-//  1. [Shuffle1], each player in turn: draw a common key, encrypt every card
-//     with it, and shuffle (Fisher–Yates with uniform indices from the
-//     player's cryptographic reader; never the article's
-//     Math.floor(Math.random()*n)). Pass the deck on.
-//  2. [Shuffle2], each player in turn: decrypt every card with the common
-//     key, then encrypt card k with a fresh per-card key k. Pass the deck on.
-//  3. To reveal card k to someone, every player sends its per-card key k
-//     ([RevealKey]); [Open] applies all of them and decodes the card.
-//
-// After step 2 each card is encrypted under one per-card key of every
-// player and nothing else, so no card can be opened until every player has
-// released its key for that position. That does not keep the order secret:
-// the first pass has already leaked most of it (see above).
-//
-// # What it does not do
-//
-// It does not prove that a player followed the protocol: a player may
-// encrypt with inconsistent keys, drop or duplicate cards, or reveal a
-// wrong key. Such cheating shows only when cards fail to open ([ErrNotCard])
-// or, at the end of a game, when all cards are opened and checked to be a
-// permutation of the deck. Detecting it at once needs zero-knowledge proofs
-// of shuffle, which are out of scope. A player who refuses to release a key
-// stalls the game; that is a game rule, not cryptography.
-//
-// Cost: every card costs each player three modular exponentiations with
-// exponents of the size of p (one in Shuffle1, two in Shuffle2), plus one
-// per player to open it; see BenchmarkShuffle2048.
+// Cost: a seat's pass 1 is one scalar multiplication a card, its pass 2
+// three with its proof, and checking another seat's pass 2 two more; see
+// BenchmarkDeal.
 package mentalpoker

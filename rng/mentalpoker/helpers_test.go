@@ -1,94 +1,146 @@
 package mentalpoker
 
 import (
+	"crypto/ed25519"
 	"io"
-	"math/big"
-	"sync"
 	"testing"
 
 	"github.com/fairboard/fairboard/rng"
 )
 
-// rfc2409Group1 is the 768-bit MODP prime of RFC 2409 section 6.1 (the
-// First Oakley Group): p = 2^768 - 2^704 - 1 + 2^64 * (floor(2^638 pi) +
-// 149686), a published safe prime (Node's crypto.getDiffieHellman("modp1")).
-// Far too small for real games; it keeps the protocol tests fast.
-// TestGroups checks that it is a safe prime.
-const rfc2409Group1 = "" +
-	"FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74" +
-	"020BBEA63B139B22514A08798E3404DDEF9519B3CD3A431B302B0A6DF25F1437" +
-	"4FE1356D6D51C245E485B576625E7EC6F44C42E9A63A3620FFFFFFFFFFFFFFFF"
-
-var smallGroup = sync.OnceValues(func() (*Group, error) {
-	p, _ := new(big.Int).SetString(rfc2409Group1, 16)
-	return NewGroup(p)
-})
-
-// testGroup returns the 768-bit group.
-func testGroup(t testing.TB) *Group {
-	t.Helper()
-	g, err := smallGroup()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
 // seeded returns a deterministic reader: the ChaCha20 keystream of seed.
 func seeded(seed string) io.Reader { return rng.NewChaCha20([]byte(seed)) }
 
-// newPlayers makes n players of g with readers seeded prefix+"/i".
-func newPlayers(t testing.TB, g *Group, n int, prefix string) []*Player {
+// hand is one deal among n seats: every seat's table and secrets, plus an
+// observer's table (the server's, or a verifier's).
+type hand struct {
+	tables []*Table // tables[j] is seat j's
+	seats  []*Seat
+	server *Table
+	privs  []ed25519.PrivateKey
+	pubs   []ed25519.PublicKey
+}
+
+// keys returns n Ed25519 key pairs seeded by prefix.
+func keys(t testing.TB, n int, prefix string) ([]ed25519.PublicKey, []ed25519.PrivateKey) {
 	t.Helper()
-	ps := make([]*Player, n)
-	for i := range ps {
-		p, err := NewPlayer(g, seeded(prefix+"/"+string(rune('a'+i))))
+	pubs, privs := make([]ed25519.PublicKey, n), make([]ed25519.PrivateKey, n)
+	for i := range n {
+		seed := make([]byte, ed25519.SeedSize)
+		if _, err := io.ReadFull(seeded(prefix+"/sign/"+string(rune('a'+i))), seed); err != nil {
+			t.Fatal(err)
+		}
+		privs[i] = ed25519.NewKeyFromSeed(seed)
+		pubs[i] = privs[i].Public().(ed25519.PublicKey)
+	}
+	return pubs, privs
+}
+
+// newHand sets up a deal of cards among n seats of game "g1", hand h, with
+// readers seeded by prefix (nil readers, crypto/rand, if prefix is "").
+func newHand(t testing.TB, n, cards int, h uint64, prefix string) *hand {
+	t.Helper()
+	pubs, privs := keys(t, n, prefix)
+	d := &hand{privs: privs, pubs: pubs}
+	var err error
+	if d.server, err = NewTable("g1", h, cards, pubs); err != nil {
+		t.Fatal(err)
+	}
+	for j := range n {
+		tb, err := NewTable("g1", h, cards, pubs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ps[i] = p
+		var r io.Reader
+		if prefix != "" {
+			r = seeded(prefix + "/seat/" + string(rune('a'+j)))
+		}
+		s, err := NewSeat(tb, j, privs[j], r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.tables, d.seats = append(d.tables, tb), append(d.seats, s)
 	}
-	return ps
+	return d
 }
 
-// run plays both passes over a deck of n cards, in turn order, and returns
-// the final deck and every deck passed between players (the initial one
-// first).
-func run(t testing.TB, players []*Player, n int) (Deck, []Deck) {
+// step lets the seat in turn play, with tamper (if not nil) applied to its
+// message before the others and the server see it, and returns the first
+// error of the others' Accept.
+func (d *hand) step(t testing.TB, tamper func(*PassMessage)) error {
 	t.Helper()
-	d, err := InitialDeck(n)
+	_, j := d.server.Next()
+	m, err := d.seats[j].Pass(d.tables[j])
 	if err != nil {
 		t.Fatal(err)
 	}
-	passed := []Deck{d}
-	for _, pass := range []func(*Player, Deck) (Deck, error){Shuffle1, Shuffle2} {
-		for _, p := range players {
-			if d, err = pass(p, d); err != nil {
-				t.Fatal(err)
-			}
-			passed = append(passed, d)
+	if tamper != nil {
+		tamper(m)
+	}
+	for i, tb := range append(d.tables, d.server) {
+		if i == j {
+			continue
+		}
+		if err := tb.Accept(m); err != nil {
+			return err
 		}
 	}
-	return d, passed
+	return nil
 }
 
-// openAll opens every card with every player's key for its position.
-func openAll(t testing.TB, players []*Player, d Deck) []int {
+// deal plays both passes honestly.
+func (d *hand) deal(t testing.TB) {
 	t.Helper()
-	cards := make([]int, len(d))
-	for k := range d {
-		keys := make([]Key, len(players))
-		for i, p := range players {
-			var err error
-			if keys[i], err = RevealKey(p, k); err != nil {
+	for !d.server.Dealt() {
+		if err := d.step(t, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// publish has every seat but owner publish its key for p to every table
+// (owner -1: every seat).
+func (d *hand) publish(t testing.TB, p, owner int) {
+	t.Helper()
+	for j, s := range d.seats {
+		if j == owner {
+			continue
+		}
+		m, err := s.Key(d.tables[j], p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tb := range append(d.tables, d.server) {
+			if err := tb.AcceptKey(m); err != nil {
 				t.Fatal(err)
 			}
 		}
-		c, err := Open(d[k], keys...)
-		if err != nil {
-			t.Fatalf("position %d: %v", k, err)
-		}
-		cards[k] = c
 	}
-	return cards
+}
+
+// reveals returns every seat's end-of-hand reveal.
+func (d *hand) reveals(t testing.TB) []*RevealMessage {
+	t.Helper()
+	out := make([]*RevealMessage, len(d.seats))
+	for j, s := range d.seats {
+		var err error
+		if out[j], err = s.Reveal(d.tables[j]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// resign re-signs a tampered pass message with seat j's key, as a cheating
+// seat would.
+func (d *hand) resign(m *PassMessage) {
+	m.Sig = ed25519.Sign(d.privs[m.Seat], m.SignedBytes())
+}
+
+func signKey(d *hand, m *KeyMessage) []byte {
+	return ed25519.Sign(d.privs[m.Seat], m.SignedBytes())
+}
+
+func signReveal(d *hand, m *RevealMessage) []byte {
+	return ed25519.Sign(d.privs[m.Seat], m.SignedBytes())
 }

@@ -1,241 +1,207 @@
 package mentalpoker
 
 import (
+	"crypto/ed25519"
 	"errors"
-	"math/big"
 	"slices"
 	"testing"
 )
 
-// TestProtocol plays the whole shuffle with 2 and 3 players on 52 cards:
-// every position opens, with every player's key, to a distinct card of
-// the deck.
-func TestProtocol(t *testing.T) {
-	g := testGroup(t)
-	for _, n := range []int{2, 3} {
-		players := newPlayers(t, g, n, "protocol")
-		final, _ := run(t, players, 52)
-		cards := openAll(t, players, final)
-		sorted := slices.Sorted(slices.Values(cards))
-		for i, c := range sorted {
-			if c != i {
-				t.Fatalf("%d players: opened cards %v are not 0..51 once each", n, cards)
+// TestDealAndOpen deals 52 cards among 2, 3 and 4 seats, gives position p
+// to seat p mod n (every other seat publishes its key for p), and checks:
+// the owner opens it, no other seat can without the owner's key, every
+// table (seats' and server's) agrees on the transcript, the cards are
+// 0..51 once each and not in order, and the end-of-hand audit recomputes
+// the same cards, as does opening every position to everyone.
+func TestDealAndOpen(t *testing.T) {
+	for _, n := range []int{2, 3, 4} {
+		d := newHand(t, n, 52, 1, "open")
+		d.deal(t)
+		for _, tb := range d.tables {
+			if tb.Transcript() != d.server.Transcript() || tb.Deal() != d.server.Deal() {
+				t.Fatalf("%d seats: transcripts differ", n)
 			}
 		}
-		if slices.IsSorted(cards) {
-			t.Fatalf("%d players: the deck was not shuffled", n)
-		}
-	}
-}
-
-// TestEveryKeyNeeded: with any one player's key left out, or replaced by
-// another position's key, no position opens.
-func TestEveryKeyNeeded(t *testing.T) {
-	g := testGroup(t)
-	players := newPlayers(t, g, 3, "needed")
-	final, _ := run(t, players, 52)
-	for k := range final {
-		keys := make([]Key, 3)
-		for i, p := range players {
-			keys[i], _ = RevealKey(p, k)
-		}
-		for miss := range keys {
-			partial := slices.Delete(slices.Clone(keys), miss, miss+1)
-			if c, err := Open(final[k], partial...); !errors.Is(err, ErrNotCard) {
-				t.Fatalf("position %d without player %d opened: %d, %v", k, miss, c, err)
+		cards := make([]int, 52)
+		for p := range 52 {
+			owner := p % n
+			d.publish(t, p, owner)
+			other := (owner + 1) % n
+			if _, err := d.seats[other].Open(d.tables[other], p); !errors.Is(err, ErrMissing) {
+				t.Fatalf("seat %d opened seat %d's card without its key: %v", other, owner, err)
 			}
-			wrong := slices.Clone(keys)
-			wrong[miss], _ = RevealKey(players[miss], (k+1)%len(final))
-			if c, err := Open(final[k], wrong...); !errors.Is(err, ErrNotCard) {
-				t.Fatalf("position %d with player %d's key of another position opened: %d, %v", k, miss, c, err)
+			if _, err := d.server.OpenPublic(p); !errors.Is(err, ErrMissing) {
+				t.Fatalf("the server opened position %d: %v", p, err)
+			} else if s, _ := Culprit(err); s != owner {
+				t.Fatalf("missing key named seat %d, want %d", s, owner)
 			}
-		}
-		// Order of the keys does not matter (commutativity).
-		a, err1 := Open(final[k], keys...)
-		slices.Reverse(keys)
-		b, err2 := Open(final[k], keys...)
-		if err1 != nil || err2 != nil || a != b {
-			t.Fatalf("position %d: %d, %v vs %d, %v", k, a, err1, b, err2)
-		}
-		// Keys survive the trip as their exponent.
-		for i := range keys {
-			keys[i], _ = KeyFromD(g, keys[i].D())
-		}
-		if c, err := Open(final[k], keys...); err != nil || c != a {
-			t.Fatalf("position %d via KeyFromD: %d, %v", k, c, err)
-		}
-	}
-}
-
-// TestCommutative: encrypting with A then B equals B then A, and removing
-// the keys in either order restores the card.
-func TestCommutative(t *testing.T) {
-	g := testGroup(t)
-	r := seeded("commute")
-	a, _ := newKey(g, r)
-	b, _ := newKey(g, r)
-	for i := range 52 {
-		x, _ := Encode(i)
-		ab, ba := b.encrypt(a.encrypt(x)), a.encrypt(b.encrypt(x))
-		if ab.Cmp(ba) != 0 {
-			t.Fatalf("card %d: E_B(E_A(x)) != E_A(E_B(x))", i)
-		}
-		if a.decrypt(b.decrypt(ab)).Cmp(x) != 0 || b.decrypt(a.decrypt(ab)).Cmp(x) != 0 {
-			t.Fatalf("card %d: decryption order matters", i)
-		}
-	}
-}
-
-// TestNoPlaintextInTransit: no deck passed between players holds a card's
-// plaintext (after the initial one), and no player, applying every key it
-// has to the final deck, can read any card before the others release
-// theirs.
-func TestNoPlaintextInTransit(t *testing.T) {
-	g := testGroup(t)
-	plain := map[string]bool{}
-	for i := range MaxCards {
-		m, _ := Encode(i)
-		plain[string(m.Bytes())] = true
-	}
-	for _, n := range []int{2, 3} {
-		players := newPlayers(t, g, n, "transit")
-		final, passed := run(t, players, 52)
-		for step, d := range passed[1:] {
-			for k, x := range d {
-				if plain[string(x.Bytes())] {
-					t.Fatalf("%d players, step %d, position %d: a plaintext card", n, step+1, k)
-				}
+			c, err := d.seats[owner].Open(d.tables[owner], p)
+			if err != nil {
+				t.Fatalf("%d seats, position %d: %v", n, p, err)
 			}
+			cards[p] = c
 		}
-		for i, p := range players {
-			for k := range final {
-				own, _ := RevealKey(p, k)
-				if c, err := Open(final[k], own); !errors.Is(err, ErrNotCard) {
-					t.Fatalf("%d players: player %d alone opened position %d: %d, %v", n, i, k, c, err)
-				}
+		if s := slices.Sorted(slices.Values(cards)); !slices.Equal(s, seq(52)) || slices.IsSorted(cards) {
+			t.Fatalf("%d seats: cards %v", n, cards)
+		}
+		audited, err := d.server.Audit(d.reveals(t))
+		if err != nil || !slices.Equal(audited, cards) {
+			t.Fatalf("%d seats: audit %v, %v; opened %v", n, audited, err, cards)
+		}
+		for p := range 52 {
+			m, _ := d.seats[p%n].Key(d.tables[p%n], p)
+			if err := d.server.AcceptKey(m); err != nil {
+				t.Fatal(err)
+			}
+			if c, err := d.server.OpenPublic(p); err != nil || c != cards[p] {
+				t.Fatalf("public opening of %d: %d, %v; want %d", p, c, err, cards[p])
 			}
 		}
 	}
 }
 
-// TestDeterministic: the same seeded readers give the same decks and the
-// same deal; other seeds give another deal.
-func TestDeterministic(t *testing.T) {
-	g := testGroup(t)
-	deal := func(prefix string) (Deck, []int) {
-		ps := newPlayers(t, g, 2, prefix)
-		final, _ := run(t, ps, 52)
-		return final, openAll(t, ps, final)
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
 	}
-	d1, c1 := deal("same")
-	d2, c2 := deal("same")
-	_, c3 := deal("other")
-	for k := range d1 {
-		if d1[k].Cmp(d2[k]) != 0 {
-			t.Fatalf("position %d differs between equal seeds", k)
+	return s
+}
+
+// TestNoOneSeesBeforeTheDeal: no deck after the first pass holds a card
+// point, and no seat, applying its own keys to the final deck, finds a card.
+func TestNoOneSeesBeforeTheDeal(t *testing.T) {
+	d := newHand(t, 3, 52, 1, "transit")
+	d.deal(t)
+	for step := 1; step < len(d.server.wire); step++ {
+		for p, x := range d.server.wire[step] {
+			if _, ok := d.server.index[x]; ok {
+				t.Fatalf("step %d position %d holds a card point", step, p)
+			}
 		}
 	}
-	if !slices.Equal(c1, c2) || slices.Equal(c1, c3) {
-		t.Fatalf("deals %v / %v / %v", c1, c2, c3)
+	for j, s := range d.seats {
+		for p := range 52 {
+			inv := s.k[p].Copy()
+			inv.Inv(inv)
+			if _, ok := d.server.index[encode(g.NewElement().Mul(d.server.decks[len(d.server.decks)-1][p], inv))]; ok {
+				t.Fatalf("seat %d opened position %d alone", j, p)
+			}
+		}
 	}
 }
 
-// TestInvalidInputs: every malformed call fails with its error and leaves
-// the player as it was.
+// TestKeysFreshPerHand: the same seats with the same kind of reader deal
+// two hands with different commitments, card points and deals; the same
+// seed deals the same hand twice (determinism for tests).
+func TestKeysFreshPerHand(t *testing.T) {
+	deal := func(h uint64, prefix string) *hand {
+		d := newHand(t, 2, 52, h, prefix)
+		d.deal(t)
+		return d
+	}
+	a, b, c := deal(1, ""), deal(2, ""), deal(1, "")
+	if encode(a.server.commits[0]) == encode(b.server.commits[0]) || encode(a.server.commits[0]) == encode(c.server.commits[0]) {
+		t.Fatal("a common key was reused")
+	}
+	if encode(a.server.cards[0]) == encode(b.server.cards[0]) || encode(a.server.cards[0]) != encode(c.server.cards[0]) {
+		t.Fatal("card points do not depend on the hand exactly")
+	}
+	x, y := deal(1, "same"), deal(1, "same")
+	if x.server.Deal() != y.server.Deal() {
+		t.Fatal("equal seeds dealt differently")
+	}
+}
+
+// TestWaitingNamesTheStaller: the table names the seat it awaits, pass by
+// pass, and the seats whose keys are missing.
+func TestWaitingNamesTheStaller(t *testing.T) {
+	d := newHand(t, 3, 8, 1, "wait")
+	for want := range 6 {
+		if pass, seat := d.server.Next(); pass != want/3+1 || seat != want%3 {
+			t.Fatalf("step %d: awaiting pass %d seat %d", want, pass, seat)
+		}
+		if err := d.step(t, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pass, seat := d.server.Next(); pass != 0 || seat != -1 {
+		t.Fatalf("after the deal: %d %d", pass, seat)
+	}
+	m, _ := d.seats[2].Key(d.tables[2], 5)
+	if err := d.server.AcceptKey(m); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.server.Missing(5, 0); !slices.Equal(got, []int{1}) {
+		t.Fatalf("missing for position 5, owner 0: %v", got)
+	}
+	if got := d.server.Missing(5, -1); !slices.Equal(got, []int{0, 1}) {
+		t.Fatalf("missing for position 5: %v", got)
+	}
+}
+
+// TestInvalidInputs: every malformed call fails with its error.
 func TestInvalidInputs(t *testing.T) {
-	g := testGroup(t)
-	if _, err := NewPlayer(nil, nil); !errors.Is(err, ErrGroup) {
-		t.Fatal(err)
-	}
-	p, _ := NewPlayer(g, seeded("invalid"))
-	good, _ := InitialDeck(52)
-	with := func(k int, v *big.Int) Deck { d := slices.Clone(good); d[k] = v; return d }
-	nonResidue := big.NewInt(2) // the smallest quadratic non-residue mod p
-	for big.Jacobi(nonResidue, g.p) != -1 {
-		nonResidue.Add(nonResidue, big.NewInt(1))
-	}
-	badDecks := map[string]Deck{
-		"empty":       nil,
-		"too long":    make(Deck, MaxCards+1),
-		"nil value":   with(3, nil),
-		"zero":        with(3, big.NewInt(0)),
-		"one":         with(3, big.NewInt(1)),
-		"negative":    with(3, big.NewInt(-4)),
-		"p":           with(3, g.P()),
-		"above p":     with(3, new(big.Int).Add(g.P(), big.NewInt(4))),
-		"non-residue": with(3, nonResidue),
-		"duplicate":   with(3, good[10]),
-		"p-1":         with(3, new(big.Int).Sub(g.P(), big.NewInt(1))),
-	}
-	for name, d := range badDecks {
-		if _, err := Shuffle1(p, d); !errors.Is(err, ErrDeck) {
-			t.Errorf("Shuffle1 with %s: %v, want ErrDeck", name, err)
-		}
-	}
-	// Out of order.
-	if _, err := Shuffle2(p, good); !errors.Is(err, ErrPhase) {
-		t.Errorf("Shuffle2 first: %v", err)
-	}
-	if _, err := RevealKey(p, 0); !errors.Is(err, ErrPhase) {
-		t.Errorf("RevealKey first: %v", err)
-	}
-	if _, err := Shuffle1(nil, good); !errors.Is(err, ErrPhase) {
-		t.Errorf("nil player: %v", err)
-	}
-	d1, err := Shuffle1(p, good)
-	if err != nil {
-		t.Fatalf("the player was spoilt by the bad calls: %v", err)
-	}
-	if _, err := Shuffle1(p, good); !errors.Is(err, ErrPhase) {
-		t.Errorf("Shuffle1 twice: %v", err)
-	}
-	if _, err := Shuffle2(p, d1[:51]); !errors.Is(err, ErrDeck) {
-		t.Errorf("Shuffle2 with a short deck: %v", err)
-	}
-	if _, err := Shuffle2(p, with(0, nonResidue)); !errors.Is(err, ErrDeck) {
-		t.Errorf("Shuffle2 with a non-residue: %v", err)
-	}
-	d2, err := Shuffle2(p, d1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Shuffle2(p, d1); !errors.Is(err, ErrPhase) {
-		t.Errorf("Shuffle2 twice: %v", err)
-	}
-	for _, k := range []int{-1, 52} {
-		if _, err := RevealKey(p, k); !errors.Is(err, ErrDeck) {
-			t.Errorf("RevealKey(%d): %v", k, err)
-		}
-	}
-	// One player alone: its key opens its own deck.
-	key, _ := RevealKey(p, 0)
-	if c, err := Open(d2[0], key); err != nil || c < 0 || c >= 52 {
-		t.Errorf("single player Open: %d, %v", c, err)
-	}
-	// Open's own checks.
-	other, _ := NewPlayer(MODP2048(), seeded("x"))
-	otherKey, _ := newKey(other.g, other.r)
+	pubs, privs := keys(t, 2, "bad")
 	for name, err := range map[string]error{
-		"no keys":       second(Open(d2[0])),
-		"zero key":      second(Open(d2[0], key, Key{})),
-		"other group":   second(Open(d2[0], key, otherKey)),
-		"bad value":     second(Open(big.NewInt(1), key)),
-		"nil value":     second(Open(nil, key)),
-		"non-residue c": second(Open(nonResidue, key)),
+		"empty game": second(NewTable("", 1, 52, pubs)),
+		"long game":  second(NewTable(string(make([]byte, MaxGameID+1)), 1, 52, pubs)),
+		"no cards":   second(NewTable("g", 1, 0, pubs)),
+		"too many":   second(NewTable("g", 1, MaxCards+1, pubs)),
+		"no seats":   second(NewTable("g", 1, 52, nil)),
+		"short key":  second(NewTable("g", 1, 52, []ed25519.PublicKey{pubs[0][:31]})),
+		"same key":   second(NewTable("g", 1, 52, []ed25519.PublicKey{pubs[0], pubs[0]})),
+		"card count": second(CardPoints("g", 1, 0)),
 	} {
-		want := ErrKey
-		if name == "bad value" || name == "nil value" || name == "non-residue c" {
-			want = ErrDeck
+		if !errors.Is(err, ErrInput) {
+			t.Errorf("%s: %v, want ErrInput", name, err)
 		}
-		if !errors.Is(err, want) {
-			t.Errorf("Open %s: %v, want %v", name, err, want)
+	}
+	tb, _ := NewTable("g", 1, 4, pubs)
+	if _, err := NewSeat(tb, 0, privs[1], nil); !errors.Is(err, ErrInput) {
+		t.Errorf("another seat's signing key: %v", err)
+	}
+	if _, err := NewSeat(tb, 2, privs[0], nil); !errors.Is(err, ErrInput) {
+		t.Errorf("seat out of range: %v", err)
+	}
+	s1, _ := NewSeat(tb, 1, privs[1], nil)
+	if _, err := s1.Pass(tb); !errors.Is(err, ErrPhase) {
+		t.Errorf("seat 1 before seat 0: %v", err)
+	}
+	if _, err := s1.Key(tb, 0); !errors.Is(err, ErrPhase) {
+		t.Errorf("key before the deal: %v", err)
+	}
+	if _, err := tb.OpenPublic(0); !errors.Is(err, ErrPhase) {
+		t.Errorf("open before the deal: %v", err)
+	}
+	if _, err := tb.Audit(nil); !errors.Is(err, ErrPhase) {
+		t.Errorf("audit before the deal: %v", err)
+	}
+	if err := tb.AcceptKey(&KeyMessage{}); !errors.Is(err, ErrPhase) {
+		t.Errorf("key before the deal: %v", err)
+	}
+	s0, _ := NewSeat(tb, 0, privs[0], &failingReader{n: 70})
+	if _, err := s0.Pass(tb); !errors.Is(err, ErrRandom) || tb.step != 0 {
+		t.Errorf("failing reader: %v, step %d", err, tb.step)
+	}
+	d := newHand(t, 2, 4, 1, "bad")
+	d.deal(t)
+	for _, p := range []int{-1, 4} {
+		if _, err := d.seats[0].Key(d.tables[0], p); !errors.Is(err, ErrInput) {
+			t.Errorf("key %d: %v", p, err)
 		}
+		if _, err := d.server.OpenPublic(p); !errors.Is(err, ErrInput) {
+			t.Errorf("open %d: %v", p, err)
+		}
+	}
+	if err := d.server.Accept(&PassMessage{}); !errors.Is(err, ErrPhase) {
+		t.Errorf("a third pass: %v", err)
 	}
 }
 
 func second[T any](_ T, err error) error { return err }
 
-// failingReader returns n bytes then fails.
+// failingReader returns n zero bytes then fails.
 type failingReader struct{ n int }
 
 func (f *failingReader) Read(b []byte) (int, error) {
@@ -246,63 +212,4 @@ func (f *failingReader) Read(b []byte) (int, error) {
 	clear(b[:k])
 	f.n -= k
 	return k, nil
-}
-
-// TestReaderFailure: a failing source is reported as ErrRandom wherever it
-// fails (drawing the key or shuffling, in either pass), and the player stays
-// in its phase.
-func TestReaderFailure(t *testing.T) {
-	g := testGroup(t)
-	good, _ := InitialDeck(52)
-	for _, n := range []int{0, 96, 200} {
-		p, _ := NewPlayer(g, &failingReader{n: n})
-		if _, err := Shuffle1(p, good); !errors.Is(err, ErrRandom) {
-			t.Errorf("reader failing after %d bytes: %v", n, err)
-		}
-		if p.phase != fresh {
-			t.Errorf("phase moved on failure")
-		}
-	}
-	p, _ := NewPlayer(g, seeded("r"))
-	d1, _ := Shuffle1(p, good)
-	p.r = &failingReader{n: 500}
-	if _, err := Shuffle2(p, d1); !errors.Is(err, ErrRandom) || p.phase != shuffled1 {
-		t.Errorf("Shuffle2 with a failing reader: %v, phase %d", err, p.phase)
-	}
-}
-
-// TestModp2048 plays the whole protocol once at the real size: 2 players,
-// 52 cards, every card opened.
-func TestModp2048(t *testing.T) {
-	if testing.Short() {
-		t.Skip("2048-bit protocol run skipped in -short mode")
-	}
-	players := newPlayers(t, MODP2048(), 2, "2048")
-	final, _ := run(t, players, 52)
-	cards := openAll(t, players, final)
-	if s := slices.Sorted(slices.Values(cards)); s[0] != 0 || s[51] != 51 || len(slices.Compact(s)) != 52 {
-		t.Fatalf("opened %v", cards)
-	}
-}
-
-// BenchmarkShuffle2048: Shuffle1 then Shuffle2 by 2 players on 52 cards
-// with the RFC 3526 2048-bit prime and crypto/rand, per whole shuffle.
-func BenchmarkShuffle2048(b *testing.B) {
-	g := MODP2048()
-	deck, _ := InitialDeck(52)
-	for b.Loop() {
-		ps := make([]*Player, 2)
-		for i := range ps {
-			ps[i], _ = NewPlayer(g, nil)
-		}
-		d := deck
-		var err error
-		for _, pass := range []func(*Player, Deck) (Deck, error){Shuffle1, Shuffle2} {
-			for _, p := range ps {
-				if d, err = pass(p, d); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-	}
 }
