@@ -9,13 +9,21 @@
 //	                              once started), outcome (once finished)
 //	games/{gameId}/private/table  the saved table (table.Save, fairboard-table/v1: the
 //	                              seed, the moves, the draws, the stored results): server only
-//	games/{gameId}/log/{id}       one applied action's public events {events: [...]},
-//	                              id %020d of its last public event's seq, as the dungeon's
+//	games/{gameId}/log/{id}       one applied action's events as the public reads them
+//	                              {events: [...]} (an event addressed to one seat as its
+//	                              trace, table.TypeAddressed), id %020d of its last seq
+//	games/{gameId}/seats/{seat}   one seat's own part (table.SeatPart): seat, uid,
+//	                              private (the game's private part of it, JSON text),
+//	                              events (the events addressed to it); readable by that
+//	                              seat's uid alone under firestore.rules; written once
+//	                              the game has a private part or an addressed event for
+//	                              it, and again whenever either changes
 //
 // Every create and action is one Firestore transaction: it reads the
 // private document, restores the table (table.Restore replays its moves),
-// applies the action and writes the three documents; a refused action or
-// a retry (table.Result.Replayed) writes nothing. Of two actions at once
+// applies the action and writes the game document, the private table, one
+// log document and the seat documents whose part changed; a refused
+// action or a retry (table.Result.Replayed) writes nothing. Of two actions at once
 // on a table, Firestore's locks serialise them and the loser is retried
 // on the winner's table (then stale_version if it named the version).
 package fstables
@@ -27,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/grpc/codes"
@@ -43,6 +52,7 @@ const (
 	collPrivate = "private"
 	docTable    = "table"
 	collLog     = "log"
+	collSeats   = "seats"
 )
 
 // Store is a tablestore.Store on a Firestore client.
@@ -168,6 +178,7 @@ func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.R
 			return err
 		}
 		before := t.Public().Log
+		parts := seatParts(t)
 		r, err := t.Do(a)
 		if err != nil {
 			return err
@@ -176,7 +187,10 @@ func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.R
 		if r.Replayed {
 			return nil
 		}
-		return s.write(tx, gameID, t, before, false)
+		if err := s.write(tx, gameID, t, before, false); err != nil {
+			return err
+		}
+		return s.writeSeats(tx, gameID, t, parts)
 	})
 	if err != nil {
 		return nil, mapErr(err)
@@ -267,9 +281,10 @@ func (s *Store) restore(snap *firestore.DocumentSnapshot) (game.Definition, *tab
 	return def, t, nil
 }
 
-// write queues the table's three documents: the public one and the
-// private one set whole (created, for a new table: isNew), and the log
-// document of the public events after the public log before.
+// write queues the table's three shared documents: the public one and
+// the private one set whole (created, for a new table: isNew), and the
+// log document of the public log's events after before (every seq: an
+// addressed event as its trace). The seat documents are writeSeats'.
 func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, before []table.Event, isNew bool) error {
 	pubRef, privRef := s.refs(gameID)
 	saved, err := t.Save()
@@ -299,6 +314,57 @@ func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, 
 	}
 	id := fmt.Sprintf("%020d", fresh[len(fresh)-1].Seq)
 	return tx.Create(pubRef.Collection(collLog).Doc(id), doc)
+}
+
+// seatParts returns every seat's part of t (table.SeatPart).
+func seatParts(t *table.Table) []table.SeatPart {
+	out := make([]table.SeatPart, t.Seats())
+	for i := range out {
+		out[i] = t.SeatPart(i)
+	}
+	return out
+}
+
+// SeatDoc is games/{id}/seats/{seat}: one seat's own part, which the
+// rules let that seat's uid alone read.
+type SeatDoc struct {
+	Seat int64  `firestore:"seat"`
+	UID  string `firestore:"uid"`
+	// Private is the game's private part of the seat (AppendPrivate),
+	// as text; "" for a game without one.
+	Private string `firestore:"private"`
+	// Events are the events addressed to the seat, in order, each the
+	// map of its tablestore.AppendEventJSON (as in a log document).
+	Events []any `firestore:"events"`
+}
+
+// writeSeats queues the seat documents of t whose part differs from
+// before (the parts before the action): a seat with a private part or an
+// addressed event is written when its uid, its private part or its
+// events changed; a seat with neither never is (Pig writes none).
+func (s *Store) writeSeats(tx *firestore.Transaction, gameID string, t *table.Table, before []table.SeatPart) error {
+	pubRef, _ := s.refs(gameID)
+	for i := range t.Seats() {
+		p := t.SeatPart(i)
+		if p.Private == nil && len(p.Events) == 0 {
+			continue
+		}
+		if i < len(before) && before[i].UID == p.UID && bytes.Equal(before[i].Private, p.Private) && len(before[i].Events) == len(p.Events) {
+			continue
+		}
+		d := SeatDoc{Seat: int64(i), UID: p.UID, Private: string(p.Private), Events: []any{}}
+		if len(p.Events) > 0 {
+			ev, err := logDoc(t.Def(), p.Events)
+			if err != nil {
+				return err
+			}
+			d.Events = ev["events"].([]any)
+		}
+		if err := tx.Set(pubRef.Collection(collSeats).Doc(strconv.Itoa(i)), d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func publicOf(v *table.View) publicDoc {
