@@ -112,7 +112,9 @@ func TestFirestoreSeatDocuments(t *testing.T) {
 
 	fs := emu.Firestore()
 	path := func(i int) string { return fmt.Sprintf("/games/%s/seats/%d", g, i) }
-	card := func(i int) string { return strings.TrimSuffix(strings.TrimPrefix(string(ref.State().AppendPrivate(nil, i)), "{"), "}") }
+	card := func(i int) string {
+		return strings.TrimSuffix(strings.TrimPrefix(string(ref.State().AppendPrivate(nil, i)), "{"), "}")
+	}
 	req := func(f *emulator.Firestore, method, p, who string, body any) (int, string) {
 		t.Helper()
 		code, b, err := f.REST(ctx, method, p, tok[who], body)
