@@ -39,9 +39,10 @@ type world struct {
 
 // Users: alice owns g1 and sits in it with bob (a started game, audit on),
 // and g4 (a trustless game whose first round is open, alice revealed);
-// carol alone sits in g2 (its lobby); dave sits nowhere. g3 is a game
-// alice and bob play, written by the previous release's layout (one log
-// document per event, an rngAudit document per slot).
+// carol alone sits in g2 (its lobby); dave sits nowhere (he owns t1, a
+// Kuhn poker table alice and bob play: seatTable). g3 is a game alice and
+// bob play, written by the previous release's layout (one log document
+// per event, an rngAudit document per slot).
 var users = []string{"alice", "bob", "carol", "dave"}
 
 var eng = engine.New(engine.DefaultRules(), reducers.Table())
@@ -101,6 +102,7 @@ func setup(t *testing.T) world {
 	w.paths["g3 log"] = "/" + first("games/g3/log")
 	w.paths["g3 audit"] = "/" + first("games/g3/rngAudit")
 	w.paths["g1 record"] = "/games/g1/actions/" + store.RecordKey("alice", "start")
+	seatTable(t, db)
 	for _, p := range []string{w.paths["g1 record"], "/games/g1/private/state", "/games/g1/applied/00000000000000000000"} {
 		if snap, err := db.Doc(strings.TrimPrefix(p, "/")).Get(ctx); err != nil || !snap.Exists() {
 			t.Fatalf("the store did not write %s: %v", p, err)
@@ -194,6 +196,17 @@ var readCases = []rulesCase{
 	{"seated player's listener query of the staged reveals", "bob", call{"POST", "/games/g4:runQuery", collQuery("links")}, false},
 	{"non-seated player's query of the staged reveals", "carol", call{"POST", "/games/g4:runQuery", collQuery("links")}, false},
 	{"collection-group query over staged reveals", "alice", call{"POST", ":runQuery", query("links", true, "", "")}, false},
+	// A table game's seat documents (t1, Kuhn poker: alice seat 0, bob
+	// seat 1, dave the owner without a seat): each seat's alone.
+	{"seat gets its own seat document", "alice", call{"GET", "/games/t1/seats/0", nil}, true},
+	{"other seat gets its own seat document", "bob", call{"GET", "/games/t1/seats/1", nil}, true},
+	{"other seat gets a seat document", "bob", call{"GET", "/games/t1/seats/0", nil}, false},
+	{"owner without a seat gets a seat document", "dave", call{"GET", "/games/t1/seats/0", nil}, false},
+	{"outsider gets a seat document", "carol", call{"GET", "/games/t1/seats/1", nil}, false},
+	{"unauthenticated gets a seat document", "", call{"GET", "/games/t1/seats/0", nil}, false},
+	{"seat lists the seat documents", "alice", call{"GET", "/games/t1/seats", nil}, false},
+	{"seat's query of its own seat document", "alice", call{"POST", "/games/t1:runQuery", query("seats", false, "", "")}, false},
+	{"collection-group query over seat documents", "alice", call{"POST", ":runQuery", query("seats", true, "", "")}, false},
 }
 
 // writeCases: no client writes anything, seated or owner or not.
@@ -217,6 +230,8 @@ var writeCases = []rulesCase{
 	{"owner rewrites her marker", "alice", call{"PATCH", "{g4 mark}", fields("at", "0")}, false},
 	{"seated player stages a reveal", "bob", call{"PATCH", "/games/g4/links/00000000000000000001-001", fields("index", "1")}, false},
 	{"owner deletes her staged reveal", "alice", call{"DELETE", "{g4 link}", nil}, false},
+	{"seat rewrites its own seat document", "alice", call{"PATCH", "/games/t1/seats/0", fields("private", "{}")}, false},
+	{"owner without a seat writes a seat document", "dave", call{"PATCH", "/games/t1/seats/1", fields("uid", "dave")}, false},
 	{"unauthenticated creates game", "", call{"PATCH", "/games/g8", fields("ownerUid", "x")}, false},
 	{"owner writes elsewhere", "alice", call{"PATCH", "/users/alice", fields("name", "A")}, false},
 	{"owner batch-commits an update", "alice", call{"POST", ":commit", map[string]any{"writes": []any{map[string]any{
@@ -339,7 +354,7 @@ func TestQueryOwnGames(t *testing.T) {
 	for _, tc := range []struct {
 		user string
 		want []string
-	}{{"alice", []string{"g1", "g3", "g4"}}, {"bob", []string{"g1", "g3", "g4"}}, {"carol", []string{"g2"}}, {"dave", nil}} {
+	}{{"alice", []string{"g1", "g3", "g4", "t1"}}, {"bob", []string{"g1", "g3", "g4", "t1"}}, {"carol", []string{"g2"}}, {"dave", nil}} {
 		user, want := tc.user, tc.want
 		code, body := do(t, call{"POST", ":runQuery", query("games", false, "playerUids", user)}, w.tokens[user])
 		if code != http.StatusOK {
