@@ -196,17 +196,6 @@ var readCases = []rulesCase{
 	{"seated player's listener query of the staged reveals", "bob", call{"POST", "/games/g4:runQuery", collQuery("links")}, false},
 	{"non-seated player's query of the staged reveals", "carol", call{"POST", "/games/g4:runQuery", collQuery("links")}, false},
 	{"collection-group query over staged reveals", "alice", call{"POST", ":runQuery", query("links", true, "", "")}, false},
-	// A table game's seat documents (t1, Kuhn poker: alice seat 0, bob
-	// seat 1, dave the owner without a seat): each seat's alone.
-	{"seat gets its own seat document", "alice", call{"GET", "/games/t1/seats/0", nil}, true},
-	{"other seat gets its own seat document", "bob", call{"GET", "/games/t1/seats/1", nil}, true},
-	{"other seat gets a seat document", "bob", call{"GET", "/games/t1/seats/0", nil}, false},
-	{"owner without a seat gets a seat document", "dave", call{"GET", "/games/t1/seats/0", nil}, false},
-	{"outsider gets a seat document", "carol", call{"GET", "/games/t1/seats/1", nil}, false},
-	{"unauthenticated gets a seat document", "", call{"GET", "/games/t1/seats/0", nil}, false},
-	{"seat lists the seat documents", "alice", call{"GET", "/games/t1/seats", nil}, false},
-	{"seat's query of its own seat document", "alice", call{"POST", "/games/t1:runQuery", query("seats", false, "", "")}, false},
-	{"collection-group query over seat documents", "alice", call{"POST", ":runQuery", query("seats", true, "", "")}, false},
 }
 
 // writeCases: no client writes anything, seated or owner or not.
@@ -285,7 +274,7 @@ func TestRules(t *testing.T) {
 	w := setup(t)
 	db := emu.Client(t)
 	before := snapshot(t, db)
-	for _, group := range [][]rulesCase{readCases, writeCases} {
+	for _, group := range [][]rulesCase{readCases, seatReadCases, writeCases} {
 		for _, tc := range group {
 			t.Run(tc.name, func(t *testing.T) {
 				c := w.resolve(t, tc.call)

@@ -14,6 +14,21 @@ import (
 	"github.com/fairboard/fairboard/tablestore/fstables"
 )
 
+// seatReadCases are the reads of a table game's seat documents (t1,
+// Kuhn poker: alice seat 0, bob seat 1, dave the owner without a seat):
+// each seat's alone, document by document.
+var seatReadCases = []rulesCase{
+	{"seat gets its own seat document", "alice", call{"GET", "/games/t1/seats/0", nil}, true},
+	{"other seat gets its own seat document", "bob", call{"GET", "/games/t1/seats/1", nil}, true},
+	{"other seat gets a seat document", "bob", call{"GET", "/games/t1/seats/0", nil}, false},
+	{"owner without a seat gets a seat document", "dave", call{"GET", "/games/t1/seats/0", nil}, false},
+	{"outsider gets a seat document", "carol", call{"GET", "/games/t1/seats/1", nil}, false},
+	{"unauthenticated gets a seat document", "", call{"GET", "/games/t1/seats/0", nil}, false},
+	{"seat lists the seat documents", "alice", call{"GET", "/games/t1/seats", nil}, false},
+	{"seat's query of its own seat document", "alice", call{"POST", "/games/t1:runQuery", query("seats", false, "", "")}, false},
+	{"collection-group query over seat documents", "alice", call{"POST", ":runQuery", query("seats", true, "", "")}, false},
+}
+
 // seatTable writes t1 through the table store on Firestore (every
 // document the store's own: none made by hand): a seeded Kuhn poker
 // table owned by dave, who holds no seat, with alice at seat 0 and bob at

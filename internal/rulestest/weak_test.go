@@ -45,7 +45,7 @@ func secretReadsControl(t *testing.T, w world) {
 	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}", "/seats/{seat}"}, docs...)
 	real := emu.Weakened(t, nil, docs...)
 	cases := map[string]rulesCase{}
-	for _, tc := range readCases {
+	for _, tc := range append(append([]rulesCase(nil), readCases...), seatReadCases...) {
 		cases[tc.name] = tc
 	}
 	for _, name := range secretReads {
