@@ -83,7 +83,8 @@ func HasPrivateParts(def game.Definition) (bool, error) {
 // of each party not awaited, and with Docs its documents) is searched for
 // the private part of every other seat, as bytes or as a JSON string
 // (any part that seat ever held, from match on the same seed and moves:
-// an independent path), for an event addressed to another seat, for
+// an independent path; unless match's view of the reader shows the same
+// bytes, as a showdown may), for an event addressed to another seat, for
 // another content than the trace at an addressed event's seq, and for a
 // trace holding more than its seq and seat. Its error is a failure to
 // play or a blind check: each seat must find its own part in its own
@@ -147,7 +148,15 @@ func (p *Privacy) Check(ctx context.Context) (string, error) {
 				}
 			}
 		}
-		if leak := p.scan(read, viewText, held); leak != "" {
+		known := make([]string, n+1) // what match shows each reader: its view, the public part
+		for r := range known {
+			if r < n {
+				known[r] = string(ref.State().AppendView(nil, r))
+			} else {
+				known[r] = string(ref.State().AppendPublic(nil))
+			}
+		}
+		if leak := p.scan(read, viewText, known, held); leak != "" {
 			return fmt.Sprintf("after action %d: %s", step, leak), nil
 		}
 		for r := range read {
@@ -245,11 +254,12 @@ func (p *Privacy) control(ref *match.Match, view, docs []string) error {
 }
 
 // scan returns the first leak in what each reader read: another seat's
-// private part (ever held, unless the reader held the same), an event
+// private part (ever held, unless the reader held the same or match's
+// view of it, known, shows it: a showdown), an event
 // addressed to another seat, another content than the trace at the seq
 // of an event addressed to another seat (the seqs from the addressee's
 // own getView, view[s]), a trace with more than its seq and seat.
-func (p *Privacy) scan(read [][]string, view []string, held []map[string]bool) string {
+func (p *Privacy) scan(read [][]string, view, known []string, held []map[string]bool) string {
 	addressed := map[int]int{} // seq → seat
 	for s := range p.Seats {
 		for _, e := range events(view[s]) {
@@ -262,8 +272,8 @@ func (p *Privacy) scan(read [][]string, view []string, held []map[string]bool) s
 		for _, text := range texts {
 			for s, parts := range held {
 				for part := range parts {
-					if s == r || r < len(held) && held[r][part] {
-						continue
+					if s == r || r < len(held) && held[r][part] || strings.Contains(known[r], part) {
+						continue // its own, or shown to it (a showdown) by match's own view of it
 					}
 					if strings.Contains(text, part) || strings.Contains(text, escaped(part)) {
 						return fmt.Sprintf("reader %d reads seat %d's private part %s in %s", r, s, part, text)
