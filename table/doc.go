@@ -4,7 +4,9 @@
 // dispatch of moves with its guards in a fixed order, the table's version
 // (optimistic concurrency: stale_version), idempotency by action id (a
 // retry gets the stored result and applies nothing), and what each reader
-// may see (the public part, a seat's view, nothing of the secret part).
+// may see (the public part, a seat's view, nothing of the secret part; an
+// event addressed to another seat as its trace, TypeAddressed), and what
+// one seat alone may read (SeatPart), for a store to keep apart.
 //
 // A Table plays its game through a match (package match) in seeded or
 // crypto mode. It is not safe for concurrent use; Memory is a store of
@@ -12,8 +14,8 @@
 // persistent store would keep (the lobby, log, results, and the game as
 // its moves, with a crypto table's draws) and Restore makes the table
 // again by replaying them (match.Resume), its stream going on: a seeded
-// one where it was, a crypto one on a new crypto stream. The Firestore
-// store and the functions on it are the next step.
+// one where it was, a crypto one on a new crypto stream. The stores
+// (package tablestore) and the functions serve it.
 //
 // It imports game, match and rng only, never a game (imports_test.go).
 package table

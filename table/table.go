@@ -75,11 +75,12 @@ type SeatInfo struct {
 }
 
 // Event is one entry of a table's log, numbered from 1 over the whole log
-// (a reader who may not read an addressed event sees a gap in the seqs).
-// Game is true for the game's own events (Type among def.EventTypes, Vals
-// in the order of its fields), false for the table's: TableCreated {Vals
-// [0]: seats}, Joined {Vals[0]: seat; UID, Options}, Left {seat; UID},
-// SeatRemoved {seat; UID}, Started, Abandoned {UID: who}. To is game.All
+// (a reader who may not read an addressed event reads its trace at its
+// seq instead: TypeAddressed). Game is true for the game's own events
+// (Type among def.EventTypes, Vals in the order of its fields), false for
+// the table's: TableCreated {Vals[0]: seats}, Joined {Vals[0]: seat; UID,
+// Options}, Left {seat; UID}, SeatRemoved {seat; UID}, Started, Abandoned
+// {UID: who}, and the trace Addressed {Vals[0]: the seat}. To is game.All
 // or the one seat that may read the event.
 type Event struct {
 	Seq     int

@@ -80,3 +80,37 @@ func (t *Table) view(seat int) *View {
 	}
 	return v
 }
+
+// SeatPart is what one seat alone may read of a table beyond its public
+// part: its uid, the game's private part of it (AppendPrivate; nil before
+// the start) and the events addressed to it, in order. A store keeps it
+// where that seat alone reads it (tablestore/fstables: games/{id}/seats/
+// {seat}).
+type SeatPart struct {
+	Seat    int
+	UID     string
+	Private []byte
+	Events  []Event
+}
+
+// SeatPart returns seat's part (0 <= seat < the seat count; out of range:
+// the zero SeatPart with Seat NoSeat). Every slice is the SeatPart's own.
+func (t *Table) SeatPart(seat int) SeatPart {
+	if seat < 0 || seat >= len(t.seats) {
+		return SeatPart{Seat: NoSeat}
+	}
+	p := SeatPart{Seat: seat, UID: t.seats[seat].UID}
+	if t.m != nil {
+		p.Private = t.m.State().AppendPrivate(nil, seat)
+	}
+	for _, e := range t.log {
+		if e.To == seat {
+			e.Options = slices.Clone(e.Options)
+			p.Events = append(p.Events, e)
+		}
+	}
+	return p
+}
+
+// Seats returns the table's seat count.
+func (t *Table) Seats() int { return len(t.seats) }

@@ -16,6 +16,9 @@ var TableEventFields = map[string][]string{
 	"SeatRemoved":  {"seat"},
 	"Started":      nil,
 	"Abandoned":    nil,
+	// The public trace of an event addressed to one seat
+	// (table.TypeAddressed): the seat it went to, nothing of it.
+	table.TypeAddressed: {"seat"},
 }
 
 // AppendEventJSON appends e as the functions and the Firestore log show

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cloud.google.com/go/firestore"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/functions"
@@ -20,6 +21,7 @@ import (
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
+	"github.com/fairboard/fairboard/tablestore"
 	"github.com/fairboard/fairboard/tablestore/fstables"
 )
 
@@ -28,13 +30,24 @@ import (
 // tokens from the Auth emulator.
 func newTableEnv(t *testing.T) *functest.Client {
 	t.Helper()
+	return newTableEnvWith(t, nil)
+}
+
+// newTableEnvWith is newTableEnv with the table store wrapped by wrap
+// (nil: as it is).
+func newTableEnvWith(t *testing.T, wrap func(*firestore.Client, tablestore.Store) tablestore.Store) *functest.Client {
+	t.Helper()
 	emu.Require(t)
 	fc := emu.Client(t)
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
 	require.NoError(t, err)
 	svc := service.New(service.Config{Store: fsstore.New(fc), Engine: eng, AllowSeeded: true, Logger: quiet(),
 		Now: func() time.Time { return fixedNow }})
-	api := functions.New(svc, v, quiet()).WithTables(fstables.New(fc, registry.Lookup))
+	var ts tablestore.Store = fstables.New(fc, registry.Lookup)
+	if wrap != nil {
+		ts = wrap(fc, ts)
+	}
+	api := functions.New(svc, v, quiet()).WithTables(ts)
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}

@@ -39,9 +39,10 @@ type world struct {
 
 // Users: alice owns g1 and sits in it with bob (a started game, audit on),
 // and g4 (a trustless game whose first round is open, alice revealed);
-// carol alone sits in g2 (its lobby); dave sits nowhere. g3 is a game
-// alice and bob play, written by the previous release's layout (one log
-// document per event, an rngAudit document per slot).
+// carol alone sits in g2 (its lobby); dave sits nowhere (he owns t1, a
+// Kuhn poker table alice and bob play: seatTable). g3 is a game alice and
+// bob play, written by the previous release's layout (one log document
+// per event, an rngAudit document per slot).
 var users = []string{"alice", "bob", "carol", "dave"}
 
 var eng = engine.New(engine.DefaultRules(), reducers.Table())
@@ -101,6 +102,7 @@ func setup(t *testing.T) world {
 	w.paths["g3 log"] = "/" + first("games/g3/log")
 	w.paths["g3 audit"] = "/" + first("games/g3/rngAudit")
 	w.paths["g1 record"] = "/games/g1/actions/" + store.RecordKey("alice", "start")
+	seatTable(t, db)
 	for _, p := range []string{w.paths["g1 record"], "/games/g1/private/state", "/games/g1/applied/00000000000000000000"} {
 		if snap, err := db.Doc(strings.TrimPrefix(p, "/")).Get(ctx); err != nil || !snap.Exists() {
 			t.Fatalf("the store did not write %s: %v", p, err)
@@ -217,6 +219,8 @@ var writeCases = []rulesCase{
 	{"owner rewrites her marker", "alice", call{"PATCH", "{g4 mark}", fields("at", "0")}, false},
 	{"seated player stages a reveal", "bob", call{"PATCH", "/games/g4/links/00000000000000000001-001", fields("index", "1")}, false},
 	{"owner deletes her staged reveal", "alice", call{"DELETE", "{g4 link}", nil}, false},
+	{"seat rewrites its own seat document", "alice", call{"PATCH", "/games/t1/seats/0", fields("private", "{}")}, false},
+	{"owner without a seat writes a seat document", "dave", call{"PATCH", "/games/t1/seats/1", fields("uid", "dave")}, false},
 	{"unauthenticated creates game", "", call{"PATCH", "/games/g8", fields("ownerUid", "x")}, false},
 	{"owner writes elsewhere", "alice", call{"PATCH", "/users/alice", fields("name", "A")}, false},
 	{"owner batch-commits an update", "alice", call{"POST", ":commit", map[string]any{"writes": []any{map[string]any{
@@ -270,7 +274,7 @@ func TestRules(t *testing.T) {
 	w := setup(t)
 	db := emu.Client(t)
 	before := snapshot(t, db)
-	for _, group := range [][]rulesCase{readCases, writeCases} {
+	for _, group := range [][]rulesCase{readCases, seatReadCases, writeCases} {
 		for _, tc := range group {
 			t.Run(tc.name, func(t *testing.T) {
 				c := w.resolve(t, tc.call)
@@ -339,7 +343,7 @@ func TestQueryOwnGames(t *testing.T) {
 	for _, tc := range []struct {
 		user string
 		want []string
-	}{{"alice", []string{"g1", "g3", "g4"}}, {"bob", []string{"g1", "g3", "g4"}}, {"carol", []string{"g2"}}, {"dave", nil}} {
+	}{{"alice", []string{"g1", "g3", "g4", "t1"}}, {"bob", []string{"g1", "g3", "g4", "t1"}}, {"carol", []string{"g2"}}, {"dave", nil}} {
 		user, want := tc.user, tc.want
 		code, body := do(t, call{"POST", ":runQuery", query("games", false, "playerUids", user)}, w.tokens[user])
 		if code != http.StatusOK {

@@ -23,6 +23,10 @@ var secretReads = []string{
 	"non-seated player's query of the staged reveals",
 	"owner gets private state",
 	"seated player lists private",
+	"other seat gets a seat document",
+	"owner without a seat gets a seat document",
+	"outsider gets a seat document",
+	"seat lists the seat documents",
 }
 
 // secretReadsControl, part of TestRules (on its world, w): the reads of
@@ -37,11 +41,11 @@ var secretReads = []string{
 func secretReadsControl(t *testing.T, w world) {
 	db := emu.Client(t)
 	link := storedLink(t, db, w)
-	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"]}
-	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}"}, docs...)
+	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"], "games/t1", "games/t1/seats/0", "games/t1/seats/1"}
+	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}", "/seats/{seat}"}, docs...)
 	real := emu.Weakened(t, nil, docs...)
 	cases := map[string]rulesCase{}
-	for _, tc := range readCases {
+	for _, tc := range append(append([]rulesCase(nil), readCases...), seatReadCases...) {
 		cases[tc.name] = tc
 	}
 	for _, name := range secretReads {
@@ -70,6 +74,8 @@ func secretReadsControl(t *testing.T, w world) {
 				t.Fatalf("under the weakened rules, %s as %q does not read the link %s: %s", c.path, tc.user, link, body)
 			case strings.Contains(name, "private") && !strings.Contains(string(body), "private/state"):
 				t.Fatalf("under the weakened rules, %s as %q does not read the private state: %s", c.path, tc.user, body)
+			case strings.Contains(name, "seat document") && !strings.Contains(string(body), `{\"card\":`):
+				t.Fatalf("under the weakened rules, %s as %q does not read the seat's card: %s", c.path, tc.user, body)
 			}
 		})
 	}

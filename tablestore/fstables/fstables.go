@@ -9,13 +9,21 @@
 //	                              once started), outcome (once finished)
 //	games/{gameId}/private/table  the saved table (table.Save, fairboard-table/v1: the
 //	                              seed, the moves, the draws, the stored results): server only
-//	games/{gameId}/log/{id}       one applied action's public events {events: [...]},
-//	                              id %020d of its last public event's seq, as the dungeon's
+//	games/{gameId}/log/{id}       one applied action's events as the public reads them
+//	                              {events: [...]} (an event addressed to one seat as its
+//	                              trace, table.TypeAddressed), id %020d of its last seq
+//	games/{gameId}/seats/{seat}   one seat's own part (table.SeatPart): seat, uid,
+//	                              private (the game's private part of it, JSON text),
+//	                              events (the events addressed to it); readable by that
+//	                              seat's uid alone under firestore.rules; written once
+//	                              the game has a private part or an addressed event for
+//	                              it, and again whenever either changes
 //
 // Every create and action is one Firestore transaction: it reads the
 // private document, restores the table (table.Restore replays its moves),
-// applies the action and writes the three documents; a refused action or
-// a retry (table.Result.Replayed) writes nothing. Of two actions at once
+// applies the action and writes the game document, the private table, one
+// log document and the seat documents whose part changed; a refused
+// action or a retry (table.Result.Replayed) writes nothing. Of two actions at once
 // on a table, Firestore's locks serialise them and the loser is retried
 // on the winner's table (then stale_version if it named the version).
 package fstables
@@ -44,6 +52,7 @@ const (
 	collPrivate = "private"
 	docTable    = "table"
 	collLog     = "log"
+	collSeats   = "seats"
 )
 
 // Store is a tablestore.Store on a Firestore client.
@@ -169,6 +178,7 @@ func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.R
 			return err
 		}
 		before := t.Public().Log
+		parts := seatParts(t)
 		r, err := t.Do(a)
 		if err != nil {
 			return err
@@ -177,7 +187,10 @@ func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.R
 		if r.Replayed {
 			return nil
 		}
-		return s.write(tx, gameID, t, before, false)
+		if err := s.write(tx, gameID, t, before, false); err != nil {
+			return err
+		}
+		return s.writeSeats(tx, gameID, t, parts)
 	})
 	if err != nil {
 		return nil, mapErr(err)
@@ -268,9 +281,10 @@ func (s *Store) restore(snap *firestore.DocumentSnapshot) (game.Definition, *tab
 	return def, t, nil
 }
 
-// write queues the table's three documents: the public one and the
-// private one set whole (created, for a new table: isNew), and the log
-// document of the public events after the public log before.
+// write queues the table's three shared documents: the public one and
+// the private one set whole (created, for a new table: isNew), and the
+// log document of the public log's events after before (every seq: an
+// addressed event as its trace). The seat documents are writeSeats'.
 func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, before []table.Event, isNew bool) error {
 	pubRef, privRef := s.refs(gameID)
 	saved, err := t.Save()

@@ -17,8 +17,8 @@ import (
 // TestIndexExemptionsEveryGame: a table of every registered game, played
 // to its end on the emulator, writes no field that nothing queries
 // without its exemption from Firestore's automatic indexes in
-// firestore.indexes.json: every top-level field of its private table and
-// log documents, and every map, array or long string of its game document
+// firestore.indexes.json: every top-level field of its private table,
+// log and seat documents, and every map, array or long string of its game document
 // (playerUids keeps its index: clients query it with array-contains).
 // store/fsstore's TestIndexExemptions does the same for the dungeon's own
 // documents.
@@ -45,6 +45,7 @@ func TestIndexExemptionsEveryGame(t *testing.T) {
 	s := newStore(t)
 	c := emu.Client(t)
 	ctx := context.Background()
+	seatDocs := 0
 	for _, def := range registry.All() {
 		g := "idx-" + def.Name()
 		storetest.Lobby(t, s, def, g, "idx", def.Seats().Default) // seats without options: a game's defaults
@@ -65,6 +66,17 @@ func TestIndexExemptionsEveryGame(t *testing.T) {
 				}
 			}
 		}
+		// The seat documents of a game with private parts or addressed
+		// events (none for Pig): every field exempt, uid included (the
+		// rules read it; no query does).
+		snaps, err := c.Collection("games/" + g + "/seats").Documents(ctx).GetAll()
+		require.NoError(t, err)
+		seatDocs += len(snaps)
+		for _, sn := range snaps {
+			for k := range sn.Data() {
+				require.True(t, exempt["seats."+k], "%s: seats.%s is written, never queried, and not exempt from indexing", def.Name(), k)
+			}
+		}
 		doc, err := c.Doc("games/" + g).Get(ctx)
 		require.NoError(t, err)
 		for k, v := range doc.Data() {
@@ -80,4 +92,5 @@ func TestIndexExemptionsEveryGame(t *testing.T) {
 			}
 		}
 	}
+	require.NotZero(t, seatDocs, "no registered game wrote a seat document (Kuhn poker does)")
 }

@@ -124,6 +124,9 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames)
         return "The game started";
       case "Abandoned":
         return "The owner abandoned the game";
+      case "Addressed":
+        // The trace of an event addressed to one seat: who got it, nothing of it.
+        return `${seatOf(e["seat"])} was told something only they can see`;
     }
   }
   const book = phrasebooks[game]?.[e.type];

@@ -42,6 +42,7 @@ eq(describeTableEvent({ seq: 12, type: "Folded", game: true, seat: 0 }, "leduc",
 // A game without a phrasebook: the definition's names in words.
 eq(describeTableEvent({ seq: 12, type: "Rolled", game: true, seat: 0, value: 5, turnTotal: 8 }, "other", name), "Rolled: Seat 1 · alice, value 5, turn total 8", "the generic words");
 eq(describeTableEvent({ seq: 13, type: "CardPlayed", game: true, to: 1, seat: 1, cardId: 7 }, "other", name), "Card played: Seat 2 · bob (you), card id 7", "an addressed event");
+eq(describeTableEvent({ seq: 14, type: "Addressed", seat: 0 }, "kuhn", name), "Seat 1 · alice was told something only they can see", "the trace of an event addressed to another seat");
 eq(describeTableEvent({ seq: 14, type: "Shuffled", game: true }, "other", name), "Shuffled", "an event with no field");
 // The table's own events.
 eq(describeTableEvent({ seq: 1, type: "TableCreated", seats: 2, uid: "alice" }, "pig", name), "alice created the table (2 seats)", "created");

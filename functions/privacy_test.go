@@ -1,0 +1,129 @@
+package functions_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
+)
+
+// leakyTables is a store that leaks on purpose, the positive controls of
+// the privacy check: view adds seat 0's state to every reader's state,
+// result adds the events addressed to seat 0 to every action's result.
+type leakyTables struct {
+	tablestore.Store
+	view, result bool
+}
+
+// seat0 is seat 0's view of the table g (nil before it is taken).
+func (l leakyTables) seat0(ctx context.Context, g string) *table.View {
+	pub, _, err := l.Store.View(ctx, g, "")
+	if err != nil || pub.Seats[0].UID == "" {
+		return nil
+	}
+	v, _, err := l.Store.View(ctx, g, pub.Seats[0].UID)
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+func (l leakyTables) View(ctx context.Context, g, uid string) (*table.View, game.Definition, error) {
+	v, def, err := l.Store.View(ctx, g, uid)
+	if err != nil || !l.view || v.State == nil {
+		return v, def, err
+	}
+	if zero := l.seat0(ctx, g); zero != nil {
+		v.State = fmt.Appendf(nil, `{"mine":%s,"leak":%s}`, v.State, zero.State)
+	}
+	return v, def, nil
+}
+
+func (l leakyTables) Do(ctx context.Context, g string, a table.Action) (*table.Result, error) {
+	res, err := l.Store.Do(ctx, g, a)
+	if err != nil || !l.result {
+		return res, err
+	}
+	if zero := l.seat0(ctx, g); zero != nil {
+		for _, e := range zero.Log {
+			if e.To == 0 {
+				res.Events = append(res.Events, e)
+			}
+		}
+	}
+	return res, nil
+}
+
+// privateGames are the registered table games (all but the dungeon,
+// which keeps its own path) with a private part or an addressed event.
+func privateGames(t *testing.T) []game.Definition {
+	var out []game.Definition
+	for _, def := range registry.All() {
+		if def.Name() == functions.DungeonGame {
+			continue
+		}
+		ok, err := functest.HasPrivateParts(def)
+		require.NoError(t, err)
+		if ok {
+			out = append(out, def)
+		}
+	}
+	require.NotEmpty(t, out, "no registered game has a private part (Kuhn poker has)")
+	return out
+}
+
+// checkPrivacy runs the privacy check on games seeded games of def
+// through c, and returns the first leak ("").
+func checkPrivacy(t *testing.T, c *functest.Client, def game.Definition, prefix string, games int) string {
+	t.Helper()
+	for g := range games {
+		toks := make([]string, def.Seats().Default)
+		for i := range toks {
+			toks[i] = fmt.Sprintf("dev:%s-%d-%d", prefix, g, i)
+		}
+		id := fmt.Sprintf("%s-%s-%d", prefix, def.Name(), g)
+		bots, err := rng.NewSeeded(id + "/bots")
+		require.NoError(t, err)
+		p := functest.Privacy{Client: c, Def: def, GameID: id, Seed: "privacy-" + id, Seats: toks, Outsider: "dev:" + prefix + "-outsider", Bots: bots}
+		leak, err := p.Check(context.Background())
+		require.NoError(t, err, "%s game %d", def.Name(), g)
+		if leak != "" {
+			return fmt.Sprintf("%s game %d: %s", def.Name(), g, leak)
+		}
+	}
+	return ""
+}
+
+// TestPrivatePartsStayPrivateOverHTTP: every registered table game with
+// private parts (Kuhn poker today), 12 seeded games each through the
+// functions on the memory store, checked after every action by
+// functest.Privacy (getView, act answers, retries, the same action id
+// from another caller, refusals: no other seat's private part, no event
+// addressed to another seat, traces holding only their seq and seat;
+// each seat finds its own). Positive controls: a store that adds seat
+// 0's state to every view, and one that adds seat 0's addressed events
+// to every result, are each caught by the same check.
+func TestPrivatePartsStayPrivateOverHTTP(t *testing.T) {
+	for _, def := range privateGames(t) {
+		c := newTableServer(t, true, tablestore.NewMemory(registry.Lookup))
+		require.Empty(t, checkPrivacy(t, c, def, "priv", 12))
+
+		leaky := newTableServer(t, true, leakyTables{Store: tablestore.NewMemory(registry.Lookup), view: true})
+		leak := checkPrivacy(t, leaky, def, "leakview", 1)
+		require.Contains(t, leak, "private part", "control: the leaking view is caught")
+		t.Logf("control (view): %.200s", leak)
+		leaky = newTableServer(t, true, leakyTables{Store: tablestore.NewMemory(registry.Lookup), result: true})
+		leak = checkPrivacy(t, leaky, def, "leakresult", 1)
+		require.Contains(t, leak, "addressed to seat 0", "control: the leaking result is caught")
+		t.Logf("control (result): %.200s", leak)
+	}
+}

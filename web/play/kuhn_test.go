@@ -1,0 +1,106 @@
+package play_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/internal/browser"
+	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/web/play"
+)
+
+// Kuhn poker in the browser, on the generic board: each page shows its
+// own card (the private row, from its own getView) and never the other
+// seat's; its log says its own deal and, for the other seat's, only that
+// the other seat was told something (the trace). Played to the end by
+// clicking the first move each page offers.
+func TestKuhnShowsEachSeatItsOwnCard(t *testing.T) {
+	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
+		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
+	})
+	b := browser.Start(t)
+	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
+	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
+	alice.signInDev()
+	bob.signInDev()
+	api := &functest.Client{Base: srv.URL}
+	type kuhnView struct {
+		Phase   string `json:"phase"`
+		Version int    `json:"version"`
+		Seat    int    `json:"seat"`
+		ToMove  int    `json:"toMove"`
+		State   struct {
+			Private struct{ Card int } `json:"private"`
+		} `json:"state"`
+		Log     []map[string]any `json:"log"`
+		Seats   []struct{ UID string }
+		Outcome json.RawMessage `json:"outcome"`
+	}
+	view := func(p *player, id string) kuhnView {
+		t.Helper()
+		var v kuhnView
+		require.NoError(t, api.Call(context.Background(), "getView", "dev:"+p.uid, map[string]any{"gameId": id}, &v))
+		return v
+	}
+
+	alice.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "kuhn"; s.dispatchEvent(new Event("change")); })()`, nil)
+	alice.Click("#create")
+	alice.screen("table")
+	alice.WaitFor(`document.getElementById("table").dataset.phase === "lobby" && document.querySelector("#tg-players li.me")`)
+	id := alice.String(`document.getElementById("tg-id").textContent`)
+	bob.open(srv.URL, id)
+	bob.screen("table")
+	bob.WaitFor(`!document.getElementById("tg-join").hidden`)
+	bob.Click("#tg-join-button")
+	bob.WaitFor(`document.querySelector("#tg-players li.me")`)
+	alice.WaitFor(`!document.getElementById("tg-start").hidden`)
+	alice.Click("#tg-start")
+	players := map[string]*player{alice.uid: alice, bob.uid: bob}
+	cards := map[string]int{}
+	for uid, p := range players {
+		p.WaitFor(`document.getElementById("table").dataset.phase === "playing" && document.querySelector('#tg-state dd[data-key="private.card"]')`)
+		v := view(p, id)
+		cards[uid] = v.State.Private.Card
+		require.Equal(t, fmt.Sprint(v.State.Private.Card), p.String(`document.querySelector('#tg-state dd[data-key="private.card"]').textContent`), "%s's page shows its own card", uid)
+		require.Equal(t, "1", p.String(`String(document.querySelectorAll('#tg-state dd[data-key^="private"]').length)`), "one private row: its own")
+	}
+	require.NotEqual(t, cards[alice.uid], cards[bob.uid], "Kuhn deals two different cards")
+
+	for moves := 0; ; moves++ {
+		require.Less(t, moves, 10)
+		v := view(alice, id)
+		if v.Phase == "finished" {
+			break
+		}
+		p := players[v.Seats[v.ToMove].UID]
+		p.WaitFor(fmt.Sprintf(`document.getElementById("table").dataset.version === "%d" && document.getElementById("table").dataset.mine === "1"`, v.Version))
+		p.Click(`#tg-move-buttons button:nth-child(1)`)
+		p.WaitFor(fmt.Sprintf(`Number(document.getElementById("table").dataset.version) > %d && document.getElementById("table").dataset.pending !== "1"`, v.Version))
+	}
+	for uid, p := range players {
+		final := view(p, id)
+		p.WaitFor(fmt.Sprintf(`document.getElementById("table").dataset.phase === "finished" && document.getElementById("table").dataset.logSeq === "%d"`, len(final.Log)))
+		require.Equal(t, fmt.Sprint(cards[uid]), p.String(`document.querySelector('#tg-state dd[data-key="private.card"]').textContent`))
+		var items []string
+		p.Eval(`Array.from(document.querySelectorAll("#tg-log li")).map((li) => li.dataset.type + " " + li.textContent)`, &items)
+		dealt, traces := 0, 0
+		for _, it := range items {
+			switch {
+			case len(it) > 6 && it[:6] == "Dealt ":
+				dealt++
+			case len(it) > 10 && it[:10] == "Addressed ":
+				traces++
+				require.Contains(t, it, "was told something only they can see")
+				require.NotContains(t, it, "card")
+			}
+		}
+		require.Equal(t, 1, dealt, "%s's page: its own deal", uid)
+		require.Equal(t, 1, traces, "%s's page: the other seat's deal as its trace", uid)
+	}
+}
