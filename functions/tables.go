@@ -73,6 +73,9 @@ type TableView struct {
 	Legal     json.RawMessage `json:"legal"`
 	Log       json.RawMessage `json:"log"`
 	Outcome   *TableOutcome   `json:"outcome"`
+	// Names are the names copied into the game (at each join, and by a
+	// seated player's rename), by uid.
+	Names map[string]string `json:"names"`
 }
 
 // peek reads one string field of the data leniently (for routing only:
@@ -183,8 +186,12 @@ func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMess
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
+	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
 		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options})
+	if err != nil {
+		return nil, err
+	}
+	return res, a.seatName(ctx, q.GameID, uid)
 }
 
 func (a *API) startTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
@@ -256,6 +263,9 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 		}
 	}
 	out.Log = tablestore.AppendEventsJSON(nil, def, log)
+	if out.Names, err = a.gameNames(ctx, q.GameID); err != nil {
+		return nil, err
+	}
 	if o := v.Outcome; o != nil {
 		out.Outcome = &TableOutcome{Abandoned: o.Abandoned, Winners: o.Winners, Payoffs: o.Payoffs}
 		if out.Outcome.Winners == nil {
