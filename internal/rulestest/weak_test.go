@@ -9,7 +9,8 @@ import (
 )
 
 // secretReads are the read cases of TestRules that show a client cannot
-// read a staged reveal (with its link) or the private state, by user
+// read a staged reveal (with its link), the private state, another
+// account's user document or the names of a game it is not in, by user
 // and call: each has its positive control in secretReadsControl. (The
 // collection-group queries over them have none: the rules deny them by
 // having no rule for every collection of that id, and there is no rule
@@ -23,6 +24,8 @@ var secretReads = []string{
 	"non-seated player's query of the staged reveals",
 	"owner gets private state",
 	"seated player lists private",
+	"user gets another's user document",
+	"non-seated player gets the game's names",
 }
 
 // secretReadsControl, part of TestRules (on its world, w): the reads of
@@ -37,8 +40,8 @@ var secretReads = []string{
 func secretReadsControl(t *testing.T, w world) {
 	db := emu.Client(t)
 	link := storedLink(t, db, w)
-	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"]}
-	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}"}, docs...)
+	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"], "users/alice", "games/g1/names/all"}
+	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}", "/users/{uid}", "/names/{doc}"}, docs...)
 	real := emu.Weakened(t, nil, docs...)
 	cases := map[string]rulesCase{}
 	for _, tc := range readCases {
@@ -70,6 +73,10 @@ func secretReadsControl(t *testing.T, w world) {
 				t.Fatalf("under the weakened rules, %s as %q does not read the link %s: %s", c.path, tc.user, link, body)
 			case strings.Contains(name, "private") && !strings.Contains(string(body), "private/state"):
 				t.Fatalf("under the weakened rules, %s as %q does not read the private state: %s", c.path, tc.user, body)
+			case strings.Contains(name, "names") || strings.Contains(name, "user document"):
+				if !strings.Contains(string(body), "Alice") {
+					t.Fatalf("under the weakened rules, %s as %q does not read alice's name: %s", c.path, tc.user, body)
+				}
 			}
 		})
 	}
