@@ -50,8 +50,8 @@ type server struct {
 	loseNext      int    // lose the answers of the next N act calls (applied, never answered)
 	loseReveals   int    // the same, for reveal calls
 	muxes         []http.Handler
-	active        atomic.Int32  // index of the mux serving the functions
-	names         *names.Memory // the players' names, shared by every release
+	active        atomic.Int32 // index of the mux serving the functions
+	names         names.Store  // the players' names, shared by every release
 }
 
 // use switches the functions to the i-th store's.
@@ -67,8 +67,14 @@ func newServer(t *testing.T, st store.Store, v callable.TokenVerifier, conf func
 // deploy, as the tests of the log's two layouts need).
 func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
 	t.Helper()
+	return newServerNames(t, stores, names.NewMemory(), v, conf)
+}
+
+// newServerNames is newServerStores with the players' names kept in ns.
+func newServerNames(t *testing.T, stores []store.Store, ns names.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &server{names: names.NewMemory()}
+	s := &server{names: ns}
 	// The table games (every registered game but the dungeon), kept in
 	// memory, as gamectl serve wires them.
 	tables := tablestore.NewMemory(registry.Lookup)

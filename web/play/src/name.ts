@@ -49,6 +49,8 @@ export async function loadName(call: Call, uid: string, label: string): Promise<
 export function forgetName(): void {
   shownFor = "";
   byId("name-status").textContent = "";
+  byId("name-ask").textContent = "Reading your name…";
+  byId<HTMLInputElement>("name-input").value = "";
 }
 
 /** setupNameForm sends the form's name with setName. A refusal says what
