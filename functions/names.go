@@ -47,9 +47,6 @@ func (a *API) WithNames(ns names.Store) *API {
 	return a
 }
 
-// NameStore returns the API's name store.
-func (a *API) NameStore() names.Store { return a.names }
-
 type guestKey struct{}
 
 // withGuest notes in ctx whether the caller's token is an anonymous
