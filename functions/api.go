@@ -29,6 +29,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/tablestore"
@@ -36,7 +37,7 @@ import (
 
 // Names lists the functions, as deployed (entry points are the same
 // names with a capital: CreateGame, ...).
-var Names = []string{"createGame", "joinGame", "startGame", "act", "reveal", "getView", "exportGame", "getShuffle", "verifyShuffle"}
+var Names = []string{"createGame", "joinGame", "startGame", "act", "reveal", "getView", "exportGame", "getShuffle", "verifyShuffle", "setName", "getName"}
 
 // SweepName is the scheduled sweep's function: plain HTTP (not the
 // callable protocol), called by Cloud Scheduler with an OIDC token that
@@ -50,6 +51,7 @@ type API struct {
 	log    *slog.Logger
 	sweep  SweepAuthorizer
 	tables tablestore.Store // nil: the dungeon only (WithTables)
+	names  names.Store      // the players' names (WithNames; in memory by default)
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or
@@ -63,7 +65,7 @@ func New(svc *service.Service, v callable.TokenVerifier, log *slog.Logger) *API 
 	if log == nil {
 		log = slog.Default()
 	}
-	return &API{svc: svc, verify: v, log: log}
+	return &API{svc: svc, verify: v, log: log, names: names.NewMemory()}
 }
 
 // WithSweep sets who may call the sweep ([API.Sweep]); without one it
@@ -99,6 +101,10 @@ func (a *API) Handler(name string) http.HandlerFunc {
 		return a.GetShuffle
 	case "verifyShuffle":
 		return a.VerifyShuffle
+	case "setName":
+		return a.SetName
+	case "getName":
+		return a.GetName
 	}
 	return nil
 }
@@ -144,7 +150,8 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 }
 
 // JoinGame seats the caller: data [JoinRequest], result [service.Result]
-// (a table: [TableJoinRequest], [TableResult]).
+// (a table: [TableJoinRequest], [TableResult]). The caller's name
+// (setName, or its default) is copied into the game once it is seated.
 func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "joinGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		return a.route(ctx, uid, data, func() (any, error) {
@@ -152,10 +159,14 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
+			res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
 				Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy,
 				EntropyCommitment: q.EntropyCommitment, ChainHead: q.ChainHead, PublicKey: q.PublicKey,
 				Version: q.Version, Signature: q.Signature})
+			if err != nil {
+				return nil, err
+			}
+			return res, a.seatName(ctx, q.GameID, uid)
 		}, a.joinTable)
 	})
 }
@@ -217,7 +228,8 @@ func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 }
 
 // GetView returns the game's public state and its log after a seq: data
-// [ViewRequest], result [service.View] (a table: [TableView]). Seated players (as the security
+// [ViewRequest], result [DungeonView] (a table: [TableView]), with the
+// names copied into the game. Seated players (as the security
 // rules let them read it) and the owner may view their game; while the
 // game is in its lobby any signed-in user may, to see the free seats.
 // Others get NOT_FOUND, as for a game that does not exist, after one read
@@ -229,7 +241,15 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
+			v, err := a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
+			if err != nil {
+				return nil, err
+			}
+			ns, err := a.gameNames(ctx, q.GameID)
+			if err != nil {
+				return nil, err
+			}
+			return &DungeonView{View: v, Names: ns}, nil
 		}, a.viewTable)
 	})
 }

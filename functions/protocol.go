@@ -24,7 +24,7 @@ func decodeData(data json.RawMessage, v any) error { return callable.DecodeData(
 // are logged here and answered INTERNAL "internal error".
 func (a *API) serve(w http.ResponseWriter, r *http.Request, name string, fn handlerFunc) {
 	callable.Handler(a.verify, func(ctx context.Context, req callable.Request) (any, error) {
-		res, err := fn(ctx, req.UID, req.Data)
+		res, err := fn(withGuest(ctx, req.Token), req.UID, req.Data)
 		if err == nil {
 			return res, nil
 		}

@@ -74,6 +74,9 @@ type TableView struct {
 	Legal     json.RawMessage `json:"legal"`
 	Log       json.RawMessage `json:"log"`
 	Outcome   *TableOutcome   `json:"outcome"`
+	// Names are the names copied into the game (at each join, and by a
+	// seated player's rename), by uid.
+	Names map[string]string `json:"names"`
 	// Fairness is a fair table's protocol: commitmentHex from the create
 	// on; serverSeedHex, contributionsHex (seat order, "" for none) and
 	// gameSeedHex ("" if it never started) once finished. Absent in other
@@ -198,8 +201,12 @@ func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMess
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
+	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
 		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options, Entropy: q.Entropy})
+	if err != nil {
+		return nil, err
+	}
+	return res, a.seatName(ctx, q.GameID, uid)
 }
 
 func (a *API) startTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
@@ -274,6 +281,9 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 	if f := v.Fairness; f != nil {
 		out.Fairness = &TableFairness{CommitmentHex: f.CommitmentHex, ServerSeedHex: f.ServerSeedHex,
 			ContributionsHex: f.ContributionsHex, GameSeedHex: f.GameSeedHex}
+	}
+	if out.Names, err = a.gameNames(ctx, q.GameID); err != nil {
+		return nil, err
 	}
 	if o := v.Outcome; o != nil {
 		out.Outcome = &TableOutcome{Abandoned: o.Abandoned, Winners: o.Winners, Payoffs: o.Payoffs}

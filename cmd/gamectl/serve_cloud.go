@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fairboard/fairboard/names"
+	"github.com/fairboard/fairboard/names/fsnames"
 	"io"
 	"os"
 	"sync"
@@ -31,12 +33,12 @@ var errNoCloud error
 // FIRESTORE_EMULATOR_HOST is set): the dungeon's store (closing the
 // client when closed) and the store of the registry's other games'
 // tables on the same client.
-func openFirestore(ctx context.Context, project string) (store.Store, tablestore.Store, error) {
+func openFirestore(ctx context.Context, project string) (store.Store, tablestore.Store, names.Store, error) {
 	fc, err := firestore.NewClient(ctx, project)
 	if err != nil {
-		return nil, nil, fmt.Errorf("firestore: %w", err)
+		return nil, nil, nil, fmt.Errorf("firestore: %w", err)
 	}
-	return fsstore.New(fc, fsstore.WithCloseClient()), fstables.New(fc, lookupGame), nil
+	return fsstore.New(fc, fsstore.WithCloseClient()), fstables.New(fc, lookupGame), fsnames.New(fc), nil
 }
 
 // cloudVerifier verifies Firebase ID tokens with the Admin SDK (the Auth

@@ -22,6 +22,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
@@ -86,6 +87,8 @@ var (
 	GetShuffle    = Deployed("getShuffle")
 	VerifyShuffle = Deployed("verifyShuffle")
 	Reveal        = Deployed("reveal")
+	SetName       = Deployed("setName")
+	GetName       = Deployed("getName")
 	Sweep         = Deployed(functions.SweepName)
 )
 
@@ -148,7 +151,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 		ForceAudit:   os.Getenv(EnvAudit) == "1",
 		FairDeadline: fairDeadline,
 	})
-	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup))
+	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).WithNames(fsnames.New(c))
 	if aud, inv := os.Getenv(EnvSweepAudience), os.Getenv(EnvSweepInvoker); aud != "" || inv != "" {
 		auth, err := OIDCSweepAuthorizer(ctx, aud, inv)
 		if err != nil {

@@ -3,14 +3,22 @@ package deploy
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/store"
 )
 
 var emu = emulator.NewSuite(emulator.Config{Auth: true})
@@ -75,4 +83,51 @@ func TestHandlerWithAuthEmulatorToken(t *testing.T) {
 // echo answers the caller's uid and data.
 func echo(_ context.Context, req callable.Request) (any, error) {
 	return map[string]any{"uid": req.UID, "data": req.Data}, nil
+}
+
+// The default name comes from the token the Admin SDK verified: an
+// anonymous account of the real Auth emulator is a guest ("Guest XXXX"),
+// an email account a player ("Player XXXX"), XXXX the first two bytes of
+// SHA-256(uid) in capital hex.
+func TestDefaultNameFromAuthEmulatorToken(t *testing.T) {
+	emu.Require(t)
+	emu.Reset(t)
+	ctx := t.Context()
+	verifier, err := AdminVerifier(ctx, emu.ProjectID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := service.New(service.Config{Store: store.NewMemory(), Engine: engine.New(engine.DefaultRules(), reducers.Table())})
+	srv := httptest.NewServer(functions.New(svc, verifier, nil).Mux())
+	defer srv.Close()
+	guest, guestTok, err := emu.Auth().SignInAnonymously(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	player, playerTok, err := emu.Auth().SignUp(ctx, "named@example.com", "secret-9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ uid, token, kind string }{{guest, guestTok, "Guest"}, {player, playerTok, "Player"}} {
+		req, err := http.NewRequestWithContext(ctx, "POST", srv.URL+"/getName", bytes.NewReader([]byte(`{"data":{}}`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+c.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Result functions.NameResult `json:"result"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		sum := sha256.Sum256([]byte(c.uid))
+		want := c.kind + " " + strings.ToUpper(hex.EncodeToString(sum[:2]))
+		if err != nil || got.Result.Name != want || got.Result.Chosen {
+			t.Fatalf("%s: %+v (%v), want the default %q", c.kind, got.Result, err, want)
+		}
+	}
 }

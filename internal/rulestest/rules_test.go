@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/internal/trustlesstest"
+	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -95,6 +96,17 @@ func setup(t *testing.T) world {
 	tl.Start(t)
 	if _, err := tl.Reveal(t, 0); err != nil {
 		t.Fatal(err)
+	}
+	// The names, as the functions write them: alice and bob chose theirs,
+	// and both are copied into g1.
+	ns := fsnames.New(db)
+	for u, n := range map[string]string{"alice": "Alice", "bob": "Bob"} {
+		if _, err := ns.SetName(ctx, u, n); err != nil {
+			t.Fatal(err)
+		}
+		if err := ns.Seat(ctx, "g1", u, n); err != nil {
+			t.Fatal(err)
+		}
 	}
 	w.paths["g4 mark"] = "/" + first("games/g4/reveals")
 	w.paths["g4 link"] = "/" + first("games/g4/links")
@@ -196,6 +208,19 @@ var readCases = []rulesCase{
 	{"seated player's listener query of the staged reveals", "bob", call{"POST", "/games/g4:runQuery", collQuery("links")}, false},
 	{"non-seated player's query of the staged reveals", "carol", call{"POST", "/games/g4:runQuery", collQuery("links")}, false},
 	{"collection-group query over staged reveals", "alice", call{"POST", ":runQuery", query("links", true, "", "")}, false},
+	// The names: a game's, its seated players'; an account's, its own.
+	{"seated player gets the game's names", "bob", call{"GET", "/games/g1/names/all", nil}, true},
+	{"seated player's listener query of the names", "alice", call{"POST", "/games/g1:runQuery", collQuery("names")}, true},
+	{"non-seated player gets the game's names", "carol", call{"GET", "/games/g1/names/all", nil}, false},
+	{"non-seated player's listener query of the names", "dave", call{"POST", "/games/g1:runQuery", collQuery("names")}, false},
+	{"unauthenticated gets the game's names", "", call{"GET", "/games/g1/names/all", nil}, false},
+	{"collection-group query over names", "alice", call{"POST", ":runQuery", query("names", true, "", "")}, false},
+	{"user gets her own user document", "alice", call{"GET", "/users/alice", nil}, true},
+	{"user gets another's user document", "bob", call{"GET", "/users/alice", nil}, false},
+	{"user gets a user document of no account", "dave", call{"GET", "/users/carol", nil}, false},
+	{"unauthenticated gets a user document", "", call{"GET", "/users/alice", nil}, false},
+	{"user lists the users", "alice", call{"GET", "/users", nil}, false},
+	{"user queries the users", "alice", call{"POST", ":runQuery", query("users", false, "", "")}, false},
 }
 
 // writeCases: no client writes anything, seated or owner or not.
@@ -222,7 +247,12 @@ var writeCases = []rulesCase{
 	{"seat rewrites its own seat document", "alice", call{"PATCH", "/games/t1/seats/0", fields("private", "{}")}, false},
 	{"owner without a seat writes a seat document", "dave", call{"PATCH", "/games/t1/seats/1", fields("uid", "dave")}, false},
 	{"unauthenticated creates game", "", call{"PATCH", "/games/g8", fields("ownerUid", "x")}, false},
-	{"owner writes elsewhere", "alice", call{"PATCH", "/users/alice", fields("name", "A")}, false},
+	{"user writes her own name", "alice", call{"PATCH", "/users/alice", fields("name", "A")}, false},
+	{"user creates her user document", "dave", call{"PATCH", "/users/dave", fields("name", "D")}, false},
+	{"user deletes her user document", "alice", call{"DELETE", "/users/alice", nil}, false},
+	{"seated player rewrites the game's names", "bob", call{"PATCH", "/games/g1/names/all", fields("byUid", "x")}, false},
+	{"seated player deletes the game's names", "bob", call{"DELETE", "/games/g1/names/all", nil}, false},
+	{"owner writes elsewhere", "alice", call{"PATCH", "/elsewhere/x", fields("name", "A")}, false},
 	{"owner batch-commits an update", "alice", call{"POST", ":commit", map[string]any{"writes": []any{map[string]any{
 		"update": map[string]any{"name": "projects/" + emulator.DefaultProjectID + "/databases/(default)/documents/games/g1",
 			"fields": map[string]any{"phase": map[string]any{"stringValue": "over"}}},

@@ -9,7 +9,8 @@ import (
 )
 
 // secretReads are the read cases of TestRules that show a client cannot
-// read a staged reveal (with its link) or the private state, by user
+// read a staged reveal (with its link), the private state, another
+// account's user document or the names of a game it is not in, by user
 // and call: each has its positive control in secretReadsControl. (The
 // collection-group queries over them have none: the rules deny them by
 // having no rule for every collection of that id, and there is no rule
@@ -27,6 +28,8 @@ var secretReads = []string{
 	"owner without a seat gets a seat document",
 	"outsider gets a seat document",
 	"seat lists the seat documents",
+	"user gets another's user document",
+	"non-seated player gets the game's names",
 }
 
 // secretReadsControl, part of TestRules (on its world, w): the reads of
@@ -41,8 +44,8 @@ var secretReads = []string{
 func secretReadsControl(t *testing.T, w world) {
 	db := emu.Client(t)
 	link := storedLink(t, db, w)
-	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"], "games/t1", "games/t1/seats/0", "games/t1/seats/1"}
-	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}", "/seats/{seat}"}, docs...)
+	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"], "games/t1", "games/t1/seats/0", "games/t1/seats/1", "users/alice", "games/g1/names/all"}
+	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}", "/seats/{seat}", "/users/{uid}", "/names/{doc}"}, docs...)
 	real := emu.Weakened(t, nil, docs...)
 	cases := map[string]rulesCase{}
 	for _, tc := range append(append([]rulesCase(nil), readCases...), seatReadCases...) {
@@ -76,6 +79,10 @@ func secretReadsControl(t *testing.T, w world) {
 				t.Fatalf("under the weakened rules, %s as %q does not read the private state: %s", c.path, tc.user, body)
 			case strings.Contains(name, "seat document") && !strings.Contains(string(body), `{\"card\":`):
 				t.Fatalf("under the weakened rules, %s as %q does not read the seat's card: %s", c.path, tc.user, body)
+			case strings.Contains(name, "names") || strings.Contains(name, "user document"):
+				if !strings.Contains(string(body), "Alice") {
+					t.Fatalf("under the weakened rules, %s as %q does not read alice's name: %s", c.path, tc.user, body)
+				}
 			}
 		})
 	}

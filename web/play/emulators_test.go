@@ -2,6 +2,8 @@ package play_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"regexp"
 	"strconv"
@@ -17,6 +19,7 @@ import (
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/web/play"
@@ -36,7 +39,8 @@ func emuServer(t *testing.T) *server {
 	emu.Require(t)
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
 	require.NoError(t, err)
-	return newServer(t, fsstore.New(emu.Client(t)), v, func(string) play.Config {
+	c := emu.Client(t)
+	return newServerNames(t, []store.Store{fsstore.New(c)}, fsnames.New(c), v, func(string) play.Config {
 		return play.Config{ProjectID: emu.ProjectID(), APIKey: "emulator-api-key", AuthEmulator: "http://" + emu.Auth().Host,
 			FirestoreEmulator: emu.Firestore().Host, Store: play.StoreFirestore}
 	})
@@ -121,10 +125,23 @@ func TestWholeGamesInChromium(t *testing.T) {
 					bob.screen("game")
 					bob.WaitFor(`document.querySelector("#players li.me") && document.getElementById("game").dataset.phase === "playing"`)
 					require.Equal(t, bob.uid, bob.String(`document.querySelector("#players li.me").dataset.uid`))
+					// The reloaded log names the players by their default
+					// names: "Player" for an email account, "Guest" for a
+					// guest, and the first two bytes of SHA-256(uid).
+					bob.WaitFor(`document.getElementById("game").dataset.logSeq === "` + alice.state().LogSeq + `"`)
+					bob.WaitFor(`document.querySelector("#players li.me strong").textContent === "` + defaultName("Guest", bob.uid) + ` (you)"`)
+					checkNamedLog(t, bob, "#log", []string{defaultName("Player", alice.uid), defaultName("Guest", bob.uid) + " (you)"}, []string{alice.uid, bob.uid})
 					ms, _ := strconv.Atoi(bob.String(`document.body.dataset.firstBoardMs`))
 					ready, _ := strconv.Atoi(bob.String(`document.body.dataset.readyMs`))
 					t.Logf("after a reload: engine and config ready %d ms after the navigation started, first board at %d ms", ready, ms)
-				case 10:
+				case 8:
+					// Bob renames (the lobby's form, sent from the game's
+					// page): Alice's page, not reloaded, follows through its
+					// listener of the game's names, old lines included.
+					bob.Eval(`document.getElementById("name-input").value = "Bob the Builder"; document.getElementById("name-form").requestSubmit()`, nil)
+					alice.WaitFor(`document.querySelector('#players li[data-uid="` + bob.uid + `"] strong').textContent === "Bob the Builder"`)
+					alice.WaitFor(`Array.from(document.querySelectorAll("#log li")).every((li) => !li.textContent.includes("` + defaultName("Guest", bob.uid) + `"))`)
+					checkNamedLog(t, alice, "#log", []string{defaultName("Player", alice.uid) + " (you)", "Bob the Builder"}, []string{alice.uid, bob.uid})
 					// Offline: the page says so, and comes back.
 					offline(t, bob, true)
 					bob.WaitFor(`document.getElementById("net").dataset.state === "offline"`)
@@ -263,4 +280,12 @@ func TestBothLogLayoutsInChromium(t *testing.T) {
 	for _, p := range m.players {
 		p.CheckConsole(expectedConsole...)
 	}
+}
+
+// defaultName is the name of an account that never chose one (functions,
+// names.Default): kind ("Guest" or "Player") and the first two bytes of
+// SHA-256(uid) in capital hex.
+func defaultName(kind, uid string) string {
+	sum := sha256.Sum256([]byte(uid))
+	return kind + " " + strings.ToUpper(hex.EncodeToString(sum[:2]))
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
+	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
@@ -50,6 +51,7 @@ type server struct {
 	loseReveals   int    // the same, for reveal calls
 	muxes         []http.Handler
 	active        atomic.Int32 // index of the mux serving the functions
+	names         names.Store  // the players' names, shared by every release
 }
 
 // use switches the functions to the i-th store's.
@@ -65,14 +67,20 @@ func newServer(t *testing.T, st store.Store, v callable.TokenVerifier, conf func
 // deploy, as the tests of the log's two layouts need).
 func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
 	t.Helper()
+	return newServerNames(t, stores, names.NewMemory(), v, conf)
+}
+
+// newServerNames is newServerStores with the players' names kept in ns.
+func newServerNames(t *testing.T, stores []store.Store, ns names.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &server{}
+	s := &server{names: ns}
 	// The table games (every registered game but the dungeon), kept in
 	// memory, as gamectl serve wires them.
 	tables := tablestore.NewMemory(registry.Lookup)
 	for _, st := range stores {
 		svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()), Logger: log})
-		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).Mux())
+		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).WithNames(s.names).Mux())
 	}
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

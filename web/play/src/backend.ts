@@ -66,6 +66,9 @@ export interface WatchHandlers {
   /** marks: the open round's reveal markers, all of them, each time they
    * change (a trustless game). */
   marks(ms: Mark[]): void;
+  /** names: the players' names copied into the game, by uid, each time
+   * they change (games/{id}/names/all; getView's names when polled). */
+  names(m: Record<string, string>): void;
   /** status: "live", "cache" (offline, showing what was last read),
    * "polling", or an error text. */
   status(s: string, err?: unknown): void;
@@ -182,6 +185,11 @@ class FirebaseBackend implements Backend {
       },
       (err) => h.status("error", err),
     );
+    const offNames = onSnapshot(
+      doc(db, "games", gameId, "names", "all"),
+      (snap) => h.names(((snap.exists() ? snap.data()["byUid"] : null) ?? {}) as Record<string, string>),
+      (err) => h.status("error", err),
+    );
     const log = collection(db, "games", gameId, "log");
     const order = new InOrder(afterSeq);
     const hand = (docs: { id: string; data(): Record<string, unknown> }[]) => {
@@ -214,6 +222,7 @@ class FirebaseBackend implements Backend {
     );
     return () => {
       offGame();
+      offNames();
       offLog();
       offMarks?.();
     };
@@ -234,6 +243,7 @@ function poll(b: Backend, gameId: string, afterSeq: number, h: WatchHandlers): (
       const v = await b.call<View>("getView", { gameId, afterSeq: after });
       if (stopped) return;
       h.status("polling");
+      if (v.names) h.names(v.names);
       if (v.events.length) {
         h.events(v.events);
         after = v.events[v.events.length - 1]!.seq;

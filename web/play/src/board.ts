@@ -105,6 +105,7 @@ export function renderPlayers(el: HTMLElement, engine: Engine, p: Public, n: Nam
         h("span", { class: "token s" + (pl.seat + 1) }, "P" + (pl.seat + 1)),
         " ",
         h("strong", {}, n.who(pl.uid)),
+        n.who(pl.uid).startsWith(seatLabel(pl)) ? null : h("span", { class: "seat-label" }, " · " + seatLabel(pl)),
         marks.length ? " (" + marks.join(", ") + ")" : "",
         h(
           "span",

@@ -4,7 +4,7 @@
 
 import { h, replace } from "./dom";
 import type { GameInfo } from "./engine";
-import { describeTableEvent, moveDoc, moveLabel, stateRows, type SeatNames, type TableMove, type TableView } from "./tablewords";
+import { describeTableEvent, moveDoc, moveLabel, stateRows, type SeatNames, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** renderPlayers lists the seats: number, uid (or free), options, whose
  * turn it is, the owner and the winners. */
@@ -24,6 +24,7 @@ export function renderPlayers(ul: HTMLElement, v: TableView, info: GameInfo | un
         "li",
         { class: "player" + (i === v.seat ? " me" : ""), "data-seat": i, "data-uid": s.uid, "data-to-move": v.toMove === i ? "1" : undefined },
         h("strong", {}, s.uid ? name(i) : `Seat ${i + 1}: free`),
+        s.uid && !name(i).startsWith("Seat ") ? ` · Seat ${i + 1}` : "",
         marks.length ? ` (${marks.join(", ")})` : "",
         options.length ? h("span", { class: "stats" }, options.join(" · ")) : null,
       );
@@ -49,15 +50,24 @@ export function renderState(dl: HTMLElement, v: TableView, name: SeatNames): voi
 }
 
 /** appendLog adds the events after the last one shown, in words. */
-export function appendLog(ol: HTMLElement, v: TableView, after: number, name: SeatNames): number {
+export function appendLog(ol: HTMLElement, v: TableView, after: number, name: SeatNames, who: (uid: unknown) => string): number {
   let last = after;
   for (const e of v.log) {
     if (e.seq <= last) continue;
     last = e.seq;
     ol.querySelector("li.newest")?.classList.remove("newest");
-    ol.appendChild(h("li", { "data-seq": e.seq, "data-type": e.type, class: "newest" }, describeTableEvent(e, v.game, name)));
+    ol.appendChild(h("li", { "data-seq": e.seq, "data-type": e.type, class: "newest" }, describeTableEvent(e, v.game, name, who)));
   }
   return last;
+}
+
+/** redescribeLog says every line of the log again (the names changed:
+ * a line said before a player's name was known names it now). */
+export function redescribeLog(ol: HTMLElement, events: Map<number, TableEvent>, game: string, name: SeatNames, who: (uid: unknown) => string): void {
+  for (const li of Array.from(ol.querySelectorAll<HTMLElement>("li[data-seq]"))) {
+    const e = events.get(Number(li.dataset.seq));
+    if (e) li.textContent = describeTableEvent(e, game, name, who);
+  }
 }
 
 /** moveButtons makes a button per legal move: its label (the kind with

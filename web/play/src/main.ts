@@ -15,6 +15,7 @@ import { clearOtherTab, legalNow, noteOtherTab } from "./seatact";
 import { clearStale, confirmBar, isIrreversible, noteStatus, ordered, pageTitle, TurnAlert } from "./safety";
 import { chosenGame, createTable, setupGameChoice, TableGame, type TableContext } from "./tablegame";
 import { isTableView, type TableView } from "./tablewords";
+import { forgetName, loadName, setupNameForm } from "./name";
 
 let cfg: Config;
 let engine: Engine;
@@ -81,6 +82,8 @@ async function boot(): Promise<void> {
   backend.onUser((u) => {
     user = u;
     byId("who").textContent = u ? "Signed in as " + u.label : "";
+    if (u) void loadName(<T,>(fn: string, data: object) => callRetrying<T>(fn, data), u.uid, u.label);
+    else forgetName();
     show(byId("signout"), !!u);
     route();
   });
@@ -150,7 +153,7 @@ function closeTable(): void {
 
 /** tableContext is what a table game's page uses of the app. */
 function tableContext(): TableContext {
-  return { uid: user!.uid, call: (fn, data) => callRetrying(fn, data), newId, info: (name) => engine.games().find((g) => g.name === name) };
+  return { uid: user!.uid, call: <T,>(fn: string, data: object) => callRetrying<T>(fn, data), newId, info: (name) => engine.games().find((g) => g.name === name) };
 }
 
 /** openTable shows a table game, whose first view getView answered. */
@@ -186,6 +189,7 @@ function setupForms(): void {
     }
   };
   byId("guest").addEventListener("click", guard(() => backend.signInGuest()));
+  setupNameForm(<T,>(fn: string, data: object) => callRetrying<T>(fn, data));
   const email = byId<HTMLInputElement>("email");
   const password = byId<HTMLInputElement>("password");
   byId("email-form").addEventListener("submit", (e) => {
@@ -406,10 +410,15 @@ class GameView implements Names {
   private problem = "";
   private legalKey = "";
   private closed = false;
-  /** joins are the log's joins and creation, said again once the players
-   * they name are seated (a trustless page reads them before its join). */
-  private joins: GameEvent[] = [];
-  private namedPlayers = 0;
+  /** events are the log's events by seq, said again when the names or
+   * the players change (namesKey): a line said before a player's name
+   * was known (a reload reads the log before the game, a trustless page
+   * before its join) names the player once it is. */
+  private events = new Map<number, GameEvent>();
+  private namesKey = "";
+  /** names are the players' names copied into the game, by uid
+   * (untrusted text: put in as text only). */
+  private names: Record<string, string> = {};
   /** fresh are the events taken since the last state, for the mode. */
   private fresh: GameEvent[] = [];
   /** trust is this player's seat in a trustless game. */
@@ -423,8 +432,11 @@ class GameView implements Names {
   constructor(readonly id: string) {}
 
   who(uid: unknown): string {
+    const you = typeof uid === "string" && uid === user?.uid ? " (you)" : "";
+    const name = typeof uid === "string" ? this.names[uid] : undefined;
+    if (name) return name + you;
     const p = this.state?.players?.find((x) => x.uid === uid);
-    if (p) return seatLabel(p) + (p.uid === user?.uid ? " (you)" : "");
+    if (p) return seatLabel(p) + you;
     if (typeof uid === "string" && uid) return engine.cardName(uid);
     return "someone";
   }
@@ -499,7 +511,7 @@ class GameView implements Names {
       engine,
       uid: user!.uid,
       gameId: this.id,
-      call: (fn, data) => callRetrying(fn, data),
+      call: <T,>(fn: string, data: object) => callRetrying<T>(fn, data),
       lie: (what) => {
         this.setProblem(what);
         this.render();
@@ -549,6 +561,7 @@ class GameView implements Names {
         this.close();
         return openTable(this.id, v);
       }
+      if (v.names) this.takeNames(v.names);
       this.takeEvents(v.events);
       if (!v.more) {
         this.takeState(v.state);
@@ -585,6 +598,7 @@ class GameView implements Names {
       },
       events: (evs) => this.takeEvents(evs),
       marks: (ms) => this.takeMarks(ms),
+      names: (m) => this.takeNames(m),
       status: (s, err) => {
         netState = s === "error" ? "error " + (err instanceof Error ? err.message : String(err)) : s;
         updateNet();
@@ -645,15 +659,7 @@ class GameView implements Names {
       sessionStorage.removeItem(this.storageKey);
     }
     this.render();
-    const n = p.players?.length ?? 0;
-    if (n !== this.namedPlayers) {
-      this.namedPlayers = n;
-      for (const e of this.joins) {
-        const li = byId("log").querySelector(`li[data-seq="${e.seq}"]`);
-        if (li) li.textContent = describe(e, this);
-      }
-      this.renderRecent();
-    }
+    this.redescribe();
     modeOf(p).followed(p, this.fresh.splice(0));
     this.trust?.seen(p);
     if (first && p.phase !== "lobby" && !document.body.dataset.firstBoardMs) {
@@ -662,6 +668,30 @@ class GameView implements Names {
       document.body.dataset.firstBoardMs = String(Math.round(performance.now()));
     }
     if (this.seated()) this.watch();
+  }
+
+  /** takeNames takes the game's names, and says again what they name. */
+  private takeNames(m: Record<string, string>): void {
+    if (this.closed) return;
+    this.names = { ...m };
+    this.redescribe();
+    if (this.state) this.render();
+  }
+
+  /** redescribe says every log line again, the latest draw and the recent
+   * events, when the names or the players changed since they were said. */
+  private redescribe(): void {
+    const key = JSON.stringify([this.names, (this.state?.players ?? []).map((p) => [p.uid, p.seat, p.class])]);
+    if (key === this.namesKey) return;
+    this.namesKey = key;
+    for (const li of Array.from(byId("log").querySelectorAll<HTMLElement>("li[data-seq]"))) {
+      const e = this.events.get(Number(li.dataset.seq));
+      if (e) li.textContent = describe(e, this);
+    }
+    const latest = byId("latest").querySelector<HTMLElement>("p[data-seq]");
+    const le = latest ? this.events.get(Number(latest.dataset.seq)) : undefined;
+    if (latest && le) latest.textContent = describe(le, this);
+    this.renderRecent();
   }
 
   /** takeMarks takes the open round's reveal markers: checked by the
@@ -686,7 +716,7 @@ class GameView implements Names {
       const text = describe(e, this);
       append(log, h("li", { "data-seq": e.seq, "data-type": e.type, class: PROTOCOL.has(e.type) ? "protocol" : undefined }, text));
       if (!PROTOCOL.has(e.type)) this.recent = [...this.recent, e].slice(-RECENT);
-      if (e.type === "PlayerJoined" || e.type === "GameCreated") this.joins.push(e);
+      this.events.set(e.seq, e);
       if (e.type === "DiceRolled" || e.type === "CardDrawn" || e.type === "ChanceResolved" || e.type === "LootRoll") {
         replace(byId("latest"), h("p", { class: "latest " + e.type, "data-seq": e.seq }, text));
       }

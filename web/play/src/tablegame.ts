@@ -8,8 +8,8 @@ import type { Engine, GameInfo } from "./engine";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
 import { clearStale, noteStatus, pageTitle } from "./safety";
-import { appendLog, moveButtons, renderPlayers, renderState, turnLine } from "./genericboard";
-import { gameLabel, outcomeLine, seatName, words, type TableMove, type TableView } from "./tablewords";
+import { appendLog, moveButtons, redescribeLog, renderPlayers, renderState, turnLine } from "./genericboard";
+import { gameLabel, outcomeLine, seatName, uidName, words, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** TableContext is what a table's page needs from the app. */
 export interface TableContext {
@@ -210,17 +210,29 @@ export class TableGame {
   }
 
   private name = seatName([], -1);
+  private who = uidName();
+  /** events are the log's events by seq, to say them again when the
+   * names change; namesKey the names and seats they were said with. */
+  private events = new Map<number, TableEvent>();
+  private namesKey = "";
 
   private take(v: TableView): void {
     this.view = v;
-    this.name = seatName(v.seats, v.seat);
+    this.name = seatName(v.seats, v.seat, v.names);
+    this.who = uidName(v.names);
+    for (const e of v.log) this.events.set(e.seq, e);
+    const key = JSON.stringify([v.names ?? {}, v.seats.map((s) => s.uid)]);
+    if (key !== this.namesKey) {
+      this.namesKey = key;
+      redescribeLog(byId("tg-log"), this.events, v.game, this.name, this.who);
+    }
     const el = byId("table");
     el.dataset.phase = v.phase;
     el.dataset.version = String(v.version);
     el.dataset.seat = String(v.seat);
     byId("tg-mode").textContent = `Mode: ${v.mode}${v.mode === "crypto" ? " (dice from the server's secure generator)" : ""}. The page reads the game every second.`;
     show(byId("tg-share"), v.phase === "lobby");
-    this.lastSeq = appendLog(byId("tg-log"), v, this.lastSeq, this.name);
+    this.lastSeq = appendLog(byId("tg-log"), v, this.lastSeq, this.name, this.who);
     el.dataset.logSeq = String(this.lastSeq);
     const box = byId("tg-log-box");
     box.scrollTop = box.scrollHeight;

@@ -36,6 +36,8 @@ export interface TableView {
   legal: TableMove[];
   log: TableEvent[];
   outcome: { abandoned: boolean; winners: number[]; payoffs: number[] } | null;
+  /** the players' names copied into the game, by uid (untrusted text). */
+  names?: Record<string, string>;
 }
 
 /** isTableView tells a table game's getView answer from the dungeon's:
@@ -61,14 +63,22 @@ export function capital(s: string): string {
 /** SeatNames names a seat in the page's words ("Seat 2 · bob (you)"). */
 export type SeatNames = (seat: number) => string;
 
-/** seatName is the page's name of a seat: 1-based, with its uid and
- * "(you)" for the reader's. */
-export function seatName(seats: TableSeat[], me: number): SeatNames {
+/** seatName is the page's name of a seat: its player's name from the
+ * game's names, else 1-based with its uid; "(you)" for the reader's. */
+export function seatName(seats: TableSeat[], me: number, names: Record<string, string> = {}): SeatNames {
   return (seat) => {
     const s = seats[seat];
+    const you = seat === me ? " (you)" : "";
+    const n = s?.uid ? names[s.uid] : undefined;
+    if (n) return n + you;
     const uid = s?.uid ? " · " + s.uid : "";
-    return `Seat ${seat + 1}${uid}${seat === me ? " (you)" : ""}`;
+    return `Seat ${seat + 1}${uid}${you}`;
   };
+}
+
+/** uidName names an account by the game's names, else by its uid. */
+export function uidName(names: Record<string, string> = {}): (uid: unknown) => string {
+  return (uid) => (typeof uid === "string" && uid ? names[uid] ?? uid : "someone");
 }
 
 /** Phrasebook is a game's own words for its events: a function per type
@@ -108,16 +118,16 @@ function leducCard(v: unknown): string {
 /** describeTableEvent says a log event in words: the game's phrasebook
  * if it has one for the type, else "Type: seat 1, field value, ..." from
  * the definition's field names; the table's own events in words. */
-export function describeTableEvent(e: TableEvent, game: string, name: SeatNames): string {
+export function describeTableEvent(e: TableEvent, game: string, name: SeatNames, who: (uid: unknown) => string = uidName()): string {
   const seatOf = (v: unknown) => (typeof v === "number" ? name(v) : "a seat");
   if (!e.game) {
     switch (e.type) {
       case "TableCreated":
-        return `${e.uid ?? "someone"} created the table (${num(e["seats"])} seats)`;
+        return `${who(e.uid)} created the table (${num(e["seats"])} seats)`;
       case "Joined":
-        return `${e.uid ?? "someone"} took seat ${num(e["seat"]) + 1}` + (e.options?.length ? ` (${e.options.join(", ")})` : "");
+        return `${who(e.uid)} took seat ${num(e["seat"]) + 1}` + (e.options?.length ? ` (${e.options.join(", ")})` : "");
       case "Left":
-        return `${e.uid ?? "someone"} left seat ${num(e["seat"]) + 1}`;
+        return `${who(e.uid)} left seat ${num(e["seat"]) + 1}`;
       case "SeatRemoved":
         return `Seat ${num(e["seat"]) + 1} was removed by the owner`;
       case "Started":

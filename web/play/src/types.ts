@@ -96,6 +96,8 @@ export interface View {
   more: boolean;
   /** the open round's reveal markers (trustless games). */
   reveals?: Mark[];
+  /** the players' names copied into the game, by uid (untrusted text). */
+  names?: Record<string, string>;
 }
 
 /** Result is the answer of an action. */

@@ -1,7 +1,7 @@
 // The generic board's words, run by Node (TestTableWordsInNode): the log
 // events, the moves' labels and the public state's rows of a table game.
 
-import { describeTableEvent, gameLabel, isTableView, moveDoc, moveLabel, outcomeLine, seatName, stateRows, words, type TableView } from "../src/tablewords";
+import { describeTableEvent, gameLabel, isTableView, moveDoc, moveLabel, outcomeLine, seatName, stateRows, uidName, words, type TableView } from "../src/tablewords";
 
 function check(cond: boolean, what: string): void {
   if (!cond) throw new Error("FAIL: " + what);
@@ -94,6 +94,19 @@ const view = (seat: number, outcome: TableView["outcome"]): TableView => ({ game
 eq(outcomeLine(view(0, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 0)), "You won.", "the winner");
 eq(outcomeLine(view(1, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 1)), "Seat 1 · alice won.", "the other");
 eq(outcomeLine(view(1, { abandoned: true, winners: [], payoffs: [0, 0] }), seatName(seats, 1)), "The game was abandoned: no winner.", "abandoned");
+// With the game's names: players by name (untrusted text, kept as it
+// is), the reader's "(you)", the uid where no name is known.
+const names = { alice: "Alice", bob: "<b>Bob</b>" };
+const named = seatName(seats, 1, names);
+eq(named(0), "Alice", "a seat by its player's name");
+eq(named(1), "<b>Bob</b> (you)", "the reader's own seat, by name");
+eq(seatName(seats, 1, { alice: "Alice" })(1), "Seat 2 · bob (you)", "a seat whose name is not known yet");
+const who = uidName(names);
+eq(describeTableEvent({ seq: 2, type: "Joined", seat: 1, uid: "bob" }, "pig", named, who), "<b>Bob</b> took seat 2", "a join by name");
+eq(describeTableEvent({ seq: 1, type: "TableCreated", seats: 2, uid: "carol" }, "pig", named, who), "carol created the table (2 seats)", "an account with no name by its uid");
+eq(describeTableEvent({ seq: 5, type: "Rolled", game: true, seat: 0, value: 5, turnTotal: 8 }, "pig", named, who), "Alice rolled 5 (turn total 8)", "a roll by name");
+eq(outcomeLine(view(1, { abandoned: false, winners: [0], payoffs: [1, 0] }), named), "Alice won.", "the other, by name");
+eq(outcomeLine(view(0, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 0, names)), "You won.", "the winner, named or not");
 check(isTableView(view(0, null)) && !isTableView({ state: {}, events: [] }) && !isTableView(null), "a table's view names its game");
 eq(gameLabel({ name: "pig" }), "Pig", "a game's name in the lobby");
 console.log("ok");
