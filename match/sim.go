@@ -61,8 +61,15 @@ type SimResult struct {
 	Moves     int64     // over the games played
 	Wins      []int64   // by position - 1
 	Payoff    []float64 // sums, by position - 1
-	Failed    int64
-	Failures  []string // the first few, with their seeds
+	// Payoff2 are the sums of the payoffs' squares, by position - 1 (for
+	// the payoff's standard error: PayoffMean).
+	Payoff2 []float64
+	// ByPayoff is true when some seat's payoff was not its win (1 for a
+	// winner, 0 otherwise): a game scored in chips or points, whose
+	// balance is read in mean payoff rather than in win rate.
+	ByPayoff bool
+	Failed   int64
+	Failures []string // the first few, with their seeds
 	// Options are the seat options' results by value (none for a game
 	// without seat options).
 	Options []OptionTally
@@ -102,7 +109,7 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 		cfg.MaxMoves = DefaultMaxMoves
 	}
 	res := &SimResult{Def: cfg.Def.Name(), Rules: string(cfg.Rules.CanonicalJSON()), Requested: cfg.Games, Seed: cfg.Seed, Seats: cfg.Seats,
-		Bots: cfg.Bots, Wins: make([]int64, cfg.Seats), Payoff: make([]float64, cfg.Seats), Options: newOptionTallies(seats.Options)}
+		Bots: cfg.Bots, Wins: make([]int64, cfg.Seats), Payoff: make([]float64, cfg.Seats), Payoff2: make([]float64, cfg.Seats), Options: newOptionTallies(seats.Options)}
 	var w *bufio.Writer
 	if cfg.Players != nil {
 		w = bufio.NewWriterSize(cfg.Players, 256<<10)
@@ -145,6 +152,12 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 					res.Wins[r.pos[s]]++
 				}
 				res.Payoff[r.pos[s]] += r.payoff[s]
+				res.Payoff2[r.pos[s]] += r.payoff[s] * r.payoff[s]
+				win := 0.0
+				if r.won[s] {
+					win = 1
+				}
+				res.ByPayoff = res.ByPayoff || r.payoff[s] != win
 				for o, idx := range r.opts {
 					t := &res.Options[o]
 					t.Games[idx[s]]++

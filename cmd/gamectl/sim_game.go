@@ -19,7 +19,7 @@ import (
 
 const simGameUsage = `usage: gamectl sim --game NAME --games N --seed S [--players P] [--bot LIST]
                   [--rules FILE] [--workers K] [--out DIR]
-       gamectl sim --game NAME --by-skill N1,N2,... --games N --seed S [...]
+       gamectl sim --game NAME --by-skill L1,L2,... --games N --seed S [...]
        gamectl sim sweep --game NAME ... (see "gamectl sim sweep --game NAME -h")
        gamectl sim sensitivity --game NAME ... (see "gamectl sim sensitivity --game NAME -h")
 
@@ -43,13 +43,18 @@ as it always has; "--game dungeon" is the same.
                option, bot, position, won, payoff: one row per seat and
                game) and summary.txt
 
-  --by-skill N1,N2,...
+  --by-skill L1,L2,...
                plays the same games with --bot's list (the baseline), then
-               with every seat mcts:N1, then mcts:N2, ... (each N 1 to
-               1000000), and prints each level's seat-position win rates and
-               edges, and which edges hold at every level (the 95% interval
-               excludes the fair share at each), vanish with skill (at the
-               baseline, not at the last level) or appear; no --out
+               with every seat playing L1, then L2, ...: a level is a whole
+               number N (the search bot mcts:N, N 1 to 1000000) or any bot
+               of --bot's list ("random", "cfr:DIR" the solver's strategy, a
+               style). It prints each level's seat-position win rates and
+               edges (for a game scored by payoff, such as poker's chips:
+               mean payoffs with their 95% intervals, and edges over the
+               fair payoff, the mean over positions), and which edges hold
+               at every level (the 95% interval excludes the fair share or
+               payoff at each), vanish with skill (at the baseline, not at
+               the last level) or appear; no --out
 
 A game whose seats pick options (the dungeon's class) has them dealt over
 the seats and the games so that every seat plays every value equally often
@@ -125,7 +130,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	rules := fs.String("rules", "", "ruleset JSON file of the game (default: its default ruleset)")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
 	out := fs.String("out", "", "directory for players.csv and summary.txt (default: print the summary only)")
-	bySkill := fs.String("by-skill", "", "N1,N2,...: the baseline, then every seat mcts:N1, mcts:N2, ... on the same games (see above)")
+	bySkill := fs.String("by-skill", "", "L1,L2,...: the baseline, then every seat L1, L2, ... (N: mcts:N, or a bot) on the same games (see above)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}

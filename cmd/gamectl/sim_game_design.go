@@ -268,19 +268,26 @@ func runGameSensitivity(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// runGameBySkill is "gamectl sim --game NAME --by-skill N1,N2,...".
+// runGameBySkill is "gamectl sim --game NAME --by-skill L1,L2,...": a
+// level N is mcts:N, any other level a bot name.
 func runGameBySkill(cfg match.SimConfig, levels string, stdout io.Writer) error {
-	var sims []int
+	var bots []string
 	for _, s := range strings.Split(levels, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 || n > match.MaxSkillSims {
-			return usagef("--by-skill: %q is not a level: want N1,N2,... each a whole number of search simulations, 1 to %d (mcts:N)", s, match.MaxSkillSims)
+		s = strings.TrimSpace(s)
+		if n, err := strconv.Atoi(s); err == nil {
+			if n < 1 || n > match.MaxSkillSims {
+				return usagef("--by-skill: %d is not a level: a number N is the search bot mcts:N, N 1 to %d", n, match.MaxSkillSims)
+			}
+			s = "mcts:" + strconv.Itoa(n)
 		}
-		sims = append(sims, n)
+		if err := match.CheckBotRules(cfg.Def, cfg.Rules, s); err != nil {
+			return usagef("--by-skill: %q is not a level: want N (mcts:N) or a bot of %s: %v", s, cfg.Def.Name(), err)
+		}
+		bots = append(bots, s)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := match.BySkill(ctx, cfg, sims)
+	res, err := match.BySkillBots(ctx, cfg, bots)
 	if res != nil {
 		res.WriteTable(stdout)
 	}

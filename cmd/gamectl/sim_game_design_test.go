@@ -90,6 +90,21 @@ func TestGameBySkillPig(t *testing.T) {
 	require.Contains(t, out, "  position 1: ")
 }
 
+// On poker the levels may be bots (here random), and the table reads
+// mean payoffs (chips) by position, as match.BySkillBots writes it.
+func TestGameBySkillPoker(t *testing.T) {
+	code, out, errs := gamectl(t, "sim", "--game", "kuhn", "--by-skill", "random,5", "--games", "200", "--seed", "cli-poker")
+	require.Equal(t, 0, code, errs)
+	want, err := match.BySkillBots(context.Background(), match.SimConfig{Def: mustGame(t, "kuhn"), Rules: mustGame(t, "kuhn").DefaultRuleset(),
+		Games: 200, Seed: "cli-poker", Seats: 2, Bots: []string{"random"}, Workers: 1}, []string{"random", "mcts:5"})
+	require.NoError(t, err)
+	var b bytes.Buffer
+	want.WriteTable(&b)
+	require.Equal(t, b.String(), out)
+	require.Contains(t, out, "mean payoff by position")
+	require.Equal(t, 3, strings.Count(out, " | 1: "), "a row per level")
+}
+
 func TestGameDesignRefusals(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -112,8 +127,9 @@ func TestGameDesignRefusals(t *testing.T) {
 		{[]string{"sensitivity", "--game", "pig", "--games", "1", "--seed", "s", "--params", "goal,goal"}, "--params: goal is listed twice"},
 		{[]string{"sensitivity", "--game", "pig", "--games", "1", "--seed", "s", "--params", ","}, "--params needs at least one path: of goal [1, 10000], dieSides [2, 1000]"},
 		{[]string{"sensitivity", "--game", "pig", "--seed", "s"}, "--games must be at least 1, not 0"},
-		{[]string{"--game", "pig", "--games", "1", "--seed", "s", "--by-skill", "10,0"}, `--by-skill: "0" is not a level: want N1,N2,... each a whole number of search simulations, 1 to 1000000 (mcts:N)`},
-		{[]string{"--game", "pig", "--games", "1", "--seed", "s", "--by-skill", "ten"}, `--by-skill: "ten" is not a level`},
+		{[]string{"--game", "pig", "--games", "1", "--seed", "s", "--by-skill", "10,0"}, `--by-skill: 0 is not a level: a number N is the search bot mcts:N, N 1 to 1000000`},
+		{[]string{"--game", "pig", "--games", "1", "--seed", "s", "--by-skill", "ten"}, `--by-skill: "ten" is not a level: want N (mcts:N) or a bot of pig`},
+		{[]string{"--game", "kuhn", "--games", "1", "--seed", "s", "--by-skill", "cfr:/no/such/dir"}, `--by-skill: "cfr:/no/such/dir" is not a level`},
 		{[]string{"--game", "pig", "--games", "1", "--seed", "s", "--by-skill", ""}, `--by-skill: "" is not a level`},
 		{[]string{"--game", "pig", "--games", "1", "--seed", "s", "--by-skill", "5", "--out", "x"}, "--by-skill prints its table: it takes no --out"},
 	} {
