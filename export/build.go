@@ -59,7 +59,7 @@ func Build(g *engine.Game, rules *engine.Ruleset, actions []engine.Action, log [
 	if err != nil {
 		return nil, fmt.Errorf("export: rules: %w", err)
 	}
-	x := &Export{Format: Format, GameID: p.GameID, Mode: p.RNG.Mode, Rules: rulesJSON}
+	x := &Export{Format: Format, Game: DungeonGame, GameID: p.GameID, Mode: p.RNG.Mode, Rules: rulesJSON}
 	for _, pl := range p.Players {
 		x.Players = append(x.Players, Player{UID: pl.UID, Seat: pl.Seat, Class: pl.Class})
 	}

@@ -277,6 +277,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{strings.Replace(string(good), `"minPlayers":2`, `"minPlayers":-1`, 1), "rules: engine: invalid ruleset"},
 		{strings.Replace(string(encode(t, game(t, rng.ModeCrypto, 2))), `"type":"Moved"`, `"type":"Teleported"`, 1), `unknown event type "Teleported"`},
 		{`{"format":"fairboard-export/v1","mode":"fair","rules":{},"actions":[],"log":[]}`, "no actions"},
+		{strings.Replace(string(good), `"game": "dungeon"`, `"game": "pig"`, 1), `an export of the game "pig": this format is the dungeon's`},
 	} {
 		_, err := export.Verify([]byte(c.in))
 		var fe *export.FormatError
@@ -284,6 +285,18 @@ func TestDecodeRefuses(t *testing.T) {
 		require.ErrorContains(t, err, c.want)
 	}
 	require.ErrorContains(t, func() error { _, err := export.Decode(make([]byte, export.MaxSize+1)); return err }(), "more than")
+}
+
+// An export names its game, the dungeon; one written before exports named
+// it (no game field) is the dungeon's and verifies as it always did.
+func TestExportNamesTheDungeon(t *testing.T) {
+	good := encode(t, game(t, rng.ModeSeeded, 2))
+	require.Contains(t, string(good), `"game": "dungeon"`)
+	for _, b := range [][]byte{good, []byte(strings.Replace(string(good), `"game": "dungeon",`, "", 1))} {
+		_, err := export.Verify(b)
+		require.NoError(t, err)
+	}
+	require.NotContains(t, strings.Replace(string(good), `"game": "dungeon",`, "", 1), `"game"`)
 }
 
 // replaceLine replaces the line of b that starts with prefix.

@@ -27,6 +27,10 @@ import (
 // that an old verifier would misread gets a new version.
 const Format = "fairboard-export/v1"
 
+// DungeonGame is Export.Game: the registry's name of the reference
+// dungeon game, the one game this format exports.
+const DungeonGame = "dungeon"
+
 // MaxSize is the largest export Decode reads, in bytes: a whole game is
 // well under 1 MiB.
 const MaxSize = 16 << 20
@@ -35,6 +39,11 @@ const MaxSize = 16 << 20
 type Export struct {
 	// Format is always [Format].
 	Format string `json:"format"`
+	// Game names the game on the game definition: always DungeonGame
+	// (written since exports named their game; an export without it is
+	// the dungeon's too). A game on the definition exports its game
+	// record (match.Record, fairboard-game/v1) instead.
+	Game string `json:"game,omitempty"`
 	// GameID names the game.
 	GameID string `json:"gameId"`
 	// Mode is the game's rng mode: "seeded", "crypto", "fair" or
@@ -231,6 +240,9 @@ func Decode(data []byte) (*Export, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, formatErr("trailing data after the export")
 	}
+	if x.Game != "" && x.Game != DungeonGame {
+		return nil, formatErr("an export of the game %q: this format is the dungeon's; another game exports its game record (fairboard-game/v1), which gamectl verify reads too", x.Game)
+	}
 	switch x.Mode {
 	case rng.ModeSeeded, rng.ModeCrypto, rng.ModeFair:
 		if x.Trustless != nil {
@@ -305,6 +317,7 @@ func (x *Export) Encode() ([]byte, error) {
 	}
 	errs := []error{
 		put("format", x.Format, false),
+		putIf("game", x.Game, x.Game != ""),
 		put("gameId", x.GameID, false),
 		put("mode", x.Mode, false),
 		put("rules", json.RawMessage(rules.Bytes()), false),
