@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 // The floor of an action: the remote calls it cannot do without, and
@@ -182,71 +183,96 @@ func (f *floorGame) do(ctx context.Context, cl *firestore.Client, c *floorCommit
 // BenchmarkActionVsBare alternates one real action (sequential 3-player
 // bot games through the service on Firestore) with its floor (the same
 // reads and the same writes, made by the two calls alone on a shadow
-// game), on one fresh emulator, so that drift lands on both. It reports
-// both medians, their ratio and difference, the client's CPU time per
-// action and per floor (this process: the conversions, the engine, gRPC),
-// the in-memory action's CPU (the same bot games through the service on
-// store.NewMemory(), in this process after the run) and the ratio of the
-// two, and the documents an action reads and writes, with the most one
-// action wrote. audit=on plays games with the audit ring on. Each action's
-// floor must write as many documents as the action did, or it fails.
+// game), on one fresh emulator, so that drift lands on both; 100 pairs
+// of other games are played first, untimed, so that the emulator's JIT
+// has compiled the paths of these documents (a fresh emulator warmed with
+// small documents only measured audit=on 1.2-2 times slower than a warm
+// one). It reports both medians, their ratio and difference, the client's
+// CPU time per action and per floor (this process: the conversions, the
+// engine, gRPC), the in-memory action's CPU (the same bot games through
+// the service on store.NewMemory(), in this process after the run) and
+// the ratio of the two, and the documents an action reads and writes,
+// with the most one action wrote. audit=on plays games with the audit
+// ring on. Each action's floor must write as many documents as the action
+// did, or it fails.
 func BenchmarkActionVsBare(b *testing.B) {
 	for _, audited := range []bool{false, true} {
 		b.Run(map[bool]string{false: "audit=off", true: "audit=on"}[audited], func(b *testing.B) {
 			svc, st := benchEnv(b)
-			c, ctx := st.Client(), context.Background()
-			src := newSource(runID("vs"), audited)
-			var act, floor latencies
-			var counts docCounts
-			var cpu, floorCPU time.Duration
-			var fg *floorGame
-			game := ""
-			n := 0
-			for b.Loop() {
-				id, a := src.next()
-				if id != game { // a new real game: a new shadow
-					game, fg = id, &floorGame{ref: c.Collection("games").Doc(id + "-floor")}
-				}
-				s0, c0 := st.Stats(), cpuTime()
-				t := time.Now()
-				if _, err := svc.Do(ctx, id, a); err != nil {
-					b.Fatalf("%s %s: %v", id, a.Kind, err)
-				}
-				act.add(time.Since(t))
-				cpu += cpuTime() - c0
-				s1 := st.Stats()
-				counts.count(s0, s1)
-				b.StopTimer()
-				v0 := src.mirror.Public.Version
-				ev := src.applied(b, a)
-				fc := fg.prepare(b, src, a, ev, v0)
-				if w := s1.Writes - s0.Writes; w != int64(fc.writes) {
-					b.Fatalf("%s %s: the action wrote %d documents, its floor would write %d", id, a.Kind, w, fc.writes)
-				}
-				b.StartTimer()
-				c0 = cpuTime()
-				t = time.Now()
-				if err := fg.do(ctx, c, fc); err != nil {
-					b.Fatalf("floor of %s %s: %v", id, a.Kind, err)
-				}
-				floor.add(time.Since(t))
-				floorCPU += cpuTime() - c0
-				n++
+			warm := newVsRun(svc, st, audited)
+			for range 100 {
+				warm.step(b)
 			}
-			mem := memoryCPU(b, audited, n)
-			ap, fp := act.q(0.5), floor.q(0.5)
-			perAction := float64(cpu.Microseconds()) / float64(n)
+			r := newVsRun(svc, st, audited)
+			for b.Loop() {
+				r.step(b)
+			}
+			mem := memoryCPU(b, audited, r.n)
+			ap, fp := r.act.q(0.5), r.floor.q(0.5)
+			perAction := float64(r.cpu.Microseconds()) / float64(r.n)
 			b.ReportMetric(ap, "action-p50-ms")
 			b.ReportMetric(fp, "floor-p50-ms")
 			b.ReportMetric(ap/fp, "ratio-p50")
 			b.ReportMetric(ap-fp, "overhead-ms")
 			b.ReportMetric(perAction, "client-cpu-us/action")
-			b.ReportMetric(float64(floorCPU.Microseconds())/float64(n), "floor-cpu-us")
+			b.ReportMetric(float64(r.floorCPU.Microseconds())/float64(r.n), "floor-cpu-us")
 			b.ReportMetric(mem, "memory-cpu-us/action")
 			b.ReportMetric(perAction/mem, "cpu-ratio")
-			counts.report(b)
+			r.counts.report(b)
 		})
 	}
+}
+
+// vsRun is a run of BenchmarkActionVsBare: real actions of bot games and
+// their floors, one after the other.
+type vsRun struct {
+	svc           *service.Service
+	st            *fsstore.Store
+	src           *actionSource
+	fg            *floorGame
+	game          string
+	act, floor    latencies
+	counts        docCounts
+	cpu, floorCPU time.Duration
+	n             int
+}
+
+func newVsRun(svc *service.Service, st *fsstore.Store, audited bool) *vsRun {
+	return &vsRun{svc: svc, st: st, src: newSource(runID("vs"), audited)}
+}
+
+// step plays the next action, then its floor, timing each.
+func (r *vsRun) step(b *testing.B) {
+	ctx, c := context.Background(), r.st.Client()
+	id, a := r.src.next()
+	if id != r.game { // a new real game: a new shadow
+		r.game, r.fg = id, &floorGame{ref: c.Collection("games").Doc(id + "-floor")}
+	}
+	s0, c0 := r.st.Stats(), cpuTime()
+	t := time.Now()
+	if _, err := r.svc.Do(ctx, id, a); err != nil {
+		b.Fatalf("%s %s: %v", id, a.Kind, err)
+	}
+	r.act.add(time.Since(t))
+	r.cpu += cpuTime() - c0
+	s1 := r.st.Stats()
+	r.counts.count(s0, s1)
+	b.StopTimer()
+	v0 := r.src.mirror.Public.Version
+	ev := r.src.applied(b, a)
+	fc := r.fg.prepare(b, r.src, a, ev, v0)
+	if w := s1.Writes - s0.Writes; w != int64(fc.writes) {
+		b.Fatalf("%s %s: the action wrote %d documents, its floor would write %d", id, a.Kind, w, fc.writes)
+	}
+	b.StartTimer()
+	c0 = cpuTime()
+	t = time.Now()
+	if err := r.fg.do(ctx, c, fc); err != nil {
+		b.Fatalf("floor of %s %s: %v", id, a.Kind, err)
+	}
+	r.floor.add(time.Since(t))
+	r.floorCPU += cpuTime() - c0
+	r.n++
 }
 
 // memoryCPU plays n actions of the same bot games through the service on
