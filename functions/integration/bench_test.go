@@ -55,6 +55,7 @@ func benchFirestore(b *testing.B) (*firestore.Client, func() *firestore.Client) 
 		b.Skip(err)
 	}
 	f := emu.FreshFirestore(b)
+	b.Logf("a fresh Firestore emulator at %s", f.Host)
 	client := func() *firestore.Client {
 		c, err := f.Client(context.Background())
 		if err != nil {
