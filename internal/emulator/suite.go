@@ -183,3 +183,34 @@ func (s *Suite) Reset(t testing.TB) {
 		}
 	}
 }
+
+// FreshFirestore starts a Firestore emulator of its own for one test or
+// benchmark, with the suite's rules and project, and stops it when tb
+// ends; the suite's shared emulators (Auth among them) are left as they
+// are, and FIRESTORE_EMULATOR_HOST still names the shared one. A
+// benchmark measures the code on it, not what earlier benchmarks left in
+// the shared emulator (a query over a collection slows as documents
+// accumulate there, and a Reset does not undo it). It skips or fails as
+// Require does, and fails tb if the emulator does not start.
+func (s *Suite) FreshFirestore(tb testing.TB) *Firestore {
+	tb.Helper()
+	s.Require(tb)
+	if !s.cfg.Firestore {
+		tb.Fatal("emulator: FreshFirestore on a suite without Firestore")
+	}
+	f, err := StartFirestore(context.Background(), FirestoreOptions{ProjectID: s.cfg.ProjectID, Rules: s.cfg.Rules})
+	if err != nil {
+		tb.Fatalf("fresh firestore emulator: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := f.Stop(); err != nil {
+			tb.Errorf("stopping the fresh firestore emulator: %v", err)
+		}
+		if tb.Failed() {
+			tb.Logf("emulator: log kept at %s", f.LogPath())
+		} else {
+			os.Remove(f.LogPath())
+		}
+	})
+	return f
+}
