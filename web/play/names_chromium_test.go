@@ -178,6 +178,11 @@ func TestNamesInChromium(t *testing.T) {
 	}
 	bob.Reload()
 	bob.screen("table")
+	// Alice's page polls: wait until it holds the table's last version
+	// (the server's) before taking its log's seq as what Bob must reach.
+	var last tableView
+	require.NoError(t, api.Call(ctx, "getView", "dev:alice", map[string]any{"gameId": pigID}, &last))
+	alice.WaitFor(fmt.Sprintf(`document.getElementById("table").dataset.version === "%d"`, last.Version))
 	pigSeq := alice.String(`document.getElementById("table").dataset.logSeq`)
 	bob.WaitFor(fmt.Sprintf(`document.getElementById("table").dataset.logSeq === %q`, pigSeq))
 	checkNamedLog(t, bob, "#tg-log", []string{"Alicia", evilName + " (you)", evilName + " took seat 2"}, []string{"alice", "bob"})
