@@ -38,7 +38,8 @@ import (
 // and that the seed opens the commitment it saw before joining (its
 // SHA-256 computed in the page); the record downloaded from Alice's page
 // is the one exportGame answered, and /verify/ verifies it (and refuses
-// it with a roll changed). Screenshots at 1280 and 390 px.
+// it with a roll changed). Along the way Bob, a guest, is warned before
+// signing out of a game he sits in. Screenshots at 1280 and 390 px.
 func TestFairPigLiveInChromium(t *testing.T) {
 	emu.Require(t)
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
@@ -118,6 +119,16 @@ func TestFairPigLiveInChromium(t *testing.T) {
 		if total >= 20 && isTrue(p, `document.querySelectorAll("#tg-move-buttons button").length > 1`) {
 			pick = 2
 		}
+		if moves == 8 {
+			// A seated guest who signs out is warned first (and stays), and
+			// a seated player in play is offered the turn notification.
+			require.True(t, isTrue(bob, `!document.getElementById("tg-notify").hidden`))
+			bob.Click("#signout")
+			bob.WaitFor(`!document.getElementById("signout-warning").hidden`)
+			bob.Click("#signout-cancel")
+			bob.WaitFor(`document.getElementById("signout-warning").hidden`)
+			bob.screen("table")
+		}
 		if moves == 6 {
 			alice.shot("table-fair-play-1280")
 			bob.shot("table-fair-play-390")
@@ -159,6 +170,7 @@ func TestFairPigLiveInChromium(t *testing.T) {
 		require.Equal(t, mine, p.String(`document.querySelector("#tg-fair-contributions li.me code").textContent`), "its own contribution highlighted")
 		require.Contains(t, p.String(`document.getElementById("tg-fair-checks").textContent`), "The server seed opens the commitment this page saw before you joined.")
 	}
+	require.True(t, isTrue(alice, `document.getElementById("tg-notify").hidden`), "no notification offered once over")
 	alice.shot("table-fair-end-1280")
 	bob.shot("table-fair-end-390")
 	alice.checkScreen("a fair table's end at 1280 px")
