@@ -6,7 +6,9 @@
 //	                              firestore.rules: game, mode, ownerUid, phase, seats
 //	                              [{uid, options}], playerUids, version, toMove, rules,
 //	                              rulesHash, state (the game's public part, JSON text,
-//	                              once started), outcome (once finished)
+//	                              once started), outcome (once finished), fairness (a
+//	                              fair table's: its commitment, and once finished the
+//	                              server seed, the contributions and the game seed)
 //	games/{gameId}/private/table  the saved table (table.Save, fairboard-table/v1: the
 //	                              seed, the moves, the draws, the stored results): server only
 //	games/{gameId}/log/{id}       one applied action's events as the public reads them
@@ -90,6 +92,15 @@ type outcomeDoc struct {
 	Payoffs   []float64 `firestore:"payoffs"`
 }
 
+// fairnessDoc is a fair table's protocol as every reader sees it
+// (table.Fairness): the commitment, and once finished what opens it.
+type fairnessDoc struct {
+	CommitmentHex    string   `firestore:"commitmentHex"`
+	ServerSeedHex    string   `firestore:"serverSeedHex,omitempty"`
+	ContributionsHex []string `firestore:"contributionsHex,omitempty"`
+	GameSeedHex      string   `firestore:"gameSeedHex,omitempty"`
+}
+
 // publicDoc is games/{id}: the table's public part (table.Table.Public).
 type publicDoc struct {
 	Game       string      `firestore:"game"`
@@ -104,6 +115,10 @@ type publicDoc struct {
 	RulesHash  string      `firestore:"rulesHash"`
 	State      string      `firestore:"state,omitempty"`
 	Outcome    *outcomeDoc `firestore:"outcome,omitempty"`
+	// Fairness is a fair table's (absent in other modes), so that a page
+	// following the table by listeners shows the commitment and checks
+	// the reveal as it would from getView.
+	Fairness *fairnessDoc `firestore:"fairness,omitempty"`
 }
 
 func (s *Store) refs(gameID string) (pub, priv *firestore.DocumentRef) {
@@ -325,6 +340,10 @@ func publicOf(v *table.View) publicDoc {
 		if st.UID != "" {
 			d.PlayerUIDs = append(d.PlayerUIDs, st.UID)
 		}
+	}
+	if f := v.Fairness; f != nil {
+		d.Fairness = &fairnessDoc{CommitmentHex: f.CommitmentHex, ServerSeedHex: f.ServerSeedHex,
+			ContributionsHex: slices.Clone(f.ContributionsHex), GameSeedHex: f.GameSeedHex}
 	}
 	if o := v.Outcome; o != nil {
 		d.Outcome = &outcomeDoc{Abandoned: o.Abandoned, Payoffs: slices.Clone(o.Payoffs), Winners: []int64{}}

@@ -195,3 +195,47 @@ func TestFirestoreConcurrentJoins(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, docs, 2)
 }
+
+// A fair table's public document carries what getView shows of its
+// fairness, for a page that follows it by listeners: the commitment from
+// the create on (fair.Commitment of the server seed, from rng/fair's
+// Node vectors), nothing more in play, and at the end the server seed,
+// the contributions in seat order and the game seed, as the table's view.
+func TestFirestoreFairnessInPublicDocument(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	fc := emu.Client(t)
+	const seed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	const commitment = "f0801414b8cc0d61808ff1e53fb4c28927019c291603fc3ce7012e67e01b8f82" // rng/fair/testdata/vectors.json, "counting"
+	res, err := s.Create(ctx, "fs-fair", "pig", table.CreateRequest{Actor: storetest.UID(0), ActionID: "c", Mode: rng.ModeFair, ServerSeed: seed, Seats: 2})
+	require.NoError(t, err)
+	fairness := func() map[string]any {
+		snap, err := fc.Collection("games").Doc("fs-fair").Get(ctx)
+		require.NoError(t, err)
+		f, _ := snap.Data()["fairness"].(map[string]any)
+		return f
+	}
+	require.Equal(t, map[string]any{"commitmentHex": commitment}, fairness())
+	v := res.Version
+	for i, e := range []string{"c0ffee", ""} {
+		r, err := s.Do(ctx, "fs-fair", table.Action{Actor: storetest.UID(i), ActionID: "j", Version: v, Kind: table.KindJoin, Seat: i, Entropy: e})
+		require.NoError(t, err)
+		v = r.Version
+	}
+	r, err := s.Do(ctx, "fs-fair", table.Action{Actor: storetest.UID(0), ActionID: "s", Version: v, Kind: table.KindStart})
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"commitmentHex": commitment}, fairness(), "nothing revealed in play")
+	_, err = s.Do(ctx, "fs-fair", table.Action{Actor: storetest.UID(0), ActionID: "a", Version: r.Version, Kind: table.KindAbandon})
+	require.NoError(t, err)
+	pub, _, err := s.View(ctx, "fs-fair", "")
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"commitmentHex": commitment, "serverSeedHex": seed, "contributionsHex": []any{"c0ffee", ""},
+		"gameSeedHex": pub.Fairness.GameSeedHex}, fairness())
+	require.Len(t, pub.Fairness.GameSeedHex, 64)
+
+	// A table of another mode has none.
+	storetest.CheckAgainstMatch(t, s, pig.Def, "fs-crypto", 2)
+	snap, err := fc.Collection("games").Doc("fs-crypto").Get(ctx)
+	require.NoError(t, err)
+	require.NotContains(t, snap.Data(), "fairness")
+}

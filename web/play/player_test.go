@@ -2,6 +2,7 @@ package play_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,6 +34,7 @@ import (
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/tablestore"
 	"github.com/fairboard/fairboard/web/play"
+	"github.com/fairboard/fairboard/web/verify"
 )
 
 // server serves the functions and the play page, as gamectl serve does,
@@ -52,6 +54,15 @@ type server struct {
 	muxes         []http.Handler
 	active        atomic.Int32 // index of the mux serving the functions
 	names         names.Store  // the players' names, shared by every release
+	views         []viewCall   // every getView call, in order
+	exports       [][]byte     // every exportGame answer's body, in order
+}
+
+// viewCall is a getView call: who made it (the uid of its token) and the
+// table's view it was answered (zero for another answer).
+type viewCall struct {
+	uid    string
+	answer tableView
 }
 
 // use switches the functions to the i-th store's.
@@ -73,11 +84,16 @@ func newServerStores(t *testing.T, stores []store.Store, v callable.TokenVerifie
 // newServerNames is newServerStores with the players' names kept in ns.
 func newServerNames(t *testing.T, stores []store.Store, ns names.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
 	t.Helper()
-	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &server{names: ns}
 	// The table games (every registered game but the dungeon), kept in
 	// memory, as gamectl serve wires them.
-	tables := tablestore.NewMemory(registry.Lookup)
+	return newServerTables(t, stores, ns, tablestore.NewMemory(registry.Lookup), v, conf)
+}
+
+// newServerTables is newServerNames with the table games kept in tables.
+func newServerTables(t *testing.T, stores []store.Store, ns names.Store, tables tablestore.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s := &server{names: ns}
 	for _, st := range stores {
 		svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()), Logger: log})
 		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).WithNames(s.names).Mux())
@@ -94,6 +110,14 @@ func newServerNames(t *testing.T, stores []store.Store, ns names.Store, v callab
 			if s.observeAct(w, r, mux) {
 				return
 			}
+		}
+		if (r.URL.Path == "/getView" || r.URL.Path == "/exportGame") && r.Method == http.MethodPost {
+			s.observeRead(w, r, mux)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/verify/") {
+			http.StripPrefix("/verify", verify.Handler()).ServeHTTP(w, r)
+			return
 		}
 		if r.URL.Path == "/play/app.js" && s.appJS != nil {
 			s.mu.Lock()
@@ -114,6 +138,58 @@ func newServerNames(t *testing.T, stores []store.Store, ns names.Store, v callab
 	require.NoError(t, err)
 	page = http.StripPrefix("/play", h)
 	return s
+}
+
+// observeRead records a getView call (its caller's uid and the view it
+// was answered) or an exportGame answer.
+func (s *server) observeRead(w http.ResponseWriter, r *http.Request, mux http.Handler) {
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, r)
+	body := rec.Body.Bytes()
+	s.mu.Lock()
+	if r.URL.Path == "/exportGame" {
+		s.exports = append(s.exports, body)
+	} else {
+		var ans struct{ Result tableView }
+		_ = json.Unmarshal(body, &ans) // a dungeon's view or a refusal: a zero answer
+		s.views = append(s.views, viewCall{uid: tokenUID(r.Header.Get("Authorization")), answer: ans.Result})
+	}
+	s.mu.Unlock()
+	for k, vs := range rec.Header() {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(rec.Code)
+	w.Write(body)
+}
+
+// tokenUID is the uid a request's token names: "dev:UID", or a Firebase
+// ID token's user_id (its payload read, not verified: the functions
+// verify it).
+func tokenUID(auth string) string {
+	tok := strings.TrimPrefix(auth, "Bearer ")
+	if uid, ok := strings.CutPrefix(tok, "dev:"); ok {
+		return uid
+	}
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		return ""
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return ""
+	}
+	var claims struct {
+		UserID string `json:"user_id"`
+	}
+	_ = json.Unmarshal(b, &claims)
+	return claims.UserID
+}
+
+// viewCalls returns the getView calls made so far.
+func (s *server) viewCalls() []viewCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]viewCall(nil), s.views...)
 }
 
 // observeAct records an act call and, when asked to, lets it be applied

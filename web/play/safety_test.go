@@ -20,3 +20,25 @@ func TestSafeDefaultsInNode(t *testing.T) {
 	require.NoError(t, err, "%s", b)
 	require.Equal(t, "ok\n", string(b))
 }
+
+// A fair table's checks on the page, run by Node: its SHA-256 of the
+// field encoding against rng/fair's vectors, and the end's checks with
+// their positive controls (test/tablefair_test.ts).
+func TestTableFairInNode(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tablefair_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/tablefair_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}
+
+// A table followed by listeners, run by Node: own addressed events in
+// place of their traces, and the seat's view of its documents
+// (test/tablewatch_test.ts).
+func TestTableWatchInNode(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tablewatch_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/tablewatch_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}

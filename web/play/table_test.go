@@ -76,7 +76,9 @@ func TestPigOnGenericBoard(t *testing.T) {
 	require.Equal(t, want, games)
 	require.Equal(t, "dungeon", alice.String(`document.getElementById("create-game").value`))
 	alice.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "pig"; s.dispatchEvent(new Event("change")); })()`, nil)
-	require.True(t, isTrue(alice, `document.getElementById("create-mode").hidden && document.getElementById("create-class").hidden && !document.getElementById("create-seats").hidden`))
+	require.True(t, isTrue(alice, `document.getElementById("create-class").hidden && !document.getElementById("create-seats").hidden`))
+	// A table's modes: crypto and fair; trustless is the dungeon's only.
+	require.True(t, isTrue(alice, `!document.getElementById("create-mode").hidden && document.getElementById("create-mode-trustless").hidden`))
 	require.Equal(t, "2", alice.String(`document.getElementById("create-seats").value`), "Pig's default seat count")
 	alice.shot("pig-lobby-alice-desktop")
 	alice.checkScreen("the lobby with Pig chosen at 1280 px")
@@ -161,6 +163,17 @@ func TestPigOnGenericBoard(t *testing.T) {
 		require.False(t, strings.HasPrefix(status, "Refused"), "the server accepted the offered move: %s", status)
 	}
 	t.Logf("%d moves", moves)
+	// Polled (the in-memory server): each page reads getView while the
+	// other is to move, the reads TestFairPigLiveInChromium finds none of
+	// once its pages listen (the positive control of its check).
+	polls := 0
+	for _, c := range srv.viewCalls() {
+		if c.answer.Phase == "playing" && c.answer.Seat >= 0 && c.answer.ToMove != c.answer.Seat {
+			polls++
+		}
+	}
+	require.Positive(t, polls, "the polled pages' reads while waiting")
+	t.Logf("%d getView reads of a page while the other was to move", polls)
 
 	// The end: both pages show it; exactly the winner reads "You won".
 	final := view(alice, id)

@@ -21,13 +21,14 @@ import (
 )
 
 // The page, in a real headless Chromium, verifies a good export and refuses
-// a tampered one: the verdicts come from the WebAssembly, the files are
+// a tampered one, and the same for a fair Pig table's record: the verdicts come from the WebAssembly, the files are
 // handed to the page's own file input as a player would choose them.
 func TestPageVerdictsInChromium(t *testing.T) {
 	b := browser.Start(t)
 	dir := t.TempDir()
 	good, bad := exports(t, dir)
 	tl, tlBad := trustlessExports(t, dir)
+	rec, recBad := writeRecords(t, dir)
 
 	var mu sync.Mutex
 	var uploads []string // any request but for the page's own files
@@ -51,6 +52,8 @@ func TestPageVerdictsInChromium(t *testing.T) {
 		{bad, "diverged", "DiceRolled.value: expected"},
 		{tl, "ok", "ok: trustless game browser-tl"},
 		{tlBad, "diverged", "a changed link"},
+		{rec, "ok", "ok: pig record (fair game)"},
+		{recBad, "diverged", "diverges at log entry"},
 		{filepath.Join(dir, "notes.json"), "invalid", "not a fairboard-export/v1 export"},
 	} {
 		page.Eval(`document.getElementById("verdict").dataset.status = "pending"`, nil)

@@ -85,6 +85,9 @@ export interface Backend {
   call<T>(name: string, data: object): Promise<T>;
   /** watch follows a game from after the log's seq afterSeq. */
   watch(gameId: string, afterSeq: number, h: WatchHandlers): () => void;
+  /** firestore is the database a page listens to (a table game's page:
+   * tablewatch.ts), or undefined where games are polled. */
+  firestore(): Firestore | undefined;
 }
 
 /** newBackend wires the configuration's choices. */
@@ -125,6 +128,10 @@ class FirebaseBackend implements Backend {
 
   async signInGuest(): Promise<void> {
     await signInAnonymously(this.auth);
+  }
+
+  firestore(): Firestore | undefined {
+    return this.db;
   }
 
   async signInEmail(email: string, password: string, create: boolean): Promise<void> {
@@ -275,6 +282,10 @@ class DevBackend implements Backend {
   constructor(private readonly c: Config) {
     const saved = localStorage.getItem("fairboard.devUid");
     if (saved) this.user = { uid: saved, label: saved + " (development sign-in)" };
+  }
+
+  firestore(): undefined {
+    return undefined;
   }
 
   onUser(fn: (u: User | null) => void): void {

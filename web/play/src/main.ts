@@ -12,7 +12,7 @@ import { renderBoard, renderFight, renderPlayers, seatLabel } from "./board";
 import { joinFieldsAtCreate, modeOf } from "./modes";
 import { TrustSeat } from "./trustgame";
 import { clearOtherTab, legalNow, noteOtherTab } from "./seatact";
-import { clearStale, confirmBar, isIrreversible, noteStatus, ordered, pageTitle, TurnAlert } from "./safety";
+import { clearStale, confirmBar, guestMustConfirm, isIrreversible, noteStatus, ordered, signalTurn, TurnAlert } from "./safety";
 import { chosenGame, createTable, setupGameChoice, TableGame, type TableContext } from "./tablegame";
 import { isTableView, type TableView } from "./tablewords";
 import { forgetName, loadName, setupNameForm } from "./name";
@@ -153,7 +153,13 @@ function closeTable(): void {
 
 /** tableContext is what a table game's page uses of the app. */
 function tableContext(): TableContext {
-  return { uid: user!.uid, call: <T,>(fn: string, data: object) => callRetrying<T>(fn, data), newId, info: (name) => engine.games().find((g) => g.name === name) };
+  return {
+    uid: user!.uid,
+    call: <T,>(fn: string, data: object) => callRetrying<T>(fn, data),
+    newId,
+    info: (name) => engine.games().find((g) => g.name === name),
+    db: backend.firestore(),
+  };
 }
 
 /** openTable shows a table game, whose first view getView answered. */
@@ -207,7 +213,7 @@ function setupForms(): void {
   byId("signout").addEventListener("click", () => {
     // A guest who signs out cannot come back as the same player: warn
     // first when the open game holds their seat.
-    if (user?.label.startsWith("guest") && current?.seated() && current.state?.phase !== "finished") {
+    if (guestMustConfirm(user?.label, (!!current?.seated() && current.state?.phase !== "finished") || !!table?.seatedInPlay())) {
       show(byId("signout-warning"), true);
       byId("signout-cancel").focus();
       return;
@@ -221,6 +227,9 @@ function setupForms(): void {
   });
   byId("notify").addEventListener("click", () => {
     void Notification.requestPermission().then(() => current?.renderTitle());
+  });
+  byId("tg-notify").addEventListener("click", () => {
+    void Notification.requestPermission().then(() => table?.renderTitle());
   });
 
   byId("create-form").addEventListener("submit", (e) => {
@@ -317,7 +326,7 @@ async function createGame(): Promise<void> {
   button.disabled = true;
   try {
     const game = chosenGame();
-    if (game !== "dungeon") return await createTable(tableContext(), game);
+    if (game !== "dungeon") return await createTable(tableContext(), game, mode);
     await callRetrying("createGame", { gameId, actionId: newId("c"), mode });
     if (mode === "trustless") {
       // The seat's chain and key are drawn by the game's page, once it has
@@ -824,10 +833,7 @@ class GameView implements Names {
   renderTitle(): void {
     const p = this.state;
     const yourMove = !!p && p.phase === "playing" && !!user && p.awaiting === user.uid && !this.pending && !p.trustless?.pending;
-    const title = pageTitle({ hidden: document.hidden, yourMove, revealDue: this.revealDue });
-    if (document.title !== title) document.title = title;
-    if (document.hidden && yourMove) this.alert.notify(this.id, p!.version, `Game ${this.id} waits for your move.`);
-    show(byId("notify"), TurnAlert.available() && !TurnAlert.granted() && this.seated() && p?.phase !== "finished");
+    signalTurn(this.alert, { gameId: this.id, version: p?.version ?? 0, yourMove, revealDue: this.revealDue, seatedInPlay: this.seated() && p?.phase !== "finished" }, byId("notify"));
   }
 
   private turnLine(p: Public): string {

@@ -2,7 +2,7 @@
 // order in which actions are offered, the ones that ask first, status
 // lines that clear once the game moves on, and the page's title.
 
-import { h } from "./dom";
+import { h, show } from "./dom";
 import type { Action } from "./types";
 
 /** irreversible are the action kinds that cannot be undone: an item
@@ -88,4 +88,35 @@ export class TurnAlert {
     new Notification("fairboard: your move", { body, tag: "fairboard-" + gameId });
     return true;
   }
+}
+
+/** Turn is what the page signals of a game to its player: the game and
+ * its version, whether it waits for this player's move (or reveal), and
+ * whether the player holds a seat in a game not over (who may ask to be
+ * notified). */
+export interface Turn {
+  gameId: string;
+  version: number;
+  yourMove: boolean;
+  revealDue: boolean;
+  seatedInPlay: boolean;
+}
+
+/** signalTurn says in the title, and with the player's permission in a
+ * notification (once per version), when a page in the background waits
+ * for this player; and offers the button that asks for the permission
+ * while it can still be given. The dungeon's page and a table's share
+ * it. */
+export function signalTurn(alert: TurnAlert, t: Turn, notifyButton: HTMLElement): void {
+  const title = pageTitle({ hidden: document.hidden, yourMove: t.yourMove, revealDue: t.revealDue });
+  if (document.title !== title) document.title = title;
+  if (document.hidden && t.yourMove) alert.notify(t.gameId, t.version, `Game ${t.gameId} waits for your move.`);
+  show(notifyButton, TurnAlert.available() && !TurnAlert.granted() && t.seatedInPlay);
+}
+
+/** guestMustConfirm says whether signing out asks first: a guest cannot
+ * sign in again as the same player, so a guest holding a seat in a game
+ * not over is warned before losing it (issue 30, item 8). */
+export function guestMustConfirm(label: string | undefined, seatedInPlay: boolean): boolean {
+  return !!label?.startsWith("guest") && seatedInPlay;
 }

@@ -1,14 +1,22 @@
 // A table game's page (any registered game but the dungeon, docs/play.md,
 // "Other games: the generic board"): the lobby's game choice and create,
-// and the open game followed by polling getView every second, drawn on
-// the generic board (genericboard.ts), with its join, start and moves.
+// and the open game drawn on the generic board (genericboard.ts), with its
+// join, start and moves. A seated player's page follows the game by
+// Firestore listeners where the page has Firestore (tablewatch.ts),
+// reading getView once per version at which it is to move, for its legal
+// moves; elsewhere (the in-memory server, or a page without a seat, which
+// the rules keep out of the table's documents) it polls getView.
 
 import { byId, h, replace, show } from "./dom";
+import type { Firestore } from "firebase/firestore";
 import type { Engine, GameInfo } from "./engine";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
-import { clearStale, noteStatus, pageTitle } from "./safety";
+import { clearStale, noteStatus, pageTitle, signalTurn, TurnAlert } from "./safety";
 import { appendLog, moveButtons, redescribeLog, renderPlayers, renderState, turnLine } from "./genericboard";
+import { downloadRecord, FairView, saveSent } from "./tableend";
+import { drawEntropy } from "./tablefair";
+import { Follower } from "./tablefollow";
 import { gameLabel, outcomeLine, seatName, uidName, words, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** TableContext is what a table's page needs from the app. */
@@ -19,6 +27,8 @@ export interface TableContext {
   call<T>(fn: string, data: object): Promise<T>;
   newId(prefix: string): string;
   info(game: string): GameInfo | undefined;
+  /** db is the database to listen to, where the page has one. */
+  db?: Firestore | undefined;
 }
 
 /** TableResult is the answer of createGame, joinGame, startGame and act. */
@@ -27,9 +37,13 @@ interface TableResult {
   replayed: boolean;
 }
 
-const POLL_MS = 1000;
-/** HIDDEN_TICKS: a page in the background reads every fifth tick. */
-const HIDDEN_TICKS = 5;
+
+/** modeWords say what a table's mode means. */
+const modeWords: Record<string, string> = {
+  crypto: " (dice and cards from the server's secure generator)",
+  fair: " (the server committed to its seed before anyone joined; each player's browser adds its own random bytes; everything is revealed and checked at the end)",
+  seeded: " (replayable from its seed: for development)",
+};
 
 function fill(sel: HTMLSelectElement, options: [string, string][], want?: string): void {
   const keep = want ?? sel.value;
@@ -86,7 +100,13 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
   const update = () => {
     const info = games.find((g) => g.name === sel.value);
     const dungeon = !info || info.name === "dungeon";
-    for (const id of ["create-mode", "create-class-label", "create-class"]) show(byId(id), dungeon);
+    for (const id of ["create-class-label", "create-class"]) show(byId(id), dungeon);
+    // A table plays crypto or fair (seeded tables are the CLI's and the
+    // API's: the page does not know whether the server allows them);
+    // trustless is the dungeon's only.
+    show(byId("create-mode-trustless"), dungeon);
+    const trustless = document.querySelector<HTMLInputElement>('input[name="mode"][value="trustless"]');
+    if (!dungeon && trustless?.checked) document.querySelector<HTMLInputElement>('input[name="mode"][value="crypto"]')!.checked = true;
     for (const id of ["create-seats-label", "create-seats"]) show(byId(id), !dungeon);
     if (dungeon) {
       fill(seat, seatOptions(dungeonSeats));
@@ -105,32 +125,50 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
   update();
 }
 
-/** createTable creates a table of the game chosen in the lobby (crypto
- * mode: the server's generator), seats its creator and opens it. */
-export async function createTable(ctx: TableContext, game: string): Promise<void> {
+/** createTable creates a table of the game chosen in the lobby, in the
+ * mode chosen (crypto: the server's generator; fair: the server commits
+ * to its seed), seats its creator and opens it. At a fair table the
+ * creator's contribution is drawn after the page has read the
+ * commitment, and kept with it (tableend.ts, saveSent). */
+export async function createTable(ctx: TableContext, game: string, mode: string): Promise<void> {
   const gameId = ctx.newId("g");
   const seats = Number(byId<HTMLSelectElement>("create-seats").value);
   const seat = Number(byId<HTMLSelectElement>("create-seat").value);
-  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode: "crypto", seats });
+  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode, seats });
   const options = chosenOptions(byId("create-options"));
-  await ctx.call<TableResult>("joinGame", { gameId, actionId: ctx.newId("j"), version: created.version, seat, ...(options ? { options } : {}) });
+  const join: Record<string, unknown> = { game, gameId, actionId: ctx.newId("j"), version: created.version, seat, ...(options ? { options } : {}) };
+  if (mode === "fair") join["entropy"] = await fairEntropy(ctx, game, gameId);
+  await ctx.call<TableResult>("joinGame", join);
   location.hash = "game=" + gameId;
 }
 
-/** TableGame is an open table game: its view as last read, followed by
- * polling getView (every second; every five in the background). */
+/** fairEntropy reads a fair table's commitment, draws this player's
+ * contribution and keeps both (before the join sends it). */
+async function fairEntropy(ctx: TableContext, game: string, gameId: string): Promise<string> {
+  const v = await ctx.call<TableView>("getView", { game, gameId });
+  const commitmentHex = v.fairness?.commitmentHex;
+  if (!commitmentHex) throw new Error("the fair table shows no commitment: not joining it");
+  const entropyHex = drawEntropy();
+  saveSent(ctx.uid, gameId, { commitmentHex, entropyHex });
+  return entropyHex;
+}
+
+/** TableGame is an open table game: its view as last shown, brought by
+ * its Follower (tablefollow.ts: listeners or getView). */
 export class TableGame {
   view: TableView;
-  private lastSeq = 0;
-  private timer = 0;
-  private ticks = 0;
-  private reading = false;
-  private again = false;
+  lastSeq = 0;
   private pending = false;
   private closed = false;
   private movesKey = "";
   private readonly info: GameInfo | undefined;
   private readonly ac = new AbortController();
+  private readonly fair: FairView;
+  private readonly alert = new TurnAlert();
+  private readonly follower: Follower;
+  /** awaitVersion is the version an action of this page answered: its
+   * moves wait until the board shows it. */
+  private awaitVersion = 0;
 
   constructor(
     private readonly ctx: TableContext,
@@ -138,7 +176,10 @@ export class TableGame {
     first: TableView,
   ) {
     this.view = first;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
     this.info = ctx.info(first.game);
+    this.fair = new FairView(ctx.uid, id);
     byId("tg-game").textContent = this.info ? gameLabel(this.info) : first.game;
     byId("tg-id").textContent = id;
     const link = location.origin + location.pathname + "#game=" + id;
@@ -153,6 +194,8 @@ export class TableGame {
       this.join();
     }, sig);
     byId("tg-start").addEventListener("click", () => this.do("startGame", {}), sig);
+    byId("tg-record").addEventListener("click", () => void downloadRecord(this.ctx.call, this.view), sig);
+    byId("tg-record-status").textContent = "";
     byId("tg-leave").addEventListener("click", () => (location.hash = ""), sig);
     // The owner's abandon asks first: the game ends for everyone.
     byId("tg-abandon").addEventListener("click", () => {
@@ -165,8 +208,8 @@ export class TableGame {
     }, sig);
     document.addEventListener("visibilitychange", () => this.renderTitle(), sig);
     if (this.info) optionSelects(byId("tg-join-options"), "tg-option", this.info);
+    this.follower = new Follower(ctx, { id, get view() { return self.view; }, get lastSeq() { return self.lastSeq; }, take: (v) => this.take(v), say: (t) => (byId("tg-status").textContent = t) });
     this.take(first);
-    this.timer = window.setInterval(() => this.tick(), POLL_MS);
   }
 
   /** game is the game's name. */
@@ -176,37 +219,26 @@ export class TableGame {
 
   close(): void {
     this.closed = true;
-    window.clearInterval(this.timer);
+    this.follower.close();
     this.ac.abort();
     document.title = pageTitle({ hidden: false, yourMove: false, revealDue: false });
+    show(byId("tg-notify"), false);
   }
 
-  private tick(): void {
-    if (document.hidden && ++this.ticks % HIDDEN_TICKS !== 0) return;
-    if (this.view.phase === "finished") return window.clearInterval(this.timer);
-    void this.refresh();
+  /** seatedInPlay says whether this player holds a seat of the table
+   * while it is not over (a guest is warned before signing out). */
+  seatedInPlay(): boolean {
+    return this.view.seat >= 0 && this.view.phase !== "finished";
   }
 
-  /** refresh reads the view (the log after what is shown). */
-  async refresh(): Promise<void> {
-    if (this.closed) return;
-    if (this.reading) {
-      this.again = true; // read again once this read is in: it may predate an action
-      return;
-    }
-    this.reading = true;
-    try {
-      const v = await this.ctx.call<TableView>("getView", { game: this.view.game, gameId: this.id, afterSeq: this.lastSeq });
-      if (!this.closed && v.version >= this.view.version) this.take(v);
-    } catch (e) {
-      if (!this.closed) byId("tg-status").textContent = "The game could not be read: " + refusal(e);
-    } finally {
-      this.reading = false;
-    }
-    if (this.again) {
-      this.again = false;
-      await this.refresh();
-    }
+  /** live says whether the page follows the game by listeners. */
+  get live(): boolean {
+    return this.follower.live;
+  }
+
+  /** refresh reads the view (getView). */
+  refresh(): Promise<void> {
+    return this.follower.refresh();
   }
 
   private name = seatName([], -1);
@@ -230,7 +262,11 @@ export class TableGame {
     el.dataset.phase = v.phase;
     el.dataset.version = String(v.version);
     el.dataset.seat = String(v.seat);
-    byId("tg-mode").textContent = `Mode: ${v.mode}${v.mode === "crypto" ? " (dice from the server's secure generator)" : ""}. The page reads the game every second.`;
+    el.dataset.toMove = String(v.toMove);
+    byId("tg-mode").textContent = `Mode: ${v.mode}${modeWords[v.mode] ?? ""}. ` +
+      (this.live ? "The page follows the game live." : "The page reads the game every second.");
+    el.dataset.live = this.live ? "1" : "";
+    this.fair.render(v, this.name);
     show(byId("tg-share"), v.phase === "lobby");
     this.lastSeq = appendLog(byId("tg-log"), v, this.lastSeq, this.name, this.who);
     el.dataset.logSeq = String(this.lastSeq);
@@ -245,6 +281,7 @@ export class TableGame {
     clearStale(byId("tg-status"), v.version);
     this.renderControls();
     this.renderTitle();
+    if (v.seat >= 0) this.follower?.follow();
   }
 
   /** renderControls offers the join form, the owner's start and the
@@ -259,7 +296,8 @@ export class TableGame {
     const canAbandon = v.phase !== "finished" && v.owner === this.ctx.uid && !this.pending;
     show(byId("tg-abandon"), canAbandon);
     if (!canAbandon) show(byId("tg-abandon-confirm"), false);
-    const legal = this.pending || v.phase !== "playing" ? [] : v.legal;
+    const waiting = this.pending || v.version < this.awaitVersion; // an action answered, not shown yet
+    const legal = waiting || v.phase !== "playing" ? [] : v.legal;
     const el = byId("table");
     el.dataset.mine = legal.length ? "1" : "";
     el.dataset.pending = this.pending ? "1" : "";
@@ -274,19 +312,30 @@ export class TableGame {
     if (hadFocus && buttons[0]) buttons[0].focus();
   }
 
-  /** renderTitle says in the title of a page in the background that the
-   * game waits for this player's move. */
-  private renderTitle(): void {
+  /** renderTitle says in the title of a page in the background, and
+   * with the player's permission in a notification, that the game waits
+   * for this player's move (safety.ts, as the dungeon's page). */
+  renderTitle(): void {
+    if (this.closed) return;
     const v = this.view;
     const yourMove = v.phase === "playing" && v.toMove === v.seat && v.seat >= 0 && !this.pending;
-    const title = pageTitle({ hidden: document.hidden, yourMove, revealDue: false });
-    if (document.title !== title) document.title = title;
+    signalTurn(this.alert, { gameId: this.id, version: v.version, yourMove, revealDue: false, seatedInPlay: this.seatedInPlay() }, byId("tg-notify"));
   }
 
+  /** join takes the seat chosen; at a fair table with the player's
+   * contribution, drawn now (after the page has shown the commitment)
+   * and kept with the commitment seen. */
   private join(): void {
     const seat = Number(byId<HTMLSelectElement>("tg-join-seat").value);
     const options = chosenOptions(byId("tg-join-options"));
-    this.do("joinGame", { seat, ...(options ? { options } : {}) });
+    const f = this.view.fairness;
+    let entropy: Record<string, string> = {};
+    if (f && !this.pending) {
+      const entropyHex = drawEntropy();
+      saveSent(this.ctx.uid, this.id, { commitmentHex: f.commitmentHex, entropyHex });
+      entropy = { entropy: entropyHex };
+    }
+    this.do("joinGame", { seat, ...(options ? { options } : {}), ...entropy });
   }
 
   private move(m: TableMove): void {
@@ -307,12 +356,17 @@ export class TableGame {
     void this.ctx
       .call<TableResult>(fn, data)
       .then(
-        (r) => (status.textContent = r.replayed ? "Done (the server had already applied it)." : ""),
+        (r) => {
+          status.textContent = r.replayed ? "Done (the server had already applied it)." : "";
+          this.awaitVersion = Math.max(this.awaitVersion, r.version);
+        },
         (e) => noteStatus(status, "Refused: " + refusal(e), version, e instanceof CallError ? e.details?.code ?? e.code : ""),
       )
       .then(async () => {
         this.pending = false;
-        await this.refresh();
+        // Followed live, the listeners bring the action's result; polled,
+        // it is read now.
+        if (!this.live) await this.refresh();
         this.movesKey = "";
         this.renderControls();
       });

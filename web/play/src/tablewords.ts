@@ -6,6 +6,7 @@
 // names alone.
 
 import type { GameInfo, KindInfo } from "./engine";
+import type { TableFairness } from "./tablefair";
 
 /** TableSeat is a seat of the table: its uid ("" while free) and its
  * options in the order of the game's seat options. */
@@ -38,6 +39,9 @@ export interface TableView {
   outcome: { abandoned: boolean; winners: number[]; payoffs: number[] } | null;
   /** the players' names copied into the game, by uid (untrusted text). */
   names?: Record<string, string>;
+  /** a fair table's protocol: its commitment, and once finished what
+   * opens it. */
+  fairness?: TableFairness | null;
 }
 
 /** isTableView tells a table game's getView answer from the dungeon's:

@@ -1,7 +1,7 @@
 // The page's safe defaults and your-turn title, run by Node
 // (TestSafeDefaultsInNode): expected values written here by hand.
 
-import { clearStale, isIrreversible, noteStatus, ordered, pageTitle, TITLE } from "../src/safety";
+import { clearStale, guestMustConfirm, isIrreversible, noteStatus, ordered, pageTitle, TITLE } from "../src/safety";
 import type { Action, Player, Public } from "../src/types";
 import { delta } from "../src/board";
 import type { Engine } from "../src/engine";
@@ -37,6 +37,14 @@ check(el.textContent === "Sending…", "a line not noted is left alone");
 
 // The title: only a page in the background says anything; a reveal first.
 check(pageTitle({ hidden: false, yourMove: true, revealDue: true }) === TITLE, "a visible page keeps its title");
+// Signing out: a guest seated in a game not over is asked first; an
+// account (which signs in again as itself), or a guest with nothing at
+// stake, is not.
+check(guestMustConfirm("guest", true), "a seated guest is warned");
+check(guestMustConfirm("guest (development sign-in)", true), "a development guest too");
+check(!guestMustConfirm("guest", false), "a guest with no seat in play is not");
+check(!guestMustConfirm("alice@example.com", true), "an account is not");
+check(!guestMustConfirm(undefined, true), "nobody signed in");
 check(pageTitle({ hidden: true, yourMove: true, revealDue: false }) === "Your move — fairboard", "your move, in the background");
 check(pageTitle({ hidden: true, yourMove: true, revealDue: true }) === "Your reveal is due — fairboard", "a reveal has a deadline: it comes first");
 check(pageTitle({ hidden: true, yourMove: false, revealDue: false }) === TITLE, "nothing waits for you");

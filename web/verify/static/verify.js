@@ -1,12 +1,13 @@
-// The verifier page: loads verify.wasm (the export verifier compiled from
-// Go), then verifies the file the player drops or chooses. The file is read
+// The verifier page: loads verify.wasm (the verifier compiled from Go: a
+// dungeon game's export, or a table game's record), then verifies the file
+// the player drops or chooses. The file is read
 // in the browser and handed to the WebAssembly; nothing is sent anywhere.
 "use strict";
 
 const titles = {
   ok: "Verified",
-  diverged: "Refused: the export does not hold together",
-  invalid: "Not a game export",
+  diverged: "Refused: the game does not hold together",
+  invalid: "Not a game export or record",
 };
 
 function show(status, title, message) {
@@ -19,7 +20,7 @@ function show(status, title, message) {
 let ready = false;
 window.addEventListener("fairboard-verifier-ready", () => {
   ready = true;
-  show("", "Ready", "Drop an export to verify it.");
+  show("", "Ready", "Drop an export or a record to verify it.");
 });
 
 async function start() {

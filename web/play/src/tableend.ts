@@ -1,0 +1,112 @@
+// A table game's fairness on its page and its end: the fair table's
+// commitment in play, its reveal checked at the end against what this
+// device saw and sent (tablefair.ts), and the game's record offered as a
+// download for the verifier page (/verify/) or gamectl verify.
+
+import { byId, h, replace, show } from "./dom";
+import { refusal } from "./errors";
+import { check, checkLines, ok, sentKey, short, type Sent } from "./tablefair";
+import type { SeatNames, TableView } from "./tablewords";
+
+/** loadSent returns what this device saw and sent at its join of the
+ * game, if it kept it. */
+export function loadSent(uid: string, gameId: string): Sent | null {
+  try {
+    const raw = localStorage.getItem(sentKey(uid, gameId));
+    const s = raw ? (JSON.parse(raw) as Sent) : null;
+    return s && typeof s.commitmentHex === "string" && typeof s.entropyHex === "string" ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/** saveSent keeps what this device saw and sends at its join, before it
+ * sends it. */
+export function saveSent(uid: string, gameId: string, s: Sent): void {
+  localStorage.setItem(sentKey(uid, gameId), JSON.stringify(s));
+}
+
+/** FairView draws a fair table's part of the page: the commitment line
+ * from the create on, the join form's note, and at the end the reveal
+ * with the checks made here (once per reveal). */
+export class FairView {
+  private checked = "";
+
+  constructor(
+    private readonly uid: string,
+    private readonly gameId: string,
+  ) {}
+
+  render(v: TableView, name: SeatNames): void {
+    const f = v.fairness;
+    const line = byId("tg-fair");
+    show(line, !!f);
+    show(byId("tg-entropy-note"), !!f && v.phase === "lobby" && v.seat < 0);
+    const end = byId("tg-fair-end");
+    if (!f) {
+      show(end, false);
+      return;
+    }
+    const text = `Fair game: commitment ${short(f.commitmentHex)}`;
+    if (line.textContent !== text) line.textContent = text;
+    line.title = f.commitmentHex;
+    line.dataset.commitment = f.commitmentHex;
+    const revealed = v.phase === "finished" && !!f.serverSeedHex;
+    show(end, revealed);
+    if (!revealed) return;
+    const key = JSON.stringify([f, v.seat]);
+    if (key === this.checked) return;
+    this.checked = key;
+    const sent = loadSent(this.uid, this.gameId);
+    replace(byId("tg-fair-seed"), "The server's seed, revealed: ", h("code", {}, f.serverSeedHex ?? ""));
+    replace(
+      byId("tg-fair-contributions"),
+      ...(f.contributionsHex ?? []).map((c, i) =>
+        h(
+          "li",
+          { class: i === v.seat ? "me" : undefined, "data-seat": i },
+          `${name(i)}: `,
+          c ? h("code", {}, c) : "none",
+          i === v.seat ? (sent ? " (yours)" : " (yours; this device did not keep what it sent)") : "",
+        ),
+      ),
+    );
+    const checks = byId("tg-fair-checks");
+    replace(checks, h("li", {}, "Checking…"));
+    void check(f, v.seat, sent).then(
+      (c) => {
+        if (this.checked !== key) return;
+        replace(checks, ...checkLines(c).map((l) => h("li", {}, l)));
+        end.dataset.ok = ok(c) ? "yes" : "no";
+        end.dataset.opens = String(c.opens);
+        end.dataset.mine = String(c.mine);
+      },
+      (e) => {
+        replace(checks, h("li", {}, "The reveal could not be checked: " + String(e)));
+        end.dataset.ok = "no";
+      },
+    );
+  }
+}
+
+/** downloadRecord fetches the finished game's record (exportGame:
+ * fairboard-game/v1) and offers it as a file, named by the game and its
+ * id. */
+export async function downloadRecord(call: <T>(fn: string, data: object) => Promise<T>, v: TableView): Promise<void> {
+  const status = byId("tg-record-status");
+  status.textContent = "Fetching the game's record…";
+  try {
+    const rec = await call<object>("exportGame", { game: v.game, gameId: v.gameId });
+    const file = `${v.game}-${v.gameId}.json`;
+    const url = URL.createObjectURL(new Blob([JSON.stringify(rec, null, 1) + "\n"], { type: "application/json" }));
+    const a = h("a", { href: url, download: file, hidden: true });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    status.textContent = `Saved as ${file}: drop it on the verifier page to check the game.`;
+    status.dataset.file = file;
+  } catch (e) {
+    status.textContent = "The record could not be fetched: " + refusal(e);
+  }
+}
