@@ -29,6 +29,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
@@ -37,7 +38,7 @@ import (
 
 // Names lists the functions, as deployed (entry points are the same
 // names with a capital: CreateGame, ...).
-var Names = []string{"createGame", "joinGame", "startGame", "act", "reveal", "getView", "exportGame", "getShuffle", "verifyShuffle", "setName", "getName"}
+var Names = []string{"createGame", "joinGame", "startGame", "act", "reveal", "getView", "exportGame", "getShuffle", "verifyShuffle", "setName", "getName", "listOpenGames", "rematch"}
 
 // SweepName is the scheduled sweep's function: plain HTTP (not the
 // callable protocol), called by Cloud Scheduler with an OIDC token that
@@ -52,6 +53,7 @@ type API struct {
 	sweep  SweepAuthorizer
 	tables tablestore.Store // nil: the dungeon only (WithTables)
 	names  names.Store      // the players' names (WithNames; in memory by default)
+	lobby  lobby.Store      // the games' listings (WithLobby; in memory by default)
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or
@@ -65,7 +67,7 @@ func New(svc *service.Service, v callable.TokenVerifier, log *slog.Logger) *API 
 	if log == nil {
 		log = slog.Default()
 	}
-	return &API{svc: svc, verify: v, log: log, names: names.NewMemory()}
+	return &API{svc: svc, verify: v, log: log, names: names.NewMemory(), lobby: lobby.NewMemory()}
 }
 
 // WithSweep sets who may call the sweep ([API.Sweep]); without one it
@@ -105,6 +107,10 @@ func (a *API) Handler(name string) http.HandlerFunc {
 		return a.SetName
 	case "getName":
 		return a.GetName
+	case "listOpenGames":
+		return a.ListOpenGames
+	case "rematch":
+		return a.Rematch
 	}
 	return nil
 }
@@ -139,13 +145,20 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 			}
 			return nil, err
 		}
+		if err := checkVisibility(q.Visibility); err != nil {
+			return nil, err
+		}
 		mode := q.Mode
 		if mode == "" {
 			mode = string(rng.ModeCrypto)
 		}
-		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActCreate, Actor: uid, ID: q.ActionID,
+		res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActCreate, Actor: uid, ID: q.ActionID,
 			GameID: q.GameID, Mode: mode, Seed: q.Seed, Audit: q.Audit, ChainLength: q.ChainLength,
 			DeadlineMs: q.DeadlineMs, Openings: q.Openings})
+		if err != nil {
+			return nil, err
+		}
+		return res, a.list(ctx, uid, q.GameID, DungeonGame, mode, q.Visibility, q.Spectators, a.svc.Rules().MaxPlayers)
 	})
 }
 
@@ -159,6 +172,9 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
+			if err := a.reserved(ctx, q.GameID, uid, q.Seat); err != nil {
+				return nil, err
+			}
 			res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
 				Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy,
 				EntropyCommitment: q.EntropyCommitment, ChainHead: q.ChainHead, PublicKey: q.PublicKey,
@@ -166,6 +182,7 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
+			a.relist(ctx, q.GameID)
 			return res, a.seatName(ctx, q.GameID, uid)
 		}, a.joinTable)
 	})
@@ -180,8 +197,12 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID,
+			res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID,
 				Version: q.Version, Signature: q.Signature})
+			if err == nil {
+				a.relist(ctx, q.GameID)
+			}
+			return res, err
 		}, a.startTable)
 	})
 }
@@ -205,7 +226,11 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 			if q.Reveal != nil {
 				return a.svc.DoRevealing(ctx, q.GameID, q.action(uid), q.Reveal.action(uid))
 			}
-			return a.svc.Do(ctx, q.GameID, q.action(uid))
+			res, err := a.svc.Do(ctx, q.GameID, q.action(uid))
+			if err == nil && q.Kind == engine.ActAbandon {
+				a.relist(ctx, q.GameID)
+			}
+			return res, err
 		}, a.actTable)
 	})
 }
@@ -242,6 +267,19 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 				return nil, err
 			}
 			v, err := a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
+			spectating := false
+			if isNotFound(err) {
+				// Not one of its members: a spectator's, if the game is
+				// open to them (the view is the same for everyone).
+				l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
+				if lerr != nil {
+					return nil, lerr
+				}
+				if l != nil {
+					v, err = a.svc.View(ctx, l.Owner, q.GameID, q.AfterSeq)
+					spectating = true
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -249,7 +287,7 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
-			return &DungeonView{View: v, Names: ns}, nil
+			return &DungeonView{View: v, Names: ns, Spectating: spectating}, nil
 		}, a.viewTable)
 	})
 }
@@ -267,7 +305,17 @@ func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.svc.Export(ctx, uid, q.GameID)
+			x, err := a.svc.Export(ctx, uid, q.GameID)
+			if isNotFound(err) {
+				l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
+				if lerr != nil {
+					return nil, lerr
+				}
+				if l != nil { // a spectator: the export is the same for every member
+					return a.spectatorExport(ctx, l.Owner, q.GameID)
+				}
+			}
+			return x, err
 		}, a.exportTable)
 	})
 }

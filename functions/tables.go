@@ -77,6 +77,10 @@ type TableView struct {
 	// Names are the names copied into the game (at each join, and by a
 	// seated player's rename), by uid.
 	Names map[string]string `json:"names"`
+	// Spectating is true when the caller reads the table as a spectator
+	// (no seat, not its owner; the table is open to spectators): State
+	// is the public part.
+	Spectating bool `json:"spectating,omitempty"`
 	// Fairness is a fair table's protocol: commitmentHex from the create
 	// on; serverSeedHex, contributionsHex (seat order, "" for none) and
 	// gameSeedHex ("" if it never started) once finished. Absent in other
@@ -171,7 +175,11 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	return tableResult(q.GameID, def, res), nil
+	seats := q.Seats
+	if seats == 0 {
+		seats = def.Seats().Default
+	}
+	return tableResult(q.GameID, def, res), a.list(ctx, uid, q.GameID, name, string(mode), q.Visibility, q.Spectators, seats)
 }
 
 // doTable applies one action to a table of the game name and answers
@@ -201,11 +209,15 @@ func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMess
 	if err := q.check(); err != nil {
 		return nil, err
 	}
+	if err := a.reserved(ctx, q.GameID, uid, q.Seat); err != nil {
+		return nil, err
+	}
 	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
 		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options, Entropy: q.Entropy})
 	if err != nil {
 		return nil, err
 	}
+	a.relist(ctx, q.GameID)
 	return res, a.seatName(ctx, q.GameID, uid)
 }
 
@@ -217,7 +229,11 @@ func (a *API) startTable(ctx context.Context, uid, name string, data json.RawMes
 	if err := checkIDs(q.GameID, q.ActionID); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart})
+	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart})
+	if err == nil {
+		a.relist(ctx, q.GameID)
+	}
+	return res, err
 }
 
 func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
@@ -228,7 +244,11 @@ func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessa
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, name, q.GameID, q.action(uid))
+	res, err := a.doTable(ctx, name, q.GameID, q.action(uid))
+	if err == nil && q.Kind != "" && q.Kind != table.KindMove { // a leave, a removal, an abandon
+		a.relist(ctx, q.GameID)
+	}
+	return res, err
 }
 
 // viewTable is getView's table path: the caller's view if it holds a
@@ -247,12 +267,21 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 	if err != nil {
 		return nil, err
 	}
+	spectating := false
 	if v.Seat == table.NoSeat && v.Owner != uid && v.Phase != table.PhaseLobby {
-		return nil, noSuchGame()
+		// A spectator reads the public part (v is uid's view: no seat's).
+		l, err := a.spectate(ctx, q.GameID, v.Game)
+		if err != nil {
+			return nil, err
+		}
+		if l == nil {
+			return nil, noSuchGame()
+		}
+		spectating = true
 	}
 	out := &TableView{Game: v.Game, GameID: q.GameID, Mode: string(v.Mode), Owner: v.Owner, Phase: string(v.Phase),
 		Version: v.Version, Rules: v.Rules, RulesHash: v.RulesHash, Seat: v.Seat, ToMove: v.ToMove,
-		State: json.RawMessage("null")}
+		State: json.RawMessage("null"), Spectating: spectating}
 	for _, s := range v.Seats {
 		out.Seats = append(out.Seats, TableSeat{UID: s.UID, Options: s.Options})
 	}
@@ -363,5 +392,19 @@ func (a *API) exportTable(ctx context.Context, uid, _ string, data json.RawMessa
 	if !table.ValidID(q.GameID) {
 		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
-	return a.tables.Record(ctx, q.GameID, uid)
+	rec, err := a.tables.Record(ctx, q.GameID, uid)
+	if isNotFound(err) {
+		name, gerr := a.tables.Game(ctx, q.GameID)
+		if gerr != nil {
+			return nil, err
+		}
+		l, lerr := a.spectate(ctx, q.GameID, name)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if l != nil { // a spectator: a finished table's record is the same for every member
+			return a.tables.Record(ctx, q.GameID, l.Owner)
+		}
+	}
+	return rec, err
 }

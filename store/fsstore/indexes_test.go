@@ -141,8 +141,10 @@ func TestIndexExemptions(t *testing.T) {
 			}
 		}
 	})
+	// Collections other stores write, whose own tests check their fields.
+	others := map[string]string{"seats": "tablestore/fstables", "names": "names/fsnames", "users": "names/fsnames", "lobby": "lobby/fslobby"}
 	for _, g := range groups {
-		if g != "games" && seen[g] == nil {
+		if g != "games" && seen[g] == nil && others[g] == "" {
 			t.Errorf("overrides for %s, a collection the store does not write", g)
 		}
 	}
