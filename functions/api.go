@@ -268,15 +268,18 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			}
 			v, err := a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
 			spectating := false
-			if isNotFound(err) {
+			if isNotFound(err) || err == nil && !isMember(v, uid) {
 				// Not one of its members: a spectator's, if the game is
-				// open to them (the view is the same for everyone).
+				// open to them (the view is the same for everyone); in
+				// its lobby anyone reads it, and a spectator is told so.
 				l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
 				if lerr != nil {
 					return nil, lerr
 				}
 				if l != nil {
-					v, err = a.svc.View(ctx, l.Owner, q.GameID, q.AfterSeq)
+					if err != nil {
+						v, err = a.svc.View(ctx, l.Owner, q.GameID, q.AfterSeq)
+					}
 					spectating = true
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/lobby"
+	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/table"
 )
@@ -214,4 +215,18 @@ func isNotFound(err error) bool {
 	var ee *engine.Error
 	return errors.Is(err, store.ErrNotFound) || errors.As(err, &te) && te.Code == table.CodeNotCreated ||
 		errors.As(err, &ee) && ee.Code == engine.CodeNotCreated
+}
+
+// isMember reports whether uid is in the dungeon game v shows: its owner
+// or one of its players.
+func isMember(v *service.View, uid string) bool {
+	if v.Public.Owner == uid {
+		return true
+	}
+	for _, p := range v.Public.Players {
+		if p.UID == uid {
+			return true
+		}
+	}
+	return false
 }

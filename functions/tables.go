@@ -268,16 +268,17 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 		return nil, err
 	}
 	spectating := false
-	if v.Seat == table.NoSeat && v.Owner != uid && v.Phase != table.PhaseLobby {
-		// A spectator reads the public part (v is uid's view: no seat's).
+	if v.Seat == table.NoSeat && v.Owner != uid {
+		// A spectator reads the public part (v is uid's view: no seat's);
+		// in the lobby anyone reads it, and a spectator is told so.
 		l, err := a.spectate(ctx, q.GameID, v.Game)
 		if err != nil {
 			return nil, err
 		}
-		if l == nil {
+		if l == nil && v.Phase != table.PhaseLobby {
 			return nil, noSuchGame()
 		}
-		spectating = true
+		spectating = l != nil
 	}
 	out := &TableView{Game: v.Game, GameID: q.GameID, Mode: string(v.Mode), Owner: v.Owner, Phase: string(v.Phase),
 		Version: v.Version, Rules: v.Rules, RulesHash: v.RulesHash, Seat: v.Seat, ToMove: v.ToMove,

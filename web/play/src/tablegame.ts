@@ -9,6 +9,7 @@ import { CallError } from "./backend";
 import { refusal } from "./errors";
 import { clearStale, noteStatus, pageTitle } from "./safety";
 import { appendLog, moveButtons, redescribeLog, renderPlayers, renderState, turnLine } from "./genericboard";
+import { openFields, showRematch } from "./spectate";
 import { gameLabel, outcomeLine, seatName, uidName, words, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** TableContext is what a table's page needs from the app. */
@@ -111,7 +112,7 @@ export async function createTable(ctx: TableContext, game: string): Promise<void
   const gameId = ctx.newId("g");
   const seats = Number(byId<HTMLSelectElement>("create-seats").value);
   const seat = Number(byId<HTMLSelectElement>("create-seat").value);
-  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode: "crypto", seats });
+  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode: "crypto", seats, ...openFields() });
   const options = chosenOptions(byId("create-options"));
   await ctx.call<TableResult>("joinGame", { gameId, actionId: ctx.newId("j"), version: created.version, seat, ...(options ? { options } : {}) });
   location.hash = "game=" + gameId;
@@ -240,6 +241,8 @@ export class TableGame {
     renderState(byId("tg-state"), v, this.name);
     byId("tg-turn").textContent = turnLine(v, this.name, this.ctx.uid);
     show(byId("tg-end"), v.phase === "finished");
+    show(byId("tg-watching"), !!v.spectating && v.phase !== "lobby"); // read-only: no seat, no move
+    showRematch("tg-rematch", v.seat >= 0, v.phase === "finished");
     byId("tg-result").textContent = outcomeLine(v, this.name);
     // A refusal is said at its version, and cleared once a later one shows.
     clearStale(byId("tg-status"), v.version);

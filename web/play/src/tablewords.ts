@@ -38,6 +38,8 @@ export interface TableView {
   outcome: { abandoned: boolean; winners: number[]; payoffs: number[] } | null;
   /** the players' names copied into the game, by uid (untrusted text). */
   names?: Record<string, string>;
+  /** true when the caller reads the table as a spectator (the public part). */
+  spectating?: boolean;
 }
 
 /** isTableView tells a table game's getView answer from the dungeon's:
