@@ -199,3 +199,36 @@ func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
 		p.CheckConsole(expectedConsole...)
 	}
 }
+
+// A spectator on Firestore (the emulators, the rules enforced): the rules
+// let only seated players read a game, so the page of Carol, a guest
+// watching a public dungeon game at 390 px, reads it by polling getView
+// and follows the players' moves read-only, while the players' pages
+// listen; the console stays clean (no refused read of a document).
+func TestSpectatorOnFirestoreInChromium(t *testing.T) {
+	srv := emuServer(t)
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	alice := newPlayer(t, b, "alice", browser.Desktop, url)
+	bob := newPlayer(t, b, "bob", browser.Desktop, url)
+	carol := newPlayer(t, b, "carol", browser.Phone, url)
+	for _, p := range []*player{alice, bob, carol} {
+		p.signInGuest()
+	}
+	alice.Click(`input[name="visibility"][value="public"]`)
+	m := &match{t: t, base: srv.URL, players: []*player{alice, bob}, stopAfter: 3}
+	id := m.lobby("crypto", nil)
+	carol.open(srv.URL, id)
+	carol.screen("game")
+	carol.WaitFor(`document.getElementById("game").dataset.phase === "playing" && !document.getElementById("watching").hidden`)
+	m.play(100)
+	ver := alice.String(`document.getElementById("game").dataset.version`)
+	carol.WaitFor(fmt.Sprintf(`document.getElementById("game").dataset.version === %q`, ver))
+	require.Equal(t, "0", carol.String(`String(document.querySelectorAll("#action-buttons button").length)`), "no action for a spectator")
+	require.Equal(t, "online", alice.String(`document.getElementById("net").dataset.state`), "the players listen")
+	carol.shot("spectator-dungeon-firestore-phone")
+	carol.checkScreen("a spectator's view on Firestore, on a phone")
+	for _, p := range []*player{alice, bob, carol} {
+		p.CheckConsole(expectedConsole...)
+	}
+}
