@@ -4,7 +4,7 @@
 import { newBackend, CallError, type Backend, type User } from "./backend";
 import { loadConfig, type Config } from "./config";
 import { append, byId, h, replace, show } from "./dom";
-import { loadEngine, type Engine, type Help } from "./engine";
+import { loadEngine, type Engine } from "./engine";
 import { refusal, retryable } from "./errors";
 import { describe, PROTOCOL, type Names } from "./log";
 import type { Action, GameEvent, Mark, Public, Result, View } from "./types";
@@ -16,7 +16,8 @@ import { clearStale, confirmBar, isIrreversible, noteStatus, ordered, pageTitle,
 import { chosenGame, createTable, setupGameChoice, TableGame, type TableContext } from "./tablegame";
 import { isTableView, type TableView } from "./tablewords";
 import { forgetName, loadName, setupNameForm } from "./name";
-import { askRematch, loadOpenGames, openFields, Poller, setupOpenGames, showRematch, takeRematch } from "./spectate";
+import { askRematch, joinRematchTable, loadOpenGames, openFields, Poller, setupOpenGames, showRematch, takeRematch } from "./spectate";
+import { renderHelp } from "./help";
 import { gameLabel } from "./tablewords";
 
 let cfg: Config;
@@ -170,14 +171,7 @@ function openTable(id: string, v: TableView): void {
   localStorage.setItem("fairboard.lastGame." + user!.uid, id);
   table = new TableGame(tableContext(), id, v);
   screen("table");
-  // A rematch this player asked for: join the seat it keeps for them.
-  const r = takeRematch(id);
-  if (r && v.phase === "lobby" && v.seat < 0) {
-    const t = table;
-    void callRetrying("joinGame", { game: v.game, gameId: id, actionId: newId("j"), version: v.version, seat: r.seat, ...(r.options ? { options: r.options } : {}) })
-      .catch((e) => (byId("tg-status").textContent = "Refused: " + refusal(e)))
-      .then(() => t.refresh());
-  }
+  joinRematchTable(lobbyCall, newId, table, v);
 }
 
 function fillSelect(sel: HTMLSelectElement, options: [string, string][]): void {
@@ -302,27 +296,6 @@ function setupForms(): void {
     b.setAttribute("aria-pressed", String(shown));
     b.textContent = shown ? "Hide the fairness records" : "Show the fairness records";
   });
-}
-
-/** renderHelp fills the help dialog from the game's help. */
-function renderHelp(body: HTMLElement, help: Help): void {
-  if (help.error) {
-    replace(body, h("p", {}, "The rules could not be read: " + help.error));
-    return;
-  }
-  replace(
-    body,
-    help.summary ? h("p", { class: "summary" }, help.summary) : null,
-    ...help.sections.map((s) =>
-      h(
-        "section",
-        {},
-        h("h3", {}, s.title),
-        s.intro ? h("p", {}, s.intro) : null,
-        s.items?.length ? h("dl", {}, ...s.items.flatMap((it) => [h("dt", {}, it.name), h("dd", {}, it.text)])) : null,
-      ),
-    ),
-  );
 }
 
 async function createGame(): Promise<void> {

@@ -4,6 +4,8 @@
 // button with the join into the rotated seat that follows it.
 
 import { byId, h, replace, show } from "./dom";
+import { refusal } from "./errors";
+import type { TableView } from "./tablewords";
 
 /** Call calls a function (sending it again while its answer is lost). */
 type Call = <T>(fn: string, data: object) => Promise<T>;
@@ -72,7 +74,7 @@ export async function loadOpenGames(call: Call, label: (game: string) => string)
   try {
     games = (await call<{ games: OpenGame[] }>("listOpenGames", {})).games ?? [];
   } catch (e) {
-    status.textContent = "The open games could not be read: " + (e instanceof Error ? e.message : String(e));
+    status.textContent = "The open games could not be read: " + refusal(e);
     return;
   }
   status.textContent = games.length
@@ -122,7 +124,7 @@ export async function askRematch(call: Call, gameId: string, game: string, statu
     status.textContent = "";
     location.hash = "game=" + r.gameId;
   } catch (e) {
-    status.textContent = "The rematch could not be made: " + (e instanceof Error ? e.message : String(e));
+    status.textContent = "The rematch could not be made: " + refusal(e);
   }
 }
 
@@ -165,4 +167,15 @@ export class Poller {
     window.clearInterval(this.timer);
     this.timer = 0;
   }
+}
+
+/** joinRematchTable joins, on a table's page just opened, the seat a
+ * rematch this player asked for keeps for them, then reads the table. */
+export function joinRematchTable(call: Call, newId: (prefix: string) => string, t: { refresh(): Promise<void> }, v: TableView): void {
+  const r = takeRematch(v.gameId);
+  if (!r || v.phase !== "lobby" || v.seat >= 0) return;
+  const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version: v.version, seat: r.seat, ...(r.options ? { options: r.options } : {}) };
+  void call("joinGame", data)
+    .catch((e) => (byId("tg-status").textContent = "Refused: " + refusal(e)))
+    .then(() => t.refresh());
 }
