@@ -195,6 +195,46 @@ func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
 	require.Equal(t, "0", dave.String(`String(document.querySelectorAll("#action-buttons button").length)`))
 	dave.shot("spectator-dungeon-desktop")
 	dave.checkScreen("a spectator's view of the dungeon")
+
+	// Its end (Alice abandons it) and its rematch: each player presses
+	// Rematch and lands in the same new game, seated with its class and
+	// its seat rotated; the spectators get no Rematch.
+	alice.Click("#abandon")
+	alice.Click("#abandon-confirm")
+	for _, p := range []*player{alice, bob, carol} {
+		p.WaitFor(`document.getElementById("game").dataset.phase === "finished" && !document.getElementById("end").hidden`)
+	}
+	require.Equal(t, "true", carol.String(`String(document.getElementById("rematch").hidden)`), "no rematch for a spectator")
+	dsum := sha256.Sum256([]byte("fairboard-rematch/v1\x00" + did))
+	dnew := "rm" + hex.EncodeToString(dsum[:])[:32]
+	for _, p := range []*player{alice, bob} {
+		p.WaitFor(`!document.getElementById("rematch").hidden`)
+		p.Click("#rematch")
+		p.WaitFor(fmt.Sprintf(`document.getElementById("game-id").textContent === %q && document.getElementById("game").dataset.phase === "lobby" && document.querySelector("#players li.me")`, dnew))
+	}
+	alice.WaitFor(`document.querySelectorAll("#players li").length === 2`)
+	for _, p := range []*player{alice, bob} {
+		require.Empty(t, p.String(`document.getElementById("action-status").textContent`), "the join into the rotated seat is sent once")
+	}
+	var dv struct {
+		State struct {
+			Owner   string `json:"owner"`
+			Players []struct {
+				UID   string `json:"uid"`
+				Seat  int    `json:"seat"`
+				Class string `json:"class"`
+			} `json:"players"`
+		} `json:"state"`
+	}
+	require.NoError(t, api.Call(ctx, "getView", "dev:alice", map[string]any{"gameId": dnew}, &dv))
+	require.Equal(t, "alice", dv.State.Owner)
+	require.Len(t, dv.State.Players, 2)
+	for _, pl := range dv.State.Players {
+		want := map[string][2]any{"alice": {1, "warrior"}, "bob": {0, "monk"}}[pl.UID]
+		require.Equal(t, want, [2]any{pl.Seat, pl.Class}, "%s's seat and class in the rematch", pl.UID)
+	}
+	alice.WaitFor(`document.querySelector('#action-buttons button[data-kind="start"]')`)
+	alice.shot("rematch-dungeon-desktop")
 	for _, p := range []*player{alice, bob, carol, dave} {
 		p.CheckConsole(expectedConsole...)
 	}

@@ -489,7 +489,6 @@ class GameView implements Names {
     if (this.closed) return;
     byId("game").dataset.openError = "";
     if (this.state?.trustless) await this.openTrust();
-    this.joinRematch();
     const saved = sessionStorage.getItem(this.storageKey);
     if (saved) {
       // An action sent before a reload whose answer never came: send it
@@ -498,6 +497,7 @@ class GameView implements Names {
       this.pending = JSON.parse(saved) as Pending;
       void this.attempt();
     }
+    this.joinRematch(); // after: its join is a pending action of its own
     this.watch();
   }
 
