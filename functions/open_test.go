@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
@@ -330,4 +331,28 @@ func TestRematchDungeon(t *testing.T) {
 	must("joinGame", "dev:p2", map[string]any{"gameId": want, "actionId": "j", "seat": 0, "class": "monk", "entropy": "04"})
 	must("joinGame", "dev:p1", map[string]any{"gameId": want, "actionId": "j", "seat": 1, "class": "warrior", "entropy": "05"})
 	must("startGame", "dev:p1", map[string]any{"gameId": want, "actionId": "s"})
+}
+
+// A trustless game's rematch keeps its mode, chain length and deadline;
+// its seats are joined by the players' own chains and keys (a join the
+// rematch cannot make for them), each into its rotated seat.
+func TestRematchTrustless(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newServer(t, true)
+	ps := seats(2)
+	tb, err := functest.NewTable(ctx, c, "tl-old", ps, eng.Rules(), map[string]any{"deadlineMs": 5000})
+	require.NoError(t, err)
+	require.NoError(t, tb.Act(ctx, 0, engine.Action{Kind: engine.ActAbandon}, "ab"))
+	var r rematchResult
+	require.NoError(t, c.Call(ctx, "rematch", ps[1].Token, map[string]any{"gameId": "tl-old"}, &r))
+	require.Equal(t, rematchResult{GameID: rematchID("tl-old"), Game: "dungeon", Mode: "trustless", Seat: 0, Class: string(ps[1].Seat.Class)}, r)
+	var old, nu struct {
+		State engine.Public `json:"state"`
+	}
+	require.NoError(t, c.Call(ctx, "getView", ps[0].Token, map[string]any{"gameId": "tl-old"}, &old))
+	require.NoError(t, c.Call(ctx, "getView", ps[0].Token, map[string]any{"gameId": r.GameID}, &nu))
+	require.Equal(t, "trustless", string(nu.State.RNG.Mode))
+	require.Equal(t, int64(5000), nu.State.Trustless.DeadlineMs)
+	require.Equal(t, old.State.Trustless.ChainLength, nu.State.Trustless.ChainLength)
+	require.Equal(t, ps[0].UID, nu.State.Owner)
 }
