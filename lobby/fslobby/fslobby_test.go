@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"testing"
 
@@ -13,65 +12,19 @@ import (
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/lobby/fslobby"
+	"github.com/fairboard/fairboard/lobby/lobbytest"
 )
 
 var emu = emulator.NewSuite(emulator.Config{Firestore: true})
 
 func TestMain(m *testing.M) { os.Exit(emu.Run(m)) }
 
-// The Firestore store on the emulator: a listing comes back as put
-// (reserved seats included); Open is the listed ones only (public, in
-// the lobby, a seat free), newest first, bounded; a game without a
-// listing has none.
+// The Firestore store passes the lobby.Store contract on the emulator
+// (its query: where listed, ordered by createdAt descending, limited).
 func TestFirestoreLobby(t *testing.T) {
 	emu.Require(t)
 	emu.Reset(t)
-	ctx := context.Background()
-	s := fslobby.New(emu.Client(t))
-	l, err := s.Get(ctx, "none")
-	require.NoError(t, err)
-	require.Nil(t, l)
-	base := lobby.Listing{Game: "pig", Owner: "u1", OwnerName: "Alice", Mode: "crypto", Visibility: lobby.Public,
-		Seats: 2, Phase: lobby.PhaseLobby}
-	for i := range 60 {
-		l := base
-		l.GameID, l.CreatedAt = fmt.Sprintf("g%02d", i), int64(1000+i)
-		switch i % 4 {
-		case 1:
-			l.Visibility = lobby.Link
-		case 2:
-			l.Taken = 2 // full
-		}
-		require.NoError(t, s.Put(ctx, l))
-	}
-	kept := base
-	kept.GameID, kept.Visibility, kept.Spectators, kept.RematchOf, kept.Reserved = "rm1", lobby.Link, true, "g00", []string{"b", "a"}
-	require.NoError(t, s.Put(ctx, kept))
-	got, err := s.Get(ctx, "rm1")
-	require.NoError(t, err)
-	require.Equal(t, kept, *got)
-
-	open, err := s.Open(ctx, 0)
-	require.NoError(t, err)
-	require.Len(t, open, 30, "the 60 games' public ones with a free seat: i%4 is 0 or 3")
-	for i, l := range open {
-		require.True(t, l.Listed(), "%+v", l)
-		if i > 0 {
-			require.Greater(t, open[i-1].CreatedAt, l.CreatedAt, "newest first")
-		}
-	}
-	require.Equal(t, "g59", open[0].GameID)
-	open, err = s.Open(ctx, 5)
-	require.NoError(t, err)
-	require.Len(t, open, 5)
-	// A listing whose game starts leaves the list.
-	started := open[0]
-	started.Phase = lobby.PhasePlaying
-	require.NoError(t, s.Put(ctx, started))
-	open, err = s.Open(ctx, 0)
-	require.NoError(t, err)
-	require.Len(t, open, 29)
-	require.NotEqual(t, started.GameID, open[0].GameID)
+	lobbytest.Run(t, fslobby.New(emu.Client(t)))
 }
 
 // Every field of a listing is exempt from Firestore's automatic indexes
