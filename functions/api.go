@@ -2,7 +2,9 @@
 // the Functions Framework for Go, speaking Firebase's callable protocol so
 // a client's httpsCallable works unchanged: createGame, joinGame,
 // startGame, act, reveal (a trustless game's reveal rounds), getView, and
-// for checking a game: exportGame, getShuffle and verifyShuffle; beside
+// for checking a game: exportGame, getShuffle and verifyShuffle; the
+// players' names (setName, getName), the lobby's open games
+// (listOpenGames) and rematches (rematch); beside
 // them, the scheduled sweep (sweep.go) that settles games past their
 // deadlines. Each verifies the caller's Firebase ID token
 // (the uid comes from the token, never from the body), decodes the body's
@@ -256,9 +258,11 @@ func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 // [ViewRequest], result [DungeonView] (a table: [TableView]), with the
 // names copied into the game. Seated players (as the security
 // rules let them read it) and the owner may view their game; while the
-// game is in its lobby any signed-in user may, to see the free seats.
-// Others get NOT_FOUND, as for a game that does not exist, after one read
-// (the game document) and before the log is read.
+// game is in its lobby any signed-in user may, to see the free seats;
+// once it has started, a spectator of a game open to spectators may
+// (spectating true; its listing read after the game document). Others
+// get NOT_FOUND, as for a game that does not exist, after the game
+// document and the listing are read and before the log is.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		return a.route(ctx, uid, data, func() (any, error) {
@@ -299,7 +303,8 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 // one of its seated players or its owner: data [ExportRequest], result
 // the export (docs/fairness.md); a table's is its game record
 // (match.Record, fairboard-game/v1). A game not finished is
-// FAILED_PRECONDITION (details.code "not_finished"); anyone else gets
+// FAILED_PRECONDITION (details.code "not_finished"). A spectator of a
+// finished game open to spectators gets its export too; anyone else gets
 // NOT_FOUND, as for a game that does not exist.
 func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "exportGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {

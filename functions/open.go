@@ -191,12 +191,11 @@ func (a *API) reserved(ctx context.Context, gameID, uid string, seat int) error 
 	return nil
 }
 
-// spectate answers whether uid, who is not in the game, may read it as
-// a spectator of a game of the game name: its listing says it is open
-// to spectators (or public). The listing is read only for callers the
-// game's own check refused. l is the listing (the owner's uid: the
-// dungeon's view and a finished game's export are the same for every
-// member).
+// spectate returns gameID's listing if a caller who is not in the game
+// (no seat, not its owner) may watch it: the listing names the game name
+// and says it is open to spectators (or public); else nil. Callers read
+// a spectator's dungeon view and finished exports as the listing's owner
+// (the same for every member). Its one error is the listing store's.
 func (a *API) spectate(ctx context.Context, gameID, name string) (*lobby.Listing, error) {
 	if !table.ValidID(gameID) {
 		return nil, nil

@@ -253,8 +253,9 @@ func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessa
 
 // viewTable is getView's table path: the caller's view if it holds a
 // seat or owns the table, anyone's while the table is in its lobby (to
-// see the free seats); anyone else gets NOT_FOUND, as for a game that
-// does not exist.
+// see the free seats), a spectator's (the public part) once started if
+// the table is open to spectators; anyone else gets NOT_FOUND, as for a
+// game that does not exist.
 func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage) (any, error) {
 	var q ViewRequest
 	if err := decodeData(data, &q); err != nil {
@@ -329,7 +330,9 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 var errAlreadyCreated = &table.Error{Code: table.CodeAlreadyCreated, Msg: "the game exists"}
 
 // exportTable is exportGame's table path: the finished table's game
-// record for a seated player or its owner (table.Table.Record).
+// record for a seated player or its owner (table.Table.Record), and for
+// a spectator of a table open to spectators (read as its owner's: the
+// record of a finished table is the same for every member).
 func (a *API) exportTable(ctx context.Context, uid, _ string, data json.RawMessage) (any, error) {
 	var q ExportRequest
 	if err := decodeData(data, &q); err != nil {
