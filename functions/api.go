@@ -2,7 +2,9 @@
 // the Functions Framework for Go, speaking Firebase's callable protocol so
 // a client's httpsCallable works unchanged: createGame, joinGame,
 // startGame, act, reveal (a trustless game's reveal rounds), getView, and
-// for checking a game: exportGame, getShuffle and verifyShuffle; beside
+// for checking a game: exportGame, getShuffle and verifyShuffle; the
+// players' names (setName, getName), the lobby's open games
+// (listOpenGames) and rematches (rematch); beside
 // them, the scheduled sweep (sweep.go) that settles games past their
 // deadlines. Each verifies the caller's Firebase ID token
 // (the uid comes from the token, never from the body), decodes the body's
@@ -29,6 +31,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
@@ -37,7 +40,7 @@ import (
 
 // Names lists the functions, as deployed (entry points are the same
 // names with a capital: CreateGame, ...).
-var Names = []string{"createGame", "joinGame", "startGame", "act", "reveal", "getView", "exportGame", "getShuffle", "verifyShuffle", "setName", "getName"}
+var Names = []string{"createGame", "joinGame", "startGame", "act", "reveal", "getView", "exportGame", "getShuffle", "verifyShuffle", "setName", "getName", "listOpenGames", "rematch"}
 
 // SweepName is the scheduled sweep's function: plain HTTP (not the
 // callable protocol), called by Cloud Scheduler with an OIDC token that
@@ -52,6 +55,7 @@ type API struct {
 	sweep  SweepAuthorizer
 	tables tablestore.Store // nil: the dungeon only (WithTables)
 	names  names.Store      // the players' names (WithNames; in memory by default)
+	lobby  lobby.Store      // the games' listings (WithLobby; in memory by default)
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or
@@ -65,7 +69,7 @@ func New(svc *service.Service, v callable.TokenVerifier, log *slog.Logger) *API 
 	if log == nil {
 		log = slog.Default()
 	}
-	return &API{svc: svc, verify: v, log: log, names: names.NewMemory()}
+	return &API{svc: svc, verify: v, log: log, names: names.NewMemory(), lobby: lobby.NewMemory()}
 }
 
 // WithSweep sets who may call the sweep ([API.Sweep]); without one it
@@ -105,6 +109,10 @@ func (a *API) Handler(name string) http.HandlerFunc {
 		return a.SetName
 	case "getName":
 		return a.GetName
+	case "listOpenGames":
+		return a.ListOpenGames
+	case "rematch":
+		return a.Rematch
 	}
 	return nil
 }
@@ -139,13 +147,20 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 			}
 			return nil, err
 		}
+		if err := checkVisibility(q.Visibility); err != nil {
+			return nil, err
+		}
 		mode := q.Mode
 		if mode == "" {
 			mode = string(rng.ModeCrypto)
 		}
-		return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActCreate, Actor: uid, ID: q.ActionID,
+		res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActCreate, Actor: uid, ID: q.ActionID,
 			GameID: q.GameID, Mode: mode, Seed: q.Seed, Audit: q.Audit, ChainLength: q.ChainLength,
 			DeadlineMs: q.DeadlineMs, Openings: q.Openings})
+		if err != nil {
+			return nil, err
+		}
+		return res, a.list(ctx, uid, q.GameID, DungeonGame, mode, q.Visibility, q.Spectators, a.svc.Rules().MaxPlayers)
 	})
 }
 
@@ -159,6 +174,9 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
+			if err := a.reserved(ctx, q.GameID, uid, q.Seat); err != nil {
+				return nil, err
+			}
 			res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
 				Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy,
 				EntropyCommitment: q.EntropyCommitment, ChainHead: q.ChainHead, PublicKey: q.PublicKey,
@@ -166,6 +184,7 @@ func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
+			a.relist(ctx, q.GameID)
 			return res, a.seatName(ctx, q.GameID, uid)
 		}, a.joinTable)
 	})
@@ -180,8 +199,12 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID,
+			res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID,
 				Version: q.Version, Signature: q.Signature})
+			if err == nil {
+				a.relist(ctx, q.GameID)
+			}
+			return res, err
 		}, a.startTable)
 	})
 }
@@ -205,7 +228,11 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 			if q.Reveal != nil {
 				return a.svc.DoRevealing(ctx, q.GameID, q.action(uid), q.Reveal.action(uid))
 			}
-			return a.svc.Do(ctx, q.GameID, q.action(uid))
+			res, err := a.svc.Do(ctx, q.GameID, q.action(uid))
+			if err == nil && q.Kind == engine.ActAbandon {
+				a.relist(ctx, q.GameID)
+			}
+			return res, err
 		}, a.actTable)
 	})
 }
@@ -231,9 +258,11 @@ func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 // [ViewRequest], result [DungeonView] (a table: [TableView]), with the
 // names copied into the game. Seated players (as the security
 // rules let them read it) and the owner may view their game; while the
-// game is in its lobby any signed-in user may, to see the free seats.
-// Others get NOT_FOUND, as for a game that does not exist, after one read
-// (the game document) and before the log is read.
+// game is in its lobby any signed-in user may, to see the free seats;
+// once it has started, a spectator of a game open to spectators may
+// (spectating true; its listing read after the game document). Others
+// get NOT_FOUND, as for a game that does not exist, after the game
+// document and the listing are read and before the log is.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		return a.route(ctx, uid, data, func() (any, error) {
@@ -242,6 +271,22 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 				return nil, err
 			}
 			v, err := a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
+			spectating := false
+			if isNotFound(err) || err == nil && !isMember(v, uid) {
+				// Not one of its members: a spectator's, if the game is
+				// open to them (the view is the same for everyone); in
+				// its lobby anyone reads it, and a spectator is told so.
+				l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
+				if lerr != nil {
+					return nil, lerr
+				}
+				if l != nil {
+					if err != nil {
+						v, err = a.svc.View(ctx, l.Owner, q.GameID, q.AfterSeq)
+					}
+					spectating = true
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -249,7 +294,7 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
-			return &DungeonView{View: v, Names: ns}, nil
+			return &DungeonView{View: v, Names: ns, Spectating: spectating}, nil
 		}, a.viewTable)
 	})
 }
@@ -258,7 +303,8 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 // one of its seated players or its owner: data [ExportRequest], result
 // the export (docs/fairness.md); a table's is its game record
 // (match.Record, fairboard-game/v1). A game not finished is
-// FAILED_PRECONDITION (details.code "not_finished"); anyone else gets
+// FAILED_PRECONDITION (details.code "not_finished"). A spectator of a
+// finished game open to spectators gets its export too; anyone else gets
 // NOT_FOUND, as for a game that does not exist.
 func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "exportGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
@@ -267,7 +313,17 @@ func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			return a.svc.Export(ctx, uid, q.GameID)
+			x, err := a.svc.Export(ctx, uid, q.GameID)
+			if isNotFound(err) {
+				l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
+				if lerr != nil {
+					return nil, lerr
+				}
+				if l != nil { // a spectator: the export is the same for every member
+					return a.spectatorExport(ctx, l.Owner, q.GameID)
+				}
+			}
+			return x, err
 		}, a.exportTable)
 	})
 }

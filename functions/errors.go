@@ -8,6 +8,8 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
 )
 
 // CodeStatus maps every engine rejection code to the callable status the
@@ -103,4 +105,59 @@ func classify(err error) (*callable.Error, bool) {
 		return callable.Errorf(callable.StatusCancelled, "request cancelled"), true
 	}
 	return &callable.Error{Status: callable.StatusInternal, Message: "internal error"}, false
+}
+
+// TableCodeStatus maps every table refusal code (table.Codes) to the
+// callable status the client gets, as CodeStatus does the dungeon's
+// (the same status for the same spelling); details.code is the table's
+// code.
+var TableCodeStatus = map[table.Code]callable.Status{
+	table.CodeInvalidAction:  callable.StatusInvalidArgument,
+	table.CodeNotYourTurn:    callable.StatusPermissionDenied,
+	table.CodeUnknownPlayer:  callable.StatusInvalidArgument,
+	table.CodeGameOver:       callable.StatusFailedPrecondition,
+	table.CodeBadRuleset:     callable.StatusInvalidArgument,
+	table.CodeBadSetup:       callable.StatusInvalidArgument,
+	table.CodeBadActionID:    callable.StatusInvalidArgument,
+	table.CodeBadActor:       callable.StatusInvalidArgument,
+	table.CodeActionIDReused: callable.StatusAlreadyExists,
+	table.CodeStaleVersion:   callable.StatusFailedPrecondition,
+	table.CodeNotStarted:     callable.StatusFailedPrecondition,
+	table.CodeAlreadyStarted: callable.StatusFailedPrecondition,
+	table.CodeNotOwner:       callable.StatusPermissionDenied,
+	table.CodeNotSeated:      callable.StatusPermissionDenied,
+	table.CodeSeatTaken:      callable.StatusAlreadyExists,
+	table.CodeSeatFree:       callable.StatusFailedPrecondition,
+	table.CodeAlreadyJoined:  callable.StatusAlreadyExists,
+	table.CodeBadOption:      callable.StatusInvalidArgument,
+	table.CodeTooFewPlayers:  callable.StatusFailedPrecondition,
+	table.CodeNotCreated:     callable.StatusNotFound,
+	table.CodeBadGameID:      callable.StatusInvalidArgument,
+	table.CodeAlreadyCreated: callable.StatusAlreadyExists,
+	table.CodeNotFinished:    callable.StatusFailedPrecondition,
+	table.CodeBadEntropy:     callable.StatusInvalidArgument,
+}
+
+// classifyTable maps an error of the table path to the client's answer,
+// as classify does the dungeon's; ok is false for errors that are not
+// the table path's (classify answers them).
+func classifyTable(err error) (*callable.Error, bool) {
+	var te *table.Error
+	switch {
+	case errors.As(err, &te) && te.Code == table.CodeNotCreated:
+		return noSuchGame(), true
+	case errors.As(err, &te):
+		st, ok := TableCodeStatus[te.Code]
+		if !ok {
+			return nil, false
+		}
+		return &callable.Error{Status: st, Message: te.Msg, Details: details{string(te.Code)}}, true
+	case errors.Is(err, tablestore.ErrUnknownGame):
+		return callable.InvalidArgument("%s", err.Error()).WithDetails(details{"unknown_game"}), true
+	case errors.Is(err, tablestore.ErrContention):
+		return callable.Aborted("the game is busy; retry with the same actionId"), true
+	case errors.Is(err, tablestore.ErrUnavailable):
+		return callable.Errorf(callable.StatusUnavailable, "the game store is unavailable; retry with the same actionId"), true
+	}
+	return nil, false
 }

@@ -205,4 +205,7 @@ func (a *API) gameNames(ctx context.Context, gameID string) (map[string]string, 
 type DungeonView struct {
 	*service.View
 	Names map[string]string `json:"names"`
+	// Spectating is true when the caller reads the game as a spectator
+	// (not in it; the game is open to spectators).
+	Spectating bool `json:"spectating,omitempty"`
 }

@@ -22,6 +22,8 @@ import (
 type leakyTables struct {
 	tablestore.Store
 	view, result bool
+	// public leaks (as view) to readers without a seat only: spectators.
+	public bool
 }
 
 // seat0 is seat 0's view of the table g (nil before it is taken).
@@ -39,7 +41,7 @@ func (l leakyTables) seat0(ctx context.Context, g string) *table.View {
 
 func (l leakyTables) View(ctx context.Context, g, uid string) (*table.View, game.Definition, error) {
 	v, def, err := l.Store.View(ctx, g, uid)
-	if err != nil || !l.view || v.State == nil {
+	if err != nil || !(l.view || l.public && v.Seat == table.NoSeat) || v.State == nil {
 		return v, def, err
 	}
 	if zero := l.seat0(ctx, g); zero != nil {
@@ -93,7 +95,10 @@ func checkPrivacy(t *testing.T, c *functest.Client, def game.Definition, prefix 
 		id := fmt.Sprintf("%s-%s-%d", prefix, def.Name(), g)
 		bots, err := rng.NewSeeded(id + "/bots")
 		require.NoError(t, err)
-		p := functest.Privacy{Client: c, Def: def, GameID: id, Seed: "privacy-" + id, Seats: toks, Outsider: "dev:" + prefix + "-outsider", Bots: bots}
+		// Every other game is open to spectators: its outsider is a
+		// spectator, reading the public view throughout.
+		p := functest.Privacy{Client: c, Def: def, GameID: id, Seed: "privacy-" + id, Seats: toks,
+			Outsider: "dev:" + prefix + "-outsider", Bots: bots, Spectators: g%2 == 1}
 		leak, err := p.Check(context.Background())
 		require.NoError(t, err, "%s game %d", def.Name(), g)
 		if leak != "" {
@@ -125,5 +130,11 @@ func TestPrivatePartsStayPrivateOverHTTP(t *testing.T) {
 		leak = checkPrivacy(t, leaky, def, "leakresult", 1)
 		require.Contains(t, leak, "addressed to seat 0", "control: the leaking result is caught")
 		t.Logf("control (result): %.200s", leak)
+		// A store that leaks seat 0's part to readers without a seat
+		// only: caught through the spectator (game 1 is open to them).
+		leaky = newTableServer(t, true, leakyTables{Store: tablestore.NewMemory(registry.Lookup), public: true})
+		leak = checkPrivacy(t, leaky, def, "leakspec", 2)
+		require.Contains(t, leak, fmt.Sprintf("game 1: after action 0: reader %d reads seat 0's private part", def.Seats().Default), "control: the spectator's leak is caught")
+		t.Logf("control (spectator): %.200s", leak)
 	}
 }

@@ -35,6 +35,14 @@ type CreateRequest struct {
 	ChainLength int    `json:"chainLength,omitempty"`
 	DeadlineMs  int64  `json:"deadlineMs,omitempty"`
 	Openings    bool   `json:"openings,omitempty"`
+	// Visibility is "link" (the default: a stranger finds the game only
+	// by its id, and not at all once it has started) or "public" (listed
+	// by listOpenGames while it waits for players, and open to
+	// spectators). Spectators opens the game to spectators: any
+	// signed-in user reads its public view and, once it is over, its
+	// export.
+	Visibility string `json:"visibility,omitempty"`
+	Spectators bool   `json:"spectators,omitempty"`
 }
 
 // JoinRequest is joinGame's data. Entropy (fair games only) is the

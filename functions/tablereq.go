@@ -48,6 +48,9 @@ type TableCreateRequest struct {
 	Seed     string          `json:"seed,omitempty"`
 	Seats    int             `json:"seats,omitempty"`
 	Rules    json.RawMessage `json:"rules,omitempty"`
+	// Visibility and Spectators: as the dungeon's CreateRequest.
+	Visibility string `json:"visibility,omitempty"`
+	Spectators bool   `json:"spectators,omitempty"`
 }
 
 // TableJoinRequest is joinGame's data for a table game: Seat (0 to the
@@ -123,7 +126,7 @@ func (q *TableCreateRequest) check() error {
 	case len(q.Rules) > MaxTableRulesBytes:
 		return fieldErr("rules", fmt.Sprintf("must be at most %d bytes", MaxTableRulesBytes))
 	}
-	return nil
+	return checkVisibility(q.Visibility)
 }
 
 func (q *TableJoinRequest) check() error {

@@ -77,6 +77,10 @@ type TableView struct {
 	// Names are the names copied into the game (at each join, and by a
 	// seated player's rename), by uid.
 	Names map[string]string `json:"names"`
+	// Spectating is true when the caller reads the table as a spectator
+	// (no seat, not its owner; the table is open to spectators): State
+	// is the public part.
+	Spectating bool `json:"spectating,omitempty"`
 	// Fairness is a fair table's protocol: commitmentHex from the create
 	// on; serverSeedHex, contributionsHex (seat order, "" for none) and
 	// gameSeedHex ("" if it never started) once finished. Absent in other
@@ -171,7 +175,11 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	return tableResult(q.GameID, def, res), nil
+	seats := q.Seats
+	if seats == 0 {
+		seats = def.Seats().Default
+	}
+	return tableResult(q.GameID, def, res), a.list(ctx, uid, q.GameID, name, string(mode), q.Visibility, q.Spectators, seats)
 }
 
 // doTable applies one action to a table of the game name and answers
@@ -201,11 +209,15 @@ func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMess
 	if err := q.check(); err != nil {
 		return nil, err
 	}
+	if err := a.reserved(ctx, q.GameID, uid, q.Seat); err != nil {
+		return nil, err
+	}
 	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
 		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options, Entropy: q.Entropy})
 	if err != nil {
 		return nil, err
 	}
+	a.relist(ctx, q.GameID)
 	return res, a.seatName(ctx, q.GameID, uid)
 }
 
@@ -217,7 +229,11 @@ func (a *API) startTable(ctx context.Context, uid, name string, data json.RawMes
 	if err := checkIDs(q.GameID, q.ActionID); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart})
+	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart})
+	if err == nil {
+		a.relist(ctx, q.GameID)
+	}
+	return res, err
 }
 
 func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessage) (any, error) {
@@ -228,13 +244,18 @@ func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessa
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	return a.doTable(ctx, name, q.GameID, q.action(uid))
+	res, err := a.doTable(ctx, name, q.GameID, q.action(uid))
+	if err == nil && q.Kind != "" && q.Kind != table.KindMove { // a leave, a removal, an abandon
+		a.relist(ctx, q.GameID)
+	}
+	return res, err
 }
 
 // viewTable is getView's table path: the caller's view if it holds a
 // seat or owns the table, anyone's while the table is in its lobby (to
-// see the free seats); anyone else gets NOT_FOUND, as for a game that
-// does not exist.
+// see the free seats), a spectator's (the public part) once started if
+// the table is open to spectators; anyone else gets NOT_FOUND, as for a
+// game that does not exist.
 func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage) (any, error) {
 	var q ViewRequest
 	if err := decodeData(data, &q); err != nil {
@@ -247,12 +268,22 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 	if err != nil {
 		return nil, err
 	}
-	if v.Seat == table.NoSeat && v.Owner != uid && v.Phase != table.PhaseLobby {
-		return nil, noSuchGame()
+	spectating := false
+	if v.Seat == table.NoSeat && v.Owner != uid {
+		// A spectator reads the public part (v is uid's view: no seat's);
+		// in the lobby anyone reads it, and a spectator is told so.
+		l, err := a.spectate(ctx, q.GameID, v.Game)
+		if err != nil {
+			return nil, err
+		}
+		if l == nil && v.Phase != table.PhaseLobby {
+			return nil, noSuchGame()
+		}
+		spectating = l != nil
 	}
 	out := &TableView{Game: v.Game, GameID: q.GameID, Mode: string(v.Mode), Owner: v.Owner, Phase: string(v.Phase),
 		Version: v.Version, Rules: v.Rules, RulesHash: v.RulesHash, Seat: v.Seat, ToMove: v.ToMove,
-		State: json.RawMessage("null")}
+		State: json.RawMessage("null"), Spectating: spectating}
 	for _, s := range v.Seats {
 		out.Seats = append(out.Seats, TableSeat{UID: s.UID, Options: s.Options})
 	}
@@ -294,67 +325,14 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 	return out, nil
 }
 
-// TableCodeStatus maps every table refusal code (table.Codes) to the
-// callable status the client gets, as CodeStatus does the dungeon's
-// (the same status for the same spelling); details.code is the table's
-// code.
-var TableCodeStatus = map[table.Code]callable.Status{
-	table.CodeInvalidAction:  callable.StatusInvalidArgument,
-	table.CodeNotYourTurn:    callable.StatusPermissionDenied,
-	table.CodeUnknownPlayer:  callable.StatusInvalidArgument,
-	table.CodeGameOver:       callable.StatusFailedPrecondition,
-	table.CodeBadRuleset:     callable.StatusInvalidArgument,
-	table.CodeBadSetup:       callable.StatusInvalidArgument,
-	table.CodeBadActionID:    callable.StatusInvalidArgument,
-	table.CodeBadActor:       callable.StatusInvalidArgument,
-	table.CodeActionIDReused: callable.StatusAlreadyExists,
-	table.CodeStaleVersion:   callable.StatusFailedPrecondition,
-	table.CodeNotStarted:     callable.StatusFailedPrecondition,
-	table.CodeAlreadyStarted: callable.StatusFailedPrecondition,
-	table.CodeNotOwner:       callable.StatusPermissionDenied,
-	table.CodeNotSeated:      callable.StatusPermissionDenied,
-	table.CodeSeatTaken:      callable.StatusAlreadyExists,
-	table.CodeSeatFree:       callable.StatusFailedPrecondition,
-	table.CodeAlreadyJoined:  callable.StatusAlreadyExists,
-	table.CodeBadOption:      callable.StatusInvalidArgument,
-	table.CodeTooFewPlayers:  callable.StatusFailedPrecondition,
-	table.CodeNotCreated:     callable.StatusNotFound,
-	table.CodeBadGameID:      callable.StatusInvalidArgument,
-	table.CodeAlreadyCreated: callable.StatusAlreadyExists,
-	table.CodeNotFinished:    callable.StatusFailedPrecondition,
-	table.CodeBadEntropy:     callable.StatusInvalidArgument,
-}
-
-// classifyTable maps an error of the table path to the client's answer,
-// as classify does the dungeon's; ok is false for errors that are not
-// the table path's (classify answers them).
-func classifyTable(err error) (*callable.Error, bool) {
-	var te *table.Error
-	switch {
-	case errors.As(err, &te) && te.Code == table.CodeNotCreated:
-		return noSuchGame(), true
-	case errors.As(err, &te):
-		st, ok := TableCodeStatus[te.Code]
-		if !ok {
-			return nil, false
-		}
-		return &callable.Error{Status: st, Message: te.Msg, Details: details{string(te.Code)}}, true
-	case errors.Is(err, tablestore.ErrUnknownGame):
-		return callable.InvalidArgument("%s", err.Error()).WithDetails(details{"unknown_game"}), true
-	case errors.Is(err, tablestore.ErrContention):
-		return callable.Aborted("the game is busy; retry with the same actionId"), true
-	case errors.Is(err, tablestore.ErrUnavailable):
-		return callable.Errorf(callable.StatusUnavailable, "the game store is unavailable; retry with the same actionId"), true
-	}
-	return nil, false
-}
-
 // errAlreadyCreated is a dungeon create's answer on a game id a table
 // holds.
 var errAlreadyCreated = &table.Error{Code: table.CodeAlreadyCreated, Msg: "the game exists"}
 
 // exportTable is exportGame's table path: the finished table's game
-// record for a seated player or its owner (table.Table.Record).
+// record for a seated player or its owner (table.Table.Record), and for
+// a spectator of a table open to spectators (read as its owner's: the
+// record of a finished table is the same for every member).
 func (a *API) exportTable(ctx context.Context, uid, _ string, data json.RawMessage) (any, error) {
 	var q ExportRequest
 	if err := decodeData(data, &q); err != nil {
@@ -363,5 +341,19 @@ func (a *API) exportTable(ctx context.Context, uid, _ string, data json.RawMessa
 	if !table.ValidID(q.GameID) {
 		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
-	return a.tables.Record(ctx, q.GameID, uid)
+	rec, err := a.tables.Record(ctx, q.GameID, uid)
+	if isNotFound(err) {
+		name, gerr := a.tables.Game(ctx, q.GameID)
+		if gerr != nil {
+			return nil, err
+		}
+		l, lerr := a.spectate(ctx, q.GameID, name)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if l != nil { // a spectator: a finished table's record is the same for every member
+			return a.tables.Record(ctx, q.GameID, l.Owner)
+		}
+	}
+	return rec, err
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
@@ -121,7 +122,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("%s", errNoCloud)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	st, tables, ns, what, err := openStore(ctx, &c)
+	st, tables, ns, ls, what, err := openStore(ctx, &c)
 	if err != nil {
 		return err
 	}
@@ -132,7 +133,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
 		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log})
-	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns)
+	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns).WithLobby(ls)
 	mux := mountVerifyPage(api.Mux())
 	pc := pageConfig(&c)
 	if err := mountPlayPage(mux, pc); err != nil {
@@ -194,19 +195,19 @@ func sweepLoop(ctx context.Context, svc *service.Service, d time.Duration, log *
 
 // openStore opens the configured store, and the store of the tables of
 // the registry's other games beside it, and says which it is.
-func openStore(ctx context.Context, c *serveConfig) (store.Store, tablestore.Store, names.Store, string, error) {
+func openStore(ctx context.Context, c *serveConfig) (store.Store, tablestore.Store, names.Store, lobby.Store, string, error) {
 	if !c.firestore {
-		return store.NewMemory(), tablestore.NewMemory(lookupGame), names.NewMemory(), "in-memory store (games vanish on exit)", nil
+		return store.NewMemory(), tablestore.NewMemory(lookupGame), names.NewMemory(), lobby.NewMemory(), "in-memory store (games vanish on exit)", nil
 	}
-	st, tables, ns, err := openFirestore(ctx, c.project)
+	st, tables, ns, ls, err := openFirestore(ctx, c.project)
 	if err != nil {
-		return nil, nil, nil, "", err
+		return nil, nil, nil, nil, "", err
 	}
 	what := "Firestore of project " + c.project
 	if c.firestoreHost != "" {
 		what = "the Firestore emulator at " + c.firestoreHost
 	}
-	return st, tables, ns, what, nil
+	return st, tables, ns, ls, what, nil
 }
 
 // chooseVerifier returns the token verifier the configuration asks for:

@@ -5,8 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/fairboard/fairboard/names"
-	"github.com/fairboard/fairboard/names/fsnames"
 	"io"
 	"os"
 	"sync"
@@ -16,6 +14,10 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/internal/emulator"
+	"github.com/fairboard/fairboard/lobby"
+	"github.com/fairboard/fairboard/lobby/fslobby"
+	"github.com/fairboard/fairboard/names"
+	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/tablestore"
@@ -33,12 +35,12 @@ var errNoCloud error
 // FIRESTORE_EMULATOR_HOST is set): the dungeon's store (closing the
 // client when closed) and the store of the registry's other games'
 // tables on the same client.
-func openFirestore(ctx context.Context, project string) (store.Store, tablestore.Store, names.Store, error) {
+func openFirestore(ctx context.Context, project string) (store.Store, tablestore.Store, names.Store, lobby.Store, error) {
 	fc, err := firestore.NewClient(ctx, project)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("firestore: %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("firestore: %w", err)
 	}
-	return fsstore.New(fc, fsstore.WithCloseClient()), fstables.New(fc, lookupGame), fsnames.New(fc), nil
+	return fsstore.New(fc, fsstore.WithCloseClient()), fstables.New(fc, lookupGame), fsnames.New(fc), fslobby.New(fc), nil
 }
 
 // cloudVerifier verifies Firebase ID tokens with the Admin SDK (the Auth

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
 	"io"
 
@@ -23,8 +24,8 @@ var errNoCloud = errors.New("this gamectl was built without Firestore and Fireba
 	"to serve on Firestore, the emulators or a project, build it with the cloud tag: " +
 	"go run -tags cloud ./cmd/gamectl serve ... (or go build -tags cloud ./cmd/gamectl)")
 
-func openFirestore(context.Context, string) (store.Store, tablestore.Store, names.Store, error) {
-	return nil, nil, nil, errNoCloud
+func openFirestore(context.Context, string) (store.Store, tablestore.Store, names.Store, lobby.Store, error) {
+	return nil, nil, nil, nil, errNoCloud
 }
 
 func cloudVerifier(context.Context, string) (callable.TokenVerifier, error) { return nil, errNoCloud }

@@ -22,6 +22,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
@@ -89,6 +90,8 @@ var (
 	Reveal        = Deployed("reveal")
 	SetName       = Deployed("setName")
 	GetName       = Deployed("getName")
+	ListOpenGames = Deployed("listOpenGames")
+	Rematch       = Deployed("rematch")
 	Sweep         = Deployed(functions.SweepName)
 )
 
@@ -151,7 +154,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 		ForceAudit:   os.Getenv(EnvAudit) == "1",
 		FairDeadline: fairDeadline,
 	})
-	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).WithNames(fsnames.New(c))
+	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).WithNames(fsnames.New(c)).WithLobby(fslobby.New(c))
 	if aud, inv := os.Getenv(EnvSweepAudience), os.Getenv(EnvSweepInvoker); aud != "" || inv != "" {
 		auth, err := OIDCSweepAuthorizer(ctx, aud, inv)
 		if err != nil {

@@ -34,6 +34,11 @@ type Privacy struct {
 	// signed-in user who holds no seat.
 	Seats    []string
 	Outsider string
+	// Spectators creates the game open to spectators: the Outsider is
+	// then a spectator, whose getView must answer the public view
+	// (spectating, no seat, the public part once started) at every step,
+	// or the check is blind.
+	Spectators bool
 	// Bots picks the moves (match's random bot).
 	Bots *rng.Stream
 	// Docs, if set, adds the documents each party reads under the rules.
@@ -92,7 +97,11 @@ func HasPrivateParts(def game.Definition) (bool, error) {
 // as many as match addressed to it.
 func (p *Privacy) Check(ctx context.Context) (string, error) {
 	n := len(p.Seats)
-	if err := TableLobby(ctx, p.Client, p.Def, p.GameID, p.Seed, p.Seats); err != nil {
+	var more map[string]any
+	if p.Spectators {
+		more = map[string]any{"spectators": true}
+	}
+	if err := TableLobbyWith(ctx, p.Client, p.Def, p.GameID, p.Seed, p.Seats, more); err != nil {
 		return "", err
 	}
 	ref, err := match.New(p.Def, match.Config{Mode: rng.ModeSeeded, Seed: p.Seed, Seats: make([]game.Seat, n)})
@@ -136,6 +145,9 @@ func (p *Privacy) Check(ctx context.Context) (string, error) {
 				read[r] = append(read[r], docs...)
 				docText[r] = strings.Join(docs, "\n")
 			}
+		}
+		if err := p.spectating(ref, viewText[n]); err != nil {
+			return "", fmt.Errorf("after action %d: %w", step, err)
 		}
 		if err := p.control(ref, viewText, docText); err != nil {
 			return "", fmt.Errorf("after action %d: %w", step, err)
@@ -220,6 +232,27 @@ func (p *Privacy) raw(ctx context.Context, fn, token string, data map[string]any
 func escaped(b string) string {
 	q, _ := json.Marshal(b)
 	return string(q[1 : len(q)-1])
+}
+
+// spectating checks that a spectator's search is not blind: with
+// Spectators, the outsider's getView (view) is the public view, its state
+// match's public part; without, it is refused as for no game.
+func (p *Privacy) spectating(ref *match.Match, view string) error {
+	var v functions.TableView
+	err := json.Unmarshal([]byte(view), &v)
+	if !p.Spectators {
+		if err == nil && v.GameID != "" {
+			return fmt.Errorf("control: the outsider reads a game not open to spectators: %s", view)
+		}
+		return nil
+	}
+	if err != nil || !v.Spectating || v.Seat != table.NoSeat {
+		return fmt.Errorf("control: the spectator's getView is not a spectator's view: %s", view)
+	}
+	if pub := ref.State().AppendPublic(nil); !strings.Contains(view, string(pub)) && !strings.Contains(view, escaped(string(pub))) {
+		return fmt.Errorf("control: the spectator's getView lacks the public part %s: %s", pub, view)
+	}
+	return nil
 }
 
 // control checks that the search is not blind: each seat reads its own

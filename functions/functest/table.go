@@ -26,9 +26,19 @@ func TableView(ctx context.Context, c *Client, gameID, token string) (*functions
 // index, no options) at the version its getView shows, and the owner
 // starts it.
 func TableLobby(ctx context.Context, c *Client, def game.Definition, gameID, seed string, tokens []string) error {
+	return TableLobbyWith(ctx, c, def, gameID, seed, tokens, nil)
+}
+
+// TableLobbyWith is TableLobby with more fields in createGame's data
+// (visibility, spectators).
+func TableLobbyWith(ctx context.Context, c *Client, def game.Definition, gameID, seed string, tokens []string, more map[string]any) error {
 	var r functions.TableResult
-	if err := c.Call(ctx, "createGame", tokens[0], map[string]any{"game": def.Name(), "gameId": gameID,
-		"actionId": "create", "mode": "seeded", "seed": seed, "seats": len(tokens)}, &r); err != nil {
+	create := map[string]any{"game": def.Name(), "gameId": gameID,
+		"actionId": "create", "mode": "seeded", "seed": seed, "seats": len(tokens)}
+	for k, v := range more {
+		create[k] = v
+	}
+	if err := c.Call(ctx, "createGame", tokens[0], create, &r); err != nil {
 		return fmt.Errorf("createGame: %w", err)
 	}
 	for i, tok := range tokens {

@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
@@ -47,7 +48,7 @@ func newTableEnvWith(t *testing.T, wrap func(*firestore.Client, tablestore.Store
 	if wrap != nil {
 		ts = wrap(fc, ts)
 	}
-	api := functions.New(svc, v, quiet()).WithTables(ts)
+	api := functions.New(svc, v, quiet()).WithTables(ts).WithLobby(fslobby.New(fc))
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}

@@ -17,6 +17,8 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/internal/trustlesstest"
+	"github.com/fairboard/fairboard/lobby"
+	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
@@ -107,6 +109,13 @@ func setup(t *testing.T) world {
 		if err := ns.Seat(ctx, "g1", u, n); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// g1's listing, as the functions write it (public, a rematch's kept
+	// seats): no client reads it, its owner and a spectator included.
+	if err := fslobby.New(db).Put(ctx, lobby.Listing{GameID: "g1", Game: "dungeon", Owner: "alice", OwnerName: "Alice",
+		Mode: "crypto", Visibility: lobby.Public, Seats: 6, Taken: 2, Phase: lobby.PhasePlaying, CreatedAt: 1,
+		RematchOf: "g0", Reserved: []string{"alice", "bob"}}); err != nil {
+		t.Fatal(err)
 	}
 	w.paths["g4 mark"] = "/" + first("games/g4/reveals")
 	w.paths["g4 link"] = "/" + first("games/g4/links")
@@ -221,6 +230,14 @@ var readCases = []rulesCase{
 	{"unauthenticated gets a user document", "", call{"GET", "/users/alice", nil}, false},
 	{"user lists the users", "alice", call{"GET", "/users", nil}, false},
 	{"user queries the users", "alice", call{"POST", ":runQuery", query("users", false, "", "")}, false},
+	// The listings: the functions' alone (a spectator is a signed-in user
+	// seated nowhere: every read of a game's documents above is refused
+	// to carol and dave, its seat documents in seatReadCases).
+	{"owner gets her game's listing", "alice", call{"GET", "/lobby/g1", nil}, false},
+	{"spectator gets a game's listing", "dave", call{"GET", "/lobby/g1", nil}, false},
+	{"user lists the listings", "dave", call{"GET", "/lobby", nil}, false},
+	{"user queries the listings", "dave", call{"POST", ":runQuery", query("lobby", false, "", "")}, false},
+	{"unauthenticated gets a listing", "", call{"GET", "/lobby/g1", nil}, false},
 }
 
 // writeCases: no client writes anything, seated or owner or not.
@@ -248,6 +265,8 @@ var writeCases = []rulesCase{
 	{"owner without a seat writes a seat document", "dave", call{"PATCH", "/games/t1/seats/1", fields("uid", "dave")}, false},
 	{"unauthenticated creates game", "", call{"PATCH", "/games/g8", fields("ownerUid", "x")}, false},
 	{"user writes her own name", "alice", call{"PATCH", "/users/alice", fields("name", "A")}, false},
+	{"owner writes her game's listing", "alice", call{"PATCH", "/lobby/g1", fields("visibility", "link")}, false},
+	{"user lists a game", "dave", call{"PATCH", "/lobby/g9", fields("visibility", "public")}, false},
 	{"user creates her user document", "dave", call{"PATCH", "/users/dave", fields("name", "D")}, false},
 	{"user deletes her user document", "alice", call{"DELETE", "/users/alice", nil}, false},
 	{"seated player rewrites the game's names", "bob", call{"PATCH", "/games/g1/names/all", fields("byUid", "x")}, false},

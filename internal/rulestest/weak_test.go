@@ -30,6 +30,8 @@ var secretReads = []string{
 	"seat lists the seat documents",
 	"user gets another's user document",
 	"non-seated player gets the game's names",
+	"owner gets her game's listing",
+	"spectator gets a game's listing",
 }
 
 // secretReadsControl, part of TestRules (on its world, w): the reads of
@@ -44,8 +46,8 @@ var secretReads = []string{
 func secretReadsControl(t *testing.T, w world) {
 	db := emu.Client(t)
 	link := storedLink(t, db, w)
-	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"], "games/t1", "games/t1/seats/0", "games/t1/seats/1", "users/alice", "games/g1/names/all"}
-	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}", "/seats/{seat}", "/users/{uid}", "/names/{doc}"}, docs...)
+	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"], "games/t1", "games/t1/seats/0", "games/t1/seats/1", "users/alice", "games/g1/names/all", "lobby/g1"}
+	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}", "/seats/{seat}", "/users/{uid}", "/names/{doc}", "/lobby/{gameId}"}, docs...)
 	real := emu.Weakened(t, nil, docs...)
 	cases := map[string]rulesCase{}
 	for _, tc := range append(append([]rulesCase(nil), readCases...), seatReadCases...) {
@@ -79,6 +81,8 @@ func secretReadsControl(t *testing.T, w world) {
 				t.Fatalf("under the weakened rules, %s as %q does not read the private state: %s", c.path, tc.user, body)
 			case strings.Contains(name, "seat document") && !strings.Contains(string(body), `{\"card\":`):
 				t.Fatalf("under the weakened rules, %s as %q does not read the seat's card: %s", c.path, tc.user, body)
+			case strings.Contains(name, "listing") && !strings.Contains(string(body), `"reserved"`):
+				t.Fatalf("under the weakened rules, %s as %q does not read the listing: %s", c.path, tc.user, body)
 			case strings.Contains(name, "names") || strings.Contains(name, "user document"):
 				if !strings.Contains(string(body), "Alice") {
 					t.Fatalf("under the weakened rules, %s as %q does not read alice's name: %s", c.path, tc.user, body)

@@ -147,6 +147,7 @@ func TestIndexExemptions(t *testing.T) {
 		"seats": "tablestore/fstables (TestIndexExemptionsEveryGame)",
 		"names": "names/fsnames (TestIndexExemptions)",
 		"users": "names/fsnames (TestIndexExemptions)",
+		"lobby": "lobby/fslobby (TestIndexExemptionsLobby)",
 	}
 	for _, g := range groups {
 		if g != "games" && seen[g] == nil && others[g] == "" {

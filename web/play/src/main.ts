@@ -4,7 +4,7 @@
 import { newBackend, CallError, type Backend, type User } from "./backend";
 import { loadConfig, type Config } from "./config";
 import { append, byId, h, replace, show } from "./dom";
-import { loadEngine, type Engine, type Help } from "./engine";
+import { loadEngine, type Engine } from "./engine";
 import { refusal, retryable } from "./errors";
 import { describe, PROTOCOL, type Names } from "./log";
 import type { Action, GameEvent, Mark, Public, Result, View } from "./types";
@@ -16,6 +16,9 @@ import { clearStale, confirmBar, guestMustConfirm, isIrreversible, noteStatus, o
 import { chosenGame, createTable, setupGameChoice, TableGame, type TableContext } from "./tablegame";
 import { isTableView, type TableView } from "./tablewords";
 import { forgetName, loadName, setupNameForm } from "./name";
+import { askRematch, joinRematchTable, loadOpenGames, openFields, Poller, setupOpenGames, showRematch, takeRematch } from "./spectate";
+import { renderHelp } from "./help";
+import { gameLabel } from "./tablewords";
 
 let cfg: Config;
 let engine: Engine;
@@ -144,12 +147,18 @@ function route(): void {
   }
   show(resume, !!last);
   screen("lobby");
+  void loadOpenGames(lobbyCall, listLabel);
 }
 
 function closeTable(): void {
   table?.close();
   table = null;
 }
+
+/** lobbyCall calls a function for the lobby (sent again while its answer
+ * is lost); listLabel names a game in the list of open games. */
+const lobbyCall = <T,>(fn: string, data: object) => callRetrying<T>(fn, data);
+const listLabel = (game: string) => gameLabel({ name: game });
 
 /** tableContext is what a table game's page uses of the app. */
 function tableContext(): TableContext {
@@ -168,6 +177,7 @@ function openTable(id: string, v: TableView): void {
   localStorage.setItem("fairboard.lastGame." + user!.uid, id);
   table = new TableGame(tableContext(), id, v);
   screen("table");
+  joinRematchTable(lobbyCall, newId, table, v);
 }
 
 function fillSelect(sel: HTMLSelectElement, options: [string, string][]): void {
@@ -184,6 +194,7 @@ function setupForms(): void {
   fillSelect(byId<HTMLSelectElement>("create-seat"), seats);
   fillSelect(byId<HTMLSelectElement>("create-class"), engine.rules.classes.map((c) => [c, classLabel(c)]));
   setupGameChoice(engine, engine.rules.maxPlayers);
+  setupOpenGames(lobbyCall, listLabel);
 
   const err = byId("signin-error");
   const guard = (fn: () => Promise<void>) => async () => {
@@ -271,6 +282,8 @@ function setupForms(): void {
     current?.send({ kind: "abandon", actor: user!.uid });
   });
   byId("verify").addEventListener("click", () => void current?.verify());
+  byId("rematch").addEventListener("click", () => current && void askRematch(lobbyCall, current.id, "dungeon", byId("rematch-status")));
+  byId("tg-rematch").addEventListener("click", () => table && void askRematch(lobbyCall, table.id, table.game, byId("tg-rematch-status")));
   byId("help-open").addEventListener("click", () => {
     // How to play: the game's own words and numbers (its definition's
     // help, from the engine's WebAssembly), built once per game: the
@@ -294,27 +307,6 @@ function setupForms(): void {
   });
 }
 
-/** renderHelp fills the help dialog from the game's help. */
-function renderHelp(body: HTMLElement, help: Help): void {
-  if (help.error) {
-    replace(body, h("p", {}, "The rules could not be read: " + help.error));
-    return;
-  }
-  replace(
-    body,
-    help.summary ? h("p", { class: "summary" }, help.summary) : null,
-    ...help.sections.map((s) =>
-      h(
-        "section",
-        {},
-        h("h3", {}, s.title),
-        s.intro ? h("p", {}, s.intro) : null,
-        s.items?.length ? h("dl", {}, ...s.items.flatMap((it) => [h("dt", {}, it.name), h("dd", {}, it.text)])) : null,
-      ),
-    ),
-  );
-}
-
 async function createGame(): Promise<void> {
   const errEl = byId("lobby-error");
   errEl.textContent = "";
@@ -327,7 +319,7 @@ async function createGame(): Promise<void> {
   try {
     const game = chosenGame();
     if (game !== "dungeon") return await createTable(tableContext(), game, mode);
-    await callRetrying("createGame", { gameId, actionId: newId("c"), mode });
+    await callRetrying("createGame", { gameId, actionId: newId("c"), mode, ...openFields() });
     if (mode === "trustless") {
       // The seat's chain and key are drawn by the game's page, once it has
       // read the game (its chain length, its version): it joins then.
@@ -437,6 +429,10 @@ class GameView implements Names {
    * the timer that reads the game after SILENCE_MS without any. */
   private lastNews = 0;
   private silence = 0;
+  /** spectating: getView answered this player as a spectator (not in the
+   * game, which is open to spectators); poller reads it then. */
+  spectating = false;
+  private readonly poller = new Poller(() => this.refresh());
 
   constructor(readonly id: string) {}
 
@@ -510,6 +506,7 @@ class GameView implements Names {
       this.pending = JSON.parse(saved) as Pending;
       void this.attempt();
     }
+    this.joinRematch(); // after: its join is a pending action of its own
     this.watch();
   }
 
@@ -570,6 +567,8 @@ class GameView implements Names {
         this.close();
         return openTable(this.id, v);
       }
+      this.spectating = !!v.spectating;
+      if (this.spectating && backend.live && !this.seated() && v.state.phase !== "finished") this.poller.start();
       if (v.names) this.takeNames(v.names);
       this.takeEvents(v.events);
       if (!v.more) {
@@ -595,7 +594,11 @@ class GameView implements Names {
    * the seated players read it), or by polling on a memory store. */
   private watch(): void {
     if (this.unwatch || this.closed) return;
-    if (backend.live && !this.seated()) return;
+    if (backend.live && !this.seated()) {
+      // The rules let only seated players listen: a spectator polls getView.
+      if (this.spectating && this.state?.phase !== "finished") this.poller.start();
+      return;
+    }
     if (LOOK_AGAIN && backend.live && !this.silence) {
       this.lastNews = Date.now();
       this.silence = window.setInterval(() => this.lookAgain(), 1000);
@@ -637,6 +640,7 @@ class GameView implements Names {
 
   close(): void {
     this.closed = true;
+    this.poller.stop();
     window.clearInterval(this.ticker);
     window.clearInterval(this.silence);
     document.removeEventListener("visibilitychange", this.onVisibility);
@@ -749,6 +753,8 @@ class GameView implements Names {
     byId("mode-line").textContent = modeOf(p).line(p) + (p.round ? ` Round ${p.round}.` : "");
     // The invitation belongs to the lobby: not to a game in play or over.
     show(byId("share"), p.phase === "lobby");
+    show(byId("watching"), this.spectating && !this.seated() && p.phase !== "lobby");
+    if (this.seated()) this.poller.stop(); // listened to from now on
     if (p.version !== this.shown?.version) {
       // The last move's changes are drawn against the state it started
       // from (the one shown before it).
@@ -1066,8 +1072,20 @@ class GameView implements Names {
     this.renderActions();
   }
 
+  /** joinRematch joins the seat a rematch this player asked for keeps
+   * for them (a trustless seat through its chain and key). */
+  private joinRematch(): void {
+    const r = takeRematch(this.id);
+    if (!r || this.seated() || this.state?.phase !== "lobby") return;
+    const cls = r.class ?? engine.rules.classes[0]!;
+    if (this.state.trustless) void this.joinTrustless(r.seat, cls);
+    else this.send({ kind: "join", actor: user!.uid, seat: r.seat, class: cls });
+  }
+
   private renderEnd(p: Public): void {
     show(byId("end"), true);
+    showRematch("rematch", this.seated(), p.phase === "finished");
+    if (this.spectating) this.poller.stop();
     const winner = p.winner ? this.who(p.winner) : "";
     byId("result").textContent = !winner
       ? "The game was abandoned: no winner."

@@ -17,6 +17,7 @@ import { appendLog, moveButtons, redescribeLog, renderPlayers, renderState, turn
 import { downloadRecord, FairView, saveSent } from "./tableend";
 import { drawEntropy } from "./tablefair";
 import { Follower } from "./tablefollow";
+import { openFields, showRematch } from "./spectate";
 import { gameLabel, outcomeLine, seatName, uidName, words, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** TableContext is what a table's page needs from the app. */
@@ -134,7 +135,7 @@ export async function createTable(ctx: TableContext, game: string, mode: string)
   const gameId = ctx.newId("g");
   const seats = Number(byId<HTMLSelectElement>("create-seats").value);
   const seat = Number(byId<HTMLSelectElement>("create-seat").value);
-  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode, seats });
+  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode, seats, ...openFields() });
   const options = chosenOptions(byId("create-options"));
   const join: Record<string, unknown> = { game, gameId, actionId: ctx.newId("j"), version: created.version, seat, ...(options ? { options } : {}) };
   if (mode === "fair") join["entropy"] = await fairEntropy(ctx, game, gameId);
@@ -276,6 +277,8 @@ export class TableGame {
     renderState(byId("tg-state"), v, this.name);
     byId("tg-turn").textContent = turnLine(v, this.name, this.ctx.uid);
     show(byId("tg-end"), v.phase === "finished");
+    show(byId("tg-watching"), !!v.spectating && v.phase !== "lobby"); // read-only: no seat, no move
+    showRematch("tg-rematch", v.seat >= 0, v.phase === "finished");
     byId("tg-result").textContent = outcomeLine(v, this.name);
     // A refusal is said at its version, and cleared once a later one shows.
     clearStale(byId("tg-status"), v.version);

@@ -42,6 +42,8 @@ export interface TableView {
   /** a fair table's protocol: its commitment, and once finished what
    * opens it. */
   fairness?: TableFairness | null;
+  /** true when the caller reads the table as a spectator (the public part). */
+  spectating?: boolean;
 }
 
 /** isTableView tells a table game's getView answer from the dungeon's:

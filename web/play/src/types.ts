@@ -98,6 +98,9 @@ export interface View {
   reveals?: Mark[];
   /** the players' names copied into the game, by uid (untrusted text). */
   names?: Record<string, string>;
+  /** true when the caller reads the game as a spectator (not in it; the
+   * game is open to spectators). */
+  spectating?: boolean;
 }
 
 /** Result is the answer of an action. */

@@ -1,0 +1,181 @@
+// Open games, spectators and rematches on the page (docs/play.md, "Open
+// games, spectators and rematches"): the lobby's list of public games,
+// the create form's visibility, a spectator's polling, and the rematch
+// button with the join into the rotated seat that follows it.
+
+import { byId, h, replace, show } from "./dom";
+import { refusal } from "./errors";
+import type { TableView } from "./tablewords";
+
+/** Call calls a function (sending it again while its answer is lost). */
+type Call = <T>(fn: string, data: object) => Promise<T>;
+
+/** OpenGame is one game of listOpenGames' answer. */
+export interface OpenGame {
+  gameId: string;
+  game: string;
+  ownerName: string;
+  mode: string;
+  seats: number;
+  taken: number;
+  spectators: boolean;
+  createdAt: number;
+}
+
+/** RematchResult is rematch's answer: the new game and the caller's seat. */
+export interface RematchResult {
+  gameId: string;
+  game: string;
+  mode: string;
+  seat: number;
+  class?: string;
+  keepSmokeBomb?: boolean;
+  options?: Record<string, string>;
+}
+
+/** openFields are the create form's visibility fields for createGame. */
+export function openFields(): { visibility?: string; spectators?: boolean } {
+  const v = (document.querySelector('input[name="visibility"]:checked') as HTMLInputElement | null)?.value ?? "link";
+  const spectators = byId<HTMLInputElement>("create-spectators").checked;
+  return { ...(v === "public" ? { visibility: "public" } : {}), ...(spectators ? { spectators: true } : {}) };
+}
+
+/** setupOpenGames wires the list's refresh and the create form's
+ * visibility (a public game is open to spectators: the box says so). */
+export function setupOpenGames(call: Call, label: (game: string) => string): void {
+  byId("open-games-refresh").addEventListener("click", () => void loadOpenGames(call, label));
+  const box = byId<HTMLInputElement>("create-spectators");
+  const sync = () => {
+    const pub = (document.querySelector('input[name="visibility"]:checked') as HTMLInputElement | null)?.value === "public";
+    if (pub) box.checked = true;
+    box.disabled = pub;
+  };
+  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="visibility"]')) r.addEventListener("change", sync);
+  sync();
+}
+
+/** ago says how long ago a time (unix ms) was, roughly. */
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (s < 60) return "just now";
+  const m = Math.round(s / 60);
+  if (m < 60) return m === 1 ? "1 minute ago" : `${m} minutes ago`;
+  const hr = Math.round(m / 60);
+  return hr === 1 ? "1 hour ago" : `${hr} hours ago`;
+}
+
+/** loadOpenGames reads listOpenGames and shows each game with a Join
+ * button (which opens the game: its page offers the free seats). */
+export async function loadOpenGames(call: Call, label: (game: string) => string): Promise<void> {
+  const status = byId("open-games-status");
+  const list = byId("open-games-list");
+  status.textContent = "Reading the open games…";
+  let games: OpenGame[];
+  try {
+    games = (await call<{ games: OpenGame[] }>("listOpenGames", {})).games ?? [];
+  } catch (e) {
+    status.textContent = "The open games could not be read: " + refusal(e);
+    return;
+  }
+  status.textContent = games.length
+    ? `${games.length} public ${games.length === 1 ? "game waits" : "games wait"} for players.`
+    : "No public game waits for players. Create one, and choose “Public” to list it here.";
+  replace(
+    list,
+    ...games.map((g) => {
+      const free = g.seats - g.taken;
+      // Names are untrusted text: h() puts them in as text, never HTML.
+      return h(
+        "li",
+        { "data-game-id": g.gameId },
+        h(
+          "span",
+          { class: "what" },
+          `${label(g.game)} · ${g.ownerName}'s game`,
+          h("span", { class: "more" }, `${g.taken} of ${g.seats} seats taken, ${free} free · ${g.mode} · created ${ago(g.createdAt)}`),
+        ),
+        join(g, label),
+      );
+    }),
+  );
+}
+
+/** join is a listed game's Join button: it opens the game, whose page
+ * offers its free seats. */
+function join(g: OpenGame, label: (game: string) => string): HTMLButtonElement {
+  const b = h("button", { type: "button", class: "primary", "aria-label": `Join ${g.ownerName}'s ${label(g.game)} game` }, "Join");
+  b.addEventListener("click", () => (location.hash = "game=" + g.gameId));
+  return b;
+}
+
+/** rematchKey keeps, for the new game, the seat (and class or options)
+ * the rematch gave this player, until its page joins it. */
+export function rematchKey(gameId: string): string {
+  return "fairboard.rematch." + gameId;
+}
+
+/** askRematch asks for the rematch of a finished game, keeps the seat it
+ * gives, and opens the new game (whose page joins it). */
+export async function askRematch(call: Call, gameId: string, game: string, status: HTMLElement): Promise<void> {
+  status.textContent = "Asking for the rematch…";
+  try {
+    const r = await call<RematchResult>("rematch", { ...(game !== "dungeon" ? { game } : {}), gameId });
+    sessionStorage.setItem(rematchKey(r.gameId), JSON.stringify(r));
+    status.textContent = "";
+    location.hash = "game=" + r.gameId;
+  } catch (e) {
+    status.textContent = "The rematch could not be made: " + refusal(e);
+  }
+}
+
+/** takeRematch returns (and forgets) the seat a rematch kept for this
+ * player in gameId, if any. */
+export function takeRematch(gameId: string): RematchResult | null {
+  const raw = sessionStorage.getItem(rematchKey(gameId));
+  if (!raw) return null;
+  sessionStorage.removeItem(rematchKey(gameId));
+  return JSON.parse(raw) as RematchResult;
+}
+
+/** showRematch shows the Rematch button to a seated player at the end. */
+export function showRematch(id: string, seated: boolean, finished: boolean): void {
+  show(byId(id), seated && finished);
+}
+
+/** Poller reads a game the page cannot listen to (a spectator's: the
+ * rules let only seated players read it) every second, every fifth
+ * second while the tab is hidden, until stopped. */
+export class Poller {
+  private timer = 0;
+  private ticks = 0;
+  private busy = false;
+
+  constructor(private readonly read: () => Promise<void>) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = window.setInterval(() => {
+      if (this.busy || (document.hidden && ++this.ticks % 5 !== 0)) return;
+      this.busy = true;
+      void this.read()
+        .catch(() => undefined)
+        .finally(() => (this.busy = false));
+    }, 1000);
+  }
+
+  stop(): void {
+    window.clearInterval(this.timer);
+    this.timer = 0;
+  }
+}
+
+/** joinRematchTable joins, on a table's page just opened, the seat a
+ * rematch this player asked for keeps for them, then reads the table. */
+export function joinRematchTable(call: Call, newId: (prefix: string) => string, t: { refresh(): Promise<void> }, v: TableView): void {
+  const r = takeRematch(v.gameId);
+  if (!r || v.phase !== "lobby" || v.seat >= 0) return;
+  const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version: v.version, seat: r.seat, ...(r.options ? { options: r.options } : {}) };
+  void call("joinGame", data)
+    .catch((e) => (byId("tg-status").textContent = "Refused: " + refusal(e)))
+    .then(() => t.refresh());
+}
