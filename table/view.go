@@ -41,6 +41,9 @@ type View struct {
 	// Fairness is a fair table's protocol (nil in other modes): the
 	// commitment, and once finished what opens it.
 	Fairness *Fairness
+	// Trustless is a trustless table's protocol (nil in other modes):
+	// the seats' commitments, every closed round, the pending one.
+	Trustless *TrustlessView
 }
 
 // View returns what uid may see: a seated uid its seat's view, anyone
@@ -67,12 +70,13 @@ func (t *Table) view(seat int) *View {
 			v.State = st.AppendPublic(nil)
 		} else {
 			v.State = st.AppendView(nil, seat)
-			if t.phase == PhasePlaying {
+			if t.phase == PhasePlaying && (t.tl == nil || t.tl.Pending == nil) {
 				v.Legal = st.Legal(seat, nil)
 			}
 		}
 	}
 	v.Fairness = t.fairness()
+	v.Trustless = t.trustView()
 	if t.out != nil {
 		o := *t.out
 		o.Winners, o.Payoffs = slices.Clone(o.Winners), slices.Clone(o.Payoffs)
