@@ -138,32 +138,9 @@ func walkTrustless(def game.Definition, r *Record, rules game.Ruleset, moves []g
 	if p.ChainLength < 1 || p.ChainLength > trustless.MaxChainLength {
 		return nil, nil, nil, fmt.Errorf("trustless: chainLength %d: want 1 to %d", p.ChainLength, trustless.MaxChainLength)
 	}
-	c = &trustChecker{id: p.GameID, n: r.Seats, next: 1, limit: p.ChainLength, t: trustless.TranscriptStart(p.GameID, rules.Hash())}
-	seatDefs := def.Seats()
-	for i, s := range p.Seats {
-		head, err := hex32(s.ChainHead, fmt.Sprintf("seat %d's chainHead", i))
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		key, err := hex32(s.PublicKey, fmt.Sprintf("seat %d's publicKey", i))
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		sig, err := hexSig(s.JoinSignature, fmt.Sprintf("seat %d's joinSignature", i))
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		var seat game.Seat
-		if r.SeatOptions != nil {
-			seat.Options = r.SeatOptions[i]
-		}
-		canon := TableAction("join", s.UID, s.JoinVersion, game.AppendSeatCanonical(nil, seatDefs, i, seat), head[:], key[:])
-		if !trustless.Verify(key[:], trustless.ActionMessage(p.GameID, canon), sig) {
-			return nil, nil, fmt.Errorf("trustless: seat %d's join: its signature does not verify under the key it publishes", i), nil
-		}
-		d := trustless.ActionDigest(p.GameID, canon)
-		c.t = trustless.TranscriptAction(&c.t, &d, sig)
-		c.keys, c.prev = append(c.keys, key[:]), append(c.prev, head)
+	c, d, err := startChecker(def, r, rules)
+	if d != nil || err != nil {
+		return nil, nil, d, err
 	}
 	kinds := def.Kinds()
 	keys = make([]*[32]byte, len(moves))
@@ -176,6 +153,43 @@ func walkTrustless(def game.Definition, r *Record, rules game.Ruleset, moves []g
 		keys[i] = k
 	}
 	return c, keys, nil, nil
+}
+
+// startChecker checks the seats' joins and returns the checker after
+// them: the transcript's start and every join's record.
+func startChecker(def game.Definition, r *Record, rules game.Ruleset) (c *trustChecker, divergence, err error) {
+	p := r.Trustless
+	if len(p.Seats) != r.Seats {
+		return nil, nil, fmt.Errorf("trustless: %d seats for %d", len(p.Seats), r.Seats)
+	}
+	c = &trustChecker{id: p.GameID, n: r.Seats, next: 1, limit: p.ChainLength, t: trustless.TranscriptStart(p.GameID, rules.Hash())}
+	seatDefs := def.Seats()
+	for i, s := range p.Seats {
+		head, err := hex32(s.ChainHead, fmt.Sprintf("seat %d's chainHead", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		key, err := hex32(s.PublicKey, fmt.Sprintf("seat %d's publicKey", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		sig, err := hexSig(s.JoinSignature, fmt.Sprintf("seat %d's joinSignature", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		var seat game.Seat
+		if r.SeatOptions != nil {
+			seat.Options = r.SeatOptions[i]
+		}
+		canon := TableAction("join", s.UID, s.JoinVersion, game.AppendSeatCanonical(nil, seatDefs, i, seat), head[:], key[:])
+		if !trustless.Verify(key[:], trustless.ActionMessage(p.GameID, canon), sig) {
+			return nil, fmt.Errorf("trustless: seat %d's join: its signature does not verify under the key it publishes", i), nil
+		}
+		d := trustless.ActionDigest(p.GameID, canon)
+		c.t = trustless.TranscriptAction(&c.t, &d, sig)
+		c.keys, c.prev = append(c.keys, key[:]), append(c.prev, head)
+	}
+	return c, nil, nil
 }
 
 // move checks one move's signature and round; a pending move's round may
@@ -312,62 +326,4 @@ func checkPendingDraws(m *Match, kinds []game.KindSpec, p *RecordTrustless) erro
 		return fmt.Errorf("trustless: the pending move (%s by seat %d) draws nothing: it needed no round", mv.Kind, mv.Seat)
 	}
 	return nil
-}
-
-// TrustlessFollower is where a trustless game's public protocol stands
-// after its applied moves: the game replayed from its rounds, the
-// transcript's hash, the next round's index and each seat's last
-// revealed link (its head before its first round). A client builds it
-// from what every reader sees before it signs a reveal.
-type TrustlessFollower struct {
-	Match      *Match
-	Transcript [32]byte
-	Next       uint32
-	Last       [][32]byte
-}
-
-// FollowTrustless checks r's trustless protocol as CheckRecord does
-// (every join, move, link and reveal signature) and replays its moves;
-// r.Trustless's Pending and Abort are ignored and its moves' Move fields
-// must be empty or r's moves. Errors name the first thing wrong.
-func FollowTrustless(def game.Definition, r *Record) (*TrustlessFollower, error) {
-	if r.Trustless == nil {
-		return nil, fmt.Errorf("no trustless protocol")
-	}
-	p := *r.Trustless
-	p.Pending, p.Abort = nil, nil
-	rr := *r
-	rr.Trustless = &p
-	rules, err := def.DecodeRuleset(r.Rules)
-	if err != nil {
-		return nil, fmt.Errorf("rules: %w", err)
-	}
-	kinds := def.Kinds()
-	moves := make([]game.Move, len(r.Moves))
-	for i, s := range r.Moves {
-		if moves[i], err = decodeCanonicalMove(kinds, s); err != nil {
-			return nil, fmt.Errorf("move %d: %w", i+1, err)
-		}
-		if i < len(p.Moves) && p.Moves[i].Move != "" && p.Moves[i].Move != s {
-			return nil, fmt.Errorf("move %d: the protocol names %s, the moves %s", i+1, p.Moves[i].Move, s)
-		}
-	}
-	c, keys, d, err := walkTrustless(def, &rr, rules, moves)
-	if err == nil {
-		err = d
-	}
-	if err != nil {
-		return nil, err
-	}
-	seats := make([]game.Seat, r.Seats)
-	for i := range seats {
-		if r.SeatOptions != nil {
-			seats[i].Options = r.SeatOptions[i]
-		}
-	}
-	m, err := ReplayTrustless(def, Config{Seats: seats, Rules: rules}, moves, keys)
-	if err != nil {
-		return nil, err
-	}
-	return &TrustlessFollower{Match: m, Transcript: c.t, Next: c.next, Last: c.prev}, nil
 }

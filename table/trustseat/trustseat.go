@@ -31,6 +31,7 @@ type Seat struct {
 	pub      ed25519.PublicKey
 	priv     ed25519.PrivateKey
 	revealed uint32 // the last index revealed
+	f        *match.TrustlessFollower
 }
 
 // New draws a seat's chain of n links (the table's chainLength) and its
@@ -84,10 +85,17 @@ func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
 	for _, m := range p.Moves {
 		r.Moves = append(r.Moves, m.Move)
 	}
-	f, err := match.FollowTrustless(s.def, r)
+	var err error
+	if s.f == nil {
+		s.f, err = match.FollowTrustless(s.def, r)
+	} else {
+		err = s.f.Update(r)
+	}
 	if err != nil {
+		s.f = nil
 		return nil, fmt.Errorf("trustseat: the table's protocol does not check: %w", err)
 	}
+	f := s.f
 	// With a round pending, the table's transcript includes the pending
 	// move's record, which Reveal checks.
 	if got := hex.EncodeToString(f.Transcript[:]); p.Pending == nil && got != p.Transcript || f.Next != p.NextIndex {
