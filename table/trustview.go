@@ -17,35 +17,35 @@ import (
 // the next round's index, and the pending round without its links.
 type TrustlessView struct {
 	match.RecordTrustless
-	Transcript string
-	NextIndex  uint32
-	Pending    *PendingRound
+	Transcript string        `json:"transcript"`
+	NextIndex  uint32        `json:"nextIndex"`
+	Pending    *PendingRound `json:"pendingRound,omitempty"`
 }
 
 // PendingRound is the move waiting for its round as every reader sees
 // it: never a link, only who revealed when, with their signatures.
 type PendingRound struct {
-	Index uint32
+	Index uint32 `json:"index"`
 	// Move is the move's canonical bytes (game.AppendMoveCanonical),
 	// Version the table version it was made against, Signature its
 	// actor's.
-	Move       string
-	Version    uint64
-	Signature  string
-	Digest     string
-	Transcript string
-	At         int64
-	Deadline   int64
-	Reveals    []RevealMarker
+	Move       string         `json:"move"`
+	Version    uint64         `json:"version"`
+	Signature  string         `json:"signature"`
+	Digest     string         `json:"digest"`
+	Transcript string         `json:"transcript"`
+	At         int64          `json:"at"`
+	Deadline   int64          `json:"deadline"`
+	Reveals    []RevealMarker `json:"reveals"`
 }
 
 // RevealMarker is one accepted reveal of a pending round, without its
 // link.
 type RevealMarker struct {
-	Seat      int
-	UID       string
-	At        int64
-	Signature string
+	Seat      int    `json:"seat"`
+	UID       string `json:"uid"`
+	At        int64  `json:"at"`
+	Signature string `json:"signature"`
 }
 
 // trustView is the protocol a reader sees (nil for another mode).
