@@ -19,7 +19,6 @@ import (
 	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
-	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/table"
@@ -62,24 +61,12 @@ func TestTrustlessPigOverHTTP(t *testing.T) {
 }
 
 // PlayTrustlessPig plays one trustless Pig game per set of players
-// through c and checks each (in memory and on the emulators).
+// through c and checks each (functest.PlayTrustless).
 func PlayTrustlessPig(t *testing.T, c *functest.Client, prefix string, sets ...[]functest.Player) {
-	ctx := context.Background()
 	for _, ps := range sets {
 		g := fmt.Sprintf("%s-%d", prefix, len(ps))
-		tt, err := functest.NewTrustTable(ctx, c, pig.Def, g, ps, nil, true)
+		rec, err := functest.PlayTrustless(context.Background(), c, pig.Def, g, ps, nil)
 		require.NoError(t, err)
-		bots, err := rng.NewSeeded(g + "/bots")
-		require.NoError(t, err)
-		end, err := trustseat.Play(tt, tt.Seats, functest.RandomChoice(bots), nil, 20000)
-		require.NoError(t, err)
-		require.False(t, end.Outcome.Abandoned, "%+v", end.Outcome)
-		var raw json.RawMessage
-		require.NoError(t, c.Call(ctx, "exportGame", ps[1].Token, map[string]any{"gameId": g}, &raw))
-		rec, err := match.ReadRecord(raw)
-		require.NoError(t, err)
-		require.Equal(t, rng.ModeTrustless, rec.Mode)
-		require.NoError(t, functest.CheckTrustlessRecord(pig.Def, rec, end.Outcome.Winners))
 		rounds := 0
 		for _, m := range rec.Trustless.Moves {
 			if m.Index > 0 {

@@ -1,6 +1,7 @@
 package functest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // CheckTrustlessRecord checks a trustless table's record two ways: with
@@ -97,4 +99,38 @@ func CheckTrustlessRecord(def game.Definition, rec *match.Record, winners []int)
 		return fmt.Errorf("the independent replay's winners are %v, the table's %v", o.Winners, winners)
 	}
 	return nil
+}
+
+// PlayTrustless creates the trustless table gameID of def through c for
+// players (create's extra fields: e.g. rules), plays it to its end with the trustseat bots choosing
+// uniformly (bots seeded by gameID), exports it as players[1] and checks
+// the record with CheckTrustlessRecord. It returns the record.
+func PlayTrustless(ctx context.Context, c *Client, def game.Definition, gameID string, players []Player, create map[string]any) (*match.Record, error) {
+	tt, err := NewTrustTable(ctx, c, def, gameID, players, create, true)
+	if err != nil {
+		return nil, err
+	}
+	bots, err := rng.NewSeeded(gameID + "/bots")
+	if err != nil {
+		return nil, err
+	}
+	end, err := trustseat.Play(tt, tt.Seats, RandomChoice(bots), nil, 20000)
+	if err != nil {
+		return nil, err
+	}
+	if end.Outcome == nil || end.Outcome.Abandoned {
+		return nil, fmt.Errorf("the game ended as %+v", end.Outcome)
+	}
+	var raw json.RawMessage
+	if err := c.Call(ctx, "exportGame", players[1].Token, map[string]any{"gameId": gameID}, &raw); err != nil {
+		return nil, fmt.Errorf("exportGame: %w", err)
+	}
+	rec, err := match.ReadRecord(raw)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Mode != rng.ModeTrustless {
+		return nil, fmt.Errorf("a %s record", rec.Mode)
+	}
+	return rec, CheckTrustlessRecord(def, rec, end.Outcome.Winners)
 }
