@@ -109,17 +109,26 @@ func (a *Action) fingerprint() string {
 //     applies nothing; the same id with other content is
 //     action_id_reused.
 //  3. invalid_action: a kind not in Kinds.
-//  4. The phase: game_over once finished; already_started for join,
-//     leave, removeSeat and start once playing; not_started for a move in
-//     the lobby.
-//  5. stale_version: a.Version is not the table's version.
+//  4. The phase: game_over once finished; invalid_action for reveal or
+//     abort at a table that is not trustless; already_started for join,
+//     leave, removeSeat and start once playing; not_started for a move,
+//     reveal or abort in the lobby; pending for a move while a trustless
+//     round is pending; invalid_action for a reveal on another kind than
+//     move or reveal.
+//  5. stale_version: a.Version is not the table's version (not checked
+//     for reveal and abort, which name their round instead).
 //  6. The kind's own, in this order: join: unknown_player (seat out of
 //     range), already_joined, seat_taken, bad_option; leave: not_seated;
 //     removeSeat: not_owner, unknown_player, seat_free; start: not_owner,
 //     too_few_players (a seat free: a table starts with every seat
 //     taken), then the game's Setup (bad_setup); move: not_seated,
 //     not_your_turn, invalid_action (game.DecodeMove), then the game's
-//     own refusal with its code; abandon: not_owner.
+//     own refusal with its code, then at a trustless table the
+//     signature (bad_signature) and the actor's own reveal (the reveal's
+//     refusals); abandon: not_owner; reveal: wrong_index, then
+//     checkReveal's; abort: wrong_index, deadline_not_passed. A
+//     trustless join also needs its chain head, key and signature
+//     (invalid_action, bad_signature).
 func (t *Table) Do(a Action) (*Result, error) {
 	if !(ValidID(a.Actor) || a.Actor == ServerActor && (a.Kind == KindAbandon || a.Kind == KindAbort)) {
 		return nil, reject(CodeBadActor, "an actor is 1-128 characters of [A-Za-z0-9_-]; the server only abandons and aborts")
