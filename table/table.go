@@ -215,6 +215,7 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 		}
 		rules = r
 	}
+	asked := req // the request as sent: a retry's fingerprint is its
 	if err := checkTrustlessCreate(def, &req, rules); err != nil {
 		return nil, nil, err
 	}
@@ -228,7 +229,7 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 	}
 	t.log = []Event{{Seq: 1, To: game.All, Type: "TableCreated", Vals: [game.MaxVals]int64{int64(n)}, UID: req.Actor}}
 	res := Result{ActionID: req.ActionID, Version: 1, Events: slices.Clone(t.log)}
-	t.records[recordKey{req.Actor, req.ActionID}] = record{fp: createFingerprint(def, req), res: res}
+	t.records[recordKey{req.Actor, req.ActionID}] = record{fp: createFingerprint(def, asked), res: res}
 	return t, &res, nil
 }
 

@@ -26,8 +26,15 @@ func TestTrustlessRefusesPrivateGames(t *testing.T) {
 	require.ErrorContains(t, err, "mental-poker deals")
 	_, err = m.Create("l", leduc.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless})
 	require.ErrorContains(t, err, "leduc has private parts")
-	_, err = m.Create("p", pig.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless})
+	req := table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless}
+	_, err = m.Create("p", pig.Def, req)
 	require.NoError(t, err)
+	res, err := m.Create("p", pig.Def, req) // a retry, its defaults filled the first time
+	require.NoError(t, err)
+	require.True(t, res.Replayed)
+	req.DeadlineMs = 2000
+	_, err = m.Create("p", pig.Def, req)
+	require.ErrorIs(t, err, table.CodeActionIDReused)
 }
 
 // stopAtPending stops the play at the first pending round with its
