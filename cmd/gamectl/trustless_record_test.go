@@ -20,7 +20,7 @@ type memSrv struct {
 }
 
 func (s memSrv) Do(a table.Action) (*table.Result, error) { return s.m.Do(s.g, a) }
-func (s memSrv) View(uid string) (*table.View, error)      { return s.m.View(s.g, uid) }
+func (s memSrv) View(uid string) (*table.View, error)     { return s.m.View(s.g, uid) }
 
 // gamectl verify checks a trustless table's record: every join, move and
 // reveal signature and every link; a link changed is exit 1 naming it,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/table/trustseat"
@@ -137,14 +138,9 @@ func NewTrustTable(ctx context.Context, c *Client, def game.Definition, id strin
 	return tt, nil
 }
 
-// RandomChoice is a trustseat.Choose: uniform among the view's legal
-// moves, drawn from bots.
+// RandomChoice is a trustseat.Choose: match's random bot on bots,
+// uniform among the view's legal moves.
 func RandomChoice(bots *rng.Stream) trustseat.Choose {
-	return func(v *table.View) game.Move {
-		i, err := bots.UniformInt(0, int64(len(v.Legal)-1), "functest.bot", nil)
-		if err != nil {
-			panic("functest: a view awaited without a legal move")
-		}
-		return v.Legal[i]
-	}
+	bot := match.NewRandom(bots)
+	return func(v *table.View) game.Move { return bot.Choose(nil, v.Seat, v.Legal) }
 }

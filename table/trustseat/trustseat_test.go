@@ -21,7 +21,7 @@ type memSrv struct {
 }
 
 func (s memSrv) Do(a table.Action) (*table.Result, error) { return s.m.Do(s.g, a) }
-func (s memSrv) View(uid string) (*table.View, error)      { return s.m.View(s.g, uid) }
+func (s memSrv) View(uid string) (*table.View, error)     { return s.m.View(s.g, uid) }
 
 func uid(i int) string { return fmt.Sprintf("u%d", i) }
 
