@@ -6,6 +6,7 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
 
@@ -99,7 +100,7 @@ type trustPending struct {
 
 // checkTrustlessCreate checks a trustless create and fills its defaults.
 func checkTrustlessCreate(def game.Definition, req *CreateRequest, rules game.Ruleset) *Error {
-	if req.Mode != "trustless" {
+	if req.Mode != rng.ModeTrustless {
 		if req.ChainLength != 0 || req.DeadlineMs != 0 {
 			return reject(CodeBadSetup, "chainLength and deadlineMs are for trustless tables")
 		}

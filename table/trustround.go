@@ -2,7 +2,6 @@ package table
 
 import (
 	"bytes"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strconv"
@@ -235,5 +234,3 @@ func (t *Table) endTrust(by, reason string, missing []int) {
 	}
 	t.emit(Event{To: game.All, Type: "Aborted", Vals: [game.MaxVals]int64{idx}, UID: by, Options: opts})
 }
-
-func hexOf(b []byte) string { return hex.EncodeToString(b) }
