@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
@@ -56,6 +57,7 @@ type API struct {
 	tables tablestore.Store // nil: the dungeon only (WithTables)
 	names  names.Store      // the players' names (WithNames; in memory by default)
 	lobby  lobby.Store      // the games' listings (WithLobby; in memory by default)
+	now    func() time.Time // the table path's clock (WithClock; nil: time.Now)
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or
@@ -240,17 +242,22 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 // Reveal stages the caller's chain link for the pending index of a
 // trustless game: data [RevealRequest], result [service.Result] with
 // staged true (the round's events come with the commit that closes it,
-// once every seat has revealed: read them in the log).
+// once every seat has revealed: read them in the log). A trustless
+// table's (routed as the other functions: [TableRevealRequest]) answers
+// [TableResult]: the reveal is applied to the table at once, and the last
+// seat's closes the round in the same commit.
 func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "reveal", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		var q RevealRequest
-		if err := decodeData(data, &q); err != nil {
-			return nil, err
-		}
-		if q.ActionID == "" {
-			return nil, invalid("actionId is required")
-		}
-		return a.svc.Reveal(ctx, q.GameID, q.action(uid))
+		return a.route(ctx, uid, data, func() (any, error) {
+			var q RevealRequest
+			if err := decodeData(data, &q); err != nil {
+				return nil, err
+			}
+			if q.ActionID == "" {
+				return nil, invalid("actionId is required")
+			}
+			return a.svc.Reveal(ctx, q.GameID, q.action(uid))
+		}, a.revealTable)
 	})
 }
 

@@ -136,6 +136,16 @@ var TableCodeStatus = map[table.Code]callable.Status{
 	table.CodeAlreadyCreated: callable.StatusAlreadyExists,
 	table.CodeNotFinished:    callable.StatusFailedPrecondition,
 	table.CodeBadEntropy:     callable.StatusInvalidArgument,
+	// The trustless codes, as the dungeon's (CodeStatus).
+	table.CodePending:           callable.StatusFailedPrecondition,
+	table.CodeWrongIndex:        callable.StatusFailedPrecondition,
+	table.CodeWrongSeat:         callable.StatusPermissionDenied,
+	table.CodeAlreadyRevealed:   callable.StatusAlreadyExists,
+	table.CodeWrongDigest:       callable.StatusFailedPrecondition,
+	table.CodeBadSignature:      callable.StatusPermissionDenied,
+	table.CodeWrongLink:         callable.StatusInvalidArgument,
+	table.CodeDeadlinePassed:    callable.StatusFailedPrecondition,
+	table.CodeDeadlineNotPassed: callable.StatusFailedPrecondition,
 }
 
 // classifyTable maps an error of the table path to the client's answer,

@@ -118,6 +118,7 @@ type ActReveal struct {
 // (docs/fairness.md). ActionID is required (a retry with the same id gets
 // the first answer); Seat is the caller's own.
 type RevealRequest struct {
+	Game       string `json:"game,omitempty"` // "" or "dungeon": the routing hint of docs/functions.md
 	GameID     string `json:"gameId"`
 	ActionID   string `json:"actionId"`
 	Seat       int    `json:"seat"`

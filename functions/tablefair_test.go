@@ -98,6 +98,6 @@ func TestTableEntropyRefusals(t *testing.T) {
 			"version": 1, "seat": 0, "entropy": tc.entropy}, nil))
 		require.Equal(t, []string{tc.status, tc.code}, []string{st, code}, tc.name)
 	}
-	st, code := status(c.Call(ctx, "createGame", "dev:o", map[string]any{"game": "pig", "gameId": "x", "actionId": "c", "mode": "trustless"}, nil))
+	st, code := status(c.Call(ctx, "createGame", "dev:o", map[string]any{"game": "pig", "gameId": "x", "actionId": "c", "mode": "dice"}, nil))
 	require.Equal(t, []string{"INVALID_ARGUMENT", "invalid_mode"}, []string{st, code})
 }

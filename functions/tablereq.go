@@ -40,14 +40,20 @@ const (
 // Seed, 1-256 bytes, required then); Seats is the seat count (0: the game's default);
 // Rules the game's ruleset JSON (absent: its default), decoded strictly
 // by the game. ActionID is required.
+//
+// Mode "trustless" (docs/fairness.md, "Trustless tables"; a game whose
+// every part is public only) takes ChainLength (0: 65,536) and
+// DeadlineMs (0: 60,000), as the dungeon's create.
 type TableCreateRequest struct {
-	Game     string          `json:"game"`
-	GameID   string          `json:"gameId"`
-	ActionID string          `json:"actionId"`
-	Mode     string          `json:"mode,omitempty"`
-	Seed     string          `json:"seed,omitempty"`
-	Seats    int             `json:"seats,omitempty"`
-	Rules    json.RawMessage `json:"rules,omitempty"`
+	Game        string          `json:"game"`
+	GameID      string          `json:"gameId"`
+	ActionID    string          `json:"actionId"`
+	Mode        string          `json:"mode,omitempty"`
+	Seed        string          `json:"seed,omitempty"`
+	Seats       int             `json:"seats,omitempty"`
+	Rules       json.RawMessage `json:"rules,omitempty"`
+	ChainLength uint32          `json:"chainLength,omitempty"`
+	DeadlineMs  uint64          `json:"deadlineMs,omitempty"`
 	// Visibility and Spectators: as the dungeon's CreateRequest.
 	Visibility string `json:"visibility,omitempty"`
 	Spectators bool   `json:"spectators,omitempty"`
@@ -67,6 +73,11 @@ type TableJoinRequest struct {
 	Seat     int               `json:"seat"`
 	Options  map[string]string `json:"options,omitempty"`
 	Entropy  string            `json:"entropy,omitempty"`
+	// ChainHead, PublicKey and Signature are a trustless table's join,
+	// as the dungeon's (64, 64 and 128 hex digits).
+	ChainHead string `json:"chainHead,omitempty"`
+	PublicKey string `json:"publicKey,omitempty"`
+	Signature string `json:"signature,omitempty"`
 }
 
 // TableStartRequest is startGame's data for a table game (the owner's).
@@ -79,21 +90,41 @@ type TableStartRequest struct {
 
 // The kinds act takes at a table (join and start have their own
 // functions).
-var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemoveSeat, table.KindAbandon}
+var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemoveSeat, table.KindAbandon, table.KindAbort}
 
 // TableActRequest is act's data for a table game: Kind is "move"
 // (default: Move is the game's move, {"kind": ..., args}, decoded
 // strictly by game.DecodeMove), "leave", "removeSeat" (Seat, the owner's)
 // or "abandon" (the owner's); Version the table's version the caller
-// saw.
+// saw. At a trustless table a move carries its Signature and, if it
+// draws, may carry the actor's own Reveal (as the dungeon's act); kind
+// "abort" (any caller) asks the server to end the game whose pending
+// round is past its deadline (the server applies it in its own name, at
+// its own time: deadline_not_passed before).
 type TableActRequest struct {
-	Game     string          `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
-	GameID   string          `json:"gameId"`
-	ActionID string          `json:"actionId"`
-	Version  uint64          `json:"version"`
-	Kind     table.Kind      `json:"kind,omitempty"`
-	Seat     *int            `json:"seat,omitempty"`
-	Move     json.RawMessage `json:"move,omitempty"`
+	Game      string          `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
+	GameID    string          `json:"gameId"`
+	ActionID  string          `json:"actionId"`
+	Version   uint64          `json:"version"`
+	Kind      table.Kind      `json:"kind,omitempty"`
+	Seat      *int            `json:"seat,omitempty"`
+	Move      json.RawMessage `json:"move,omitempty"`
+	Signature string          `json:"signature,omitempty"`
+	Reveal    *ActReveal      `json:"reveal,omitempty"`
+}
+
+// TableRevealRequest is reveal's data at a trustless table: the fields
+// of the dungeon's RevealRequest, and the routing hint.
+type TableRevealRequest struct {
+	Game       string `json:"game,omitempty"`
+	GameID     string `json:"gameId"`
+	ActionID   string `json:"actionId"`
+	Seat       int    `json:"seat"`
+	Index      uint32 `json:"index"`
+	Link       string `json:"link"`
+	Digest     string `json:"digest"`
+	Transcript string `json:"transcript"`
+	Signature  string `json:"signature"`
 }
 
 // fieldErr is the INVALID_ARGUMENT answer to a field out of its limit.
@@ -117,8 +148,8 @@ func (q *TableCreateRequest) check() error {
 		return err
 	}
 	switch {
-	case q.Mode != "" && q.Mode != "crypto" && q.Mode != "seeded" && q.Mode != "fair":
-		return fieldErr("mode", `must be "crypto", "fair" or "seeded"`)
+	case q.Mode != "" && q.Mode != "crypto" && q.Mode != "seeded" && q.Mode != "fair" && q.Mode != "trustless":
+		return fieldErr("mode", `must be "crypto", "fair", "trustless" or "seeded"`)
 	case len(q.Seed) > table.MaxSeedLen || !utf8.ValidString(q.Seed):
 		return fieldErr("seed", "must be at most 256 bytes of UTF-8")
 	case q.Seats < 0 || q.Seats > MaxTableSeats:
@@ -135,6 +166,9 @@ func (q *TableJoinRequest) check() error {
 	}
 	if q.Seat < 0 || q.Seat >= MaxTableSeats {
 		return fieldErr("seat", fmt.Sprintf("must be 0 to %d", MaxTableSeats-1))
+	}
+	if len(q.ChainHead) > 64 || len(q.PublicKey) > 64 || len(q.Signature) > 128 {
+		return fieldErr("chainHead", "chainHead and publicKey must be 64 hex digits, signature 128")
 	}
 	if len(q.Entropy) > 2*fair.MaxEntropy {
 		return fieldErr("entropy", fmt.Sprintf("must be at most %d hex digits (%d bytes)", 2*fair.MaxEntropy, fair.MaxEntropy))
@@ -174,15 +208,45 @@ func (q *TableActRequest) check() error {
 		return fieldErr("move", fmt.Sprintf("must be at most %d bytes", MaxTableMoveBytes))
 	case q.Seat != nil && (*q.Seat < 0 || *q.Seat >= MaxTableSeats):
 		return fieldErr("seat", fmt.Sprintf("must be 0 to %d", MaxTableSeats-1))
+	case len(q.Signature) > 128:
+		return fieldErr("signature", "must be 128 hex digits")
+	case q.Reveal != nil && q.Kind != table.KindMove:
+		return fieldErr("reveal", "goes with a move only")
+	case q.Reveal != nil && !revealSized(q.Reveal.Link, q.Reveal.Digest, q.Reveal.Transcript, q.Reveal.Signature):
+		return fieldErr("reveal", "link, digest and transcript must be 64 hex digits, signature 128")
 	}
 	return nil
 }
 
-// action is the table action of an act request by uid.
-func (q *TableActRequest) action(uid string) table.Action {
-	a := table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: q.Kind, Move: q.Move}
+// revealSized bounds a reveal's fields (the table checks their form).
+func revealSized(link, digest, transcript, sig string) bool {
+	return len(link) <= 64 && len(digest) <= 64 && len(transcript) <= 64 && len(sig) <= 128
+}
+
+func (q *TableRevealRequest) check() error {
+	if err := checkIDs(q.GameID, q.ActionID); err != nil {
+		return err
+	}
+	if !revealSized(q.Link, q.Digest, q.Transcript, q.Signature) {
+		return fieldErr("link", "link, digest and transcript must be 64 hex digits, signature 128")
+	}
+	return nil
+}
+
+// action is the table action of an act request by uid at time at (unix
+// ms); an abort is the server's.
+func (q *TableActRequest) action(uid string, at int64) table.Action {
+	a := table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: q.Kind, Move: q.Move, Signature: q.Signature, At: at}
 	if q.Seat != nil {
 		a.Seat = *q.Seat
+	}
+	if r := q.Reveal; r != nil {
+		a.Reveal = &table.Reveal{Seat: r.Seat, Index: r.Index, Link: r.Link, Digest: r.Digest, Transcript: r.Transcript, Signature: r.Signature}
+	}
+	if q.Kind == table.KindAbort {
+		// The server aborts in its own name; the caller's action id keeps
+		// its retries apart from others'.
+		a.Actor, a.ActionID = table.ServerActor, abortID(uid, q.ActionID)
 	}
 	return a
 }

@@ -51,6 +51,11 @@ type TableOutcome struct {
 	Abandoned bool      `json:"abandoned"`
 	Winners   []int     `json:"winners"`
 	Payoffs   []float64 `json:"payoffs"`
+	// Reason and Missing are a trustless game's that ended early:
+	// "deadline" (Missing: the seats that did not reveal), "chainExhausted"
+	// or "abandoned".
+	Reason  string `json:"reason,omitempty"`
+	Missing []int  `json:"missing,omitempty"`
 }
 
 // TableView is getView's answer for a table game (table.View): the
@@ -86,6 +91,12 @@ type TableView struct {
 	// gameSeedHex ("" if it never started) once finished. Absent in other
 	// modes.
 	Fairness *TableFairness `json:"fairness,omitempty"`
+	// Trustless is a trustless table's protocol (table.TrustlessView):
+	// the seats' heads and keys, every move with its signature and its
+	// round's links and signatures, the transcript, the next index and
+	// the pending round (its reveal markers, never a link). Absent in
+	// other modes.
+	Trustless *table.TrustlessView `json:"trustless,omitempty"`
 }
 
 // TableFairness is table.Fairness as getView answers it.
@@ -159,6 +170,9 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		}
 		mode, serverSeed = rng.ModeFair, seed
 	}
+	if q.Mode == "trustless" {
+		mode = rng.ModeTrustless
+	}
 	if q.Mode == "seeded" {
 		if !a.svc.AllowSeeded() {
 			return nil, callable.FailedPrecondition("seeded mode is disabled in this deployment (seeded games are replayable, for development only); create the game in crypto mode").
@@ -167,7 +181,7 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		mode = rng.ModeSeeded
 	}
 	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID,
-		Mode: mode, Seed: q.Seed, ServerSeed: serverSeed, Seats: q.Seats, Rules: q.Rules})
+		Mode: mode, Seed: q.Seed, ServerSeed: serverSeed, Seats: q.Seats, Rules: q.Rules, ChainLength: q.ChainLength, DeadlineMs: q.DeadlineMs})
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +227,8 @@ func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMess
 		return nil, err
 	}
 	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
-		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options, Entropy: q.Entropy})
+		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options, Entropy: q.Entropy,
+		ChainHead: q.ChainHead, PublicKey: q.PublicKey, Signature: q.Signature, At: a.nowMs()})
 	if err != nil {
 		return nil, err
 	}
@@ -244,8 +259,8 @@ func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessa
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	res, err := a.doTable(ctx, name, q.GameID, q.action(uid))
-	if err == nil && q.Kind != "" && q.Kind != table.KindMove { // a leave, a removal, an abandon
+	res, err := a.doTable(ctx, name, q.GameID, q.action(uid, a.nowMs()))
+	if err == nil && q.Kind != "" && q.Kind != table.KindMove { // a leave, a removal, an abandon, an abort
 		a.relist(ctx, q.GameID)
 	}
 	return res, err
@@ -313,11 +328,12 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 		out.Fairness = &TableFairness{CommitmentHex: f.CommitmentHex, ServerSeedHex: f.ServerSeedHex,
 			ContributionsHex: f.ContributionsHex, GameSeedHex: f.GameSeedHex}
 	}
+	out.Trustless = v.Trustless
 	if out.Names, err = a.gameNames(ctx, q.GameID); err != nil {
 		return nil, err
 	}
 	if o := v.Outcome; o != nil {
-		out.Outcome = &TableOutcome{Abandoned: o.Abandoned, Winners: o.Winners, Payoffs: o.Payoffs}
+		out.Outcome = &TableOutcome{Abandoned: o.Abandoned, Winners: o.Winners, Payoffs: o.Payoffs, Reason: o.Reason, Missing: o.Missing}
 		if out.Outcome.Winners == nil {
 			out.Outcome.Winners = []int{}
 		}

@@ -46,6 +46,8 @@ const maxContractErrors = 20
 //     Check;
 //   - chance outcomes, where listed: probabilities summing to 1, each
 //     reached by applying the move with its draws, all of them used;
+//   - a game that declares every part public (game.AllPublic): no
+//     private part and no secret part at any state;
 //   - the end: a payoff per seat, winners in range and ascending, and
 //     AbortPayoffs of the right length.
 func CheckContract(def game.Definition, opt ContractOptions) error {
@@ -183,6 +185,16 @@ func (c *contract) state(st game.State, seed string) {
 		c.sample(st, s)
 	}
 	c.chance(st)
+	if game.IsAllPublic(c.def) {
+		for s := range n {
+			if len(st.AppendPrivate(nil, s)) > 0 {
+				c.fail("the game declares every part public (game.AllPublic) but seat %d has a private part", s)
+			}
+		}
+		if len(st.AppendSecret(nil)) > 0 {
+			c.fail("the game declares every part public (game.AllPublic) but the state has a secret part")
+		}
+	}
 	if !bytes.Equal(orig, StateBytes(st)) {
 		c.fail("the state changed while its clones and samples were played with (Clone or Sample is not deep)")
 	}

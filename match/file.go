@@ -41,7 +41,10 @@ type Record struct {
 	Draws []int64 `json:"draws,omitempty"`
 	// Fairness is a fair game's protocol (its Seed is the game seed it
 	// makes); none in other modes.
-	Fairness    *RecordFairness   `json:"fairness,omitempty"`
+	Fairness *RecordFairness `json:"fairness,omitempty"`
+	// Trustless is a trustless game's protocol: the seats' chains and
+	// keys, each move's signature and round; none in other modes.
+	Trustless   *RecordTrustless  `json:"trustless,omitempty"`
 	Log         []json.RawMessage `json:"log"`
 	Audit       []json.RawMessage `json:"audit"`
 	StateSHA256 string            `json:"stateSha256"`
@@ -123,8 +126,12 @@ func ReadRecord(data []byte) (*Record, error) {
 		return nil, errors.New("a seeded record without a seed")
 	case r.Mode == rng.ModeCrypto && r.Seed != "":
 		return nil, errors.New("a crypto record with a seed")
-	case r.Mode != rng.ModeSeeded && r.Mode != rng.ModeCrypto && r.Mode != rng.ModeFair:
-		return nil, fmt.Errorf("mode %q: records are of seeded, fair and crypto games", r.Mode)
+	case r.Mode != rng.ModeSeeded && r.Mode != rng.ModeCrypto && r.Mode != rng.ModeFair && r.Mode != rng.ModeTrustless:
+		return nil, fmt.Errorf("mode %q: records are of seeded, fair, crypto and trustless games", r.Mode)
+	case (r.Mode == rng.ModeTrustless) != (r.Trustless != nil):
+		return nil, fmt.Errorf("a %s record with%s a trustless game's protocol", r.Mode, map[bool]string{true: "out", false: ""}[r.Mode == rng.ModeTrustless])
+	case r.Mode == rng.ModeTrustless && (r.Seed != "" || len(r.Draws) > 0):
+		return nil, errors.New("a trustless record with a seed or draws: its rounds give its randomness")
 	case r.Mode == rng.ModeSeeded && len(r.Draws) > 0:
 		return nil, errors.New("a seeded record with draws: its seed gives them")
 	case len(r.StateSHA256) != 64:
@@ -151,7 +158,11 @@ func ReadRecord(data []byte) (*Record, error) {
 // with the contributions, then what the replay gives: the log, the audit
 // entries (a seeded or fair game's: a crypto game's stream cannot be
 // audited again from its draws, so its entries are only decoded), the
-// final state's hash.
+// final state's hash. A trustless record's protocol comes first (every
+// join's and move's signature, every link against the seat's previous
+// one, every reveal's signature, the indices, the abort against the
+// reveals: docs/fairness.md, "Trustless tables"), its rounds' randomness
+// then replays its moves.
 func CheckRecord(def game.Definition, r *Record) (divergence error, err error) {
 	if r.Game != def.Name() {
 		return nil, fmt.Errorf("a record of %q, not %q", r.Game, def.Name())
@@ -184,8 +195,22 @@ func CheckRecord(def game.Definition, r *Record) (divergence error, err error) {
 	var audit []rng.Entry
 	cfg := Config{Mode: r.Mode, Seed: r.Seed, Seats: seats, Rules: rules,
 		Auditor: rng.AuditorFunc(func(e rng.Entry) { audit = append(audit, e) })}
-	m, err := Replay(def, cfg, moves, r.Draws)
-	if err != nil {
+	var m *Match
+	if r.Mode == rng.ModeTrustless {
+		if r.Trustless == nil {
+			return nil, errors.New("a trustless record without its protocol")
+		}
+		keys, d, err := checkTrustless(def, r, rules, moves)
+		if d != nil || err != nil {
+			return d, err
+		}
+		if m, err = ReplayTrustless(def, cfg, moves, keys); err != nil {
+			return nil, err
+		}
+		if d := checkPendingDraws(m, kinds, r.Trustless); d != nil {
+			return d, nil
+		}
+	} else if m, err = Replay(def, cfg, moves, r.Draws); err != nil {
 		return nil, err
 	}
 	got, err := NewRecord(m, audit)

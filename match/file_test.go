@@ -112,14 +112,15 @@ func TestRecordReplaysAndCatchesChanges(t *testing.T) {
 func TestReadRecordRefusals(t *testing.T) {
 	b := played(t, rng.ModeSeeded)
 	for want, data := range map[string][]byte{
-		`unknown field "extra"`:              edit(t, b, func(v map[string]any) { v["extra"] = 1 }),
-		"trailing data":                      append(append([]byte{}, b...), []byte(" {}")...),
-		`format "fairboard-game/v0"`:         edit(t, b, func(v map[string]any) { v["format"] = "fairboard-game/v0" }),
-		"names no game":                      edit(t, b, func(v map[string]any) { delete(v, "game") }),
-		"a seeded record without a seed":     edit(t, b, func(v map[string]any) { delete(v, "seed") }),
-		"a crypto record with a seed":        edit(t, b, func(v map[string]any) { v["mode"] = "crypto" }),
-		`mode "trustless"`:                   edit(t, b, func(v map[string]any) { v["mode"] = "trustless" }),
-		"a fair record without its fairness": edit(t, b, func(v map[string]any) { v["mode"] = "fair" }),
+		`unknown field "extra"`:          edit(t, b, func(v map[string]any) { v["extra"] = 1 }),
+		"trailing data":                  append(append([]byte{}, b...), []byte(" {}")...),
+		`format "fairboard-game/v0"`:     edit(t, b, func(v map[string]any) { v["format"] = "fairboard-game/v0" }),
+		"names no game":                  edit(t, b, func(v map[string]any) { delete(v, "game") }),
+		"a seeded record without a seed": edit(t, b, func(v map[string]any) { delete(v, "seed") }),
+		"a crypto record with a seed":    edit(t, b, func(v map[string]any) { v["mode"] = "crypto" }),
+		`mode "dice"`:                    edit(t, b, func(v map[string]any) { v["mode"] = "dice" }),
+		"a trustless record without a trustless game's protocol": edit(t, b, func(v map[string]any) { v["mode"] = "trustless" }),
+		"a fair record without its fairness":                     edit(t, b, func(v map[string]any) { v["mode"] = "fair" }),
 		"a seeded record with a fair game's fairness": edit(t, b, func(v map[string]any) {
 			v["fairness"] = map[string]any{"commitmentHex": "", "serverSeedHex": "", "contributionsHex": []string{}}
 		}),

@@ -8,7 +8,6 @@ package match
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng"
@@ -51,13 +50,19 @@ type Match struct {
 	last   []game.Event // the events of the last move (lean mode)
 	first  []int        // seats in the order they first moved
 	moved  []bool
+	// keyed, keys and seq are a trustless match's: the stream of the move
+	// being applied, each move's round randomness, the audit's seq.
+	keyed *keyedRand
+	keys  []*[32]byte
+	seq   uint64
 }
 
 // New sets a match up: it builds the stream of cfg.Mode, checks the
 // ruleset's game, and runs the definition's Setup. Errors: a mode other
-// than seeded, fair and crypto, a seeded match without a seed or with a
-// seed that is not UTF-8, a fair match whose seed is not 64 lower-case
-// hex digits, a ruleset of another game, and Setup's own.
+// than seeded, fair, crypto and trustless, a seeded match without a seed
+// or with a seed that is not UTF-8, a fair match whose seed is not 64
+// lower-case hex digits, a trustless match with a seed or whose setup
+// draws, a ruleset of another game, and Setup's own.
 func New(def game.Definition, cfg Config) (*Match, error) {
 	var opts []rng.Option
 	if cfg.Auditor != nil {
@@ -84,8 +89,10 @@ func New(def game.Definition, cfg Config) (*Match, error) {
 			return nil, game.Reject(game.CodeBadSetup, "a crypto match takes no seed")
 		}
 		s = rng.NewCrypto(opts...)
+	case rng.ModeTrustless:
+		return newTrustless(def, cfg)
 	default:
-		return nil, game.Reject(game.CodeBadSetup, fmt.Sprintf("mode %q: the machinery plays seeded, fair and crypto matches", cfg.Mode))
+		return nil, game.Reject(game.CodeBadSetup, fmt.Sprintf("mode %q: the machinery plays seeded, fair, crypto and trustless matches", cfg.Mode))
 	}
 	return setup(def, cfg, s, nil)
 }
@@ -128,16 +135,8 @@ func setup(def game.Definition, cfg Config, s *rng.Stream, base game.Rand) (*Mat
 // validates before it draws or changes anything). It returns the events
 // of the move, which the match keeps until the next Apply.
 func (m *Match) Apply(mv game.Move) ([]game.Event, error) {
-	to := m.st.ToMove()
-	switch {
-	case to == game.Nobody:
-		return nil, game.Reject(game.CodeGameOver, "the game is over")
-	case !m.hasKind(mv.Kind):
-		return nil, game.Reject(game.CodeInvalidAction, "unknown move kind "+strconv.Quote(mv.Kind)+" for "+m.def.Name())
-	case mv.Seat < 0 || mv.Seat >= m.st.NumSeats():
-		return nil, game.Reject(game.CodeUnknownPlayer, "no seat "+strconv.Itoa(mv.Seat))
-	case mv.Seat != to:
-		return nil, game.Reject(game.CodeNotYourTurn, "the game awaits seat "+strconv.Itoa(to))
+	if err := m.guard(mv); err != nil {
+		return nil, err
 	}
 	var err error
 	if m.cfg.Lean {

@@ -30,10 +30,19 @@ const (
 	// KindAbandon (the owner or ServerActor, lobby or playing): end the
 	// table; a started game ends with the game's AbortPayoffs.
 	KindAbandon Kind = "abandon"
+	// KindReveal (a seated uid, a trustless table playing): the seat's
+	// Reveal for the pending round. It names its index instead of a
+	// version: Version is not checked.
+	KindReveal Kind = "reveal"
+	// KindAbort (anyone, in practice ServerActor; a trustless table
+	// playing, its round's deadline passed at At): end the game as
+	// aborted, naming the seats that did not reveal. Version is not
+	// checked.
+	KindAbort Kind = "abort"
 )
 
 // Kinds lists every action kind.
-var Kinds = []Kind{KindJoin, KindLeave, KindRemoveSeat, KindStart, KindMove, KindAbandon}
+var Kinds = []Kind{KindJoin, KindLeave, KindRemoveSeat, KindStart, KindMove, KindAbandon, KindReveal, KindAbort}
 
 // Action is one request to change a table, sent by Actor (a uid the
 // caller has authenticated, or ServerActor).
@@ -59,6 +68,18 @@ type Action struct {
 	// the player's own device after it saw the commitment. Kept secret
 	// until the end.
 	Entropy string
+	// ChainHead, PublicKey (join) and Signature (join, move) are a
+	// trustless table's: the seat's chain head and Ed25519 key (64 hex
+	// digits each), and the actor's signature (128 hex digits) of
+	// trustless.ActionMessage over the action's canonical bytes
+	// (match.TableAction).
+	ChainHead, PublicKey, Signature string
+	// Reveal (reveal; or with a move that draws, the actor's own reveal
+	// for the round the move opens, applied with it or refused with it).
+	Reveal *Reveal
+	// At is the server's time of the action (unix ms), which a trustless
+	// table's deadlines read; not part of a retry's identity.
+	At int64
 }
 
 func (a *Action) fingerprint() string {
@@ -68,8 +89,12 @@ func (a *Action) fingerprint() string {
 		Seat            int
 		Options         map[string]string
 		Move            string
-		Entropy         string `json:",omitempty"` // so that a table's stored fingerprints stay as they were
-	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy})
+		Entropy         string  `json:",omitempty"` // so that a table's stored fingerprints stay as they were
+		ChainHead       string  `json:",omitempty"`
+		PublicKey       string  `json:",omitempty"`
+		Signature       string  `json:",omitempty"`
+		Reveal          *Reveal `json:",omitempty"`
+	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy, a.ChainHead, a.PublicKey, a.Signature, a.Reveal})
 }
 
 // Do applies a, or refuses it with an *Error and changes nothing (the
@@ -84,20 +109,29 @@ func (a *Action) fingerprint() string {
 //     applies nothing; the same id with other content is
 //     action_id_reused.
 //  3. invalid_action: a kind not in Kinds.
-//  4. The phase: game_over once finished; already_started for join,
-//     leave, removeSeat and start once playing; not_started for a move in
-//     the lobby.
-//  5. stale_version: a.Version is not the table's version.
+//  4. The phase: game_over once finished; invalid_action for reveal or
+//     abort at a table that is not trustless; already_started for join,
+//     leave, removeSeat and start once playing; not_started for a move,
+//     reveal or abort in the lobby; pending for a move while a trustless
+//     round is pending; invalid_action for a reveal on another kind than
+//     move or reveal.
+//  5. stale_version: a.Version is not the table's version (not checked
+//     for reveal and abort, which name their round instead).
 //  6. The kind's own, in this order: join: unknown_player (seat out of
 //     range), already_joined, seat_taken, bad_option; leave: not_seated;
 //     removeSeat: not_owner, unknown_player, seat_free; start: not_owner,
 //     too_few_players (a seat free: a table starts with every seat
 //     taken), then the game's Setup (bad_setup); move: not_seated,
 //     not_your_turn, invalid_action (game.DecodeMove), then the game's
-//     own refusal with its code; abandon: not_owner.
+//     own refusal with its code, then at a trustless table the
+//     signature (bad_signature) and the actor's own reveal (the reveal's
+//     refusals); abandon: not_owner; reveal: wrong_index, then
+//     checkReveal's; abort: wrong_index, deadline_not_passed. A
+//     trustless join also needs its chain head, key and signature
+//     (invalid_action, bad_signature).
 func (t *Table) Do(a Action) (*Result, error) {
-	if !(ValidID(a.Actor) || a.Actor == ServerActor && a.Kind == KindAbandon) {
-		return nil, reject(CodeBadActor, "an actor is 1-128 characters of [A-Za-z0-9_-]; the server only abandons")
+	if !(ValidID(a.Actor) || a.Actor == ServerActor && (a.Kind == KindAbandon || a.Kind == KindAbort)) {
+		return nil, reject(CodeBadActor, "an actor is 1-128 characters of [A-Za-z0-9_-]; the server only abandons and aborts")
 	}
 	if !ValidID(a.ActionID) {
 		return nil, reject(CodeBadActionID, "an action id is 1-128 characters of [A-Za-z0-9_-]")
@@ -118,12 +152,18 @@ func (t *Table) Do(a Action) (*Result, error) {
 	switch {
 	case t.phase == PhaseFinished:
 		return nil, reject(CodeGameOver, "the table is finished")
-	case t.phase == PhasePlaying && a.Kind != KindMove && a.Kind != KindAbandon:
+	case (a.Kind == KindReveal || a.Kind == KindAbort) && t.tl == nil:
+		return nil, reject(CodeInvalidAction, string(a.Kind)+" is for trustless tables; this one is "+string(t.mode))
+	case t.phase == PhasePlaying && a.Kind != KindMove && a.Kind != KindAbandon && a.Kind != KindReveal && a.Kind != KindAbort:
 		return nil, reject(CodeAlreadyStarted, string(a.Kind)+" is for the lobby; the game has started")
-	case t.phase == PhaseLobby && a.Kind == KindMove:
+	case t.phase == PhaseLobby && (a.Kind == KindMove || a.Kind == KindReveal || a.Kind == KindAbort):
 		return nil, reject(CodeNotStarted, "the game has not started")
+	case a.Kind == KindMove && t.tl != nil && t.tl.Pending != nil:
+		return nil, reject(CodePending, fmt.Sprintf("round %d is pending: only reveals, the deadline's abort and the owner's abandon until it closes", t.tl.Pending.Index))
+	case a.Reveal != nil && a.Kind != KindReveal && a.Kind != KindMove:
+		return nil, reject(CodeInvalidAction, "only a reveal or a move carries a reveal")
 	}
-	if a.Version != t.version {
+	if a.Version != t.version && a.Kind != KindReveal && a.Kind != KindAbort {
 		return nil, reject(CodeStaleVersion, fmt.Sprintf("version %d is not the table's %d", a.Version, t.version))
 	}
 	viewer := t.seatOf(a.Actor)
@@ -143,6 +183,10 @@ func (t *Table) Do(a Action) (*Result, error) {
 		err = t.move(&a)
 	case KindAbandon:
 		err = t.abandon(&a)
+	case KindReveal:
+		err = t.reveal(&a)
+	case KindAbort:
+		err = t.abortDue(&a)
 	}
 	if err != nil {
 		return nil, err
@@ -174,6 +218,10 @@ func (t *Table) join(a *Action) *Error {
 		return err
 	}
 	if err := t.takeEntropy(a.Seat, a.Entropy); err != nil {
+		return err
+	}
+	if err := t.takeChain(a, opts); err != nil {
+		t.freeEntropy(a.Seat)
 		return err
 	}
 	t.seats[a.Seat] = SeatInfo{UID: a.Actor, Options: opts}
@@ -224,6 +272,7 @@ func (t *Table) leave(a *Action) *Error {
 	}
 	t.seats[s] = SeatInfo{}
 	t.freeEntropy(s)
+	t.freeChain(s)
 	t.emit(Event{To: game.All, Type: "Left", Vals: [game.MaxVals]int64{int64(s)}, UID: a.Actor})
 	return nil
 }
@@ -240,6 +289,7 @@ func (t *Table) removeSeat(a *Action) *Error {
 	uid := t.seats[a.Seat].UID
 	t.seats[a.Seat] = SeatInfo{}
 	t.freeEntropy(a.Seat)
+	t.freeChain(a.Seat)
 	t.emit(Event{To: game.All, Type: "SeatRemoved", Vals: [game.MaxVals]int64{int64(a.Seat)}, UID: uid})
 	return nil
 }
@@ -264,6 +314,7 @@ func (t *Table) start(a *Action) *Error {
 		return fromGame(err)
 	}
 	t.m, t.phase = m, PhasePlaying
+	t.startTrust()
 	t.emit(Event{To: game.All, Type: "Started"})
 	t.emitGame(m.Events())
 	t.finishIfOver()
@@ -297,6 +348,12 @@ func (t *Table) move(a *Action) *Error {
 	if err != nil {
 		return fromGame(err)
 	}
+	if t.tl != nil {
+		return t.moveTrustless(a, mv)
+	}
+	if a.Signature != "" || a.Reveal != nil {
+		return reject(CodeInvalidAction, "a signature and a reveal are for trustless tables; this one is "+string(t.mode))
+	}
 	ev, err := t.m.Apply(mv)
 	if err != nil {
 		return fromGame(err)
@@ -313,39 +370,12 @@ func (t *Table) abandon(a *Action) *Error {
 	t.out = &Outcome{Abandoned: true}
 	if t.m != nil {
 		t.out.Payoffs = slices.Clone(t.m.State().AbortPayoffs())
+		if t.tl != nil {
+			t.out.Reason = match.AbortAbandoned
+			t.tl.Abort = &match.TrustlessAbort{Reason: match.AbortAbandoned}
+		}
 	}
 	t.phase = PhaseFinished
 	t.emit(Event{To: game.All, Type: "Abandoned", UID: a.Actor})
 	return nil
-}
-
-// TypeAddressed is the type of the public trace an addressed event
-// leaves for every reader it is not addressed to: a table event
-// (Game false, To game.All) at the event's seq, with Vals[0] the seat it
-// went to, and nothing of its type or values.
-const TypeAddressed = "Addressed"
-
-// visible returns the events of ev as seat reads them, copied: the public
-// ones and those addressed to it as they are, every other addressed event
-// as its trace (TypeAddressed: the seq and the seat it went to, nothing
-// else). NoSeat reads the public events and every addressed one's trace.
-// So every reader reads every seq.
-func visible(ev []Event, seat int) []Event {
-	out := make([]Event, 0, len(ev))
-	for _, e := range ev {
-		switch {
-		case e.To == game.All || (seat != NoSeat && e.To == seat):
-			e.Options = slices.Clone(e.Options)
-		default:
-			e = Trace(e)
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// Trace returns the public trace of the addressed event e: its seq and
-// the seat it went to (Vals[0]), type TypeAddressed, nothing else.
-func Trace(e Event) Event {
-	return Event{Seq: e.Seq, To: game.All, Type: TypeAddressed, Vals: [game.MaxVals]int64{int64(e.To)}}
 }

@@ -8,8 +8,10 @@
 // event addressed to another seat as its trace, TypeAddressed), and what
 // one seat alone may read (SeatPart), for a store to keep apart.
 //
-// A Table plays its game through a match (package match) in seeded or
-// crypto mode. It is not safe for concurrent use; Memory is a store of
+// A Table plays its game through a match (package match) in seeded,
+// crypto, fair or trustless mode (trustless.go: chains and keys at join,
+// signed moves, reveal rounds, deadlines and aborts; the player's side is
+// package trustseat). It is not safe for concurrent use; Memory is a store of
 // tables by game id that is, in memory. Table.Save gives the bytes a
 // persistent store would keep (the lobby, log, results, and the game as
 // its moves, with a crypto table's draws) and Restore makes the table

@@ -80,6 +80,29 @@ const (
 	// CodeBadEntropy: a join's entropy that is not 0 to 64 bytes as hex,
 	// or entropy at a table that is not fair.
 	CodeBadEntropy Code = "bad_entropy"
+	// The trustless codes, as the dungeon's engine spells them:
+	// CodePending: a move while a round is pending.
+	CodePending Code = "pending"
+	// CodeWrongIndex: a reveal or abort with no round pending, or a
+	// reveal for another index.
+	CodeWrongIndex Code = "wrong_index"
+	// CodeWrongSeat: a reveal for another seat than the actor's.
+	CodeWrongSeat Code = "wrong_seat"
+	// CodeAlreadyRevealed: a seat's second reveal of a round.
+	CodeAlreadyRevealed Code = "already_revealed"
+	// CodeWrongDigest: a reveal signed for another move or transcript
+	// than the pending one.
+	CodeWrongDigest Code = "wrong_digest"
+	// CodeBadSignature: a join, move or reveal whose signature does not
+	// verify under the seat's key.
+	CodeBadSignature Code = "bad_signature"
+	// CodeWrongLink: a link that does not hash to the seat's previous
+	// link.
+	CodeWrongLink Code = "wrong_link"
+	// CodeDeadlinePassed: a reveal after its round's deadline.
+	CodeDeadlinePassed Code = "deadline_passed"
+	// CodeDeadlineNotPassed: an abort before the round's deadline.
+	CodeDeadlineNotPassed Code = "deadline_not_passed"
 )
 
 // Codes lists every code.
@@ -88,6 +111,8 @@ var Codes = []Code{
 	CodeBadActionID, CodeBadActor, CodeActionIDReused, CodeStaleVersion, CodeNotStarted, CodeAlreadyStarted,
 	CodeNotOwner, CodeNotSeated, CodeSeatTaken, CodeSeatFree, CodeAlreadyJoined, CodeBadOption,
 	CodeTooFewPlayers, CodeNotCreated, CodeBadGameID, CodeAlreadyCreated, CodeNotFinished, CodeBadEntropy,
+	CodePending, CodeWrongIndex, CodeWrongSeat, CodeAlreadyRevealed, CodeWrongDigest, CodeBadSignature,
+	CodeWrongLink, CodeDeadlinePassed, CodeDeadlineNotPassed,
 }
 
 // Error is a refusal: a code of the closed set and a message for people,

@@ -13,7 +13,9 @@ import (
 // (match.Record, fairboard-game/v1) for uid, a seated player or the
 // owner: its seats' options, ruleset, moves and either its seed (a seeded
 // table), its game seed with the fair protocol that made it (a fair
-// table), or its every drawn value (a crypto table), its whole log with
+// table), its every drawn value (a crypto table), or its trustless
+// protocol (chains, keys, signatures, every round's links: a trustless
+// table), its whole log with
 // every seat's addressed events (the game is over: its private parts are
 // opened), the RNG audit entries of a replay and the final state's hash.
 // "gamectl verify" and "gamectl replay" check it offline with
@@ -44,7 +46,12 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 	if t.mode == rng.ModeCrypto {
 		draws = t.m.Draws()
 	}
-	m, err := match.Replay(t.def, cfg, t.m.Moves(), draws)
+	var m *match.Match
+	if t.tl != nil {
+		m, err = match.ReplayTrustless(t.def, cfg, t.m.Moves(), t.m.Keys())
+	} else {
+		m, err = match.Replay(t.def, cfg, t.m.Moves(), draws)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("table: record: the game does not replay: %w", err) // internal: Restore replayed it
 	}
@@ -53,5 +60,8 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 		return nil, err
 	}
 	r.Fairness = t.recordFairness()
+	if t.tl != nil {
+		r.Trustless = t.trustRecord(true)
+	}
 	return r, nil
 }

@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,9 +24,12 @@ func snapshot(t *testing.T, s *table.Memory, g string) string {
 	for _, u := range []string{"", uid(0), uid(1), uid(2), uid(3), uid(9)} {
 		v, err := s.View(g, u)
 		require.NoError(t, err)
-		o, f := v.Outcome, v.Fairness
-		v.Outcome, v.Fairness = nil, nil
+		o, f, tl := v.Outcome, v.Fairness, v.Trustless
+		v.Outcome, v.Fairness, v.Trustless = nil, nil, nil
 		fmt.Fprintf(&b, "%+v\n", *v)
+		tlj, err := json.Marshal(tl)
+		require.NoError(t, err)
+		b.Write(tlj)
 		if o != nil {
 			fmt.Fprintf(&b, "%+v\n", *o)
 		}
@@ -82,7 +86,11 @@ func TestEveryRefusal(t *testing.T) {
 		{"bad actor", "c", table.CreateRequest{Actor: "a b", ActionID: "c", Mode: rng.ModeCrypto}, table.CodeBadActor},
 		{"server creates", "c", table.CreateRequest{Actor: table.ServerActor, ActionID: "c", Mode: rng.ModeCrypto}, table.CodeBadActor},
 		{"bad action id", "c", table.CreateRequest{Actor: "u0", ActionID: "c:1", Mode: rng.ModeCrypto}, table.CodeBadActionID},
-		{"bad mode", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: "trustless"}, table.CodeBadSetup},
+		{"bad mode", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: "dice"}, table.CodeBadSetup},
+		{"a trustless table with a seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeTrustless, Seed: "s"}, table.CodeBadSetup},
+		{"a trustless table with a short deadline", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeTrustless, DeadlineMs: 999}, table.CodeBadSetup},
+		{"a trustless table with a chain too long", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeTrustless, ChainLength: 1<<20 + 1}, table.CodeBadSetup},
+		{"a chain length at a crypto table", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto, ChainLength: 5}, table.CodeBadSetup},
 		{"fair without the server's seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeFair}, table.CodeBadSetup},
 		{"fair with a short server seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeFair, ServerSeed: "00"}, table.CodeBadSetup},
 		{"fair with an upper-case server seed", "c", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeFair, ServerSeed: strings.Repeat("A", 64)}, table.CodeBadSetup},
@@ -222,6 +230,8 @@ func TestEveryRefusal(t *testing.T) {
 		{"abandon again", table.Action{Actor: uid(0), ActionID: "a", Version: res.Version, Kind: table.KindAbandon}, table.CodeGameOver, ""},
 		{"join once over", table.Action{Actor: "u5", ActionID: "j", Version: res.Version, Kind: table.KindJoin}, table.CodeGameOver, ""},
 	}, seen)
+
+	trustlessRefusals(t, s, seen)
 
 	for _, c := range table.Codes {
 		require.True(t, seen[c], "no test refuses with %s", c)

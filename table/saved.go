@@ -42,6 +42,9 @@ type saved struct {
 	Moves     []game.Move `json:"moves,omitempty"`
 	Draws     []int64     `json:"draws,omitempty"`
 	StateHash string      `json:"stateHash,omitempty"`
+	// Trustless is a trustless table's protocol state (its pending
+	// round's links included: the server's alone).
+	Trustless *trust `json:"trustless,omitempty"`
 }
 
 type savedRecord struct {
@@ -59,7 +62,7 @@ type savedRecord struct {
 func (t *Table) Save() ([]byte, error) {
 	s := saved{Format: SavedFormat, Game: t.def.Name(), Owner: t.owner, Mode: t.mode, Seed: t.seed,
 		ServerSeed: t.serverSeed, Entropy: t.entropy,
-		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out}
+		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out, Trustless: t.tl}
 	for k, r := range t.records {
 		s.Records = append(s.Records, savedRecord{Actor: k.actor, ActionID: k.id, Fingerprint: r.fp, Result: r.res})
 	}
@@ -78,7 +81,8 @@ func (t *Table) Save() ([]byte, error) {
 // Restore makes the table saved in data (Table.Save) again, under def,
 // replaying its game's moves (match.Resume: a seeded table from its seed,
 // on the same stream; a crypto table from its draws, then on a new
-// crypto stream); it goes on as the saved table would. Errors name what
+// crypto stream; a trustless table with each round's randomness from its
+// saved links); it goes on as the saved table would. Errors name what
 // is wrong: data that does not decode strictly, another format or game,
 // a ruleset def refuses, seats or a phase that do not fit, moves or
 // draws that do not replay, or a final state other than the saved one.
@@ -97,8 +101,10 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 		return bad("format %q, not %q", s.Format, SavedFormat)
 	case s.Game != def.Name():
 		return bad("a table of %s, not %s", s.Game, def.Name())
-	case s.Mode != rng.ModeSeeded && s.Mode != rng.ModeCrypto && s.Mode != rng.ModeFair:
+	case s.Mode != rng.ModeSeeded && s.Mode != rng.ModeCrypto && s.Mode != rng.ModeFair && s.Mode != rng.ModeTrustless:
 		return bad("mode %q", s.Mode)
+	case (s.Mode == rng.ModeTrustless) != (s.Trustless != nil) || s.Trustless != nil && len(s.Trustless.Seats) != len(s.Seats):
+		return bad("a %s table with a trustless protocol state that does not fit it", s.Mode)
 	case checkFairCreate(CreateRequest{Mode: s.Mode, Seed: s.Seed, ServerSeed: s.ServerSeed}) != nil:
 		return bad("%v", checkFairCreate(CreateRequest{Mode: s.Mode, Seed: s.Seed, ServerSeed: s.ServerSeed}))
 	case (s.Mode == rng.ModeFair) != (s.Entropy != nil) || s.Entropy != nil && len(s.Entropy) != len(s.Seats):
@@ -115,7 +121,7 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 		return bad("%w", err)
 	}
 	t := &Table{def: def, kinds: def.Kinds(), owner: s.Owner, mode: s.Mode, seed: s.Seed, serverSeed: s.ServerSeed, entropy: s.Entropy, rules: rules,
-		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}}
+		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}, tl: s.Trustless}
 	for _, r := range s.Records {
 		t.records[recordKey{r.Actor, r.ActionID}] = record{fp: r.Fingerprint, res: r.Result}
 	}
@@ -130,7 +136,16 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 	if err != nil {
 		return bad("%w", err)
 	}
-	m, err := match.Resume(def, match.Config{Mode: s.Mode, Seed: seed, Seats: seats, Rules: rules}, s.Moves, s.Draws)
+	var m *match.Match
+	if t.tl != nil {
+		keys, kerr := t.trustKeys(s.Moves)
+		if kerr != nil {
+			return bad("%w", kerr)
+		}
+		m, err = match.ReplayTrustless(def, match.Config{Mode: s.Mode, Seats: seats, Rules: rules}, s.Moves, keys)
+	} else {
+		m, err = match.Resume(def, match.Config{Mode: s.Mode, Seed: seed, Seats: seats, Rules: rules}, s.Moves, s.Draws)
+	}
 	if err != nil {
 		return bad("%w", err)
 	}

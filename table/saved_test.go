@@ -141,7 +141,8 @@ func TestRestoreRefusals(t *testing.T) {
 	for _, c := range []struct{ name, data, msg string }{
 		{"another format", strings.Replace(good, table.SavedFormat, "fairboard-table/v0", 1), "format"},
 		{"an unknown field", strings.Replace(good, `{"format"`, `{"x":1,"format"`, 1), "unknown field"},
-		{"another mode", strings.Replace(good, `"mode":"crypto"`, `"mode":"trustless"`, 1), "mode"},
+		{"another mode", strings.Replace(good, `"mode":"crypto"`, `"mode":"dice"`, 1), "mode"},
+		{"trustless without its protocol", strings.Replace(good, `"mode":"crypto"`, `"mode":"trustless"`, 1), "trustless protocol state"},
 		{"fair without its server seed", strings.Replace(good, `"mode":"crypto"`, `"mode":"fair"`, 1), "server's seed"},
 		{"another draw", good[:i] + other + good[j:], "move 2 (roll"}, // a 1 where it was not, or not where it was
 		{"another state hash", strings.Replace(good, `"stateHash":"`, `"stateHash":"0`, 1), "state hash"},

@@ -20,7 +20,7 @@ type Memory struct {
 func NewMemory() *Memory { return &Memory{tables: map[string]*Table{}} }
 
 // Create makes the table gameID (1-128 characters of [A-Za-z0-9_-], or
-// bad_game_id). On a game id that exists, the request that created it
+// bad_game_id; req.GameID is set to it). On a game id that exists, the request that created it
 // gets its stored result again (Replayed), the same actor and action id
 // with other content action_id_reused, any other already_created; else
 // Create's refusals.
@@ -28,6 +28,7 @@ func (s *Memory) Create(gameID string, def game.Definition, req CreateRequest) (
 	if !ValidID(gameID) {
 		return nil, reject(CodeBadGameID, "a game id is 1-128 characters of [A-Za-z0-9_-]")
 	}
+	req.GameID = gameID
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t, ok := s.tables[gameID]; ok {

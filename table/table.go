@@ -55,9 +55,20 @@ type CreateRequest struct {
 	// create on; the game seed is made at start from it and the seats'
 	// entropy (Action.Entropy at join), and all is revealed at the end
 	// (View.Fairness, Record).
-	Mode       rng.Mode
-	Seed       string
-	ServerSeed string
+	//
+	// rng.ModeTrustless takes no seed (docs/fairness.md, "Trustless
+	// tables"): GameID (the table's game id, which every signature and
+	// link is bound to; the stores fill it), ChainLength (1 to 2^20 links
+	// per seat's chain, 0 for 65,536; at least the game's
+	// game.RandomBound) and DeadlineMs (how long a reveal round may take,
+	// 1,000 to 86,400,000, 0 for 60,000). Only a game that declares every
+	// part public (game.AllPublic) plays one.
+	Mode        rng.Mode
+	Seed        string
+	ServerSeed  string
+	GameID      string
+	ChainLength uint32
+	DeadlineMs  uint64
 	// Seats is the table's seat count, in def.Seats().Min..Max; 0 is
 	// def.Seats().Default.
 	Seats int
@@ -99,6 +110,11 @@ type Outcome struct {
 	Abandoned bool
 	Winners   []int
 	Payoffs   []float64
+	// Reason and Missing are a trustless game's that ended before its
+	// end: "deadline" (Missing: the seats that did not reveal the pending
+	// round in time), "chainExhausted" or "abandoned".
+	Reason  string `json:",omitempty"`
+	Missing []int  `json:",omitempty"`
 }
 
 // Table is one game of a definition, from its lobby to its end, owned by
@@ -128,6 +144,8 @@ type Table struct {
 	m          *match.Match
 	out        *Outcome
 	records    map[recordKey]record
+	// tl is a trustless table's protocol state; nil in other modes.
+	tl *trust
 }
 
 type recordKey struct{ actor, id string }
@@ -153,7 +171,10 @@ type Result struct {
 // the uid format), bad_action_id, bad_setup (a mode other than seeded and
 // crypto, a seeded table without a seed or with one that is not 1-256
 // bytes of UTF-8, a crypto table with a seed, a seat count outside
-// def.Seats().Min..Max), bad_ruleset (def.DecodeRuleset's refusal). The
+// def.Seats().Min..Max), bad_ruleset (def.DecodeRuleset's refusal), then
+// a trustless table's bad_setup (a game not all public, with the reason:
+// mental-poker deals; a seed; no game id; a chain or deadline out of
+// range). The
 // stream is made at start.
 func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 	if !ValidID(req.Actor) {
@@ -171,9 +192,9 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 		if req.Seed != "" {
 			return nil, nil, reject(CodeBadSetup, "a crypto table takes no seed")
 		}
-	case rng.ModeFair:
+	case rng.ModeFair, rng.ModeTrustless:
 	default:
-		return nil, nil, reject(CodeBadSetup, fmt.Sprintf("mode %q: a table is seeded, fair or crypto", req.Mode))
+		return nil, nil, reject(CodeBadSetup, fmt.Sprintf("mode %q: a table is seeded, fair, crypto or trustless", req.Mode))
 	}
 	if err := checkFairCreate(req); err != nil {
 		return nil, nil, err
@@ -194,14 +215,21 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 		}
 		rules = r
 	}
+	asked := req // the request as sent: a retry's fingerprint is its
+	if err := checkTrustlessCreate(def, &req, rules); err != nil {
+		return nil, nil, err
+	}
 	t := &Table{def: def, kinds: def.Kinds(), owner: req.Actor, mode: req.Mode, seed: req.Seed, rules: rules,
 		seats: make([]SeatInfo, n), phase: PhaseLobby, version: 1, records: map[recordKey]record{}}
 	if req.Mode == rng.ModeFair {
 		t.serverSeed, t.entropy = req.ServerSeed, make([]string, n)
 	}
+	if req.Mode == rng.ModeTrustless {
+		t.tl = &trust{GameID: req.GameID, ChainLength: req.ChainLength, DeadlineMs: req.DeadlineMs, Seats: make([]trustSeat, n), Moves: []trustMove{}}
+	}
 	t.log = []Event{{Seq: 1, To: game.All, Type: "TableCreated", Vals: [game.MaxVals]int64{int64(n)}, UID: req.Actor}}
 	res := Result{ActionID: req.ActionID, Version: 1, Events: slices.Clone(t.log)}
-	t.records[recordKey{req.Actor, req.ActionID}] = record{fp: createFingerprint(def, req), res: res}
+	t.records[recordKey{req.Actor, req.ActionID}] = record{fp: createFingerprint(def, asked), res: res}
 	return t, &res, nil
 }
 
@@ -226,7 +254,9 @@ func createFingerprint(def game.Definition, req CreateRequest) string {
 		Kind, Game, Actor, ID, Mode, Seed string
 		Seats                             int
 		Rules                             string
-	}{"create", def.Name(), req.Actor, req.ActionID, string(req.Mode), req.Seed, req.Seats, string(req.Rules)})
+		ChainLength                       uint32 `json:",omitempty"`
+		DeadlineMs                        uint64 `json:",omitempty"`
+	}{"create", def.Name(), req.Actor, req.ActionID, string(req.Mode), req.Seed, req.Seats, string(req.Rules), req.ChainLength, req.DeadlineMs})
 }
 
 func fingerprint(v any) string {

@@ -41,6 +41,9 @@ type View struct {
 	// Fairness is a fair table's protocol (nil in other modes): the
 	// commitment, and once finished what opens it.
 	Fairness *Fairness
+	// Trustless is a trustless table's protocol (nil in other modes):
+	// the seats' commitments, every closed round, the pending one.
+	Trustless *TrustlessView
 }
 
 // View returns what uid may see: a seated uid its seat's view, anyone
@@ -67,12 +70,13 @@ func (t *Table) view(seat int) *View {
 			v.State = st.AppendPublic(nil)
 		} else {
 			v.State = st.AppendView(nil, seat)
-			if t.phase == PhasePlaying {
+			if t.phase == PhasePlaying && (t.tl == nil || t.tl.Pending == nil) {
 				v.Legal = st.Legal(seat, nil)
 			}
 		}
 	}
 	v.Fairness = t.fairness()
+	v.Trustless = t.trustView()
 	if t.out != nil {
 		o := *t.out
 		o.Winners, o.Payoffs = slices.Clone(o.Winners), slices.Clone(o.Payoffs)
@@ -114,3 +118,34 @@ func (t *Table) SeatPart(seat int) SeatPart {
 
 // Seats returns the table's seat count.
 func (t *Table) Seats() int { return len(t.seats) }
+
+// TypeAddressed is the type of the public trace an addressed event
+// leaves for every reader it is not addressed to: a table event
+// (Game false, To game.All) at the event's seq, with Vals[0] the seat it
+// went to, and nothing of its type or values.
+const TypeAddressed = "Addressed"
+
+// visible returns the events of ev as seat reads them, copied: the public
+// ones and those addressed to it as they are, every other addressed event
+// as its trace (TypeAddressed: the seq and the seat it went to, nothing
+// else). NoSeat reads the public events and every addressed one's trace.
+// So every reader reads every seq.
+func visible(ev []Event, seat int) []Event {
+	out := make([]Event, 0, len(ev))
+	for _, e := range ev {
+		switch {
+		case e.To == game.All || (seat != NoSeat && e.To == seat):
+			e.Options = slices.Clone(e.Options)
+		default:
+			e = Trace(e)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Trace returns the public trace of the addressed event e: its seq and
+// the seat it went to (Vals[0]), type TypeAddressed, nothing else.
+func Trace(e Event) Event {
+	return Event{Seq: e.Seq, To: game.All, Type: TypeAddressed, Vals: [game.MaxVals]int64{int64(e.To)}}
+}

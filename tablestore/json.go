@@ -16,6 +16,14 @@ var TableEventFields = map[string][]string{
 	"SeatRemoved":  {"seat"},
 	"Started":      nil,
 	"Abandoned":    nil,
+	// A trustless table's: a move pending its round (index, the actor's
+	// seat), a seat's reveal accepted (index, seat), the round closed
+	// (index), the game aborted (index, 0 if none was pending; uid: by
+	// whom; options: the reason, then the missing seats' uids).
+	"Pending":     {"index", "seat"},
+	"Revealed":    {"index", "seat"},
+	"RoundClosed": {"index"},
+	"Aborted":     {"index"},
 	// The public trace of an event addressed to one seat
 	// (table.TypeAddressed): the seat it went to, nothing of it.
 	table.TypeAddressed: {"seat"},

@@ -113,3 +113,9 @@ func (n HoldAt) Choose(st game.State, seat int, legal []game.Move) game.Move {
 	}
 	return game.Move{Seat: seat, Kind: KindRoll}
 }
+
+// AllPublic returns true: every part of a Pig state is public (scores,
+// turn total, whose turn), so Pig plays trustless tables. Pig declares no
+// game.RandomBound: a player may roll for ever, so a trustless table's
+// chains bound its game instead.
+func (Definition) AllPublic() bool { return true }

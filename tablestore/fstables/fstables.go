@@ -141,6 +141,7 @@ func (s *Store) Create(ctx context.Context, gameID, name string, req table.Creat
 	if err != nil {
 		return nil, err
 	}
+	req.GameID = gameID // a trustless table binds every signature to it
 	var res *table.Result
 	err = s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		pubRef, privRef := s.refs(gameID)

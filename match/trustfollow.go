@@ -1,0 +1,119 @@
+package match
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// TrustlessFollower is where a trustless game's public protocol stands
+// after its applied moves: the game replayed from its rounds, the
+// transcript's hash, the next round's index and each seat's last revealed
+// link (its head before its first round). A client keeps one and updates
+// it from what every reader sees before it signs anything; each update
+// checks only what is new, and that nothing it checked before changed.
+type TrustlessFollower struct {
+	Match      *Match
+	Transcript [32]byte
+	Next       uint32
+	Last       [][32]byte
+
+	def   game.Definition
+	kinds []game.KindSpec
+	c     *trustChecker
+	seats []TrustlessSeat
+	moves []string
+	seen  []TrustlessMove
+}
+
+// FollowTrustless checks r's trustless protocol as CheckRecord does
+// (every join, move, link and reveal signature) and replays its moves
+// (r.Trustless's Pending and Abort are not read; a move's Move field,
+// where given, must be r's move). Errors name the first thing wrong.
+func FollowTrustless(def game.Definition, r *Record) (*TrustlessFollower, error) {
+	if r.Trustless == nil {
+		return nil, fmt.Errorf("no trustless protocol")
+	}
+	rules, err := def.DecodeRuleset(r.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("rules: %w", err)
+	}
+	c, d, err := startChecker(def, r, rules)
+	if err == nil {
+		err = d
+	}
+	if err != nil {
+		return nil, err
+	}
+	seats := make([]game.Seat, r.Seats)
+	for i := range seats {
+		if r.SeatOptions != nil {
+			seats[i].Options = r.SeatOptions[i]
+		}
+	}
+	m, err := New(def, Config{Mode: rng.ModeTrustless, Seats: seats, Rules: rules})
+	if err != nil {
+		return nil, err
+	}
+	f := &TrustlessFollower{Match: m, def: def, kinds: def.Kinds(), c: c, seats: slices.Clone(r.Trustless.Seats)}
+	f.sync()
+	if err := f.Update(r); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *TrustlessFollower) sync() {
+	f.Transcript, f.Next, f.Last = f.c.t, f.c.next, slices.Clone(f.c.prev)
+}
+
+// Update follows r, the same game further on: its seats and the moves
+// already followed must be exactly those checked before (else an error:
+// the server changed the past), and the new ones are checked and
+// replayed. After an error the follower must not be used again.
+func (f *TrustlessFollower) Update(r *Record) error {
+	p := r.Trustless
+	switch {
+	case p == nil:
+		return fmt.Errorf("no trustless protocol")
+	case !slices.Equal(p.Seats, f.seats):
+		return fmt.Errorf("trustless: the seats' commitments changed")
+	case len(r.Moves) < len(f.moves) || len(p.Moves) != len(r.Moves):
+		return fmt.Errorf("trustless: %d moves (%d with their protocol) after %d followed", len(r.Moves), len(p.Moves), len(f.moves))
+	}
+	for i, s := range f.moves {
+		if r.Moves[i] != s || !sameMove(p.Moves[i], f.seen[i]) {
+			return fmt.Errorf("trustless: move %d changed since it was checked", i+1)
+		}
+	}
+	for i := len(f.moves); i < len(r.Moves); i++ {
+		mv, err := decodeCanonicalMove(f.kinds, r.Moves[i])
+		if err != nil {
+			return fmt.Errorf("move %d: %w", i+1, err)
+		}
+		if p.Moves[i].Move != "" && p.Moves[i].Move != r.Moves[i] {
+			return fmt.Errorf("move %d: the protocol names %s, the moves %s", i+1, p.Moves[i].Move, r.Moves[i])
+		}
+		what := fmt.Sprintf("move %d (%s by seat %d)", i+1, mv.Kind, mv.Seat)
+		key, d, err := f.c.move(what, p.Seats, f.kinds, mv, &p.Moves[i], false)
+		if err == nil {
+			err = d
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := f.Match.ApplyKeyed(mv, key); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		f.moves = append(f.moves, r.Moves[i])
+		f.seen = append(f.seen, p.Moves[i])
+	}
+	f.sync()
+	return nil
+}
+
+func sameMove(a, b TrustlessMove) bool {
+	return a.Version == b.Version && a.Signature == b.Signature && a.Index == b.Index && slices.Equal(a.Reveals, b.Reveals)
+}

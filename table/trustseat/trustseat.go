@@ -1,0 +1,212 @@
+// Package trustseat is a player's side of a trustless table
+// (docs/fairness.md, "Trustless tables"), without I/O: a seat's hash
+// chain and Ed25519 key, the signatures of its join and moves, and its
+// reveals, each given only after the seat has checked, from what every
+// reader sees (table.View), every signature, link and round of the game
+// so far and that the pending move is the one the log leads to. Bot
+// clients and tests drive it; it imports the machinery only.
+package trustseat
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/table"
+)
+
+// Seat is one player's trustless seat. Not safe for concurrent use.
+type Seat struct {
+	def      game.Definition
+	gameID   string
+	uid      string
+	seat     int
+	chain    *trustless.Chain
+	pub      ed25519.PublicKey
+	priv     ed25519.PrivateKey
+	revealed uint32 // the last index revealed
+	f        *match.TrustlessFollower
+}
+
+// New draws a seat's chain of n links (the table's chainLength) and its
+// key, for uid at seat of the table gameID of def.
+func New(def game.Definition, gameID, uid string, seat int, n uint32) (*Seat, error) {
+	c, err := trustless.GenerateChain(gameID, uint32(seat), n)
+	if err != nil {
+		return nil, err
+	}
+	pub, priv, err := trustless.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	return &Seat{def: def, gameID: gameID, uid: uid, seat: seat, chain: c, pub: pub, priv: priv}, nil
+}
+
+// UID returns the seat's uid; Index its seat.
+func (s *Seat) UID() string { return s.uid }
+
+// Index returns the seat's index.
+func (s *Seat) Index() int { return s.seat }
+
+// Join returns the join action against version (options: the seat's, in
+// the game's order; none for a game without options), carrying the
+// chain's head, the key and the signature.
+func (s *Seat) Join(actionID string, version uint64, options map[string]string, opts []string) table.Action {
+	head := s.chain.Head()
+	body := game.AppendSeatCanonical(nil, s.def.Seats(), s.seat, game.Seat{Options: opts})
+	canon := match.TableAction("join", s.uid, version, body, head[:], s.pub)
+	sig := ed25519.Sign(s.priv, trustless.ActionMessage(s.gameID, canon))
+	return table.Action{Actor: s.uid, ActionID: actionID, Version: version, Kind: table.KindJoin, Seat: s.seat, Options: options,
+		ChainHead: hex.EncodeToString(head[:]), PublicKey: hex.EncodeToString(s.pub), Signature: hex.EncodeToString(sig)}
+}
+
+// follow checks the view's protocol and replays the game from it.
+func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
+	p := v.Trustless
+	if p == nil {
+		return nil, errors.New("trustseat: not a trustless table")
+	}
+	r := &match.Record{Game: v.Game, Mode: rng.ModeTrustless, Seats: len(v.Seats), Rules: v.Rules, Trustless: &p.RecordTrustless}
+	for _, sv := range v.Seats {
+		if len(sv.Options) > 0 {
+			r.SeatOptions = make([][]string, len(v.Seats))
+			for i, x := range v.Seats {
+				r.SeatOptions[i] = x.Options
+			}
+			break
+		}
+	}
+	for _, m := range p.Moves {
+		r.Moves = append(r.Moves, m.Move)
+	}
+	var err error
+	if s.f == nil {
+		s.f, err = match.FollowTrustless(s.def, r)
+	} else {
+		err = s.f.Update(r)
+	}
+	if err != nil {
+		s.f = nil
+		return nil, fmt.Errorf("trustseat: the table's protocol does not check: %w", err)
+	}
+	f := s.f
+	// With a round pending, the table's transcript includes the pending
+	// move's record, which Reveal checks.
+	if got := hex.EncodeToString(f.Transcript[:]); p.Pending == nil && got != p.Transcript || f.Next != p.NextIndex {
+		return nil, fmt.Errorf("trustseat: the table shows transcript %s and next index %d; its log gives %s and %d", p.Transcript, p.NextIndex, got, f.Next)
+	}
+	return f, nil
+}
+
+// Move returns the move action for mv against the view v (the seat's
+// own, at its version), signed; if mv draws, it carries the seat's own
+// reveal for the round mv opens (docs/fairness.md, "An action with its
+// reveal"). It checks the view's protocol first.
+func (s *Seat) Move(actionID string, v *table.View, mv game.Move) (table.Action, error) {
+	f, err := s.follow(v)
+	if err != nil {
+		return table.Action{}, err
+	}
+	mv.Seat = s.seat
+	canon := match.TableAction("move", s.uid, v.Version, game.AppendMoveCanonical(nil, s.def.Kinds(), mv), nil, nil)
+	sig := ed25519.Sign(s.priv, trustless.ActionMessage(s.gameID, canon))
+	a := table.Action{Actor: s.uid, ActionID: actionID, Version: v.Version, Kind: table.KindMove,
+		Move: game.AppendMoveJSON(nil, s.def.Kinds(), mv), Signature: hex.EncodeToString(sig)}
+	draws, err := f.Match.WouldDraw(mv)
+	if err != nil || !draws || f.Next > uint32(s.chain.Len()) {
+		return a, err
+	}
+	digest := trustless.ActionDigest(s.gameID, canon)
+	tr := trustless.TranscriptAction(&f.Transcript, &digest, sig)
+	r, err := s.reveal(f.Next, &digest, &tr)
+	if err != nil {
+		return table.Action{}, err
+	}
+	a.Reveal = r
+	return a, nil
+}
+
+// Reveal returns the seat's reveal of the view's pending round, after
+// checking that the round is the one the table's protocol leads to: its
+// index is the next, its digest that of its move by the seat the game
+// awaits, signed by that seat, and its transcript the one the log gives.
+// It never reveals an index twice nor one out of order.
+func (s *Seat) Reveal(actionID string, v *table.View) (table.Action, error) {
+	f, err := s.follow(v)
+	if err != nil {
+		return table.Action{}, err
+	}
+	p := v.Trustless.Pending
+	if p == nil {
+		return table.Action{}, errors.New("trustseat: no round is pending")
+	}
+	mv, err := decodeCanonical(s.def, p.Move)
+	if err != nil {
+		return table.Action{}, err
+	}
+	if to := f.Match.State().ToMove(); mv.Seat != to {
+		return table.Action{}, fmt.Errorf("trustseat: the pending move is seat %d's; the game awaits seat %d", mv.Seat, to)
+	}
+	if draws, err := f.Match.WouldDraw(mv); err != nil || !draws {
+		return table.Action{}, fmt.Errorf("trustseat: the pending move needs no round (%v)", err)
+	}
+	canon := match.TableAction("move", v.Seats[mv.Seat].UID, p.Version, game.AppendMoveCanonical(nil, s.def.Kinds(), mv), nil, nil)
+	sig, _ := hex.DecodeString(p.Signature)
+	keyHex := v.Trustless.Seats[mv.Seat].PublicKey
+	key, _ := hex.DecodeString(keyHex)
+	if !trustless.Verify(key, trustless.ActionMessage(s.gameID, canon), sig) {
+		return table.Action{}, errors.New("trustseat: the pending move's signature does not verify under its seat's key")
+	}
+	digest := trustless.ActionDigest(s.gameID, canon)
+	tr := trustless.TranscriptAction(&f.Transcript, &digest, sig)
+	if p.Index != f.Next || p.Digest != hex.EncodeToString(digest[:]) || p.Transcript != hex.EncodeToString(tr[:]) {
+		return table.Action{}, fmt.Errorf("trustseat: the pending round (index %d, digest %s, transcript %s) is not the one the log leads to (%d, %x, %x)",
+			p.Index, p.Digest, p.Transcript, f.Next, digest, tr)
+	}
+	r, err := s.reveal(p.Index, &digest, &tr)
+	if err != nil {
+		return table.Action{}, err
+	}
+	return table.Action{Actor: s.uid, ActionID: actionID, Kind: table.KindReveal, Reveal: r}, nil
+}
+
+func (s *Seat) reveal(v uint32, digest, tr *[32]byte) (*table.Reveal, error) {
+	if v != s.revealed+1 {
+		return nil, fmt.Errorf("trustseat: asked for index %d after %d", v, s.revealed)
+	}
+	link, err := s.chain.Link(v)
+	if err != nil {
+		return nil, err
+	}
+	sig := ed25519.Sign(s.priv, trustless.RevealMessage(s.gameID, v, digest, tr))
+	s.revealed = v
+	return &table.Reveal{Seat: s.seat, Index: v, Link: hex.EncodeToString(link[:]), Digest: hex.EncodeToString(digest[:]),
+		Transcript: hex.EncodeToString(tr[:]), Signature: hex.EncodeToString(sig)}, nil
+}
+
+// Forget makes the seat believe it has not revealed index v (a test's
+// way to make a seat reveal again, or out of order).
+func (s *Seat) Forget(v uint32) { s.revealed = v - 1 }
+
+// decodeCanonical reads a move's canonical bytes {"seat":S,"kind":...}.
+func decodeCanonical(def game.Definition, c string) (game.Move, error) {
+	i := bytes.IndexByte([]byte(c), ',')
+	var seat int
+	if _, err := fmt.Sscanf(c, `{"seat":%d,`, &seat); err != nil || i < 0 {
+		return game.Move{}, fmt.Errorf("trustseat: a pending move %q not in canonical form", c)
+	}
+	mv, err := game.DecodeMove(def.Kinds(), seat, []byte("{"+c[i+1:]))
+	if err != nil {
+		return game.Move{}, err
+	}
+	if string(game.AppendMoveCanonical(nil, def.Kinds(), mv)) != c {
+		return game.Move{}, fmt.Errorf("trustseat: a pending move %q not in canonical form", c)
+	}
+	return mv, nil
+}
