@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
@@ -276,7 +277,7 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		}
 		seats = len(g.Public.Trustless.Seats) - revealed(&g.Public) // the staged reveals that complete the round
 		st := ea
-		return store.Outcome{Stage: &st}, nil
+		return store.Outcome{Stage: &st, Await: awaits(&g.Public, staged, ea.Seat)}, nil
 	}
 	// Once staged, the store reads the round's staged reveals again and,
 	// if they complete it, closes it at once on the game it read
@@ -311,6 +312,47 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 	}
 	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: []engine.Event{}, Replayed: rec.Replayed, Staged: true,
 		Ack: s.ack(gameID, a.Actor, &a)}, nil
+}
+
+// awaits is what the reveal of seat, staged beside staged, would wait
+// for to complete the round in its own commit (store.Outcome.Await): the
+// seats neither revealed into the game nor staged, if seat is the round's
+// closer, the highest seat that has not revealed into the game; nothing
+// for any other seat. Every reveal of a round reads the same game (frozen
+// while the action is pending), so all name the same closer: it alone
+// waits, the others stage at once, and it applies the round in its one
+// commit once they are staged (a seat that comes later than the store
+// waits finds the closer staged, and closes the round itself).
+func awaits(p *engine.Public, staged []engine.Action, seat int) []int {
+	t := p.Trustless
+	if t == nil || t.Pending == nil {
+		return nil
+	}
+	in := func(s int) bool {
+		for _, m := range t.Pending.Reveals {
+			if m.Seat == s {
+				return true
+			}
+		}
+		return false
+	}
+	closer := -1
+	for _, ts := range t.Seats {
+		if !in(ts.Seat) {
+			closer = max(closer, ts.Seat)
+		}
+	}
+	if closer != seat {
+		return nil
+	}
+	var out []int
+	for _, ts := range t.Seats {
+		if ts.Seat == seat || in(ts.Seat) || slices.ContainsFunc(staged, func(a engine.Action) bool { return a.Seat == ts.Seat }) {
+			continue
+		}
+		out = append(out, ts.Seat)
+	}
+	return out
 }
 
 // closeIfComplete reads the round's staged reveals and, if there are

@@ -82,6 +82,7 @@ func counts(in []instance) fsstore.Stats {
 // (new games as each ends) and reports them.
 type trustlessRun struct {
 	b       *testing.B
+	t       testing.TB // b, or a test's t (newGame and round)
 	in      []instance
 	n       int
 	prefix  string
@@ -101,26 +102,29 @@ type trustlessRun struct {
 	revealDocs, randomDocs, onceDocs docCounts
 	gameWrites, gameWritesRound      int64
 	elapsed                          time.Duration
+	// roundsSeen: the timed rounds; extra: those that took a commit
+	// more than the reveals sent (the round closed after a staging)
+	roundsSeen, extra int
 }
 
 func (r *trustlessRun) newGame(ctx context.Context) {
 	r.games++
-	ps := players(r.b, r.n)
+	ps := players(r.t, r.n)
 	in := r.in[0]
 	tb, err := functest.NewTable(ctx, in.c, fmt.Sprintf("%s-%d", r.prefix, r.games), ps, eng.Rules(), nil)
 	if err != nil {
-		r.b.Fatal(err)
+		r.t.Fatal(err)
 	}
 	if err := tb.Act(ctx, 0, engine.Action{Kind: engine.ActStart}, "start"); err != nil {
-		r.b.Fatal(err)
+		r.t.Fatal(err)
 	}
 	if err := tb.Sync(ctx); err != nil {
-		r.b.Fatal(err)
+		r.t.Fatal(err)
 	}
 	r.tb = tb
 	r.round(ctx, nil) // the start's round, not timed
 	if err := tb.Sync(ctx); err != nil {
-		r.b.Fatal(err)
+		r.t.Fatal(err)
 	}
 }
 
@@ -138,12 +142,13 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) int {
 			continue // revealed with its action
 		}
 		if err != nil {
-			r.b.Fatal(err)
+			r.t.Fatal(err)
 		}
 		acts[i] = a
 		who = append(who, i)
 	}
 	var wg sync.WaitGroup
+	s0 := counts(r.in)
 	start := time.Now()
 	for _, i := range who {
 		wg.Go(func() {
@@ -151,7 +156,7 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) int {
 			d := functest.RevealData(acts[i], fmt.Sprint("r", acts[i].Index))
 			d["gameId"] = tb.ID
 			if err := in.c.Call(ctx, "reveal", tb.Players[i].Token, d, nil); err != nil {
-				r.b.Errorf("reveal: %v", err)
+				r.t.Errorf("reveal: %v", err)
 			}
 		})
 	}
@@ -160,6 +165,14 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) int {
 		lat.add(time.Since(start))
 	}
 	r.reveals += len(who)
+	if lat != nil {
+		// More transactions than reveals: a reveal staged and then
+		// closed the round (or a later call did), one more commit in line.
+		r.roundsSeen++
+		if d := counts(r.in).Transactions - s0.Transactions; d > int64(len(who)) {
+			r.extra++
+		}
+	}
 	return len(who)
 }
 
@@ -261,7 +274,7 @@ func BenchmarkTrustlessAction2P(b *testing.B) { benchTrustless(b, 2) }
 func BenchmarkTrustlessAction4P(b *testing.B) { benchTrustless(b, 4) }
 
 func benchTrustless(b *testing.B, n int) {
-	r := &trustlessRun{b: b, in: benchInstances(b, n), n: n}
+	r := &trustlessRun{b: b, t: b, in: benchInstances(b, n), n: n}
 	r.run(context.Background())
 	r.report()
 }
@@ -344,7 +357,7 @@ func benchFair(b *testing.B, n int) {
 // another's is retried), and the game document's writes: per round, and
 // per second while the game is played as fast as the emulator goes.
 func BenchmarkTrustlessRound6(b *testing.B) {
-	r := &trustlessRun{b: b, in: benchInstances(b, 6), n: 6}
+	r := &trustlessRun{b: b, t: b, in: benchInstances(b, 6), n: 6}
 	ctx := context.Background()
 	r.prefix = runID("round6")
 	r.newGame(ctx)
