@@ -105,6 +105,12 @@ type trustlessRun struct {
 	// roundsSeen: the timed rounds; extra: those that took a commit
 	// more than the reveals sent (the round closed after a staging)
 	roundsSeen, extra int
+	// floor, if not nil, runs the floor of each random action after it
+	// (BenchmarkTrustlessAction's floor-ratio-p50); lastReveals are the
+	// reveals of the last round sent, by player
+	floor       *trustlessFloor
+	floorLat    latencies
+	lastReveals map[int]engine.Action
 }
 
 func (r *trustlessRun) newGame(ctx context.Context) {
@@ -146,6 +152,10 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) int {
 		}
 		acts[i] = a
 		who = append(who, i)
+	}
+	r.lastReveals = map[int]engine.Action{}
+	for _, i := range who {
+		r.lastReveals[i] = acts[i]
 	}
 	var wg sync.WaitGroup
 	s0 := counts(r.in)
@@ -195,6 +205,7 @@ func (r *trustlessRun) run(ctx context.Context) {
 		}
 		seat := tb.Awaited()
 		a := bot.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
+		l0 := len(tb.Log)
 		s0 := counts(r.in)
 		t0 := time.Now()
 		if _, err := tb.ActRevealing(ctx, seat, a, fmt.Sprint("a", tb.State.Version)); err != nil {
@@ -207,6 +218,7 @@ func (r *trustlessRun) run(ctx context.Context) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+		l1 := len(tb.Log)
 		if tb.State.Trustless.Pending != nil {
 			r.randoms++
 			sRound := counts(r.in)
@@ -227,6 +239,19 @@ func (r *trustlessRun) run(ctx context.Context) {
 			b.StopTimer()
 			if err := tb.Sync(ctx); err != nil {
 				b.Fatal(err)
+			}
+			if r.floor != nil {
+				// its floor, right after it
+				tokens := map[int]string{}
+				for i := range r.lastReveals {
+					tokens[i] = tb.Players[i].Token
+				}
+				r.floor.prepare(b, tb.ID, &tb.State, tb.Log[l0:l1], tb.Log[l1:], r.lastReveals, tb.Players[seat].UID)
+				fd, err := r.floor.run(ctx, tb.Players[seat].Token, tokens)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.floorLat.add(fd)
 			}
 			b.StartTimer()
 		} else {
@@ -265,16 +290,30 @@ func (r *trustlessRun) report() {
 	}
 	s := counts(r.in)
 	b.ReportMetric(float64(s.MaxWrites), "max-writes/commit")
+	if r.roundsSeen > 0 {
+		b.ReportMetric(float64(r.extra)/float64(r.roundsSeen), "extra-commit-share")
+	}
+	if r.floor != nil && len(r.floorLat.d) > 0 {
+		b.ReportMetric(r.floorLat.q(0.50), "floor-p50-ms")
+		b.ReportMetric(r.random.q(0.50)/r.floorLat.q(0.50), "floor-ratio-p50")
+	}
 }
 
-// BenchmarkTrustlessAction2P, 4P: one in-game action of a 2- or 4-player
-// trustless game through the functions, its round included when it
-// draws; against BenchmarkFairAction2P, 4P.
+// BenchmarkTrustlessAction2P, 4P, 6P: one in-game action of a 2-, 4- or
+// 6-player trustless game through the functions, its round included when
+// it draws; against BenchmarkFairAction2P, 4P. Each random action is
+// followed by its floor (floor_trustless_bench_test.go): floor-p50-ms,
+// and floor-ratio-p50, the random actions' p50 over it.
+// extra-commit-share is the share of random actions whose round took a
+// commit more than the reveals sent (a reveal staged, then the round's
+// close), counted by the instances' transactions.
 func BenchmarkTrustlessAction2P(b *testing.B) { benchTrustless(b, 2) }
 func BenchmarkTrustlessAction4P(b *testing.B) { benchTrustless(b, 4) }
+func BenchmarkTrustlessAction6P(b *testing.B) { benchTrustless(b, 6) }
 
 func benchTrustless(b *testing.B, n int) {
-	r := &trustlessRun{b: b, t: b, in: benchInstances(b, n), n: n}
+	in := benchInstances(b, n)
+	r := &trustlessRun{b: b, t: b, in: in, n: n, floor: newTrustlessFloor(b, in[0].st.Client())}
 	r.run(context.Background())
 	r.report()
 }
