@@ -2,12 +2,14 @@ package fsstore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
 	"cloud.google.com/go/firestore"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/store"
 )
 
 // DefaultRoundWait is how long a reveal that would complete its round
@@ -26,31 +28,54 @@ const (
 	pollMax   = 25 * time.Millisecond
 )
 
-// awaitStaged reads the round index's staged reveals (one query a look)
-// until every seat of seats is among them or the store's round wait has
-// passed, and returns the last it read (in the order they were accepted).
-// Reads only: it writes nothing, holds no lock and contends with nothing.
-// The context's end is an error.
+// awaitStaged listens to the round index's staged reveals (one
+// snapshot listener on the round's id range: its first snapshot reads
+// what is staged, each later one only what changed) until every seat of
+// seats is among them or the store's round wait has passed, and returns
+// the last it read (in the order they were accepted). Reads only: it
+// writes nothing, holds no lock and contends with nothing. The
+// context's end is an error.
 func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, index uint32, seats []int) ([]engine.Action, error) {
 	s.waits.Add(1)
-	deadline := time.Now().Add(s.roundWait)
-	d := pollFirst
+	wctx, cancel := context.WithTimeout(ctx, s.roundWait)
+	defer cancel()
+	it := roundQuery(game, index).Snapshots(wctx)
+	defer it.Stop()
+	var last []engine.Action
 	for {
-		if err := sleep(ctx, d); err != nil {
-			return nil, err
-		}
-		staged, _, err := s.stagedAt(ctx, game, index)
+		snap, err := it.Next()
 		if err != nil {
-			return nil, err
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if last == nil {
+				// the wait ended before the first snapshot: one look
+				return s.stagedOf(ctx, game, index)
+			}
+			return last, nil
 		}
+		docs, err := snap.Documents.GetAll()
+		s.reads.Add(int64(max(1, len(snap.Changes))))
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		staged := make([]engine.Action, 0, len(docs))
+		for _, d := range docs {
+			var v store.StagedReveal
+			if err := store.FromDoc(d.Data(), &v); err != nil {
+				return nil, fmt.Errorf("fsstore: decode %s %s: %w", collLinks, d.Ref.ID, err)
+			}
+			if err := checkStaged(&v, index); err != nil {
+				return nil, err
+			}
+			staged = append(staged, v.Action)
+		}
+		store.SortStaged(staged)
+		last = staged
 		if all(staged, seats) {
 			s.waited.Add(1)
 			return staged, nil
 		}
-		if !time.Now().Add(d).Before(deadline) {
-			return staged, nil
-		}
-		d = min(2*d, pollMax)
 	}
 }
 
