@@ -22,12 +22,19 @@ import (
 //     the reveal itself (which holds the link, never readable by clients)
 //     and its record, written without the game document, so a round's
 //     reveals, which arrive together, do not contend for it.
-//   - After staging, the reveal reads the round's staged reveals again; if
-//     every seated seat has staged, it closes the round: one commit,
-//     conditional on the game document, applies every staged reveal in the
-//     order they were accepted (the last with its R_v stream) and the
-//     pending action. Of two reveals that both see the round complete,
-//     one closes it and the other's retry finds it closed.
+//   - One reveal of the round, its closer (the highest seat not revealed
+//     into the game: awaits), is not staged at once when others are
+//     missing: the store waits, reading only, until they are staged and
+//     asks again, and the closer then applies the round in its own
+//     commit, conditional on the game document: every staged reveal in
+//     the order they were accepted, itself with the R_v stream, and the
+//     pending action. So reveals sent together close their round in one
+//     commit each, none waiting for another but the closer.
+//   - After staging (a closer whose wait ended, or a reveal that came
+//     after it), the reveal reads the round's staged reveals again; if
+//     every seated seat has staged, the one staged last closes the round
+//     in a commit of its own. Of two reveals that both see the round
+//     complete, one closes it and the other's retry finds it closed.
 //   - Every action on a game applies the staged reveals first (a round
 //     complete but not closed closes then), and every call on a game first
 //     settles what is due: a round past its deadline and grace is aborted
@@ -259,6 +266,12 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		}
 		if err == nil {
 			_, err = s.reduce(g.Clone(), ea, nil)
+			if err == nil {
+				// Checked: kept with the staged reveal (and for this
+				// mutator's next call, after a closer's wait), so that the
+				// close does not verify its signature again.
+				ea.Verified = engine.RevealFingerprint(&g.Public, &ea)
+			}
 		}
 		var rej *engine.Error
 		if errors.As(err, &rej) && !member(&g.Public, a.Actor) {

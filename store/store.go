@@ -162,6 +162,19 @@ type StagedReveal struct {
 	Index  uint32        `json:"index"`
 	Seat   int           `json:"seat"`
 	Action engine.Action `json:"action"`
+	// Verified is the reveal's engine.Action.Verified when it was staged
+	// (engine.RevealFingerprint: its signature verified then), handed
+	// back with it so that the close does not verify it again; "" for a
+	// reveal staged before it was kept (verified again at the close).
+	Verified string `json:"verified,omitempty"`
+}
+
+// Reveal is the staged reveal as the engine applies it: its action, with
+// Verified.
+func (d *StagedReveal) Reveal() engine.Action {
+	a := d.Action
+	a.Verified = d.Verified
+	return a
 }
 
 // SortStaged puts staged reveals in the order they were accepted: by

@@ -68,7 +68,7 @@ func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, in
 			if err := checkStaged(&v, index); err != nil {
 				return nil, err
 			}
-			staged = append(staged, v.Action)
+			staged = append(staged, v.Reveal())
 		}
 		store.SortStaged(staged)
 		last = staged

@@ -303,7 +303,7 @@ func writeStage(tx batch, game *firestore.DocumentRef, refs []*firestore.Documen
 	if err := createDoc(tx, game.Collection(collMarks).Doc(id), store.MarkOf(a)); err != nil {
 		return 0, err
 	}
-	if err := createDoc(tx, game.Collection(collLinks).Doc(id), store.StagedReveal{Index: a.Index, Seat: a.Seat, Action: *a}); err != nil {
+	if err := createDoc(tx, game.Collection(collLinks).Doc(id), store.StagedReveal{Index: a.Index, Seat: a.Seat, Action: *a, Verified: a.Verified}); err != nil {
 		return 0, err
 	}
 	n := 2
@@ -344,7 +344,7 @@ func (s *Store) stagedAt(ctx context.Context, game *firestore.DocumentRef, index
 		if err := checkStaged(d, index); err != nil {
 			return err
 		}
-		out = append(out, d.Action)
+		out = append(out, d.Reveal())
 		created[d.Seat] = snap.CreateTime
 		return nil
 	})
