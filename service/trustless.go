@@ -231,7 +231,8 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		// already is refused here, as the engine would refuse it with the
 		// staged reveals applied; the others were checked when they were
 		// staged, and are checked again, once, by the commit that closes
-		// the round.
+		// the round (all but their signatures, which kept their check's
+		// engine.RevealFingerprint).
 		var err error
 		for i := range staged {
 			if staged[i].Seat == ea.Seat && staged[i].Actor == ea.Actor && checks.On(checks.StagedOnce) {
