@@ -198,6 +198,14 @@ type Action struct {
 	Link       string `json:"link,omitempty"`
 	Digest     string `json:"digest,omitempty"`
 	Transcript string `json:"transcript,omitempty"`
+	// Verified (reveal; never in JSON, so never from a client nor in a
+	// record) is what a server that checked this reveal before keeps
+	// with it: [RevealFingerprint] of the reveal when its signature
+	// verified. A reveal whose Verified is its fingerprint now (the same
+	// seat key, index, digest, transcript and signature) skips the
+	// Ed25519 verification; any other is verified. Every other check
+	// (the link against the seat's previous one included) runs as ever.
+	Verified string `json:"-"`
 
 	// offerDuel; removeSeat
 	Target string `json:"target,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/engine"
@@ -21,12 +22,19 @@ import (
 //     the reveal itself (which holds the link, never readable by clients)
 //     and its record, written without the game document, so a round's
 //     reveals, which arrive together, do not contend for it.
-//   - After staging, the reveal reads the round's staged reveals again; if
-//     every seated seat has staged, it closes the round: one commit,
-//     conditional on the game document, applies every staged reveal in the
-//     order they were accepted (the last with its R_v stream) and the
-//     pending action. Of two reveals that both see the round complete,
-//     one closes it and the other's retry finds it closed.
+//   - One reveal of the round, its closer (the highest seat not revealed
+//     into the game: awaits), is not staged at once when others are
+//     missing: the store waits, reading only, until they are staged and
+//     asks again, and the closer then applies the round in its own
+//     commit, conditional on the game document: every staged reveal in
+//     the order they were accepted, itself with the R_v stream, and the
+//     pending action. So reveals sent together close their round in one
+//     commit each, none waiting for another but the closer.
+//   - After staging (a closer whose wait ended, or a reveal that came
+//     after it), the reveal reads the round's staged reveals again; if
+//     every seated seat has staged, the one staged last closes the round
+//     in a commit of its own. Of two reveals that both see the round
+//     complete, one closes it and the other's retry finds it closed.
 //   - Every action on a game applies the staged reveals first (a round
 //     complete but not closed closes then), and every call on a game first
 //     settles what is due: a round past its deadline and grace is aborted
@@ -223,7 +231,8 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		// already is refused here, as the engine would refuse it with the
 		// staged reveals applied; the others were checked when they were
 		// staged, and are checked again, once, by the commit that closes
-		// the round.
+		// the round (all but their signatures, which kept their check's
+		// engine.RevealFingerprint).
 		var err error
 		for i := range staged {
 			if staged[i].Seat == ea.Seat && staged[i].Actor == ea.Actor && checks.On(checks.StagedOnce) {
@@ -258,6 +267,12 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		}
 		if err == nil {
 			_, err = s.reduce(g.Clone(), ea, nil)
+			if err == nil {
+				// Checked: kept with the staged reveal (and for this
+				// mutator's next call, after a closer's wait), so that the
+				// close does not verify its signature again.
+				ea.Verified = engine.RevealFingerprint(&g.Public, &ea)
+			}
 		}
 		var rej *engine.Error
 		if errors.As(err, &rej) && !member(&g.Public, a.Actor) {
@@ -276,7 +291,7 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		}
 		seats = len(g.Public.Trustless.Seats) - revealed(&g.Public) // the staged reveals that complete the round
 		st := ea
-		return store.Outcome{Stage: &st}, nil
+		return store.Outcome{Stage: &st, Await: awaits(&g.Public, staged, ea.Seat)}, nil
 	}
 	// Once staged, the store reads the round's staged reveals again and,
 	// if they complete it, closes it at once on the game it read
@@ -311,6 +326,47 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 	}
 	return &Result{GameID: gameID, ActionID: a.ID, Version: rec.Version, Events: []engine.Event{}, Replayed: rec.Replayed, Staged: true,
 		Ack: s.ack(gameID, a.Actor, &a)}, nil
+}
+
+// awaits is what the reveal of seat, staged beside staged, would wait
+// for to complete the round in its own commit (store.Outcome.Await): the
+// seats neither revealed into the game nor staged, if seat is the round's
+// closer, the highest seat that has not revealed into the game; nothing
+// for any other seat. Every reveal of a round reads the same game (frozen
+// while the action is pending), so all name the same closer: it alone
+// waits, the others stage at once, and it applies the round in its one
+// commit once they are staged (a seat that comes later than the store
+// waits finds the closer staged, and closes the round itself).
+func awaits(p *engine.Public, staged []engine.Action, seat int) []int {
+	t := p.Trustless
+	if t == nil || t.Pending == nil {
+		return nil
+	}
+	in := func(s int) bool {
+		for _, m := range t.Pending.Reveals {
+			if m.Seat == s {
+				return true
+			}
+		}
+		return false
+	}
+	closer := -1
+	for _, ts := range t.Seats {
+		if !in(ts.Seat) {
+			closer = max(closer, ts.Seat)
+		}
+	}
+	if closer != seat {
+		return nil
+	}
+	var out []int
+	for _, ts := range t.Seats {
+		if ts.Seat == seat || in(ts.Seat) || slices.ContainsFunc(staged, func(a engine.Action) bool { return a.Seat == ts.Seat }) {
+			continue
+		}
+		out = append(out, ts.Seat)
+	}
+	return out
 }
 
 // closeIfComplete reads the round's staged reveals and, if there are

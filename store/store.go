@@ -84,6 +84,17 @@ type Outcome struct {
 	// applies them first. A reveal whose seat is staged already for that
 	// index is never written (ErrContention, after the retries).
 	Stage *engine.Action
+	// Await, with Stage, names the seats whose staged reveals would let
+	// the Mutator complete the round itself instead of staging (the
+	// service names them for one reveal of a round only: docs/store.md,
+	// "Reveals"). A store may then, rather than stage at once, wait a
+	// bounded time for those seats' reveals to be staged by other
+	// requests, and run the Mutator again, on a fresh copy of the game it
+	// read, with the staged reveals it found; that second outcome is
+	// committed as any (its Await ignored): the round closed in this
+	// request's one commit, or the reveal staged. A store that does not
+	// wait (Memory, whose requests on a game take turns) stages at once.
+	Await []int
 }
 
 // AppliedAction is one action the game applied: Version is the game's
@@ -151,6 +162,19 @@ type StagedReveal struct {
 	Index  uint32        `json:"index"`
 	Seat   int           `json:"seat"`
 	Action engine.Action `json:"action"`
+	// Verified is the reveal's engine.Action.Verified when it was staged
+	// (engine.RevealFingerprint: its signature verified then), handed
+	// back with it so that the close does not verify it again; "" for a
+	// reveal staged before it was kept (verified again at the close).
+	Verified string `json:"verified,omitempty"`
+}
+
+// Reveal is the staged reveal as the engine applies it: its action, with
+// Verified.
+func (d *StagedReveal) Reveal() engine.Action {
+	a := d.Action
+	a.Verified = d.Verified
+	return a
 }
 
 // SortStaged puts staged reveals in the order they were accepted: by

@@ -82,6 +82,7 @@ func counts(in []instance) fsstore.Stats {
 // (new games as each ends) and reports them.
 type trustlessRun struct {
 	b       *testing.B
+	t       testing.TB // b, or a test's t (newGame and round)
 	in      []instance
 	n       int
 	prefix  string
@@ -101,26 +102,35 @@ type trustlessRun struct {
 	revealDocs, randomDocs, onceDocs docCounts
 	gameWrites, gameWritesRound      int64
 	elapsed                          time.Duration
+	// roundsSeen: the timed rounds; extra: those that took a commit
+	// more than the reveals sent (the round closed after a staging)
+	roundsSeen, extra int
+	// floor, if not nil, runs the floor of each random action after it
+	// (BenchmarkTrustlessAction's floor-ratio-p50); lastReveals are the
+	// reveals of the last round sent, by player
+	floor       *trustlessFloor
+	floorLat    latencies
+	lastReveals map[int]engine.Action
 }
 
 func (r *trustlessRun) newGame(ctx context.Context) {
 	r.games++
-	ps := players(r.b, r.n)
+	ps := players(r.t, r.n)
 	in := r.in[0]
 	tb, err := functest.NewTable(ctx, in.c, fmt.Sprintf("%s-%d", r.prefix, r.games), ps, eng.Rules(), nil)
 	if err != nil {
-		r.b.Fatal(err)
+		r.t.Fatal(err)
 	}
 	if err := tb.Act(ctx, 0, engine.Action{Kind: engine.ActStart}, "start"); err != nil {
-		r.b.Fatal(err)
+		r.t.Fatal(err)
 	}
 	if err := tb.Sync(ctx); err != nil {
-		r.b.Fatal(err)
+		r.t.Fatal(err)
 	}
 	r.tb = tb
 	r.round(ctx, nil) // the start's round, not timed
 	if err := tb.Sync(ctx); err != nil {
-		r.b.Fatal(err)
+		r.t.Fatal(err)
 	}
 }
 
@@ -138,12 +148,17 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) int {
 			continue // revealed with its action
 		}
 		if err != nil {
-			r.b.Fatal(err)
+			r.t.Fatal(err)
 		}
 		acts[i] = a
 		who = append(who, i)
 	}
+	r.lastReveals = map[int]engine.Action{}
+	for _, i := range who {
+		r.lastReveals[i] = acts[i]
+	}
 	var wg sync.WaitGroup
+	s0 := counts(r.in)
 	start := time.Now()
 	for _, i := range who {
 		wg.Go(func() {
@@ -151,7 +166,7 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) int {
 			d := functest.RevealData(acts[i], fmt.Sprint("r", acts[i].Index))
 			d["gameId"] = tb.ID
 			if err := in.c.Call(ctx, "reveal", tb.Players[i].Token, d, nil); err != nil {
-				r.b.Errorf("reveal: %v", err)
+				r.t.Errorf("reveal: %v", err)
 			}
 		})
 	}
@@ -160,6 +175,14 @@ func (r *trustlessRun) round(ctx context.Context, lat *latencies) int {
 		lat.add(time.Since(start))
 	}
 	r.reveals += len(who)
+	if lat != nil {
+		// More transactions than reveals: a reveal staged and then
+		// closed the round (or a later call did), one more commit in line.
+		r.roundsSeen++
+		if d := counts(r.in).Transactions - s0.Transactions; d > int64(len(who)) {
+			r.extra++
+		}
+	}
 	return len(who)
 }
 
@@ -182,6 +205,7 @@ func (r *trustlessRun) run(ctx context.Context) {
 		}
 		seat := tb.Awaited()
 		a := bot.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
+		l0 := len(tb.Log)
 		s0 := counts(r.in)
 		t0 := time.Now()
 		if _, err := tb.ActRevealing(ctx, seat, a, fmt.Sprint("a", tb.State.Version)); err != nil {
@@ -194,6 +218,7 @@ func (r *trustlessRun) run(ctx context.Context) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+		l1 := len(tb.Log)
 		if tb.State.Trustless.Pending != nil {
 			r.randoms++
 			sRound := counts(r.in)
@@ -214,6 +239,19 @@ func (r *trustlessRun) run(ctx context.Context) {
 			b.StopTimer()
 			if err := tb.Sync(ctx); err != nil {
 				b.Fatal(err)
+			}
+			if r.floor != nil {
+				// its floor, right after it
+				tokens := map[int]string{}
+				for i := range r.lastReveals {
+					tokens[i] = tb.Players[i].Token
+				}
+				r.floor.prepare(b, tb.ID, &tb.State, tb.Log[l0:l1], tb.Log[l1:], r.lastReveals, tb.Players[seat].UID)
+				fd, err := r.floor.run(ctx, tb.Players[seat].Token, tokens)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r.floorLat.add(fd)
 			}
 			b.StartTimer()
 		} else {
@@ -252,89 +290,32 @@ func (r *trustlessRun) report() {
 	}
 	s := counts(r.in)
 	b.ReportMetric(float64(s.MaxWrites), "max-writes/commit")
+	if r.roundsSeen > 0 {
+		b.ReportMetric(float64(r.extra)/float64(r.roundsSeen), "extra-commit-share")
+	}
+	if r.floor != nil && len(r.floorLat.d) > 0 {
+		b.ReportMetric(r.floorLat.q(0.50), "floor-p50-ms")
+		b.ReportMetric(r.random.q(0.50)/r.floorLat.q(0.50), "floor-ratio-p50")
+	}
 }
 
-// BenchmarkTrustlessAction2P, 4P: one in-game action of a 2- or 4-player
-// trustless game through the functions, its round included when it
-// draws; against BenchmarkFairAction2P, 4P.
+// BenchmarkTrustlessAction2P, 4P, 6P: one in-game action of a 2-, 4- or
+// 6-player trustless game through the functions, its round included when
+// it draws; against BenchmarkFairAction2P, 4P. Each random action is
+// followed by its floor (floor_trustless_bench_test.go): floor-p50-ms,
+// and floor-ratio-p50, the random actions' p50 over it.
+// extra-commit-share is the share of random actions whose round took a
+// commit more than the reveals sent (a reveal staged, then the round's
+// close), counted by the instances' transactions.
 func BenchmarkTrustlessAction2P(b *testing.B) { benchTrustless(b, 2) }
 func BenchmarkTrustlessAction4P(b *testing.B) { benchTrustless(b, 4) }
+func BenchmarkTrustlessAction6P(b *testing.B) { benchTrustless(b, 6) }
 
 func benchTrustless(b *testing.B, n int) {
-	r := &trustlessRun{b: b, in: benchInstances(b, n), n: n}
+	in := benchInstances(b, n)
+	r := &trustlessRun{b: b, t: b, in: in, n: n, floor: newTrustlessFloor(b, in[0].st.Client())}
 	r.run(context.Background())
 	r.report()
-}
-
-// BenchmarkFairAction2P, 4P: one in-game action of a fair game through
-// the functions (bots Aggressive, as the trustless benchmark's).
-func BenchmarkFairAction2P(b *testing.B) { benchFair(b, 2) }
-func BenchmarkFairAction4P(b *testing.B) { benchFair(b, 4) }
-
-func benchFair(b *testing.B, n int) {
-	in := benchInstances(b, 1)[0]
-	ctx := context.Background()
-	prefix := runID(fmt.Sprintf("fair%d", n))
-	ps := players(b, n)
-	var lat latencies
-	var docs docCounts
-	games := 0
-	var v functest.View
-	id := ""
-	sync := func() {
-		v = functest.View{}
-		if err := in.c.Call(ctx, "getView", ps[0].Token, map[string]any{"gameId": id}, &v); err != nil {
-			b.Fatal(err)
-		}
-	}
-	newGame := func() {
-		games++
-		id = fmt.Sprintf("%s-%d", prefix, games)
-		if err := in.c.Call(ctx, "createGame", ps[0].Token, map[string]any{"gameId": id, "actionId": "c", "mode": "fair"}, nil); err != nil {
-			b.Fatal(err)
-		}
-		for i, p := range ps {
-			if err := in.c.Call(ctx, "joinGame", p.Token, map[string]any{"gameId": id, "actionId": "j", "seat": i, "class": p.Seat.Class, "entropy": "c0ffee"}, nil); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := in.c.Call(ctx, "startGame", ps[0].Token, map[string]any{"gameId": id, "actionId": "s"}, nil); err != nil {
-			b.Fatal(err)
-		}
-		sync()
-	}
-	newGame()
-	b.ResetTimer()
-	for k := 0; k < b.N; k++ {
-		if v.State.Phase == engine.PhaseFinished {
-			b.StopTimer()
-			newGame()
-			b.StartTimer()
-		}
-		who := 0
-		for i, p := range ps {
-			if p.UID == v.State.Awaiting {
-				who = i
-			}
-		}
-		a := bot.Aggressive{}.Choose(&v.State, eng.Rules(), ps[who].UID)
-		a.ID, a.Version = fmt.Sprint("a", v.State.Version), v.State.Version
-		s0 := in.st.Stats()
-		t0 := time.Now()
-		if err := in.c.Call(ctx, "act", ps[who].Token, functest.ActData(id, a), nil); err != nil {
-			b.Fatal(err)
-		}
-		lat.add(time.Since(t0))
-		docs.count(s0, in.st.Stats())
-		b.StopTimer()
-		sync()
-		b.StartTimer()
-	}
-	b.StopTimer()
-	b.ReportMetric(lat.q(0.50), "p50-ms")
-	b.ReportMetric(lat.q(0.95), "p95-ms")
-	b.ReportMetric(float64(docs.reads)/float64(docs.actions), "reads/action")
-	b.ReportMetric(float64(docs.writes)/float64(docs.actions), "writes/action")
 }
 
 // BenchmarkTrustlessRound6: the rounds of a 6-player trustless game, the
@@ -344,7 +325,7 @@ func benchFair(b *testing.B, n int) {
 // another's is retried), and the game document's writes: per round, and
 // per second while the game is played as fast as the emulator goes.
 func BenchmarkTrustlessRound6(b *testing.B) {
-	r := &trustlessRun{b: b, in: benchInstances(b, 6), n: 6}
+	r := &trustlessRun{b: b, t: b, in: benchInstances(b, 6), n: 6}
 	ctx := context.Background()
 	r.prefix = runID("round6")
 	r.newGame(ctx)

@@ -185,6 +185,22 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	}
 	before := g.Public.Version
 	out, err := m(&g, staged)
+	if err == nil && out.Stage != nil && len(out.Await) > 0 && s.roundWait > 0 && exists {
+		// The reveal that would complete the round once the seats it
+		// names have staged: wait for them, then decide again on a fresh
+		// copy of the game as read (frozen while an action is pending;
+		// the commit is conditional on it anyway).
+		got, werr := s.awaitStaged(ctx, gameRef, out.Stage.Index, out.Await)
+		if werr != nil {
+			return nil, failed, 0, werr
+		}
+		g = engine.Game{}
+		if err := decodeGame(pubData, privData, &g); err != nil {
+			return nil, failed, 0, err
+		}
+		out, err = m(&g, got)
+		out.Await = nil
+	}
 	r := &store.Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
 	var unrec *store.Unrecorded

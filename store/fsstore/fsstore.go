@@ -63,10 +63,14 @@ type Store struct {
 	queue          gameQueue
 
 	previous bool // write as the previous release did (WithPreviousLayout)
+	// roundWait bounds how long a reveal that would complete its round
+	// waits for the others it needs (store.Outcome.Await); 0: never.
+	roundWait time.Duration
 
 	txns, attempts, reads         atomic.Int64
 	plainReplays, unknown, solved atomic.Int64
 	writes, maxWrites             atomic.Int64
+	waits, waited                 atomic.Int64
 }
 
 // committed counts the n writes of a commit that landed.
@@ -118,6 +122,19 @@ func WithResolveTimeout(d time.Duration) Option {
 // game with the code that wrote them.
 func WithPreviousLayout() Option { return func(s *Store) { s.previous = true } }
 
+// WithRoundWait sets how long a reveal that would complete its round
+// waits for the other seats' reveals to be staged (store.Outcome.Await)
+// before it stages itself (d >= 0; 0: it stages at once, as a store did
+// before rounds closed in their last reveal's commit). Default
+// DefaultRoundWait.
+func WithRoundWait(d time.Duration) Option {
+	return func(s *Store) {
+		if d >= 0 {
+			s.roundWait = d
+		}
+	}
+}
+
 // WithCloseClient makes Close close the client too.
 func WithCloseClient() Option { return func(s *Store) { s.ownClient = true } }
 
@@ -125,7 +142,7 @@ func WithCloseClient() Option { return func(s *Store) { s.ownClient = true } }
 // unless WithCloseClient is given. Each Store has its own per-game queue:
 // two Stores on one client behave like two server instances.
 func New(c *firestore.Client, opts ...Option) *Store {
-	s := &Store{c: c, maxAttempts: DefaultMaxAttempts, resolveTimeout: DefaultResolveTimeout}
+	s := &Store{c: c, maxAttempts: DefaultMaxAttempts, resolveTimeout: DefaultResolveTimeout, roundWait: DefaultRoundWait}
 	for _, o := range opts {
 		o(s)
 	}
@@ -156,13 +173,18 @@ type Stats struct {
 	Writes int64
 	// MaxWrites is the most writes one commit held.
 	MaxWrites int64
+	// Waits counts the reveals that awaited the others of their round
+	// (store.Outcome.Await); Waited, those that saw them all staged in
+	// time (and so closed the round in their own commit, unless the
+	// game changed meanwhile).
+	Waits, Waited int64
 }
 
 // Stats returns the counters.
 func (s *Store) Stats() Stats {
 	return Stats{Transactions: s.txns.Load(), Attempts: s.attempts.Load(), PlainReplays: s.plainReplays.Load(),
 		Unknown: s.unknown.Load(), Resolved: s.solved.Load(), Reads: s.reads.Load(),
-		Writes: s.writes.Load(), MaxWrites: s.maxWrites.Load()}
+		Writes: s.writes.Load(), MaxWrites: s.maxWrites.Load(), Waits: s.waits.Load(), Waited: s.waited.Load()}
 }
 
 // Client returns the underlying client.

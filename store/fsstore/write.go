@@ -303,7 +303,7 @@ func writeStage(tx batch, game *firestore.DocumentRef, refs []*firestore.Documen
 	if err := createDoc(tx, game.Collection(collMarks).Doc(id), store.MarkOf(a)); err != nil {
 		return 0, err
 	}
-	if err := createDoc(tx, game.Collection(collLinks).Doc(id), store.StagedReveal{Index: a.Index, Seat: a.Seat, Action: *a}); err != nil {
+	if err := createDoc(tx, game.Collection(collLinks).Doc(id), store.StagedReveal{Index: a.Index, Seat: a.Seat, Action: *a, Verified: a.Verified}); err != nil {
 		return 0, err
 	}
 	n := 2
@@ -338,15 +338,13 @@ func (s *Store) stagedOf(ctx context.Context, game *firestore.DocumentRef, index
 // stagedAt is stagedOf with the time each seat's staged reveal was
 // written (its document's creation), by seat.
 func (s *Store) stagedAt(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, map[int]time.Time, error) {
-	q := game.Collection(collLinks).OrderBy(firestore.DocumentID, firestore.Asc).
-		StartAt(fmt.Sprintf("%020d-", index)).EndBefore(fmt.Sprintf("%020d.", index))
 	out := []engine.Action{}
 	created := map[int]time.Time{}
-	err := queryEach(ctx, s, q, collLinks, func(d *store.StagedReveal, snap *firestore.DocumentSnapshot) error {
-		if d.Index != index || d.Action.Index != index || d.Action.Seat != d.Seat {
-			return fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
+	err := queryEach(ctx, s, roundQuery(game, index), collLinks, func(d *store.StagedReveal, snap *firestore.DocumentSnapshot) error {
+		if err := checkStaged(d, index); err != nil {
+			return err
 		}
-		out = append(out, d.Action)
+		out = append(out, d.Reveal())
 		created[d.Seat] = snap.CreateTime
 		return nil
 	})
@@ -355,6 +353,22 @@ func (s *Store) stagedAt(ctx context.Context, game *firestore.DocumentRef, index
 	}
 	store.SortStaged(out)
 	return out, created, nil
+}
+
+// roundQuery is the query of the reveals staged for index: the links
+// collection's id range of that index.
+func roundQuery(game *firestore.DocumentRef, index uint32) firestore.Query {
+	return game.Collection(collLinks).OrderBy(firestore.DocumentID, firestore.Asc).
+		StartAt(fmt.Sprintf("%020d-", index)).EndBefore(fmt.Sprintf("%020d.", index))
+}
+
+// checkStaged checks that a staged reveal read for index is one: its
+// index and seat are its action's.
+func checkStaged(d *store.StagedReveal, index uint32) error {
+	if d.Index != index || d.Action.Index != index || d.Action.Seat != d.Seat {
+		return fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
+	}
+	return nil
 }
 
 // privateData is the private state's data without its audit ring, or nil

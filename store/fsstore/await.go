@@ -1,0 +1,90 @@
+package fsstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/store"
+)
+
+// DefaultRoundWait is how long a reveal that would complete its round
+// waits, at most, for the other reveals it needs to be staged
+// (store.Outcome.Await): reveals sent together are staged within a few
+// commits' time; a seat later than this is waited for by no one (the
+// reveal stages, and the last to arrive closes the round).
+const DefaultRoundWait = 500 * time.Millisecond
+
+// First and longest pause between two looks at a round's staged reveals
+// while a reveal awaits them: short at first (the reveals sent with it
+// are being committed), then at most pollMax apart, so that a seat that
+// does not come costs at most about DefaultRoundWait/pollMax reads.
+const (
+	pollFirst = 1 * time.Millisecond
+	pollMax   = 25 * time.Millisecond
+)
+
+// awaitStaged listens to the round index's staged reveals (one
+// snapshot listener on the round's id range: its first snapshot reads
+// what is staged, each later one only what changed) until every seat of
+// seats is among them or the store's round wait has passed, and returns
+// the last it read (in the order they were accepted). Reads only: it
+// writes nothing, holds no lock and contends with nothing. The
+// context's end is an error.
+func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, index uint32, seats []int) ([]engine.Action, error) {
+	s.waits.Add(1)
+	wctx, cancel := context.WithTimeout(ctx, s.roundWait)
+	defer cancel()
+	it := roundQuery(game, index).Snapshots(wctx)
+	defer it.Stop()
+	var last []engine.Action
+	for {
+		snap, err := it.Next()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if last == nil {
+				// the wait ended before the first snapshot: one look
+				return s.stagedOf(ctx, game, index)
+			}
+			return last, nil
+		}
+		docs, err := snap.Documents.GetAll()
+		s.reads.Add(int64(max(1, len(snap.Changes))))
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		staged := make([]engine.Action, 0, len(docs))
+		for _, d := range docs {
+			var v store.StagedReveal
+			if err := store.FromDoc(d.Data(), &v); err != nil {
+				return nil, fmt.Errorf("fsstore: decode %s %s: %w", collLinks, d.Ref.ID, err)
+			}
+			if err := checkStaged(&v, index); err != nil {
+				return nil, err
+			}
+			staged = append(staged, v.Reveal())
+		}
+		store.SortStaged(staged)
+		last = staged
+		if all(staged, seats) {
+			s.waited.Add(1)
+			return staged, nil
+		}
+	}
+}
+
+// all reports whether every seat of seats has a reveal in staged.
+func all(staged []engine.Action, seats []int) bool {
+	for _, seat := range seats {
+		if !slices.ContainsFunc(staged, func(a engine.Action) bool { return a.Seat == seat }) {
+			return false
+		}
+	}
+	return true
+}
