@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"cloud.google.com/go/firestore"
 
@@ -69,13 +70,17 @@ func closingShare(t *testing.T, in []instance, n, rounds int, name string) (extr
 // TestRoundsCloseInTheLastRevealsCommit: with the other seats' reveals
 // sent at once, each through its own instance, the round closes in one
 // reveal's own commit (the round's closer, which waits for the others to
-// be staged rather than staging itself) in nearly every round, for 3, 4
-// and 6 players: at most 1 round in 20 takes a commit more (a staging
-// and then the close), counted by the stores' transactions. The same
-// games with the wait off (fsstore.WithRoundWait(0): every reveal that
-// finds the round incomplete stages, as before) are measured beside
-// them and logged, not asserted: how often their reveals meet is the
-// machine's timing.
+// be staged rather than staging itself) in every round, for 3, 4 and 6
+// players: no round takes a commit more (a staging and then the close),
+// counted by the stores' transactions. The closer's wait is bounded here
+// by 30 s rather than DefaultRoundWait's 500 ms, so that the property
+// does not depend on how fast a loaded machine stages the other reveals
+// (with 500 ms, 2 of 20 rounds fell back under a load of 15 on two
+// cores); the share under real timing is BenchmarkTrustlessAction's
+// extra-commit-share. The same games with the wait off
+// (fsstore.WithRoundWait(0): every reveal that finds the round incomplete
+// stages, as before) are measured beside them and logged, not asserted:
+// how often their reveals meet is the machine's timing.
 func TestRoundsCloseInTheLastRevealsCommit(t *testing.T) {
 	emu.Require(t)
 	if testing.Short() {
@@ -84,11 +89,11 @@ func TestRoundsCloseInTheLastRevealsCommit(t *testing.T) {
 	const rounds = 20
 	for _, n := range []int{3, 4, 6} {
 		t.Run(fmt.Sprintf("%dP", n), func(t *testing.T) {
-			extra := closingShare(t, roundInstances(t, n), n, rounds, fmt.Sprintf("last%d", n))
+			extra := closingShare(t, roundInstances(t, n, fsstore.WithRoundWait(30*time.Second)), n, rounds, fmt.Sprintf("last%d", n))
 			before := closingShare(t, roundInstances(t, n, fsstore.WithRoundWait(0)), n, rounds, fmt.Sprintf("nowait%d", n))
 			t.Logf("%d players: %d of %d rounds took a commit more (without the wait: %d of %d)", n, extra, rounds, before, rounds)
-			if extra > rounds/20 {
-				t.Fatalf("%d of %d rounds took a commit more than the reveals sent; want at most %d", extra, rounds, rounds/20)
+			if extra > 0 {
+				t.Fatalf("%d of %d rounds took a commit more than the reveals sent; want none", extra, rounds)
 			}
 		})
 	}
