@@ -3,13 +3,13 @@ package leduc_test
 import (
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/leduc"
 	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/match/matchtest"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -127,23 +127,5 @@ func TestPipelineMatchesBareLoop(t *testing.T) {
 // ns/game and their ratio, the "at most 10x" (go test -run '^$'
 // -bench GameInterleaved -benchtime 20000x -count 5 ./games/leduc/).
 func BenchmarkGameInterleaved(b *testing.B) {
-	var pipe, bare time.Duration
-	moves := 0
-	for i := 0; b.Loop(); i++ {
-		seed := "bench#" + strconv.Itoa(i)
-		t0 := time.Now()
-		p1, n1 := pipelineGame(b, seed)
-		t1 := time.Now()
-		p2, n2 := bareGame(seed)
-		bare += time.Since(t1)
-		pipe += t1.Sub(t0)
-		if p1 != p2 || n1 != n2 {
-			b.Fatalf("%s: the pipeline's hand (%d, %d moves) is not the bare loop's (%d, %d)", seed, p1, n1, p2, n2)
-		}
-		moves += n1
-	}
-	b.ReportMetric(float64(pipe.Nanoseconds())/float64(b.N), "pipeline-ns/game")
-	b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/game")
-	b.ReportMetric(float64(pipe)/float64(bare), "ratio")
-	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
+	matchtest.Interleaved(b, func(seed string) (int, int) { return pipelineGame(b, seed) }, bareGame)
 }

@@ -3,13 +3,13 @@ package pig_test
 import (
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/match/matchtest"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -127,25 +127,8 @@ func BenchmarkGame(b *testing.B) {
 func BenchmarkGameInterleaved(b *testing.B) {
 	for _, bot := range []string{"random", "hold:20"} {
 		b.Run(bot, func(b *testing.B) {
-			var pipe, bare time.Duration
-			moves := 0
-			for i := 0; b.Loop(); i++ {
-				seed := "bench#" + strconv.Itoa(i)
-				t0 := time.Now()
-				w1, n1 := pipelineGame(b, seed, bot)
-				t1 := time.Now()
-				w2, n2 := bareGame(seed, bot)
-				bare += time.Since(t1)
-				pipe += t1.Sub(t0)
-				if w1 != w2 || n1 != n2 {
-					b.Fatalf("%s: the pipeline's game (%d, %d moves) is not the bare loop's (%d, %d)", seed, w1, n1, w2, n2)
-				}
-				moves += n1
-			}
-			b.ReportMetric(float64(pipe.Nanoseconds())/float64(b.N), "pipeline-ns/game")
-			b.ReportMetric(float64(bare.Nanoseconds())/float64(b.N), "bare-ns/game")
-			b.ReportMetric(float64(pipe)/float64(bare), "ratio")
-			b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
+			matchtest.Interleaved(b, func(seed string) (int, int) { return pipelineGame(b, seed, bot) },
+				func(seed string) (int, int) { return bareGame(seed, bot) })
 		})
 	}
 }

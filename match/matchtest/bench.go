@@ -1,0 +1,39 @@
+package matchtest
+
+import (
+	"strconv"
+	"testing"
+	"time"
+)
+
+// Play plays the game of one seed and returns its result (a winner, a
+// payoff: anything two ways of playing it must agree on) and its moves.
+type Play func(seed string) (result, moves int)
+
+// Interleaved is a game's speed benchmark against a bare loop of its
+// rules: for each seed "bench#i" it plays the game through the pipeline,
+// then through bare, timing each, so that both see the same machine at
+// the same moment (one op is one pair), and fails at the first seed the
+// two play differently. It reports pipeline-ns/game, bare-ns/game, their
+// ratio and moves/game.
+func Interleaved(b *testing.B, pipeline, bare Play) {
+	var pipe, loop time.Duration
+	moves := 0
+	for i := 0; b.Loop(); i++ {
+		seed := "bench#" + strconv.Itoa(i)
+		t0 := time.Now()
+		r1, n1 := pipeline(seed)
+		t1 := time.Now()
+		r2, n2 := bare(seed)
+		loop += time.Since(t1)
+		pipe += t1.Sub(t0)
+		if r1 != r2 || n1 != n2 {
+			b.Fatalf("%s: the pipeline's game (%d, %d moves) is not the bare loop's (%d, %d)", seed, r1, n1, r2, n2)
+		}
+		moves += n1
+	}
+	b.ReportMetric(float64(pipe.Nanoseconds())/float64(b.N), "pipeline-ns/game")
+	b.ReportMetric(float64(loop.Nanoseconds())/float64(b.N), "bare-ns/game")
+	b.ReportMetric(float64(pipe)/float64(loop), "ratio")
+	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
+}
