@@ -70,6 +70,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer exec.Command("git", "worktree", "remove", "--force", wt).Run()
+	// The base worktree shares this tree's npm packages (the emulator
+	// benchmarks start the Auth emulator from node_modules).
+	if abs, err := filepath.Abs("node_modules"); err == nil {
+		if _, err := os.Stat(abs); err == nil {
+			if err := os.Symlink(abs, filepath.Join(wt, "node_modules")); err != nil {
+				fmt.Fprintln(stderr, "benchvs: linking node_modules into the base worktree:", err)
+				return 1
+			}
+		}
+	}
 	bins := [2]string{filepath.Join(tmp, "base.test"), filepath.Join(tmp, "head.test")}
 	for i, dir := range []string{wt, "."} {
 		cmd := exec.Command("go", "test", "-c", "-o", bins[i], *pkg)
@@ -110,10 +120,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parse returns the metrics of the first benchmark line of out ("value
-// unit" pairs after the iteration count) and the line.
+// parse returns the metrics of out's benchmark lines ("value unit" pairs
+// after the iteration count) and the lines. With one benchmark line the
+// metrics are keyed by unit; with several (sub-benchmarks such as
+// audit=off and audit=on), by the benchmark's name without its -N suffix,
+// a space and the unit, so that each sub-benchmark is compared with
+// itself.
 func parse(out []byte) (map[string]float64, string) {
+	type bench struct {
+		name string
+		m    map[string]float64
+	}
+	var found []bench
+	var lines []string
 	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
@@ -127,9 +148,28 @@ func parse(out []byte) (map[string]float64, string) {
 			}
 			m[f[i+1]] = v
 		}
-		return m, sc.Text()
+		name := f[0]
+		if i := strings.LastIndex(name, "-"); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		found = append(found, bench{name, m})
+		lines = append(lines, sc.Text())
 	}
-	return nil, ""
+	switch len(found) {
+	case 0:
+		return nil, ""
+	case 1:
+		return found[0].m, lines[0]
+	}
+	all := map[string]float64{}
+	for _, b := range found {
+		for u, v := range b.m {
+			all[b.name+" "+u] = v
+		}
+	}
+	return all, strings.Join(lines, "\n       ")
 }
 
 // report prints, for every metric both sides have, the medians, their

@@ -37,6 +37,14 @@ func TestParse(t *testing.T) {
 	require.Contains(t, line, "BenchmarkSimPipelineOneWorker")
 	m, _ = parse([]byte("PASS\n"))
 	require.Nil(t, m)
+
+	// Sub-benchmarks: each line's metrics under its name, the CPU suffix
+	// dropped.
+	m, line = parse([]byte("BenchmarkActionVsBare/audit=off-2 200 9691747 ns/op 1.025 ratio-p50\nBenchmarkActionVsBare/audit=on-2 200 11703255 ns/op 1.227 ratio-p50\nPASS\n"))
+	require.Equal(t, map[string]float64{
+		"BenchmarkActionVsBare/audit=off ns/op": 9691747, "BenchmarkActionVsBare/audit=off ratio-p50": 1.025,
+		"BenchmarkActionVsBare/audit=on ns/op": 11703255, "BenchmarkActionVsBare/audit=on ratio-p50": 1.227}, m)
+	require.Contains(t, line, "audit=on")
 }
 
 func TestFlags(t *testing.T) {
