@@ -13,7 +13,6 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -134,7 +133,9 @@ func TestNamesCopiedAtJoinAndRenamed(t *testing.T) {
 	require.Equal(t, want, names("d1", "dev:p2"))
 
 	// A table (Pig): joined through functest.TableLobby, started.
-	require.NoError(t, functest.TableLobby(ctx, c, pig.Def, "t1", "s", []string{"dev:p1", "dev:p2"}))
+	pigDef, err := registry.Lookup("pig") // the machinery's tests reach games through the registry
+	require.NoError(t, err)
+	require.NoError(t, functest.TableLobby(ctx, c, pigDef, "t1", "s", []string{"dev:p1", "dev:p2"}))
 	require.Equal(t, want, names("t1", "dev:p2"))
 
 	// A dungeon game over: p1 creates it, both join, p1 abandons it.
@@ -165,7 +166,7 @@ func TestNamesCopiedAtJoinAndRenamed(t *testing.T) {
 	// A stranger's refused join copies nothing; the game's names are not
 	// shown to a stranger once it has started (NOT_FOUND, as before).
 	must("startGame", "dev:p1", map[string]any{"gameId": "d1", "actionId": "s"})
-	err := c.Call(ctx, "joinGame", "dev:p9", map[string]any{"gameId": "d1", "actionId": "j9", "seat": 2, "class": "scout"}, nil)
+	err = c.Call(ctx, "joinGame", "dev:p9", map[string]any{"gameId": "d1", "actionId": "j9", "seat": 2, "class": "scout"}, nil)
 	require.Error(t, err)
 	require.Equal(t, want2, names("d1", "dev:p1"))
 	st, _ := status(c.Call(ctx, "getView", "dev:p9", map[string]any{"gameId": "d1"}, nil))

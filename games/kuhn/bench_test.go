@@ -47,28 +47,10 @@ func bareHand(seed string) (pay0, moves int) {
 	}
 }
 
-// pipelineHand plays the same hand through the machinery: a lean match,
-// the random bot, the legal list, Apply's guards.
+// pipelineHand plays the same hand through the machinery
+// (matchtest.Pipeline: a lean match, the random bot, Apply's guards).
 func pipelineHand(tb testing.TB, seed string) (pay0, moves int) {
-	m, err := match.New(kuhn.Def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 2), Lean: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	bs, _ := rng.NewSeeded(seed + "/bots")
-	b, err := match.NewBot(kuhn.Def, "random", bs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	st := m.State()
-	legal := make([]game.Move, 0, 2)
-	for !m.Over() {
-		seat := st.ToMove()
-		legal = st.Legal(seat, legal)
-		if _, err := m.Apply(b.Choose(st, seat, legal)); err != nil {
-			tb.Fatal(err)
-		}
-		moves++
-	}
+	st, moves := matchtest.Pipeline(tb, kuhn.Def, 2, seed, "random")
 	return int(st.Outcome().Payoffs[0]), moves
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/leduc"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/match/matchtest"
@@ -85,28 +84,10 @@ func bareGame(seed string) (pay0, moves int) {
 	}
 }
 
-// pipelineGame plays the same hand through the machinery: a lean match,
-// the random bot, the legal list, Apply's guards.
+// pipelineGame plays the same hand through the machinery
+// (matchtest.Pipeline: a lean match, the random bot, Apply's guards).
 func pipelineGame(tb testing.TB, seed string) (pay0, moves int) {
-	m, err := match.New(leduc.Def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 2), Lean: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	bs, _ := rng.NewSeeded(seed + "/bots")
-	b, err := match.NewBot(leduc.Def, "random", bs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	st := m.State()
-	legal := make([]game.Move, 0, 3)
-	for !m.Over() {
-		seat := st.ToMove()
-		legal = st.Legal(seat, legal)
-		if _, err := m.Apply(b.Choose(st, seat, legal)); err != nil {
-			tb.Fatal(err)
-		}
-		moves++
-	}
+	st, moves := matchtest.Pipeline(tb, leduc.Def, 2, seed, "random")
 	return int(st.Outcome().Payoffs[0]), moves
 }
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/match/matchtest"
@@ -56,28 +55,10 @@ func bareGame(seed, bot string) (winner, moves int) {
 	}
 }
 
-// pipelineGame plays the same game through the machinery: a lean match,
-// the bots, the legal list, Apply's guards.
+// pipelineGame plays the same game through the machinery
+// (matchtest.Pipeline: a lean match, the bots, Apply's guards).
 func pipelineGame(tb testing.TB, seed, bot string) (winner, moves int) {
-	m, err := match.New(pig.Def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 2), Lean: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	bs, _ := rng.NewSeeded(seed + "/bots")
-	b, err := match.NewBot(pig.Def, bot, bs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	st := m.State()
-	legal := make([]game.Move, 0, 2)
-	for !m.Over() {
-		seat := st.ToMove()
-		legal = st.Legal(seat, legal)
-		if _, err := m.Apply(b.Choose(st, seat, legal)); err != nil {
-			tb.Fatal(err)
-		}
-		moves++
-	}
+	st, moves := matchtest.Pipeline(tb, pig.Def, 2, seed, bot)
 	return st.Outcome().Winners[0], moves
 }
 

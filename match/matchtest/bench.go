@@ -4,6 +4,10 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
 )
 
 // Play plays the game of one seed and returns its result (a winner, a
@@ -36,4 +40,32 @@ func Interleaved(b *testing.B, pipeline, bare Play) {
 	b.ReportMetric(float64(loop.Nanoseconds())/float64(b.N), "bare-ns/game")
 	b.ReportMetric(float64(pipe)/float64(loop), "ratio")
 	b.ReportMetric(float64(moves)/float64(b.N), "moves/game")
+}
+
+// Pipeline plays the seeded game of seed through the simulation pipeline:
+// a lean match of def with seats seats, the bot called bot on the stream
+// "SEED/bots" for every seat, the state's legal list, Apply's guards. It
+// returns the final state and the moves, and fails tb on any error.
+func Pipeline(tb testing.TB, def game.Definition, seats int, seed, bot string) (game.State, int) {
+	m, err := match.New(def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, seats), Lean: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	bs, _ := rng.NewSeeded(seed + "/bots")
+	b, err := match.NewBot(def, bot, bs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st := m.State()
+	var legal []game.Move
+	moves := 0
+	for !m.Over() {
+		seat := st.ToMove()
+		legal = st.Legal(seat, legal)
+		if _, err := m.Apply(b.Choose(st, seat, legal)); err != nil {
+			tb.Fatal(err)
+		}
+		moves++
+	}
+	return st, moves
 }
