@@ -3,6 +3,7 @@ package functions_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,6 +12,7 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
@@ -24,6 +26,48 @@ type leakyTables struct {
 	view, result bool
 	// public leaks (as view) to readers without a seat only: spectators.
 	public bool
+	// secret leaks the game's secret part to every reader's state, from
+	// a mirror of each seeded table (match on its seed and moves).
+	secret *mirrors
+}
+
+// mirrors follows each seeded table of a leaky store: its seed, its
+// seats and the moves applied, so that its secret part can be leaked.
+type mirrors struct {
+	mu    sync.Mutex
+	seeds map[string]string
+	seats map[string]int
+	moves map[string][]game.Move
+}
+
+func newMirrors() *mirrors {
+	return &mirrors{seeds: map[string]string{}, seats: map[string]int{}, moves: map[string][]game.Move{}}
+}
+
+// secretOf returns the secret part of table g's game, replayed by match.
+func (m *mirrors) secretOf(def game.Definition, g string) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ref, err := match.New(def, match.Config{Mode: rng.ModeSeeded, Seed: m.seeds[g], Seats: make([]game.Seat, m.seats[g])})
+	if err != nil {
+		return nil
+	}
+	for _, mv := range m.moves[g] {
+		if _, err := ref.Apply(mv); err != nil {
+			return nil
+		}
+	}
+	return ref.State().AppendSecret(nil)
+}
+
+func (l leakyTables) Create(ctx context.Context, g, name string, req table.CreateRequest) (*table.Result, error) {
+	res, err := l.Store.Create(ctx, g, name, req)
+	if err == nil && l.secret != nil {
+		l.secret.mu.Lock()
+		l.secret.seeds[g], l.secret.seats[g] = req.Seed, req.Seats
+		l.secret.mu.Unlock()
+	}
+	return res, err
 }
 
 // seat0 is seat 0's view of the table g (nil before it is taken).
@@ -41,6 +85,9 @@ func (l leakyTables) seat0(ctx context.Context, g string) *table.View {
 
 func (l leakyTables) View(ctx context.Context, g, uid string) (*table.View, game.Definition, error) {
 	v, def, err := l.Store.View(ctx, g, uid)
+	if err == nil && l.secret != nil && v.State != nil {
+		v.State = fmt.Appendf(nil, `{"mine":%s,"leak":%s}`, v.State, l.secret.secretOf(def, g))
+	}
 	if err != nil || !(l.view || l.public && v.Seat == table.NoSeat) || v.State == nil {
 		return v, def, err
 	}
@@ -51,7 +98,16 @@ func (l leakyTables) View(ctx context.Context, g, uid string) (*table.View, game
 }
 
 func (l leakyTables) Do(ctx context.Context, g string, a table.Action) (*table.Result, error) {
+	before, def, _ := l.Store.View(ctx, g, a.Actor)
 	res, err := l.Store.Do(ctx, g, a)
+	if err == nil && l.secret != nil && a.Kind == table.KindMove && !res.Replayed {
+		mv, derr := game.DecodeMove(def.Kinds(), before.Seat, a.Move)
+		if derr == nil {
+			l.secret.mu.Lock()
+			l.secret.moves[g] = append(l.secret.moves[g], mv)
+			l.secret.mu.Unlock()
+		}
+	}
 	if err != nil || !l.result {
 		return res, err
 	}
@@ -116,7 +172,9 @@ func checkPrivacy(t *testing.T, c *functest.Client, def game.Definition, prefix 
 // addressed to another seat, traces holding only their seq and seat;
 // each seat finds its own). Positive controls: a store that adds seat
 // 0's state to every view, and one that adds seat 0's addressed events
-// to every result, are each caught by the same check.
+// to every result, and one that adds the game's secret part (the
+// undealt cards) to every reader's state, are each caught by the same
+// check.
 func TestPrivatePartsStayPrivateOverHTTP(t *testing.T) {
 	for _, def := range privateGames(t) {
 		c := newTableServer(t, true, tablestore.NewMemory(registry.Lookup))
@@ -136,5 +194,11 @@ func TestPrivatePartsStayPrivateOverHTTP(t *testing.T) {
 		leak = checkPrivacy(t, leaky, def, "leakspec", 2)
 		require.Contains(t, leak, fmt.Sprintf("game 1: after action 0: reader %d reads seat 0's private part", def.Seats().Default), "control: the spectator's leak is caught")
 		t.Logf("control (spectator): %.200s", leak)
+		// A store that leaks the game's secret part (the undealt cards)
+		// to every reader, the seats included.
+		leaky = newTableServer(t, true, leakyTables{Store: tablestore.NewMemory(registry.Lookup), secret: newMirrors()})
+		leak = checkPrivacy(t, leaky, def, "leaksecret", 1)
+		require.Contains(t, leak, "reads the game's secret part", "control: the secret's leak is caught")
+		t.Logf("control (secret): %.200s", leak)
 	}
 }

@@ -91,10 +91,13 @@ func HasPrivateParts(def game.Definition) (bool, error) {
 // an independent path; unless match's view of the reader shows the same
 // bytes, as a showdown may), for an event addressed to another seat, for
 // another content than the trace at an addressed event's seq, and for a
-// trace holding more than its seq and seat. Its error is a failure to
-// play or a blind check: each seat must find its own part in its own
-// getView (and, with Docs, its documents) and its own addressed events,
-// as many as match addressed to it.
+// trace holding more than its seq and seat. The game's secret part
+// (every one it had, from match) is searched for in everything every
+// reader reads, the seats' included, unless match's view of the reader
+// shows the same bytes. Its error is a failure to play or a blind check:
+// each seat must find its own part in its own getView (and, with Docs,
+// its documents) and its own addressed events, as many as match
+// addressed to it.
 func (p *Privacy) Check(ctx context.Context) (string, error) {
 	n := len(p.Seats)
 	var more map[string]any
@@ -110,7 +113,7 @@ func (p *Privacy) Check(ctx context.Context) (string, error) {
 	}
 	bot := match.NewRandom(p.Bots)
 	readers := append(slices.Clone(p.Seats), p.Outsider) // reader i < n holds seat i
-	held := make([]map[string]bool, n)                   // every private part each seat held
+	held := make([]map[string]bool, n+1)                 // every private part each seat held; held[n], every secret part
 	for s := range held {
 		held[s] = map[string]bool{}
 	}
@@ -125,6 +128,9 @@ func (p *Privacy) Check(ctx context.Context) (string, error) {
 			if b := ref.State().AppendPrivate(nil, s); len(b) > 0 {
 				held[s][string(b)] = true
 			}
+		}
+		if b := ref.State().AppendSecret(nil); len(b) > 0 {
+			held[n][string(b)] = true
 		}
 		views := make([]*functions.TableView, n)
 		viewText, docText := make([]string, n+1), make([]string, n+1)
@@ -305,10 +311,13 @@ func (p *Privacy) scan(read [][]string, view, known []string, held []map[string]
 		for _, text := range texts {
 			for s, parts := range held {
 				for part := range parts {
-					if s == r || r < len(held) && held[r][part] || strings.Contains(known[r], part) {
+					if s == r && s < len(p.Seats) || r < len(p.Seats) && held[r][part] || strings.Contains(known[r], part) {
 						continue // its own, or shown to it (a showdown) by match's own view of it
 					}
 					if strings.Contains(text, part) || strings.Contains(text, escaped(part)) {
+						if s == len(p.Seats) {
+							return fmt.Sprintf("reader %d reads the game's secret part %s in %s", r, part, text)
+						}
 						return fmt.Sprintf("reader %d reads seat %d's private part %s in %s", r, s, part, text)
 					}
 				}
