@@ -55,9 +55,11 @@ type API struct {
 	log    *slog.Logger
 	sweep  SweepAuthorizer
 	tables tablestore.Store // nil: the dungeon only (WithTables)
-	names  names.Store      // the players' names (WithNames; in memory by default)
-	lobby  lobby.Store      // the games' listings (WithLobby; in memory by default)
-	now    func() time.Time // the table path's clock (WithClock; nil: time.Now)
+	// oneIDSpace: the two stores refuse each other's ids (OneIDSpace).
+	oneIDSpace bool
+	names      names.Store      // the players' names (WithNames; in memory by default)
+	lobby      lobby.Store      // the games' listings (WithLobby; in memory by default)
+	now        func() time.Time // the table path's clock (WithClock; nil: time.Now)
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or
@@ -143,11 +145,13 @@ func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
 		}
-		if name, err := a.tableOf(ctx, data); name != "" || err != nil {
-			if err == nil {
-				err = errAlreadyCreated
+		if !a.oneIDSpace {
+			if name, err := a.tableOf(ctx, data); name != "" || err != nil {
+				if err == nil {
+					err = errAlreadyCreated
+				}
+				return nil, err
 			}
-			return nil, err
 		}
 		if err := checkVisibility(q.Visibility); err != nil {
 			return nil, err

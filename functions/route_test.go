@@ -49,13 +49,22 @@ func (c *countedGames) Apply(ctx context.Context, req store.Request, m store.Mut
 }
 
 func newCountedServer(t *testing.T) (*functest.Client, *countedGames, *countedTables) {
+	return newCountedServerWith(t, false)
+}
+
+// newCountedServerWith is newCountedServer, declaring OneIDSpace if one.
+func newCountedServerWith(t *testing.T, one bool) (*functest.Client, *countedGames, *countedTables) {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	games := &countedGames{Store: store.NewMemory()}
 	tables := &countedTables{Store: tablestore.NewMemory(registry.Lookup)}
 	svc := service.New(service.Config{Store: games, Engine: eng, AllowSeeded: true, Logger: quiet,
 		Now: func() time.Time { return time.UnixMilli(1_760_000_000_000) }})
-	srv := httptest.NewServer(functions.New(svc, functions.InsecureDevVerifier{}, quiet).WithTables(tables).Mux())
+	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet).WithTables(tables)
+	if one {
+		api.OneIDSpace()
+	}
+	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}, games, tables
 }
@@ -126,4 +135,23 @@ func TestOneIDOneGame(t *testing.T) {
 	require.NoError(t, c.Call(ctx, "createGame", "dev:p1", map[string]any{"game": "pig", "gameId": "p1", "actionId": "c3"}, nil))
 	err = c.Call(ctx, "createGame", "dev:p1", map[string]any{"gameId": "p1", "actionId": "c4", "mode": "seeded", "seed": "x"}, nil)
 	require.Equal(t, "ALREADY_EXISTS", functest.Status(err))
+}
+
+// With OneIDSpace a create asks only its own store: a dungeon create
+// never reads the tables, a table's create never the dungeon's store.
+// The stores must then refuse each other's ids themselves (on Firestore
+// they do: integration.TestTableDocumentsUnderTheRules). The control:
+// two memory stores do not, and a table is made on a dungeon game's id,
+// which is why OneIDSpace is not the default.
+func TestOneIDSpaceSkipsTheOtherStore(t *testing.T) {
+	c, games, tables := newCountedServerWith(t, true)
+	ctx := context.Background()
+	require.NoError(t, c.Call(ctx, "createGame", "dev:p1", map[string]any{"gameId": "d1", "actionId": "c", "mode": "seeded", "seed": "x"}, nil))
+	require.Zero(t, tables.games.Load(), "a dungeon create never asks the tables")
+	before := games.games.Load()
+	require.NoError(t, c.Call(ctx, "createGame", "dev:p1", map[string]any{"game": "pig", "gameId": "p1", "actionId": "c2"}, nil))
+	require.Equal(t, before, games.games.Load(), "a table's create never reads the dungeon's store")
+
+	err := c.Call(ctx, "createGame", "dev:p1", map[string]any{"game": "pig", "gameId": "d1", "actionId": "c3"}, nil)
+	require.NoError(t, err, "control: separate memory stores do not refuse each other's ids")
 }

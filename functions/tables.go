@@ -27,6 +27,17 @@ func (a *API) WithTables(ts tablestore.Store) *API {
 	return a
 }
 
+// OneIDSpace declares that the dungeon's store and the tables' refuse
+// each other's game ids themselves, as fsstore and fstables on one
+// database do (both keep a game in games/{id}, and each refuses a create
+// on an id the other holds): a create then asks only its own store, one
+// read fewer. Without it (separate stores, as in memory), a create first
+// asks the other store whether it holds the id. It returns a.
+func (a *API) OneIDSpace() *API {
+	a.oneIDSpace = true
+	return a
+}
+
 // TableResult is the answer of a table game's createGame, joinGame,
 // startGame and act: the table's version after the action, the events
 // of the action the caller may read (tablestore.AppendEventJSON), and
@@ -156,11 +167,13 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 	}
 	// The dungeon's store may be another than the tables' (in memory):
 	// an id either holds is taken for both.
-	if held, err := a.svc.Holds(ctx, q.GameID); err != nil || held {
-		if err == nil {
-			err = errAlreadyCreated
+	if !a.oneIDSpace {
+		if held, err := a.svc.Holds(ctx, q.GameID); err != nil || held {
+			if err == nil {
+				err = errAlreadyCreated
+			}
+			return nil, err
 		}
-		return nil, err
 	}
 	mode, serverSeed := rng.ModeCrypto, ""
 	if q.Mode == "fair" {

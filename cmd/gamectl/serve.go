@@ -134,6 +134,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
 		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log})
 	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns).WithLobby(ls)
+	if c.firestore {
+		api.OneIDSpace() // fsstore and fstables on one database
+	}
 	mux := mountVerifyPage(api.Mux())
 	pc := pageConfig(&c)
 	if err := mountPlayPage(mux, pc); err != nil {

@@ -154,7 +154,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 		ForceAudit:   os.Getenv(EnvAudit) == "1",
 		FairDeadline: fairDeadline,
 	})
-	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).WithNames(fsnames.New(c)).WithLobby(fslobby.New(c))
+	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).OneIDSpace().WithNames(fsnames.New(c)).WithLobby(fslobby.New(c))
 	if aud, inv := os.Getenv(EnvSweepAudience), os.Getenv(EnvSweepInvoker); aud != "" || inv != "" {
 		auth, err := OIDCSweepAuthorizer(ctx, aud, inv)
 		if err != nil {

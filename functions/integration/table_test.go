@@ -48,7 +48,7 @@ func newTableEnvWith(t *testing.T, wrap func(*firestore.Client, tablestore.Store
 	if wrap != nil {
 		ts = wrap(fc, ts)
 	}
-	api := functions.New(svc, v, quiet()).WithTables(ts).WithLobby(fslobby.New(fc))
+	api := functions.New(svc, v, quiet()).WithTables(ts).OneIDSpace().WithLobby(fslobby.New(fc))
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}
