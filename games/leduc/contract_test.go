@@ -15,7 +15,7 @@ func TestContract(t *testing.T) {
 	require.NoError(t, match.CheckContract(leduc.Def, match.ContractOptions{Games: 40}))
 }
 
-// leaky is Leduc whose view shows the other seat's card: the contract
+// leaky is Leduc whose view shows the next seat's card: the contract
 // suite's hidden-information check must catch it (the positive control of
 // TestContract).
 type leaky struct{ leduc.Definition }
@@ -35,7 +35,7 @@ func (s leakyState) Sample(seat int, rnd game.Rand) game.State {
 	return leakyState{s.State.Sample(seat, rnd).(*leduc.State)}
 }
 func (s leakyState) AppendView(b []byte, seat int) []byte {
-	return fmt.Appendf(s.State.AppendView(b, seat), " other %d", s.Card(1-seat))
+	return fmt.Appendf(s.State.AppendView(b, seat), " other %d", s.Card((seat+1)%s.NumSeats()))
 }
 
 func TestContractCatchesLeak(t *testing.T) {
@@ -60,7 +60,7 @@ func (l badSample) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []
 func (s badSampleState) Clone() game.State { return badSampleState{s.State.Clone().(*leduc.State)} }
 
 func (s badSampleState) Sample(seat int, rnd game.Rand) game.State {
-	return badSampleState{s.State.Sample(1-seat, rnd).(*leduc.State)}
+	return badSampleState{s.State.Sample((seat+1)%s.NumSeats(), rnd).(*leduc.State)}
 }
 
 func TestContractCatchesBadSample(t *testing.T) {
