@@ -11,8 +11,28 @@ import (
 	"github.com/fairboard/fairboard/match"
 )
 
+// The contract suite plays Leduc at its minimum, default and maximum
+// seat counts (2, 2 and 10).
 func TestContract(t *testing.T) {
 	require.NoError(t, match.CheckContract(leduc.Def, match.ContractOptions{Games: 40}))
+}
+
+// seats is a definition that takes exactly n seats: the contract suite
+// then plays it with n.
+type seats struct {
+	game.Definition
+	n int
+}
+
+func (d seats) Seats() game.Seats { return game.Seats{Min: d.n, Max: d.n, Default: d.n} }
+
+// The contract suite over three-seat Leduc, with its positive controls:
+// a view that shows the next seat's card, a sampler that deals the seat's
+// own card again.
+func TestContractThreeSeats(t *testing.T) {
+	require.NoError(t, match.CheckContract(seats{leduc.Def, 3}, match.ContractOptions{Games: 60}))
+	require.ErrorContains(t, match.CheckContract(seats{leaky{}, 3}, match.ContractOptions{Games: 60}), "view or legal moves differ")
+	require.ErrorContains(t, match.CheckContract(seats{badSample{}, 3}, match.ContractOptions{Games: 60}), "shows it another view")
 }
 
 // leaky is Leduc whose view shows the next seat's card: the contract
