@@ -23,7 +23,7 @@ func TestGamesLists(t *testing.T) {
 	}
 	require.NotContains(t, out, "not yet on the game definition")
 	require.Contains(t, out, "kuhn\n  seats: 2 to 2 (default 2)\n  seat options: none\n")
-	require.Contains(t, out, "leduc\n  seats: 2 to 2 (default 2)\n  seat options: none\n")
+	require.Contains(t, out, "leduc\n  seats: 2 to 10 (default 2)\n  seat options: none\n")
 	require.Equal(t, 4, strings.Count(out, "\n  seats: "), "one entry per game")
 	code, out, _ = gamectl(t, "help", "games")
 	require.Equal(t, 0, code)

@@ -20,8 +20,8 @@ func init() {
 	commands["solve"] = command{summary: "solve a two-player zero-sum game exactly by CFR+: its value, exploitability and strategy", run: runSolve}
 }
 
-const solveUsage = `usage: gamectl solve --game NAME [--iterations N] [--rules FILE] [--out DIR]
-       gamectl solve --game NAME --against BOT [--samples K] [--seed S] [--rules FILE]
+const solveUsage = `usage: gamectl solve --game NAME [--players 2] [--iterations N] [--rules FILE] [--out DIR]
+       gamectl solve --game NAME [--players 2] --against BOT [--samples K] [--seed S] [--rules FILE]
 
 Solves a two-player zero-sum game on the game definition (see "gamectl
 games") by CFR+ (regret matching+, alternating updates, linear averaging)
@@ -48,7 +48,9 @@ a style) is asked K times (--samples) at each information set, its
 strategy there taken as its answers' frequencies, and E's and V's standard
 errors (a bootstrap of the answers) are printed on the line above.
 
-It refuses, with exit status 2, a game that does not take two seats, whose
+It refuses, with exit status 2, a game that does not take two seats,
+--players other than 2 (Leduc hold'em takes 2 to 10 players; the solver
+only two), a game whose
 chance it cannot list (ChanceOutcomes), whose setup draws differently for
 other values, whose payoffs do not sum to a constant, or whose tree is too
 large (more than 2,000,000 nodes, or a line of more than 1000 moves: Pig's
@@ -60,7 +62,7 @@ flags:
 // solveFlags are solve's flags.
 type solveFlags struct {
 	name, rules, seed, out, against string
-	iterations, samples             int
+	iterations, samples, players    int
 }
 
 func runSolve(args []string, stdout, stderr io.Writer) error {
@@ -68,6 +70,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() { fmt.Fprint(stderr, solveUsage); fs.PrintDefaults() }
 	var f solveFlags
 	fs.StringVar(&f.name, "game", "", "the game (see \"gamectl games\"), two-player zero-sum")
+	fs.IntVar(&f.players, "players", 2, "seats: 2, the only count the solver takes (a game such as leduc takes more elsewhere)")
 	fs.IntVar(&f.iterations, "iterations", 1000, fmt.Sprintf("CFR+ iterations, 1 to %d", match.MaxSolveIterations))
 	fs.StringVar(&f.rules, "rules", "", "ruleset JSON file of the game (default: its default ruleset)")
 	fs.StringVar(&f.seed, "seed", "solve", "seed of --against's sampled bots and of their standard errors' resamples (the solver draws nothing)")
@@ -83,6 +86,10 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	}
 	if s := def.Seats(); s.Min > 2 || s.Max < 2 {
 		return usagef("solve takes two-player games: %s takes %d to %d seats", def.Name(), s.Min, s.Max)
+	}
+	if f.players != 2 {
+		s := def.Seats()
+		return usagef("--players %d: solve takes two-player games only (%s takes %d to %d players elsewhere: sim, play)", f.players, def.Name(), s.Min, s.Max)
 	}
 	if err := f.check(fs); err != nil {
 		return err

@@ -146,6 +146,12 @@ func TestSolveRefusals(t *testing.T) {
 		require.Empty(t, out, c.args)
 		require.Contains(t, errs, c.want, c.args)
 	}
+	for _, n := range []string{"3", "10", "1"} {
+		code, out, errs := gamectl(t, "solve", "--game", "leduc", "--players", n)
+		require.Equal(t, 2, code, n)
+		require.Empty(t, out, n)
+		require.Contains(t, errs, "--players "+n+": solve takes two-player games only (leduc takes 2 to 10 players elsewhere: sim, play)")
+	}
 	pig := mustGame(t, "pig")
 	old := lookupGame
 	defer func() { lookupGame = old }()

@@ -11,11 +11,31 @@ import (
 	"github.com/fairboard/fairboard/match"
 )
 
+// The contract suite plays Leduc at its minimum, default and maximum
+// seat counts (2, 2 and 10).
 func TestContract(t *testing.T) {
 	require.NoError(t, match.CheckContract(leduc.Def, match.ContractOptions{Games: 40}))
 }
 
-// leaky is Leduc whose view shows the other seat's card: the contract
+// seats is a definition that takes exactly n seats: the contract suite
+// then plays it with n.
+type seats struct {
+	game.Definition
+	n int
+}
+
+func (d seats) Seats() game.Seats { return game.Seats{Min: d.n, Max: d.n, Default: d.n} }
+
+// The contract suite over three-seat Leduc, with its positive controls:
+// a view that shows the next seat's card, a sampler that deals the seat's
+// own card again.
+func TestContractThreeSeats(t *testing.T) {
+	require.NoError(t, match.CheckContract(seats{leduc.Def, 3}, match.ContractOptions{Games: 60}))
+	require.ErrorContains(t, match.CheckContract(seats{leaky{}, 3}, match.ContractOptions{Games: 60}), "view or legal moves differ")
+	require.ErrorContains(t, match.CheckContract(seats{badSample{}, 3}, match.ContractOptions{Games: 60}), "shows it another view")
+}
+
+// leaky is Leduc whose view shows the next seat's card: the contract
 // suite's hidden-information check must catch it (the positive control of
 // TestContract).
 type leaky struct{ leduc.Definition }
@@ -35,7 +55,7 @@ func (s leakyState) Sample(seat int, rnd game.Rand) game.State {
 	return leakyState{s.State.Sample(seat, rnd).(*leduc.State)}
 }
 func (s leakyState) AppendView(b []byte, seat int) []byte {
-	return fmt.Appendf(s.State.AppendView(b, seat), " other %d", s.Card(1-seat))
+	return fmt.Appendf(s.State.AppendView(b, seat), " other %d", s.Card((seat+1)%s.NumSeats()))
 }
 
 func TestContractCatchesLeak(t *testing.T) {
@@ -60,7 +80,7 @@ func (l badSample) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []
 func (s badSampleState) Clone() game.State { return badSampleState{s.State.Clone().(*leduc.State)} }
 
 func (s badSampleState) Sample(seat int, rnd game.Rand) game.State {
-	return badSampleState{s.State.Sample(1-seat, rnd).(*leduc.State)}
+	return badSampleState{s.State.Sample((seat+1)%s.NumSeats(), rnd).(*leduc.State)}
 }
 
 func TestContractCatchesBadSample(t *testing.T) {

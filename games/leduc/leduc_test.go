@@ -323,8 +323,12 @@ func TestDefinition(t *testing.T) {
 	r, err := leduc.Def.DecodeRuleset([]byte(`{}`))
 	require.NoError(t, err)
 	require.Equal(t, "{}", string(r.CanonicalJSON()))
-	_, _, err = leduc.Def.Setup(leduc.Rules{}, make([]game.Seat, 3), game.Script(), nil)
-	require.ErrorIs(t, err, game.CodeBadSetup)
+	for _, n := range []int{0, 1, 11} {
+		_, _, err = leduc.Def.Setup(leduc.Rules{}, make([]game.Seat, n), game.Script(), nil)
+		require.ErrorIs(t, err, game.CodeBadSetup, n)
+		require.ErrorContains(t, err, fmt.Sprintf("takes 2 to 10 seats, not %d", n))
+	}
+	require.Equal(t, game.Seats{Min: 2, Max: 10, Default: 2}, leduc.Def.Seats())
 	_, _, err = leduc.Def.Setup(leduc.Rules{}, []game.Seat{{Options: []string{"x"}}, {}}, game.Script(), nil)
 	require.ErrorIs(t, err, game.CodeBadSetup)
 	require.Equal(t, []string{"random", "mcts:N", "caller", "raiser"}, match.BotNames(leduc.Def))

@@ -7,43 +7,78 @@ import (
 	"github.com/fairboard/fairboard/game"
 )
 
-// cardNames are the cards' names: rank J, Q or K, then suit s or h.
-var cardNames = [Cards]string{"Js", "Jh", "Qs", "Qh", "Ks", "Kh"}
+// rankNames are the ranks' names, lowest first; a deck of n seats takes
+// the n+1 highest (two seats: J, Q, K; three: T, J, Q, K; ten: 3 to K).
+const rankNames = "3456789TJQK"
 
-// CardName returns card's name ("Qh"), or "-" for NoCard or a number out
-// of range.
-func CardName(card int) string {
-	if card < 0 || card >= Cards {
+// NameCard returns card's name with seats seats ("Qh": the rank, then
+// suit s or h), or "-" for NoCard, a card out of 0..2(seats+1)-1 or seats
+// out of 2..MaxSeats.
+func NameCard(seats, card int) string {
+	if seats < 2 || seats > MaxSeats || card < 0 || card >= 2*(seats+1) {
 		return "-"
 	}
-	return cardNames[card]
+	r := len(rankNames) - (seats + 1) + card/2
+	return rankNames[r:r+1] + "sh"[card%2:card%2+1]
 }
 
-// newState is the hand dealt card0 and card1, before any bet.
-func newState(card0, card1 int) *State {
-	return &State{card: [2]int{card0, card1}, public: NoCard, round: 1, in: [2]int{Ante, Ante}, folded: -1}
+// CardName returns card's name with two seats ("Qh"), or "-" for NoCard
+// or a number out of 0..5.
+func CardName(card int) string { return NameCard(2, card) }
+
+// newState is a hand of seats seats before the deal and any bet.
+func newState(seats int) *State {
+	s := &State{seats: seats, public: NoCard, round: 1, left: seats}
+	for p := range MaxSeats {
+		s.card[p] = NoCard
+	}
+	for p := range seats {
+		s.in[p] = Ante
+	}
+	return s
 }
 
-// At returns the state of a hand with the given private cards (0..5,
-// distinct) and public card (NoCard, or 0..5 distinct from both) after
-// the betting of round 1 and round 2 (strings of 'c' call, 'r' raise, 'f'
-// fold), for tests and analysis. The public card must be given exactly
-// when round 1's betting ends in a call; an error names what is wrong.
+// At returns the state of a two-seat hand with the given private cards
+// (0..5, distinct) and public card (NoCard, or 0..5 distinct from both)
+// after the betting of round 1 and round 2 (strings of 'c' call, 'r'
+// raise, 'f' fold), for tests and analysis: AtCards with two cards.
 func At(card0, card1, public int, round1, round2 string) (*State, error) {
-	for _, c := range []int{card0, card1} {
-		if c < 0 || c >= Cards {
-			return nil, fmt.Errorf("card %d: want 0 to %d", c, Cards-1)
+	return AtCards([]int{card0, card1}, public, round1, round2)
+}
+
+// AtCards returns the state of a hand with one private card per seat (2
+// to MaxSeats seats, cards 0..2(n+1)-1, distinct) and the public card
+// (NoCard, or a card distinct from them) after the betting of round 1
+// and round 2, for tests and analysis. The public card must be given
+// exactly when round 1's betting ends it; an error names what is wrong.
+func AtCards(cards []int, public int, round1, round2 string) (*State, error) {
+	n := len(cards)
+	if n < 2 || n > MaxSeats {
+		return nil, fmt.Errorf("%d cards: want one per seat, 2 to %d", n, MaxSeats)
+	}
+	s := newState(n)
+	var seen [MaxCards]bool
+	for p, c := range cards {
+		if c < 0 || c >= s.cards() {
+			return nil, fmt.Errorf("card %d: want 0 to %d", c, s.cards()-1)
 		}
+		if seen[c] {
+			return nil, fmt.Errorf("cards %v: want distinct cards 0 to %d", cards, s.cards()-1)
+		}
+		seen[c] = true
+		s.card[p] = c
 	}
-	if card0 == card1 || (public != NoCard && (public < 0 || public >= Cards || public == card0 || public == card1)) {
-		return nil, fmt.Errorf("cards %d, %d and public %d: want distinct cards 0 to %d", card0, card1, public, Cards-1)
+	if public != NoCard && (public < 0 || public >= s.cards() || seen[public]) {
+		return nil, fmt.Errorf("cards %v and public %d: want distinct cards 0 to %d", cards, public, s.cards()-1)
 	}
-	s := newState(card0, card1)
 	if err := s.bet(round1, public); err != nil {
 		return nil, fmt.Errorf("round 1 %q: %w", round1, err)
 	}
 	if s.public != public {
 		return nil, fmt.Errorf("round 1 %q does not deal the public card, given as %d", round1, public)
+	}
+	if s.Sequence(1) != round1 {
+		return nil, fmt.Errorf("round 1 %q ends after %q", round1, s.Sequence(1))
 	}
 	if round2 != "" && s.round != 2 {
 		return nil, fmt.Errorf("round 2 %q after a hand over in round 1", round2)
@@ -71,7 +106,7 @@ func (s *State) bet(seq string, public int) error {
 		}
 		var script []int64
 		if outs, _ := s.ChanceOutcomes(game.Move{Seat: s.toMove, Kind: kind}); len(outs) > 0 {
-			var buf [Cards]int
+			var buf [MaxCards]int
 			j := indexOf(s.free(buf[:0]), public)
 			if j < 0 {
 				return fmt.Errorf("move %d ends the round: the public card %d must be one of the cards left", i+1, public)
@@ -94,15 +129,18 @@ func indexOf(a []int, v int) int {
 	return -1
 }
 
-// Check names every broken invariant: distinct cards in range; a betting
-// that the rules allow, and every count, chip, turn and the fold as the
-// betting makes them (the state is compared with the same hand replayed
-// from its cards and its sequences by At).
+// Check names every broken invariant: 2 to MaxSeats seats; distinct
+// cards in range; a betting that the rules allow, and every count, chip,
+// turn and fold as the betting makes them (the state is compared with the
+// same hand replayed from its cards and its sequences by AtCards).
 func (s *State) Check() error {
+	if s.seats < 2 || s.seats > MaxSeats {
+		return fmt.Errorf("%d seats: want 2 to %d", s.seats, MaxSeats)
+	}
 	if s.round < 1 || s.round > 2 || s.n[0] < 0 || s.n[0] > maxSeq || s.n[1] < 0 || s.n[1] > maxSeq {
 		return fmt.Errorf("round %d, sequence lengths %v: out of range", s.round, s.n)
 	}
-	want, err := At(s.card[0], s.card[1], s.public, s.Sequence(1), s.Sequence(2))
+	want, err := AtCards(s.card[:s.seats], s.public, s.Sequence(1), s.Sequence(2))
 	if err != nil {
 		return err
 	}
@@ -113,19 +151,21 @@ func (s *State) Check() error {
 }
 
 // appendCard appends card's name quoted, or null for NoCard.
-func appendCard(b []byte, card int) []byte {
+func (s *State) appendCard(b []byte, card int) []byte {
 	if card == NoCard {
 		return append(b, "null"...)
 	}
 	b = append(b, '"')
-	b = append(b, cardNames[card]...)
+	b = append(b, NameCard(s.seats, card)...)
 	return append(b, '"')
 }
 
 // AppendPublic appends
-// {"round":R,"round1":"S1","round2":"S2","publicCard":C,"in":[I0,I1],"pot":P,"toMove":T},
-// C a card's name or null, and after a showdown ,"shown":["C0","C1"]
-// before the closing brace.
+// {"round":R,"round1":"S1","round2":"S2","publicCard":C,"in":[I0,I1,...],"pot":P,"toMove":T},
+// C a card's name or null, one chip count a seat; with more than two
+// seats ,"folded":[F0,F1,...] (true or false a seat) after "in"; and
+// after a showdown ,"shown":["C0","C1",...] before the closing brace, a
+// card a seat, null for a seat that folded.
 func (s *State) AppendPublic(b []byte) []byte {
 	b = append(b, `{"round":`...)
 	b = strconv.AppendInt(b, int64(s.round), 10)
@@ -134,20 +174,41 @@ func (s *State) AppendPublic(b []byte) []byte {
 	b = append(b, `","round2":"`...)
 	b = append(b, s.seq[1][:s.n[1]]...)
 	b = append(b, `","publicCard":`...)
-	b = appendCard(b, s.public)
+	b = s.appendCard(b, s.public)
 	b = append(b, `,"in":[`...)
-	b = strconv.AppendInt(b, int64(s.in[0]), 10)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(s.in[1]), 10)
-	b = append(b, `],"pot":`...)
+	for p := range s.seats {
+		if p > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(s.in[p]), 10)
+	}
+	b = append(b, ']')
+	if s.seats > 2 {
+		b = append(b, `,"folded":[`...)
+		for p := range s.seats {
+			if p > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendBool(b, s.out[p])
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"pot":`...)
 	b = strconv.AppendInt(b, int64(s.Pot()), 10)
 	b = append(b, `,"toMove":`...)
 	b = strconv.AppendInt(b, int64(s.toMove), 10)
 	if s.showdown() {
 		b = append(b, `,"shown":[`...)
-		b = appendCard(b, s.card[0])
-		b = append(b, ',')
-		b = appendCard(b, s.card[1])
+		for p := range s.seats {
+			if p > 0 {
+				b = append(b, ',')
+			}
+			if s.out[p] {
+				b = append(b, "null"...)
+			} else {
+				b = s.appendCard(b, s.card[p])
+			}
+		}
 		b = append(b, ']')
 	}
 	return append(b, '}')
@@ -156,26 +217,26 @@ func (s *State) AppendPublic(b []byte) []byte {
 // AppendPrivate appends {"card":"C"}, seat's card.
 func (s *State) AppendPrivate(b []byte, seat int) []byte {
 	b = append(b, `{"card":`...)
-	b = appendCard(b, s.card[seat])
+	b = s.appendCard(b, s.card[seat])
 	return append(b, '}')
 }
 
 // AppendSecret appends {"deck":["C",...]}: the cards in no hand and not
 // public, ascending (the public card is among them until dealt).
 func (s *State) AppendSecret(b []byte) []byte {
-	var buf [Cards]int
+	var buf [MaxCards]int
 	b = append(b, `{"deck":[`...)
 	for i, c := range s.free(buf[:0]) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendCard(b, c)
+		b = s.appendCard(b, c)
 	}
 	return append(b, "]}"...)
 }
 
 // AppendView appends {"public":PUBLIC,"private":PRIVATE}: the public part
-// (with the other's card once shown) and seat's own card.
+// (with the cards shown at a showdown) and seat's own card.
 func (s *State) AppendView(b []byte, seat int) []byte {
 	b = append(b, `{"public":`...)
 	b = s.AppendPublic(b)
@@ -187,21 +248,36 @@ func (s *State) AppendView(b []byte, seat int) []byte {
 // AppendInfoKey appends seat's information-state key, what OpenSpiel's
 // information state distinguishes: seat's card, round 1's betting, then
 // once dealt the public card and round 2's betting, as "Qh:cr" in round 1
-// and "Qh:crc/Ks:r" in round 2; after a showdown "|" and the other seat's
-// card.
+// and "Qh:crc/Ks:r" in round 2; after a showdown "|" and the other
+// seats' cards in seat order, separated by ",", "-" for a seat that
+// folded (two seats: "|" and the other seat's card).
 func (s *State) AppendInfoKey(b []byte, seat int) []byte {
-	b = append(b, cardNames[s.card[seat]]...)
+	b = append(b, NameCard(s.seats, s.card[seat])...)
 	b = append(b, ':')
 	b = append(b, s.seq[0][:s.n[0]]...)
 	if s.public != NoCard {
 		b = append(b, '/')
-		b = append(b, cardNames[s.public]...)
+		b = append(b, NameCard(s.seats, s.public)...)
 		b = append(b, ':')
 		b = append(b, s.seq[1][:s.n[1]]...)
 	}
 	if s.showdown() {
 		b = append(b, '|')
-		b = append(b, cardNames[s.card[1-seat]]...)
+		first := true
+		for p := range s.seats {
+			if p == seat {
+				continue
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			if s.out[p] {
+				b = append(b, '-')
+			} else {
+				b = append(b, NameCard(s.seats, s.card[p])...)
+			}
+		}
 	}
 	return b
 }

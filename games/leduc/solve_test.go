@@ -35,3 +35,14 @@ func TestSolveCFR(t *testing.T) {
 	require.Less(t, e, 0.001) // CFR+ reaches it by iteration 458
 	require.LessOrEqual(t, math.Abs(sol.Value[0]-vStar), 2*e)
 }
+
+// The solver takes two-player games: three-seat Leduc is refused, with
+// match.ErrUnsolvable (gamectl solve --players 3 exits 2, cmd/gamectl's
+// TestSolveRefusals).
+func TestSolverRefusesThreeSeats(t *testing.T) {
+	_, err := match.NewSolver(leduc.Def, nil, 3)
+	require.ErrorIs(t, err, match.ErrUnsolvable)
+	require.ErrorContains(t, err, "the solver takes two-player games: leduc with 3 seats (it takes 2 to 10)")
+	_, err = match.SolveCFR(leduc.Def, nil, 3, 10)
+	require.ErrorIs(t, err, match.ErrUnsolvable)
+}

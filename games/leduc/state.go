@@ -6,30 +6,34 @@ import (
 	"github.com/fairboard/fairboard/game"
 )
 
-// maxSeq is the longest betting sequence of a round: call, raise, raise,
-// then call or fold.
-const maxSeq = 4
+// maxSeq is the longest betting sequence of a round with MaxSeats seats,
+// OpenSpiel's 3n-2: n-1 checks, a raise, n-2 calls, a raise, then n-1
+// calls or folds (with two seats: call, raise, raise, call or fold).
+const maxSeq = 3*MaxSeats - 2
 
 // State is one hand of Leduc hold'em. Its public part is the betting (a
 // sequence per round), the chips each seat put in, the public card once
-// dealt, and both private cards once shown at a showdown; its private
-// part, per seat, is that seat's card; its secret part is the deck's
-// remainder (the cards in no hand and not public). A State holds no
-// pointer: a copy is a deep copy.
+// dealt, and the cards of the seats still in once shown at a showdown;
+// its private part, per seat, is that seat's card; its secret part is the
+// deck's remainder (the cards in no hand and not public). A State holds
+// no pointer: a copy is a deep copy.
 type State struct {
-	card   [2]int // private, per seat
-	public int    // NoCard until dealt
-	round  int    // 1 or 2: the round being bet, or in which the hand ended
+	seats  int
+	card   [MaxSeats]int // private, per seat
+	public int           // NoCard until dealt
+	round  int           // 1 or 2: the round being bet, or in which the hand ended
 	seq    [2][maxSeq]byte
-	n      [2]int // the length of each round's sequence
-	in     [2]int // chips each seat put in, its ante included
-	raises int    // this round
-	calls  int    // this round, since its last raise
-	folded int    // the seat that folded, or -1
-	toMove int    // game.Nobody once over
+	n      [2]int         // the length of each round's sequence
+	in     [MaxSeats]int  // chips each seat put in, its ante included
+	out    [MaxSeats]bool // folded
+	left   int            // seats not folded
+	raises int            // this round
+	calls  int            // this round, since its last raise
+	toMove int            // game.Nobody once over
 }
 
-// Card returns seat's card, 0..5: rank card/2 (0 J, 1 Q, 2 K), suit card%2.
+// Card returns seat's card, 0 to 2(n+1)-1 with n seats: rank card/2,
+// suit card%2 (two seats: 0 J, 1 Q, 2 K).
 func (s *State) Card(seat int) int { return s.card[seat] }
 
 // PublicCard returns the public card, or NoCard before it is dealt.
@@ -38,8 +42,17 @@ func (s *State) PublicCard() int { return s.public }
 // In returns the chips seat has put in, its ante included.
 func (s *State) In(seat int) int { return s.in[seat] }
 
+// Folded reports whether seat has folded.
+func (s *State) Folded(seat int) bool { return s.out[seat] }
+
 // Pot returns the chips in the pot.
-func (s *State) Pot() int { return s.in[0] + s.in[1] }
+func (s *State) Pot() int {
+	p := 0
+	for _, c := range s.in[:s.seats] {
+		p += c
+	}
+	return p
+}
 
 // Sequence returns round r's betting (1 or 2): 'c' call (or check), 'r'
 // raise, 'f' fold, in order.
@@ -47,27 +60,64 @@ func (s *State) Sequence(r int) string { return string(s.seq[r-1][:s.n[r-1]]) }
 
 func (s *State) over() bool { return s.toMove == game.Nobody }
 
-// showdown reports whether the hand is over with both cards shown (no
-// fold).
-func (s *State) showdown() bool { return s.over() && s.folded < 0 }
+// showdown reports whether the hand is over with the cards of the seats
+// still in shown (more than one left).
+func (s *State) showdown() bool { return s.over() && s.left > 1 }
 
-// facing reports whether seat owes chips to match the other seat: only
-// then may it fold.
-func (s *State) facing(seat int) bool { return s.in[seat] < s.in[1-seat] }
+// stake is the most any seat has put in: what a call matches.
+func (s *State) stake() int {
+	m := 0
+	for _, c := range s.in[:s.seats] {
+		m = max(m, c)
+	}
+	return m
+}
 
-// endsRound reports whether seat's call now ends the round: a call after
-// a raise, or the second call of a round without one.
-func (s *State) endsRound() bool { return s.raises > 0 || s.calls == 1 }
+// facing reports whether seat owes chips to match the stake: only then
+// may it fold.
+func (s *State) facing(seat int) bool { return s.in[seat] < s.stake() }
 
-// NumSeats returns 2.
-func (s *State) NumSeats() int { return 2 }
+// ready reports whether the round is over with calls calls since its
+// last raise (all its calls if none) and left seats still in:
+// OpenSpiel's ReadyForNextRound.
+func (s *State) ready(calls, left int) bool {
+	if s.raises == 0 {
+		return calls == left
+	}
+	return calls == left-1
+}
+
+// ends reports whether the seat to move playing kind ends the round (a
+// fold that leaves one seat ends the hand instead, and reports false).
+func (s *State) ends(kind string) bool {
+	switch kind {
+	case KindCall:
+		return s.ready(s.calls+1, s.left)
+	case KindFold:
+		return s.left > 2 && s.ready(s.calls, s.left-1)
+	}
+	return false
+}
+
+// next returns the first seat still in after seat, cyclically.
+func (s *State) next(seat int) int {
+	for i := 1; i <= s.seats; i++ {
+		if p := (seat + i) % s.seats; !s.out[p] {
+			return p
+		}
+	}
+	return game.Nobody
+}
+
+// NumSeats returns the number of seats, 2 to MaxSeats.
+func (s *State) NumSeats() int { return s.seats }
 
 // ToMove returns the seat to act, or game.Nobody once the hand is over.
 func (s *State) ToMove() int { return s.toMove }
 
 // Legal lists, for the seat to act, fold (only when facing a raise), call,
-// and raise (while the round has had fewer than two); nothing for the
-// other seat or once the hand is over.
+// and raise (while the round has had fewer than two); nothing for another
+// seat or once the hand is over.
 func (s *State) Legal(seat int, buf []game.Move) []game.Move {
 	buf = buf[:0]
 	if seat != s.toMove || s.over() {
@@ -88,7 +138,7 @@ func (s *State) check(m game.Move) error {
 	switch {
 	case s.over():
 		return game.Reject(game.CodeGameOver, "the hand is over")
-	case m.Seat < 0 || m.Seat > 1:
+	case m.Seat < 0 || m.Seat >= s.seats:
 		return game.Reject(game.CodeUnknownPlayer, "no seat "+strconv.Itoa(m.Seat))
 	case m.Seat != s.toMove:
 		return game.Reject(game.CodeNotYourTurn, "it is seat "+strconv.Itoa(s.toMove)+"'s turn")
@@ -104,20 +154,22 @@ func (s *State) check(m game.Move) error {
 	return nil
 }
 
-// Apply plays fold, call or raise. A call that ends the first round draws
-// the public card, UniformInt(0, 3) over the four cards left in ascending
-// order (TagPublic), before anything changes; no other move draws.
-// Refusals, with nothing changed and nothing drawn: game_over once the
-// hand is over, unknown_player for a seat out of range, not_your_turn for
-// the other seat, invalid_action for an unknown kind, arguments (no kind
-// takes any), a fold without a raise to face, or a third raise in a round.
+// Apply plays fold, call or raise. A call or a fold that ends the first
+// round draws the public card, UniformInt(0, n+1) over the n+2 cards
+// left in ascending order (TagPublic; with two seats only a call, one of
+// four), before anything changes; no other move draws. Refusals, with
+// nothing changed and nothing drawn: game_over once the hand is over,
+// unknown_player for a seat out of range, not_your_turn for another seat,
+// invalid_action for an unknown kind, arguments (no kind takes any), a
+// fold without a raise to face, or a third raise in a round.
 func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
 	if err := s.check(m); err != nil {
 		return ev, err
 	}
-	seat, other := m.Seat, 1-m.Seat
+	seat := m.Seat
+	ends := s.ends(m.Kind)
 	pub := NoCard
-	if m.Kind == KindCall && s.round == 1 && s.endsRound() {
+	if ends && s.round == 1 {
 		c, err := s.drawFree(rnd, TagPublic, "public")
 		if err != nil {
 			return ev, game.Reject(game.CodeInvalidAction, "the public card's draw failed: "+err.Error())
@@ -129,43 +181,42 @@ func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event
 	case KindFold:
 		s.seq[r][s.n[r]] = 'f'
 		s.n[r]++
-		s.folded, s.toMove = seat, game.Nobody
-		return append(ev,
-			game.Event{To: game.All, Type: EventFolded, Vals: [game.MaxVals]int64{int64(seat)}},
-			game.Event{To: game.All, Type: EventWon, Vals: [game.MaxVals]int64{int64(other), int64(s.Pot())}}), nil
+		s.out[seat] = true
+		s.left--
+		ev = append(ev, game.Event{To: game.All, Type: EventFolded, Vals: [game.MaxVals]int64{int64(seat)}})
+		if s.left == 1 {
+			s.toMove = game.Nobody
+			return append(ev, game.Event{To: game.All, Type: EventWon, Vals: [game.MaxVals]int64{int64(s.next(seat)), int64(s.Pot())}}), nil
+		}
 	case KindRaise:
 		s.seq[r][s.n[r]] = 'r'
 		s.n[r]++
-		s.in[seat] = s.in[other] + s.raiseAmount()
+		s.in[seat] = s.stake() + s.raiseAmount()
 		s.raises++
 		s.calls = 0
-		s.toMove = other
+		s.toMove = s.next(seat)
 		return append(ev, game.Event{To: game.All, Type: EventRaised, Vals: [game.MaxVals]int64{int64(seat), int64(s.Pot())}}), nil
+	default:
+		s.seq[r][s.n[r]] = 'c'
+		s.n[r]++
+		if st := s.stake(); s.in[seat] == st {
+			ev = append(ev, game.Event{To: game.All, Type: EventChecked, Vals: [game.MaxVals]int64{int64(seat)}})
+		} else {
+			s.in[seat] = st
+			ev = append(ev, game.Event{To: game.All, Type: EventCalled, Vals: [game.MaxVals]int64{int64(seat), int64(s.Pot())}})
+		}
+		s.calls++
 	}
-	ends := s.endsRound()
-	s.seq[r][s.n[r]] = 'c'
-	s.n[r]++
-	if s.in[seat] == s.in[other] {
-		ev = append(ev, game.Event{To: game.All, Type: EventChecked, Vals: [game.MaxVals]int64{int64(seat)}})
-	} else {
-		s.in[seat] = s.in[other]
-		ev = append(ev, game.Event{To: game.All, Type: EventCalled, Vals: [game.MaxVals]int64{int64(seat), int64(s.Pot())}})
-	}
-	s.calls++
 	switch {
 	case !ends:
-		s.toMove = other
+		s.toMove = s.next(seat)
 	case s.round == 1:
-		s.round, s.raises, s.calls, s.public, s.toMove = 2, 0, 0, pub, 0
+		s.round, s.raises, s.calls, s.public = 2, 0, 0, pub
+		s.toMove = s.next(s.seats - 1) // seat 0, or the first seat after it still in
 		ev = append(ev, game.Event{To: game.All, Type: EventPublicCard, Vals: [game.MaxVals]int64{int64(pub)}})
 	default:
 		s.toMove = game.Nobody
-		ev = append(ev, game.Event{To: game.All, Type: EventShowdown, Vals: [game.MaxVals]int64{int64(s.card[0]), int64(s.card[1])}})
-		if w := s.showdownWinner(); w >= 0 {
-			ev = append(ev, game.Event{To: game.All, Type: EventWon, Vals: [game.MaxVals]int64{int64(w), int64(s.Pot())}})
-		} else {
-			ev = append(ev, game.Event{To: game.All, Type: EventSplit, Vals: [game.MaxVals]int64{int64(s.Pot())}})
-		}
+		ev = s.showdownEvents(ev)
 	}
 	return ev, nil
 }
@@ -178,53 +229,8 @@ func (s *State) raiseAmount() int {
 	return RaiseLater
 }
 
-// strength is a private card's strength with the public card: a pair
-// above every single card, then the rank. (OpenSpiel ranks the two-card
-// hand, pair first, then the higher and the lower rank; with the public
-// card common to both hands, that order is this one.)
-func (s *State) strength(seat int) int {
-	if s.card[seat]/2 == s.public/2 {
-		return 3 + s.card[seat]/2
-	}
-	return s.card[seat] / 2
-}
-
-// showdownWinner returns the seat with the stronger hand, or -1 for equal
-// ranks.
-func (s *State) showdownWinner() int {
-	a, b := s.strength(0), s.strength(1)
-	switch {
-	case a > b:
-		return 0
-	case b > a:
-		return 1
-	}
-	return -1
-}
-
-// Outcome: over after a fold or the second round's last call. A fold
-// loses what the folder put in, to the other seat; at a showdown the
-// stronger hand wins what the other put in (equal to its own), and equal
-// ranks split: each gets its chips back, payoffs 0 and no winner.
-func (s *State) Outcome() game.Outcome {
-	o := game.Outcome{Over: s.over(), Payoffs: make([]float64, 2)}
-	if !o.Over {
-		return o
-	}
-	w := 1 - s.folded
-	if s.folded < 0 {
-		w = s.showdownWinner()
-	}
-	if w >= 0 {
-		won := float64(s.in[1-w])
-		o.Winners = []int{w}
-		o.Payoffs[w], o.Payoffs[1-w] = won, -won
-	}
-	return o
-}
-
-// AbortPayoffs returns 0 for both seats: a hand stopped early is void.
-func (s *State) AbortPayoffs() []float64 { return []float64{0, 0} }
+// AbortPayoffs returns 0 for every seat: a hand stopped early is void.
+func (s *State) AbortPayoffs() []float64 { return make([]float64, s.seats) }
 
 // Clone returns a deep copy.
 func (s *State) Clone() game.State {
@@ -232,31 +238,14 @@ func (s *State) Clone() game.State {
 	return &c
 }
 
-// Sample returns a state with seat's view whose other private card is
-// dealt again, UniformInt over the cards seat does not see (TagSample),
-// the deck's remainder being the rest; after a showdown, where seat sees
-// every card, a copy, drawing nothing.
-func (s *State) Sample(seat int, rnd game.Rand) game.State {
-	c := *s
-	if s.showdown() {
-		return &c
-	}
-	c.card[1-seat] = NoCard
-	card, err := c.drawFree(rnd, TagSample, "sample")
-	if err != nil {
-		card = s.card[1-seat]
-	}
-	c.card[1-seat] = card
-	return &c
-}
-
-// ChanceOutcomes lists the public card's four outcomes, each 1/4, for the
-// call that ends the first round; none (and true) for every other move.
+// ChanceOutcomes lists the public card's n+2 outcomes (n seats), each
+// 1/(n+2), for the call or fold that ends the first round; none (and
+// true) for every other move.
 func (s *State) ChanceOutcomes(m game.Move) ([]game.Chance, bool) {
-	if s.check(m) != nil || m.Kind != KindCall || s.round != 1 || !s.endsRound() {
+	if s.check(m) != nil || s.round != 1 || !s.ends(m.Kind) {
 		return nil, true
 	}
-	out := make([]game.Chance, Cards-2)
+	out := make([]game.Chance, s.cards()-s.seats)
 	for i := range out {
 		out[i] = game.Chance{Draws: []int64{int64(i)}, P: 1 / float64(len(out))}
 	}
