@@ -158,6 +158,8 @@ func TestSpectators(t *testing.T) {
 	require.Equal(t, "NOT_FOUND", st, "a game by link is hidden from strangers once started")
 	st, code := status(c.Call(ctx, "exportGame", "dev:watcher", map[string]any{"gameId": "d-open"}, nil))
 	require.Equal(t, [2]string{"FAILED_PRECONDITION", "not_finished"}, [2]string{st, code})
+	st, code = status(c.Call(ctx, "getShuffle", "dev:watcher", map[string]any{"gameId": "d-open"}, nil))
+	require.Equal(t, [2]string{"FAILED_PRECONDITION", "not_finished"}, [2]string{st, code}, "the shuffles wait for the end, as for a player")
 	for _, id := range []string{"d-open", "d-link"} {
 		must("act", "dev:p1", map[string]any{"gameId": id, "actionId": "ab", "kind": "abandon"})
 	}
@@ -168,6 +170,18 @@ func TestSpectators(t *testing.T) {
 	require.Equal(t, mine, x)
 	st, _ = status(c.Call(ctx, "exportGame", "dev:watcher", map[string]any{"gameId": "d-link"}, nil))
 	require.Equal(t, "NOT_FOUND", st)
+	// The shuffles, as the export: the spectator of the finished open
+	// game reads what its players read; the game by link stays hidden.
+	var shufW, shufP map[string]any
+	require.NoError(t, c.Call(ctx, "getShuffle", "dev:watcher", map[string]any{"gameId": "d-open"}, &shufW), "a spectator reads the shuffles")
+	require.NoError(t, c.Call(ctx, "getShuffle", "dev:p2", map[string]any{"gameId": "d-open"}, &shufP))
+	require.NotEmpty(t, shufP["shuffles"], "the game shuffled its decks at the start")
+	require.Equal(t, shufP, shufW)
+	require.NoError(t, c.Call(ctx, "getShuffle", "dev:watcher", map[string]any{"gameId": "d-open", "deckId": "treasure.t1"}, nil), "one deck too")
+	for _, id := range []string{"d-link", "nothing-here"} {
+		st, _ = status(c.Call(ctx, "getShuffle", "dev:watcher", map[string]any{"gameId": id}, nil))
+		require.Equal(t, "NOT_FOUND", st, id)
+	}
 
 	// A table with private parts (Kuhn poker), public (which opens it to
 	// spectators), and one by link.
