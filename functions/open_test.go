@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
@@ -85,6 +86,17 @@ func TestListOpenGames(t *testing.T) {
 	require.Equal(t, functions.OpenGame{GameID: "d-pub", Game: "dungeon", OwnerName: "Alice", Mode: "crypto", Seats: 6, Taken: 0,
 		Spectators: true, CreatedAt: d.CreatedAt}, d)
 	require.GreaterOrEqual(t, got[0].CreatedAt, got[1].CreatedAt, "newest first")
+
+	// The owner renames (seated in neither game yet): the lobby says the
+	// new name at once; another owner's listing keeps its own.
+	must("createGame", "dev:p2", map[string]any{"game": "pig", "gameId": "pig-bob", "actionId": "c", "visibility": "public"})
+	must("setName", "dev:p1", map[string]any{"name": "Alicia"})
+	for _, g := range list(map[string]any{}) {
+		want := map[string]string{"d-pub": "Alicia", "pig-pub": "Alicia", "pig-bob": names.Default("p2", false)}[g.GameID]
+		require.Equal(t, want, g.OwnerName, g.GameID)
+	}
+	must("joinGame", "dev:p3", map[string]any{"game": "pig", "gameId": "pig-bob", "actionId": "j", "version": 1, "seat": 0})
+	must("joinGame", "dev:p4", map[string]any{"game": "pig", "gameId": "pig-bob", "actionId": "j", "version": 2, "seat": 1})
 
 	// Full, then started: no longer listed.
 	must("joinGame", "dev:p1", map[string]any{"game": "pig", "gameId": "pig-pub", "actionId": "j", "version": 2, "seat": 0})

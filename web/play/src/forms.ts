@@ -12,7 +12,7 @@ import { renderHelp } from "./help";
 import { joinFieldsAtCreate } from "./modes";
 import { setupNameForm } from "./name";
 import { guestMustConfirm } from "./safety";
-import { askRematch, openFields, setupOpenGames } from "./spectate";
+import { askRematch, openFields, setupVisibility } from "./spectate";
 import { chosenGame, createTable, setupGameChoice, type TableContext, type TableGame } from "./tablegame";
 
 /** Open is what the forms act on: the open dungeon game or table, if
@@ -21,8 +21,6 @@ export interface Open {
   game(): GameView | null;
   table(): TableGame | null;
   tableContext(): TableContext;
-  /** lobbyLabel names a game in the list of open games. */
-  lobbyLabel(game: string): string;
 }
 
 /** setupForms wires the page's forms and buttons, once at boot. */
@@ -33,7 +31,7 @@ export function setupForms(o: Open): void {
   fillSelect(byId<HTMLSelectElement>("create-seat"), seats);
   fillSelect(byId<HTMLSelectElement>("create-class"), engine.rules.classes.map((c) => [c, classLabel(c)]));
   setupGameChoice(engine, engine.rules.maxPlayers);
-  setupOpenGames(call, o.lobbyLabel);
+  setupVisibility();
 
   const err = byId("signin-error");
   const guard = (fn: () => Promise<void>) => async () => {

@@ -12,13 +12,15 @@ import { loadEngine } from "./engine";
 import { setupForms } from "./forms";
 import { GameView } from "./gameview";
 import { forgetName, loadName } from "./name";
-import { joinRematchTable, loadOpenGames } from "./spectate";
+import { joinRematchTable, OpenGamesList } from "./spectate";
 import { TableGame, type TableContext } from "./tablegame";
 import { gameLabel, type TableView } from "./tablewords";
 
 let current: GameView | null = null;
 /** table is the open table game (any game but the dungeon), if any. */
 let table: TableGame | null = null;
+/** openGames is the lobby's live list of open games. */
+let openGames: OpenGamesList;
 
 async function boot(): Promise<void> {
   // crypto.subtle, Web Locks and IndexedDB's guarantees exist only in a
@@ -48,7 +50,8 @@ async function boot(): Promise<void> {
   app.backend = newBackend(app.cfg);
   // Start-up: from the navigation's start to the engine and config loaded.
   document.body.dataset.readyMs = String(Math.round(performance.now()));
-  setupForms({ game: () => current, table: () => table, tableContext, lobbyLabel: listLabel });
+  setupForms({ game: () => current, table: () => table, tableContext });
+  openGames = new OpenGamesList(call, listLabel);
   onNet(() => current?.actions.render());
   updateNet();
   window.addEventListener("online", updateNet);
@@ -66,6 +69,7 @@ async function boot(): Promise<void> {
 
 function route(): void {
   const user = app.user;
+  openGames.stop(); // read again below if the lobby shows
   if (!user) {
     current?.close();
     current = null;
@@ -96,7 +100,7 @@ function route(): void {
   }
   show(resume, !!last);
   screen("lobby");
-  void loadOpenGames(call, listLabel);
+  openGames.start();
 }
 
 function closeTable(): void {
