@@ -103,7 +103,8 @@ func (a *API) GetName(w http.ResponseWriter, r *http.Request) {
 }
 
 // SetName stores the caller's display name and copies it into every game
-// the caller is seated in that is not over: data [SetNameRequest], result
+// the caller is seated in that is not over and into the listings of the
+// listed games the caller owns: data [SetNameRequest], result
 // [NameResult]. A name names.Check refuses is INVALID_ARGUMENT
 // (details.code "invalid_name"), its message naming what is wrong.
 func (a *API) SetName(w http.ResponseWriter, r *http.Request) {
@@ -119,6 +120,10 @@ func (a *API) SetName(w http.ResponseWriter, r *http.Request) {
 		games, err := a.names.SetName(ctx, uid, name)
 		if err != nil {
 			return nil, nameErr(err)
+		}
+		// The lobby names the owner of a listed game by the new name.
+		if _, err := a.lobby.Rename(ctx, uid, name); err != nil {
+			return nil, lobbyErr(err)
 		}
 		res := &NameResult{Name: name, Chosen: true}
 		for _, id := range games {

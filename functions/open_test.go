@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
@@ -85,6 +86,17 @@ func TestListOpenGames(t *testing.T) {
 	require.Equal(t, functions.OpenGame{GameID: "d-pub", Game: "dungeon", OwnerName: "Alice", Mode: "crypto", Seats: 6, Taken: 0,
 		Spectators: true, CreatedAt: d.CreatedAt}, d)
 	require.GreaterOrEqual(t, got[0].CreatedAt, got[1].CreatedAt, "newest first")
+
+	// The owner renames (seated in neither game yet): the lobby says the
+	// new name at once; another owner's listing keeps its own.
+	must("createGame", "dev:p2", map[string]any{"game": "pig", "gameId": "pig-bob", "actionId": "c", "visibility": "public"})
+	must("setName", "dev:p1", map[string]any{"name": "Alicia"})
+	for _, g := range list(map[string]any{}) {
+		want := map[string]string{"d-pub": "Alicia", "pig-pub": "Alicia", "pig-bob": names.Default("p2", false)}[g.GameID]
+		require.Equal(t, want, g.OwnerName, g.GameID)
+	}
+	must("joinGame", "dev:p3", map[string]any{"game": "pig", "gameId": "pig-bob", "actionId": "j", "version": 1, "seat": 0})
+	must("joinGame", "dev:p4", map[string]any{"game": "pig", "gameId": "pig-bob", "actionId": "j", "version": 2, "seat": 1})
 
 	// Full, then started: no longer listed.
 	must("joinGame", "dev:p1", map[string]any{"game": "pig", "gameId": "pig-pub", "actionId": "j", "version": 2, "seat": 0})
@@ -158,6 +170,8 @@ func TestSpectators(t *testing.T) {
 	require.Equal(t, "NOT_FOUND", st, "a game by link is hidden from strangers once started")
 	st, code := status(c.Call(ctx, "exportGame", "dev:watcher", map[string]any{"gameId": "d-open"}, nil))
 	require.Equal(t, [2]string{"FAILED_PRECONDITION", "not_finished"}, [2]string{st, code})
+	st, code = status(c.Call(ctx, "getShuffle", "dev:watcher", map[string]any{"gameId": "d-open"}, nil))
+	require.Equal(t, [2]string{"FAILED_PRECONDITION", "not_finished"}, [2]string{st, code}, "the shuffles wait for the end, as for a player")
 	for _, id := range []string{"d-open", "d-link"} {
 		must("act", "dev:p1", map[string]any{"gameId": id, "actionId": "ab", "kind": "abandon"})
 	}
@@ -168,6 +182,18 @@ func TestSpectators(t *testing.T) {
 	require.Equal(t, mine, x)
 	st, _ = status(c.Call(ctx, "exportGame", "dev:watcher", map[string]any{"gameId": "d-link"}, nil))
 	require.Equal(t, "NOT_FOUND", st)
+	// The shuffles, as the export: the spectator of the finished open
+	// game reads what its players read; the game by link stays hidden.
+	var shufW, shufP map[string]any
+	require.NoError(t, c.Call(ctx, "getShuffle", "dev:watcher", map[string]any{"gameId": "d-open"}, &shufW), "a spectator reads the shuffles")
+	require.NoError(t, c.Call(ctx, "getShuffle", "dev:p2", map[string]any{"gameId": "d-open"}, &shufP))
+	require.NotEmpty(t, shufP["shuffles"], "the game shuffled its decks at the start")
+	require.Equal(t, shufP, shufW)
+	require.NoError(t, c.Call(ctx, "getShuffle", "dev:watcher", map[string]any{"gameId": "d-open", "deckId": "treasure.t1"}, nil), "one deck too")
+	for _, id := range []string{"d-link", "nothing-here"} {
+		st, _ = status(c.Call(ctx, "getShuffle", "dev:watcher", map[string]any{"gameId": id}, nil))
+		require.Equal(t, "NOT_FOUND", st, id)
+	}
 
 	// A table with private parts (Kuhn poker), public (which opens it to
 	// spectators), and one by link.

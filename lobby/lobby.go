@@ -86,6 +86,10 @@ type Store interface {
 	// listed games (Listing.Listed), newest first (CreatedAt, then
 	// GameID descending).
 	Open(ctx context.Context, limit int) ([]Listing, error)
+	// Rename sets OwnerName to name in every listed game (Listing.Listed)
+	// whose Owner is owner, so that the lobby names an owner who renamed
+	// by the new name; it returns how many it changed.
+	Rename(ctx context.Context, owner, name string) (int, error)
 }
 
 // Memory is the in-memory Store.
@@ -133,6 +137,21 @@ func (m *Memory) Open(_ context.Context, limit int) ([]Listing, error) {
 	m.ch <- all
 	SortNewest(out)
 	return out[:min(len(out), Limit(limit))], nil
+}
+
+// Rename implements Store.
+func (m *Memory) Rename(_ context.Context, owner, name string) (int, error) {
+	all := <-m.ch
+	n := 0
+	for id, l := range all {
+		if l.Owner == owner && l.Listed() && l.OwnerName != name {
+			l.OwnerName = name
+			all[id] = l
+			n++
+		}
+	}
+	m.ch <- all
+	return n, nil
 }
 
 // Limit is limit if it is 1 to MaxOpen, else MaxOpen.

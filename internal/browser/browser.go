@@ -139,6 +139,8 @@ type Page struct {
 
 	mu      sync.Mutex
 	entries []Entry
+	// vp is the viewport SetViewport last set.
+	vp Viewport
 }
 
 // Viewport is a page's size and device.
@@ -250,6 +252,7 @@ func (p *Page) Do(steps ...chromedp.Action[chromedp.Void]) {
 // (touch and MobileUA); call it before Navigate.
 func (p *Page) SetViewport(v Viewport) {
 	p.t.Helper()
+	p.vp = v
 	opts := []chromedp.EmulateViewportOption{}
 	ua := ""
 	if v.Mobile {

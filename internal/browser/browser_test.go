@@ -126,3 +126,30 @@ func TestChecksCatchWhatTheyCheck(t *testing.T) {
 	other.Navigate(srv.URL + "/clean.html")
 	require.Equal(t, "null", other.String(`localStorage.getItem("who")`))
 }
+
+// AtEach shows the page at each viewport and puts it back as it was;
+// SetHidden makes the page see itself in the background and back, with
+// the event a page listens to.
+func TestAtEachAndSetHidden(t *testing.T) {
+	srv := pages(t)
+	b := browser.Start(t)
+	p := b.NewPage(t)
+	p.SetViewport(browser.Desktop)
+	p.Navigate(srv.URL + "/clean.html")
+	p.WaitFor(`document.getElementById("go")`)
+	var widths []string
+	p.AtEach(browser.Both, func(v browser.Viewport) {
+		widths = append(widths, p.String("String(window.innerWidth)"))
+	})
+	require.Equal(t, []string{"1280", "390"}, widths)
+	require.Equal(t, "1280", p.String("String(window.innerWidth)"), "back to the page's own viewport")
+	require.Equal(t, browser.Desktop, p.Viewport())
+
+	p.Eval(`window.seen = []; document.addEventListener("visibilitychange", () => window.seen.push(document.visibilityState + " " + document.hidden))`, nil)
+	require.Equal(t, "false", p.String("String(document.hidden)"), "control: a page in the foreground")
+	p.SetHidden(true)
+	p.SetHidden(false)
+	var seen []string
+	p.Eval(`window.seen`, &seen)
+	require.Equal(t, []string{"hidden true", "visible false"}, seen)
+}

@@ -27,6 +27,7 @@ const (
 	Coll         = "lobby"
 	FieldListed  = "listed"
 	FieldCreated = "createdAt"
+	FieldOwner   = "ownerUid"
 )
 
 // Store is a lobby.Store on a Firestore client.
@@ -81,6 +82,30 @@ func (s *Store) Open(ctx context.Context, limit int) ([]lobby.Listing, error) {
 		out = append(out, d.Listing)
 	}
 	return out, nil
+}
+
+// Rename implements lobby.Store: one query (the owner's listed games),
+// and one write a listing whose owner's name changes.
+func (s *Store) Rename(ctx context.Context, owner, name string) (int, error) {
+	snaps, err := s.c.Collection(Coll).Where(FieldOwner, "==", owner).Where(FieldListed, "==", true).Documents(ctx).GetAll()
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	n := 0
+	for _, snap := range snaps {
+		var d doc
+		if err := snap.DataTo(&d); err != nil {
+			return n, fmt.Errorf("fslobby: decode %s: %w", snap.Ref.Path, err)
+		}
+		if d.OwnerName == name {
+			continue
+		}
+		if _, err := snap.Ref.Update(ctx, []firestore.Update{{Path: "ownerName", Value: name}}); err != nil {
+			return n, mapErr(err)
+		}
+		n++
+	}
+	return n, nil
 }
 
 func mapErr(err error) error {

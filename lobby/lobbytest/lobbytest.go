@@ -15,7 +15,8 @@ import (
 // Run checks the lobby.Store contract on s, which must be empty: a
 // listing comes back as put (kept seats included); Open is the listed
 // ones only (public, in their lobby, a seat free), newest first, bounded
-// (0 or out of range: lobby.MaxOpen); a game without a listing has none.
+// (0 or out of range: lobby.MaxOpen); a game without a listing has none;
+// Rename renames the owner in its listed games only.
 func Run(t *testing.T, s lobby.Store) {
 	t.Helper()
 	ctx := context.Background()
@@ -68,4 +69,27 @@ func Run(t *testing.T, s lobby.Store) {
 	require.NoError(t, err)
 	require.Len(t, open, 29)
 	require.NotEqual(t, started.GameID, open[0].GameID)
+
+	// A rename reaches the owner's listed games only: not another
+	// owner's, not one by link, full or started.
+	other := base
+	other.GameID, other.Owner, other.OwnerName, other.CreatedAt = "o1", "u2", "Bob", 5000
+	require.NoError(t, s.Put(ctx, other))
+	n, err := s.Rename(ctx, "u1", "Alicia")
+	require.NoError(t, err)
+	require.Equal(t, 29, n, "the owner's listed games")
+	open, err = s.Open(ctx, 0)
+	require.NoError(t, err)
+	for _, l := range open {
+		want := map[string]string{"u1": "Alicia", "u2": "Bob"}[l.Owner]
+		require.Equal(t, want, l.OwnerName, "%s", l.GameID)
+	}
+	for _, id := range []string{"g01", "g02", started.GameID} {
+		l, err := s.Get(ctx, id)
+		require.NoError(t, err)
+		require.Equal(t, "Alice", l.OwnerName, "%s is not listed: unchanged", id)
+	}
+	n, err = s.Rename(ctx, "u1", "Alicia")
+	require.NoError(t, err)
+	require.Zero(t, n, "the same name again changes nothing")
 }

@@ -17,11 +17,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
+	"github.com/fairboard/fairboard/tablestore/fstables"
 	"github.com/fairboard/fairboard/web/play"
 )
 
@@ -44,6 +46,22 @@ func emuServer(t *testing.T) *server {
 		return play.Config{ProjectID: emu.ProjectID(), APIKey: "emulator-api-key", AuthEmulator: "http://" + emu.Auth().Host,
 			FirestoreEmulator: emu.Firestore().Host, Store: play.StoreFirestore}
 	})
+}
+
+// emuTableServer is emuServer with the table games on the Firestore
+// emulator too (tablestore/fstables), which the pages of seated players
+// follow by listeners; it returns the table store as well.
+func emuTableServer(t *testing.T) (*server, *fstables.Store) {
+	t.Helper()
+	emu.Require(t)
+	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
+	require.NoError(t, err)
+	c := emu.Client(t)
+	tables := fstables.New(c, registry.Lookup)
+	return newServerTables(t, []store.Store{fsstore.New(c)}, fsnames.New(c), tables, v, func(string) play.Config {
+		return play.Config{ProjectID: emu.ProjectID(), APIKey: "emulator-api-key", AuthEmulator: "http://" + emu.Auth().Host,
+			FirestoreEmulator: emu.Firestore().Host, Store: play.StoreFirestore}
+	}), tables
 }
 
 // Two players, each in a browser context of their own and signed in on

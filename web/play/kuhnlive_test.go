@@ -11,14 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions/deploy"
-	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/store/fsstore"
-	"github.com/fairboard/fairboard/tablestore/fstables"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // Kuhn poker on the emulators, followed through Firestore listeners: each
@@ -28,15 +21,7 @@ import (
 // page's log is, event for event, the table's view of that seat (getView's
 // source), and its card row the one the table dealt it.
 func TestKuhnLiveInChromium(t *testing.T) {
-	emu.Require(t)
-	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
-	require.NoError(t, err)
-	c := emu.Client(t)
-	tables := fstables.New(c, registry.Lookup)
-	srv := newServerTables(t, []store.Store{fsstore.New(c)}, fsnames.New(c), tables, v, func(string) play.Config {
-		return play.Config{ProjectID: emu.ProjectID(), APIKey: "emulator-api-key", AuthEmulator: "http://" + emu.Auth().Host,
-			FirestoreEmulator: emu.Firestore().Host, Store: play.StoreFirestore}
-	})
+	srv, tables := emuTableServer(t)
 	b := browser.Start(t)
 	alice := newPlayer(t, b, "alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "bob", browser.Phone, srv.URL+"/play/")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -157,8 +158,14 @@ func TestLeducOnGenericBoard(t *testing.T) {
 		for s, c := range shown {
 			require.Equal(t, c, p.String(fmt.Sprintf(`document.querySelector('#tg-state dd[data-key="public.shown.%d"]').textContent`, s)))
 		}
-		require.Contains(t, p.String(`document.getElementById("tg-log").textContent`),
-			fmt.Sprintf("Showdown: seat 1 shows %s, seat 2 shows %s", shown[0], shown[1]))
+		// The showdown names the players (by their names, the reader's own
+		// with "(you)"), never "seat 1".
+		names := map[int]string{}
+		for q, s := range seatOf {
+			names[s] = strings.TrimSuffix(q.String(`document.querySelector("#tg-players li.me strong").textContent`), " (you)")
+		}
+		line := p.String(`Array.from(document.querySelectorAll("#tg-log li")).map((li) => li.textContent).find((t) => t.startsWith("Showdown:")) || ""`)
+		require.Regexp(t, fmt.Sprintf(`^Showdown: %s( \(you\))? shows %s, %s( \(you\))? shows %s$`, regexp.QuoteMeta(names[0]), shown[0], regexp.QuoteMeta(names[1]), shown[1]), line)
 		result := p.String(`document.getElementById("tg-result").textContent`)
 		switch {
 		case len(final.Outcome.Winners) == 0:

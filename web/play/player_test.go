@@ -384,6 +384,33 @@ func (p *player) create(mode, class string) string {
 	return p.String(`document.getElementById("game-id").textContent`)
 }
 
+// createTable makes a table of the game (any registered game but the
+// dungeon) in the mode from the lobby, seated at seat 0, options
+// (select id suffix to value) chosen, and returns its id once the page
+// shows it seated.
+func (p *player) createTable(game, mode string, options map[string]string) string {
+	p.t.Helper()
+	p.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "`+game+`"; s.dispatchEvent(new Event("change")); })()`, nil)
+	p.Click(`input[name="mode"][value="` + mode + `"]`)
+	for k, v := range options {
+		p.Do(chromedpSetValue("#create-option-"+k, v))
+	}
+	p.Click("#create")
+	p.screen("table")
+	p.WaitFor(`document.getElementById("table").dataset.phase === "lobby" && document.querySelector("#tg-players li.me")`)
+	return p.String(`document.getElementById("tg-id").textContent`)
+}
+
+// joinTable takes the first free seat of the open table from its join
+// form (the page shows the table first).
+func (p *player) joinTable() {
+	p.t.Helper()
+	p.screen("table")
+	p.WaitFor(`!document.getElementById("tg-join").hidden`)
+	p.Click("#tg-join-button")
+	p.WaitFor(`document.querySelector("#tg-players li.me")`)
+}
+
 // open opens a game by its shared link.
 func (p *player) open(base, id string) {
 	p.t.Helper()

@@ -173,20 +173,17 @@ func TestSafeDefaultsInChromium(t *testing.T) {
 	alice.shot("safety-just-now-desktop")
 
 	// Bob's page in the background says when the game waits for him.
-	hide := func(p *player, hidden bool) {
-		p.Eval(fmt.Sprintf(`Object.defineProperty(document, "hidden", {configurable: true, get: () => %t}); document.dispatchEvent(new Event("visibilitychange")); document.title`, hidden), nil)
-	}
 	m.stopWhen = func() bool { return alice.String(`document.getElementById("game").dataset.awaiting`) == bob.uid }
 	m.stopAfter = 0
 	m.play(600)
 	if alice.state().Phase != "finished" {
-		hide(bob, true)
+		bob.SetHidden(true)
 		bob.WaitFor(`document.title === "Your move — fairboard"`)
-		hide(bob, false)
+		bob.SetHidden(false)
 		bob.WaitFor(`document.title === "fairboard: play"`)
-		hide(alice, true)
+		alice.SetHidden(true)
 		require.Equal(t, "fairboard: play", alice.String(`document.title`), "not Alice's move: nothing to say")
-		hide(alice, false)
+		alice.SetHidden(false)
 
 		// The guest is warned before signing out of a seat.
 		bob.Click("#signout")

@@ -69,3 +69,44 @@ func TestSilentListenerInChromium(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, silentRun(t, variant, 12*time.Second), "without looking again, the silent page shows nothing (the control)")
 }
+
+// silentTableRun has Ann create a Pig table on the emulators and Ben,
+// whose page's listeners are silent from the start, join it; Ann starts
+// it, and silentTableRun reports whether Ben's page showed the start
+// within wait (it learns nothing from its listeners: once seated, it
+// follows the table by them and no longer polls).
+func silentTableRun(t *testing.T, appJS []byte, wait time.Duration) bool {
+	srv, _ := emuTableServer(t)
+	srv.appJS = appJS
+	ann, ben := twoGuests(t, srv)
+	holdListeners(t, ben)
+	id := ann.createTable("pig", "crypto", nil)
+	ben.open(srv.URL, id)
+	ben.joinTable()
+	ben.WaitFor(`document.getElementById("table").dataset.live === "1"`)
+	ann.WaitFor(`!document.getElementById("tg-start").hidden`)
+	ann.Click("#tg-start")
+	ann.WaitFor(`document.getElementById("table").dataset.phase === "playing"`)
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		if ben.String(`document.getElementById("table").dataset.phase`) == "playing" {
+			return true
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return false
+}
+
+// TestSilentTableListenerInChromium (issue 30): with its Firestore
+// listeners silent, a table's page (Pig) still shows the other player's
+// action (the owner's start) by reading the table after 5 s without
+// news; the page built without that (--define:LOOK_AGAIN=false, the
+// positive control) shows nothing in the same time.
+func TestSilentTableListenerInChromium(t *testing.T) {
+	require.True(t, silentTableRun(t, nil, 12*time.Second), "Ben's table page showed Ann's start, its listeners silent")
+	out := filepath.Join(t.TempDir(), "app.js")
+	require.NoError(t, bundle.Build(out, "--define:LOOK_AGAIN=false"))
+	variant, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.False(t, silentTableRun(t, variant, 12*time.Second), "without looking again, the silent table page shows nothing (the control)")
+}

@@ -20,8 +20,9 @@ import (
 
 // Open games, spectators and rematch in the browser (issue 30, items 5
 // and 6), on the in-memory server: Alice creates a public Kuhn poker
-// game; the lobby of Bob (1280 px) and of Carol (390 px) lists it with
-// its owner's name and free seat; Bob joins from the list; Carol and Dave
+// game; the lobby of Bob (1280 px, live, no click) and of Carol (390 px)
+// lists it with its owner's name and free seat, renamed live when she
+// renames; Bob joins from the list; Carol and Dave
 // (1280 px) watch it read-only ("Watching", no join form, no move, no
 // private row: the public part only, the players' cards never, while
 // each player's page shows its own); the game ends on every page; then
@@ -54,10 +55,11 @@ func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
 	alice.WaitFor(`document.getElementById("table").dataset.phase === "lobby" && document.querySelector("#tg-players li.me")`)
 	id := alice.String(`document.getElementById("tg-id").textContent`)
 
-	// The lobby lists it, at 1280 and 390 px.
+	// The lobby lists it, at 1280 and 390 px: Bob's list, open before the
+	// game was made, shows it by itself (the list is live); Carol asks.
 	row := fmt.Sprintf(`#open-games-list li[data-game-id=%q]`, id)
+	carol.Click("#open-games-refresh")
 	for _, p := range []*player{bob, carol} {
-		p.Click("#open-games-refresh")
 		p.WaitFor(`document.querySelector('` + row + `')`)
 		text := p.String(`document.querySelector('` + row + `').textContent`)
 		require.Contains(t, text, "Kuhn · Alice's game")
@@ -68,6 +70,15 @@ func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
 	carol.shot("open-games-lobby-phone")
 	bob.checkScreen("the lobby's list of open games")
 	carol.checkScreen("the lobby's list of open games, on a phone")
+
+	// Alice renames: the lobby's lists say the new name by themselves,
+	// and the old one again when she takes it back.
+	for _, name := range []string{"Alicia", "Alice"} {
+		require.NoError(t, api.Call(ctx, "setName", "dev:alice", map[string]any{"name": name}, nil))
+		for _, p := range []*player{bob, carol} {
+			p.WaitFor(`document.querySelector('` + row + `').textContent.includes("Kuhn · ` + name + `'s game")`)
+		}
+	}
 
 	// Bob joins from the list; Alice starts.
 	bob.Click(row + " button")
@@ -81,8 +92,7 @@ func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
 	for _, p := range players {
 		p.WaitFor(`document.getElementById("table").dataset.phase === "playing" && document.querySelector('#tg-state dd[data-key="private.card"]')`)
 	}
-	carol.Click("#open-games-refresh")
-	carol.WaitFor(`document.getElementById("open-games-status").textContent.startsWith("No public game")`)
+	carol.WaitFor(`document.getElementById("open-games-status").textContent.startsWith("No public game")`) // live: no click
 
 	// Carol and Dave watch, read-only, never a private part.
 	watchers := []*player{carol, dave}

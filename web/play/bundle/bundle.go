@@ -21,7 +21,7 @@ import (
 // trustless seat from sending again a reveal the markers show or its
 // record holds as acknowledged (src/trustgame.ts), and LOOK_AGAIN has a
 // live page read the game itself after a silence of its listeners
-// (src/main.ts, lookAgain): both always on; only a test's broken
+// (src/gameview.ts, lookAgain): both always on; only a test's broken
 // variant, the positive control of the two tabs' test or of the silent
 // listeners' test, is built with --define:SEAT_GUARD=false or
 // --define:LOOK_AGAIN=false after these.

@@ -1,5 +1,5 @@
 // Open games, spectators and rematches on the page (docs/play.md, "Open
-// games, spectators and rematches"): the lobby's list of public games,
+// games, spectators and rematches"): the lobby's live list of public games,
 // the create form's visibility, a spectator's polling, and the rematch
 // button with the join into the rotated seat that follows it.
 
@@ -40,10 +40,9 @@ export function openFields(): { visibility?: string; spectators?: boolean } {
   return { ...(v === "public" ? { visibility: "public" } : {}), ...(spectators ? { spectators: true } : {}) };
 }
 
-/** setupOpenGames wires the list's refresh and the create form's
- * visibility (a public game is open to spectators: the box says so). */
-export function setupOpenGames(call: Call, label: (game: string) => string): void {
-  byId("open-games-refresh").addEventListener("click", () => void loadOpenGames(call, label));
+/** setupVisibility wires the create form's visibility (a public game is
+ * open to spectators: the box says so). */
+export function setupVisibility(): void {
   const box = byId<HTMLInputElement>("create-spectators");
   const sync = () => {
     const pub = (document.querySelector('input[name="visibility"]:checked') as HTMLInputElement | null)?.value === "public";
@@ -64,22 +63,88 @@ function ago(ms: number): string {
   return hr === 1 ? "1 hour ago" : `${hr} hours ago`;
 }
 
+/** LOBBY_MS is how often the lobby reads the open games again while it
+ * shows (and the page is in the foreground). */
+export const LOBBY_MS = 3000;
+
+/** OpenGamesList keeps the lobby's list of open games live: read when
+ * the lobby shows, every LOBBY_MS while it shows and the page is in the
+ * foreground, at once when the page comes back to the foreground, and
+ * on "Refresh the list"; redrawn only when what it says changed, the
+ * focus kept on the same game's Join button. */
+export class OpenGamesList {
+  private timer = 0;
+  private busy = false;
+  private shownKey = "";
+  private readonly onVisible = () => {
+    if (!document.hidden) void this.load(false);
+  };
+
+  constructor(
+    private readonly call: Call,
+    private readonly label: (game: string) => string,
+  ) {
+    byId("open-games-refresh").addEventListener("click", () => void this.load(true));
+  }
+
+  /** start reads the list now and keeps it live until stop. */
+  start(): void {
+    this.stop();
+    this.shownKey = "";
+    void this.load(true);
+    this.timer = window.setInterval(() => {
+      if (!document.hidden) void this.load(false);
+    }, LOBBY_MS);
+    document.addEventListener("visibilitychange", this.onVisible);
+  }
+
+  stop(): void {
+    window.clearInterval(this.timer);
+    this.timer = 0;
+    document.removeEventListener("visibilitychange", this.onVisible);
+  }
+
+  /** load reads listOpenGames and shows it (asked: the player or the
+   * lobby's opening asked, and the status says it is reading). */
+  private async load(asked: boolean): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await loadOpenGames(this.call, this.label, asked, this);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** changed says whether key differs from what is shown, and keeps it. */
+  changed(key: string): boolean {
+    if (key === this.shownKey) return false;
+    this.shownKey = key;
+    return true;
+  }
+}
+
 /** loadOpenGames reads listOpenGames and shows each game with a Join
  * button (which opens the game: its page offers the free seats). */
-export async function loadOpenGames(call: Call, label: (game: string) => string): Promise<void> {
+async function loadOpenGames(call: Call, label: (game: string) => string, asked: boolean, shown: { changed(key: string): boolean }): Promise<void> {
   const status = byId("open-games-status");
   const list = byId("open-games-list");
-  status.textContent = "Reading the open games…";
+  if (asked) status.textContent = "Reading the open games…";
   let games: OpenGame[];
   try {
     games = (await call<{ games: OpenGame[] }>("listOpenGames", {})).games ?? [];
   } catch (e) {
     status.textContent = "The open games could not be read: " + refusal(e);
+    shown.changed("");
     return;
   }
   status.textContent = games.length
     ? `${games.length} public ${games.length === 1 ? "game waits" : "games wait"} for players.`
     : "No public game waits for players. Create one, and choose “Public” to list it here.";
+  // Redrawn when a game, its seats or its owner's name changed, or its
+  // age in words did.
+  if (!shown.changed(JSON.stringify(games.map((g) => [g.gameId, g.ownerName, g.taken, g.seats, ago(g.createdAt)])))) return;
+  const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>("#open-games-list li")?.dataset.gameId;
   replace(
     list,
     ...games.map((g) => {
@@ -98,6 +163,8 @@ export async function loadOpenGames(call: Call, label: (game: string) => string)
       );
     }),
   );
+  if (focused) list.querySelector<HTMLElement>(`li[data-game-id="${CSS.escape(focused)}"] button`)?.focus();
+  list.dataset.games = String(games.length);
 }
 
 /** join is a listed game's Join button: it opens the game, whose page

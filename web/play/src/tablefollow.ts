@@ -2,7 +2,9 @@
 // board"): by Firestore listeners once this player is seated where the
 // page has Firestore (tablewatch.ts), reading getView once per version at
 // which this seat is to move, for its legal moves (the page cannot compute
-// a game's moves from its view); else by polling getView every second
+// a game's moves from its view), and reading it again after 5 s without
+// news from them, or when the page comes back to the foreground or
+// online; else by polling getView every second
 // (every fifth second in the background): on the in-memory server, and
 // for a page without a seat, which the rules keep out of the table's
 // documents.
@@ -16,6 +18,16 @@ import type { TableMove, TableView } from "./tablewords";
 const POLL_MS = 1000;
 /** HIDDEN_TICKS: a page in the background reads every fifth tick. */
 const HIDDEN_TICKS = 5;
+
+/** SILENCE_MS is how long a live table's page waits for news from its
+ * listeners before it reads the table itself (getView), as the dungeon's
+ * page does (gameview.ts): a listener may stay silent for a minute on a
+ * loaded emulator, or after a reconnect, while the game moves on. */
+const SILENCE_MS = 5000;
+
+/** LOOK_AGAIN is defined true by the build (web/play/bundle.Args); only
+ * a test's broken variant (the positive control) goes without. */
+declare const LOOK_AGAIN: boolean;
 
 /** Followed is the open table's page, as the follower sees it. */
 export interface Followed {
@@ -45,12 +57,22 @@ export class Follower {
   private legal: { version: number; moves: TableMove[] } = { version: -1, moves: [] };
   private askedAt = -1;
   private watchFailures = 0;
+  /** lastNews is when a listener last said anything; silence is the
+   * timer that reads the table after SILENCE_MS without news. */
+  private lastNews = 0;
+  private silence = 0;
+  private readonly ac = new AbortController();
 
   constructor(
     private readonly ctx: { uid: string; call<T>(fn: string, data: object): Promise<T>; db?: Firestore | undefined },
     private readonly page: Followed,
   ) {
     this.timer = window.setInterval(() => this.tick(), POLL_MS);
+    // Back in the foreground or back online: the listeners may have
+    // missed what happened meanwhile, so the table is read at once.
+    const sig = { signal: this.ac.signal };
+    document.addEventListener("visibilitychange", () => !document.hidden && this.live && this.reread(), sig);
+    window.addEventListener("online", () => this.live && this.reread(), sig);
   }
 
   /** live says whether the page follows the game by listeners. */
@@ -60,7 +82,9 @@ export class Follower {
 
   close(): void {
     this.closed = true;
+    this.ac.abort();
     window.clearInterval(this.timer);
+    window.clearInterval(this.silence);
     this.unwatch?.();
     this.unwatch = null;
   }
@@ -77,20 +101,45 @@ export class Follower {
     const db = this.ctx.db;
     if (!db || this.unwatch || this.closed || this.page.view.seat < 0) return;
     window.clearInterval(this.timer);
+    const news = () => (this.lastNews = Date.now());
+    news();
+    if (LOOK_AGAIN && !this.silence) this.silence = window.setInterval(() => this.lookAgain(), 1000);
     this.unwatch = watchTable(db, this.page.id, this.page.view.seat, this.page.lastSeq, {
       table: (d) => {
+        news();
         this.watchFailures = 0;
         this.tableDoc = d;
         this.fromDocs();
       },
       seat: (d) => {
+        news();
         this.seatDoc = d;
         this.fromDocs();
       },
-      events: (log) => this.offer({ ...this.page.view, log }),
-      names: (names) => this.offer({ ...this.page.view, names, log: [] }),
+      events: (log) => {
+        news();
+        this.offer({ ...this.page.view, log });
+      },
+      names: (names) => {
+        news();
+        this.offer({ ...this.page.view, names, log: [] });
+      },
       error: (e) => this.rewatch(e),
     });
+  }
+
+  /** lookAgain reads the table after SILENCE_MS without news from the
+   * listeners, until the game ends: a move another player made shows
+   * even if no listener delivers it. */
+  private lookAgain(): void {
+    if (this.closed || !this.unwatch || this.page.view.phase === "finished" || Date.now() - this.lastNews < SILENCE_MS) return;
+    this.reread();
+  }
+
+  /** reread reads the table now, and counts it as news. */
+  private reread(): void {
+    this.lastNews = Date.now();
+    void this.refresh();
   }
 
   /** fromDocs shows the table as its documents say it, and reads the

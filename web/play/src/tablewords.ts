@@ -88,8 +88,9 @@ export function uidName(names: Record<string, string> = {}): (uid: unknown) => s
 }
 
 /** Phrasebook is a game's own words for its events: a function per type
- * of the event's fields (the seat already named). */
-type Phrasebook = Record<string, (e: TableEvent, who: string) => string>;
+ * of the event's fields (the seat already named: who; any other seat by
+ * seatOf, by its number from 0). */
+type Phrasebook = Record<string, (e: TableEvent, who: string, seatOf: (seat: unknown) => string) => string>;
 
 const num = (v: unknown) => (typeof v === "number" ? v : Number(v));
 
@@ -109,7 +110,7 @@ const phrasebooks: Record<string, Phrasebook> = {
     Raised: (e, who) => `${who} raised (pot ${num(e["pot"])})`,
     Folded: (_e, who) => `${who} folded`,
     PublicCard: (e) => `The public card: ${leducCard(e["card"])}`,
-    Showdown: (e) => `Showdown: seat 1 shows ${leducCard(e["card0"])}, seat 2 shows ${leducCard(e["card1"])}`,
+    Showdown: (e, _who, seatOf) => `Showdown: ${seatOf(0)} shows ${leducCard(e["card0"])}, ${seatOf(1)} shows ${leducCard(e["card1"])}`,
     Won: (e, who) => `${who} won the pot of ${num(e["pot"])}`,
     Split: (e) => `Equal ranks: the pot of ${num(e["pot"])} is split`,
   },
@@ -146,7 +147,7 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
     }
   }
   const book = phrasebooks[game]?.[e.type];
-  if (book) return book(e, seatOf(e["seat"]));
+  if (book) return book(e, seatOf(e["seat"]), seatOf);
   const skip = new Set(["seq", "type", "game", "to", "uid", "options"]);
   const parts = Object.entries(e)
     .filter(([k]) => !skip.has(k))

@@ -35,7 +35,7 @@ eq(describeTableEvent({ seq: 6, type: "Checked", game: true, seat: 0 }, "leduc",
 eq(describeTableEvent({ seq: 7, type: "Raised", game: true, seat: 1, pot: 4 }, "leduc", name), "Seat 2 · bob (you) raised (pot 4)", "a raise");
 eq(describeTableEvent({ seq: 8, type: "Called", game: true, seat: 0, pot: 6 }, "leduc", name), "Seat 1 · alice called (pot 6)", "a call");
 eq(describeTableEvent({ seq: 9, type: "PublicCard", game: true, card: 2 }, "leduc", name), "The public card: Qs", "the public card");
-eq(describeTableEvent({ seq: 10, type: "Showdown", game: true, card0: 0, card1: 5 }, "leduc", name), "Showdown: seat 1 shows Js, seat 2 shows Kh", "a showdown");
+eq(describeTableEvent({ seq: 10, type: "Showdown", game: true, card0: 0, card1: 5 }, "leduc", name), "Showdown: Seat 1 · alice shows Js, Seat 2 · bob (you) shows Kh", "a showdown, its players named");
 eq(describeTableEvent({ seq: 11, type: "Won", game: true, seat: 1, pot: 6 }, "leduc", name), "Seat 2 · bob (you) won the pot of 6", "the win");
 eq(describeTableEvent({ seq: 11, type: "Split", game: true, pot: 10 }, "leduc", name), "Equal ranks: the pot of 10 is split", "a split");
 eq(describeTableEvent({ seq: 12, type: "Folded", game: true, seat: 0 }, "leduc", name), "Seat 1 · alice folded", "a fold");

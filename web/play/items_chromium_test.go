@@ -1,0 +1,255 @@
+package play_test
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/internal/browser"
+	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/web/play"
+)
+
+// itemCase is one game in one mode.
+type itemCase struct{ game, mode string }
+
+// itemCases are every game with a page of its own (the dungeon: crypto,
+// fair, trustless) and every game on the generic board (Pig, Kuhn poker,
+// Leduc hold'em: crypto and fair; trustless is the dungeon's only).
+var itemCases = []itemCase{
+	{"dungeon", "crypto"}, {"dungeon", "fair"}, {"dungeon", "trustless"},
+	{"pig", "crypto"}, {"pig", "fair"}, {"kuhn", "crypto"}, {"kuhn", "fair"}, {"leduc", "crypto"}, {"leduc", "fair"},
+}
+
+// TestPageItemsInChromium (issue 30, "How it is tested"): for each game
+// and mode of itemCases, three people play it through the page: Ada
+// (1280 px) and Ben (390 px) name themselves in the lobby's name form;
+// Ada creates the game public; Ben's lobby lists it live, under Ada's
+// name, and he joins from the list; Ada's page names Ben; Ada starts;
+// Cleo (390 px) opens the link and watches read-only; a few moves are
+// played by the first button offered, "what just happened" marked and
+// the board before the players on a phone; the mover's page in the
+// background says "Your move" in its title, the other's does not, and
+// neither once back; the first button offered is never an irreversible
+// one; "How to play" shows the game's own help; the game ends (by the
+// owner's abandon, confirmed first, if it has not ended) and says so in
+// the players' terms, Cleo gets no Rematch, Ada and Ben press Rematch
+// and land in the same new game, seated; a bad address is explained
+// with the way back. Every screen passes the layout and axe checks at
+// 1280 and 390 px, shows none of the code's words and no raw account
+// id, and is saved as a screenshot at both widths (items-<game>-<mode>-
+// <screen>-<width>.png). The dungeon in trustless mode runs on the
+// emulators (its seats reveal through Firestore), the rest in memory.
+func TestPageItemsInChromium(t *testing.T) {
+	for _, c := range itemCases {
+		t.Run(c.game+"-"+c.mode, func(t *testing.T) { runItems(t, c) })
+	}
+}
+
+func runItems(t *testing.T, c itemCase) {
+	var srv *server
+	if c.mode == "trustless" {
+		srv = emuServer(t)
+	} else {
+		srv = newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
+			return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
+		})
+	}
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	s := surfaceOf(c.game)
+	shot := func(p *player, screen, what string) {
+		t.Helper()
+		checkAt(t, p, fmt.Sprintf("items-%s-%s-%s", c.game, c.mode, screen), fmt.Sprintf("%s (%s, %s)", what, c.game, c.mode))
+	}
+	ada := newPlayer(t, b, "Ada", browser.Desktop, url)
+	ben := newPlayer(t, b, "Ben", browser.Phone, url)
+	cleo := newPlayer(t, b, "Cleo", browser.Phone, url)
+	names := map[*player]string{ada: "Ada Lovelace", ben: "Ben Okri", cleo: "Cleo Watch"}
+	for _, p := range []*player{ada, ben, cleo} {
+		if c.mode == "trustless" {
+			p.signInGuest()
+		} else {
+			p.signInDev()
+		}
+		p.WaitFor(`document.getElementById("name-input")`)
+		p.Do(chromedpSetValue("#name-input", names[p]))
+		p.Click("#name-save")
+		p.WaitFor(`document.getElementById("name-status").textContent.startsWith("Saved")`)
+	}
+
+	// Ada creates the game, public; Ben's lobby, open all along, lists it
+	// by itself under her name.
+	ada.Click(`input[name="visibility"][value="public"]`)
+	var id string
+	if c.game == "dungeon" {
+		id = ada.create(c.mode, "warrior")
+	} else {
+		id = ada.createTable(c.game, c.mode, nil)
+	}
+	row := fmt.Sprintf(`#open-games-list li[data-game-id=%q]`, id)
+	ben.WaitFor(q(row) + ` && ` + q(row) + `.textContent.includes("Ada Lovelace's game")`)
+	ben.Eval(`document.getElementById("open-games").scrollIntoView()`, nil)
+	shot(ben, "open-games", "the lobby's open games")
+	ben.Click(row + " button")
+	if c.game == "dungeon" {
+		ben.join(1, "monk")
+	} else {
+		ben.joinTable()
+	}
+	ada.WaitFor(q(s.players) + `.textContent.includes("Ben Okri")`)
+	ben.WaitFor(q(s.players) + `.textContent.includes("Ada Lovelace")`)
+	for _, p := range []*player{ada, ben} {
+		p.uid = p.String(q(s.players+" li.me") + `.dataset.uid`)
+	}
+
+	// Ada starts; Cleo watches.
+	if c.game == "dungeon" {
+		ada.WaitFor(q(`#action-buttons button[data-kind="start"]`))
+		ada.act()
+	} else {
+		ada.WaitFor(shown("#tg-start"))
+		ada.Click("#tg-start")
+	}
+	for _, p := range []*player{ada, ben} {
+		p.WaitFor(s.data("phase") + ` !== "lobby"`)
+		if c.mode == "trustless" {
+			p.WaitFor(settledRound)
+		}
+	}
+	cleo.open(srv.URL, id)
+	cleo.screen(s.screen)
+	cleo.WaitFor(shown(s.watching))
+	require.Equal(t, "0", cleo.String(fmt.Sprintf(`String(document.querySelectorAll(%q).length)`, s.moves)), "a spectator has no move")
+	shot(cleo, "spectator", "a spectator's view")
+
+	// A few moves, by the first button offered.
+	playFirst(t, c, s, []*player{ada, ben}, 4)
+	for _, p := range []*player{ada, ben} {
+		checkJustHappened(t, p, s)
+	}
+	shot(ada, "play", "the game in play")
+	checkTurnAlert(t, s, []*player{ada, ben})
+
+	// How to play: the game's own help.
+	ada.Click("#help-open")
+	ada.WaitFor(`document.getElementById("help").open && document.getElementById("help-body").dataset.game === "` + c.game + `"`)
+	checkDialogAt(t, ada, fmt.Sprintf("items-%s-%s-help", c.game, c.mode), "the help of "+c.game)
+	ada.Key(kb.Escape)
+	ada.WaitFor(`!document.getElementById("help").open`)
+
+	// The end: Ada abandons if the game goes on (asked first).
+	if ada.String(s.data("phase")) != "finished" {
+		ada.WaitFor(shown(s.abandon))
+		ada.Click(s.abandon)
+		ada.WaitFor(shown(s.confirm) + ` && document.activeElement === ` + q(s.confirm))
+		ada.Click(s.confirm)
+	}
+	for _, p := range []*player{ada, ben, cleo} {
+		p.WaitFor(s.data("phase") + ` === "finished" && ` + q(s.result) + `.textContent !== ""`)
+	}
+	require.Equal(t, "true", cleo.String(`String(`+q(s.rematch)+`.hidden)`), "no rematch for a spectator")
+	shot(ben, "end", "the end")
+
+	// Rematch: both land in the same new game, seated.
+	for _, p := range []*player{ben, ada} {
+		p.WaitFor(shown(s.rematch))
+		p.Click(s.rematch)
+	}
+	for _, p := range []*player{ada, ben} {
+		p.WaitFor(q(s.id) + `.textContent !== "` + id + `" && ` + q(s.players+" li.me"))
+	}
+	next := ada.String(q(s.id) + `.textContent`)
+	require.Equal(t, next, ben.String(q(s.id)+`.textContent`), "the same rematch")
+	ben.WaitFor(q(s.players) + `.textContent.includes("Ada Lovelace")`)
+
+	// A bad address.
+	cleo.open(srv.URL, "no-such-"+c.game)
+	cleo.WaitFor(`document.getElementById("game").dataset.openError === "not_found" && document.activeElement.id === "leave"`)
+	shot(cleo, "bad-address", "a bad address")
+}
+
+// playFirst plays up to n moves (fewer if the game ends), each by the
+// page whose move it is, pressing the first button it offers after
+// checking it is not an irreversible one; every page then shows the
+// move's version.
+func playFirst(t *testing.T, c itemCase, s surface, ps []*player, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		mover := waitMover(t, s, ps)
+		if mover == nil {
+			return
+		}
+		first := mover.String(q(s.moves) + `.dataset.kind`)
+		require.NotContains(t, []string{"dropItem", "discard"}, first, "the first button is never irreversible")
+		v, _ := strconv.Atoi(mover.String(s.data("version")))
+		mover.Eval(q(s.moves)+`.scrollIntoView({block: "center"})`, nil)
+		mover.Click(s.moves)
+		for _, p := range ps {
+			p.WaitFor(fmt.Sprintf(`+%s > %d`, s.data("version"), v))
+			if c.mode == "trustless" {
+				p.WaitFor(settledRound)
+			}
+		}
+	}
+}
+
+// waitMover returns the page whose move it is, once it offers its
+// buttons, or nil once the game is over; the first page's board (shown
+// at the last move's version) says whose move it is: the dungeon's by
+// uid, a table's by seat.
+func waitMover(t *testing.T, s surface, ps []*player) *player {
+	t.Helper()
+	first := ps[0]
+	first.WaitFor(s.data("pending") + ` === ""`)
+	if first.String(s.data("phase")) == "finished" {
+		return nil
+	}
+	var mover *player
+	if s == dungeonSurface {
+		awaiting := first.String(s.data("awaiting"))
+		for _, p := range ps {
+			if p.uid == awaiting {
+				mover = p
+			}
+		}
+	} else {
+		toMove := first.String(s.data("toMove"))
+		for _, p := range ps {
+			if p.String(s.data("seat")) == toMove {
+				mover = p
+			}
+		}
+	}
+	require.NotNil(t, mover, "the game waits for someone here")
+	mover.WaitFor(s.data("mine") + ` === "1" || ` + s.data("phase") + ` === "finished"`)
+	if mover.String(s.data("phase")) == "finished" {
+		return nil
+	}
+	return mover
+}
+
+// checkTurnAlert: the page whose move it is says so in its title once in
+// the background, and not once back; another page in the background
+// says nothing.
+func checkTurnAlert(t *testing.T, s surface, ps []*player) {
+	t.Helper()
+	mover := waitMover(t, s, ps)
+	if mover == nil {
+		return
+	}
+	for _, p := range ps {
+		p.SetHidden(true)
+		if p == mover {
+			p.WaitFor(`document.title === "Your move — fairboard"`)
+		} else {
+			require.Equal(t, "fairboard: play", p.String(`document.title`), "not %s's move", p.name)
+		}
+		p.SetHidden(false)
+		p.WaitFor(`document.title === "fairboard: play"`)
+	}
+}
