@@ -136,6 +136,11 @@ type KindSpec struct {
 	Name string
 	Args []ArgSpec // at most MaxArgs
 	Doc  string
+	// Forfeit marks a move that gives something up for good (poker's
+	// fold): a page offers it after the others, so that the first
+	// button, which takes the focus and which Enter presses, is never
+	// it. It changes nothing in the rules.
+	Forfeit bool
 }
 
 // ArgSpec is one integer argument of a move kind, within [Min, Max].

@@ -117,7 +117,7 @@ func (Definition) Params() []game.Param { return nil }
 func (Definition) Seats() game.Seats { return game.Seats{Min: 2, Max: MaxSeats, Default: 2} }
 
 var kinds = []game.KindSpec{
-	{Name: KindFold, Doc: "facing a raise, give up the hand and the chips you put in"},
+	{Name: KindFold, Doc: "facing a raise, give up the hand and the chips you put in", Forfeit: true},
 	{Name: KindCall, Doc: "put in what it takes to match the last raise (a check when that is nothing)"},
 	{Name: KindRaise, Doc: "match the last raise, then put in the raise: 2 chips in the first round, 4 in the second; at most two raises a round"},
 }

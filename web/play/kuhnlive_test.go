@@ -70,7 +70,7 @@ func TestKuhnLiveInChromium(t *testing.T) {
 		p.WaitFor(fmt.Sprintf(`document.getElementById("table").dataset.logSeq === "%d"`, len(end.Log)), time.Minute)
 		var st struct{ Private struct{ Card int } }
 		require.NoError(t, json.Unmarshal(end.State, &st))
-		cards[p.uid] = fmt.Sprint(st.Private.Card)
+		cards[p.uid] = []string{"J", "Q", "K"}[st.Private.Card] // the page names Kuhn's cards
 		require.Equal(t, cards[p.uid], p.String(`document.querySelector('#tg-state dd[data-key="private.card"]').textContent`), "%s's own card", p.name)
 		require.Equal(t, "1", p.String(`String(document.querySelectorAll('#tg-state dd[data-key^="private"]').length)`), "one private row: its own")
 		var items []string

@@ -105,11 +105,14 @@ export interface GameInfo {
   events: { type: string; fields: string[] }[];
 }
 
-/** KindInfo is one move kind: its integer arguments and its doc. */
+/** KindInfo is one move kind: its integer arguments and its doc;
+ * forfeit for a move that gives something up for good (a fold), which
+ * the page offers last. */
 export interface KindInfo {
   name: string;
   doc: string;
   args: { name: string; min: number; max: number }[];
+  forfeit?: boolean;
 }
 
 /** Rules is what the page draws, computed by the engine from its ruleset. */

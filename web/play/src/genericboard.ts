@@ -3,7 +3,7 @@
 // game that brings no board of its own. Everything is put in as text.
 
 import { h, replace } from "./dom";
-import type { GameInfo } from "./engine";
+import type { GameInfo, KindInfo } from "./engine";
 import { describeTableEvent, moveDoc, moveLabel, stateRows, type SeatNames, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** renderPlayers lists the seats: number, uid (or free), options, whose
@@ -56,24 +56,32 @@ export function appendLog(ol: HTMLElement, v: TableView, after: number, name: Se
     if (e.seq <= last) continue;
     last = e.seq;
     ol.querySelector("li.newest")?.classList.remove("newest");
-    ol.appendChild(h("li", { "data-seq": e.seq, "data-type": e.type, class: "newest" }, describeTableEvent(e, v.game, name, who)));
+    ol.appendChild(h("li", { "data-seq": e.seq, "data-type": e.type, class: "newest" }, describeTableEvent(e, v.game, name, who, v.seats.length)));
   }
   return last;
 }
 
 /** redescribeLog says every line of the log again (the names changed:
  * a line said before a player's name was known names it now). */
-export function redescribeLog(ol: HTMLElement, events: Map<number, TableEvent>, game: string, name: SeatNames, who: (uid: unknown) => string): void {
+export function redescribeLog(ol: HTMLElement, events: Map<number, TableEvent>, game: string, seats: number, name: SeatNames, who: (uid: unknown) => string): void {
   for (const li of Array.from(ol.querySelectorAll<HTMLElement>("li[data-seq]"))) {
     const e = events.get(Number(li.dataset.seq));
-    if (e) li.textContent = describeTableEvent(e, game, name, who);
+    if (e) li.textContent = describeTableEvent(e, game, name, who, seats);
   }
 }
 
-/** moveButtons makes a button per legal move: its label (the kind with
+/** orderedMoves returns the legal moves with the game's forfeits (a
+ * fold: KindInfo.forfeit) last, each part in the game's order, so that
+ * the first button, which takes the focus, never gives up the hand. */
+export function orderedMoves(legal: TableMove[], kinds: KindInfo[]): TableMove[] {
+  const forfeit = new Set(kinds.filter((k) => k.forfeit).map((k) => k.name));
+  return [...legal.filter((m) => !forfeit.has(m.kind)), ...legal.filter((m) => forfeit.has(m.kind))];
+}
+
+/** moveButtons makes a button per legal move, forfeits last: its label (the kind with
  * its arguments) and the kind's doc from the game's definition. */
 export function moveButtons(legal: TableMove[], info: GameInfo | undefined, send: (m: TableMove) => void): HTMLButtonElement[] {
-  return legal.map((m) => {
+  return orderedMoves(legal, info?.kinds ?? []).map((m) => {
     const doc = moveDoc(m, info?.kinds ?? []);
     const b = h(
       "button",

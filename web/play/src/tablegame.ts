@@ -257,7 +257,7 @@ export class TableGame {
     const key = JSON.stringify([v.names ?? {}, v.seats.map((s) => s.uid)]);
     if (key !== this.namesKey) {
       this.namesKey = key;
-      redescribeLog(byId("tg-log"), this.events, v.game, this.name, this.who);
+      redescribeLog(byId("tg-log"), this.events, v.game, v.seats.length, this.name, this.who);
     }
     const el = byId("table");
     el.dataset.phase = v.phase;

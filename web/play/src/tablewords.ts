@@ -90,7 +90,7 @@ export function uidName(names: Record<string, string> = {}): (uid: unknown) => s
 /** Phrasebook is a game's own words for its events: a function per type
  * of the event's fields (the seat already named: who; any other seat by
  * seatOf, by its number from 0). */
-type Phrasebook = Record<string, (e: TableEvent, who: string, seatOf: (seat: unknown) => string) => string>;
+type Phrasebook = Record<string, (e: TableEvent, who: string, seatOf: (seat: unknown) => string, seats: number) => string>;
 
 const num = (v: unknown) => (typeof v === "number" ? v : Number(v));
 
@@ -104,28 +104,36 @@ const phrasebooks: Record<string, Phrasebook> = {
     Won: (e, who) => `${who} won with ${num(e["score"])}`,
   },
   leduc: {
-    Dealt: (e) => `Your card: ${leducCard(e["card"])}`,
+    Dealt: (e, _who, _seatOf, n) => `Your card: ${leducCard(e["card"], n)}`,
     Checked: (_e, who) => `${who} checked`,
     Called: (e, who) => `${who} called (pot ${num(e["pot"])})`,
     Raised: (e, who) => `${who} raised (pot ${num(e["pot"])})`,
     Folded: (_e, who) => `${who} folded`,
-    PublicCard: (e) => `The public card: ${leducCard(e["card"])}`,
-    Showdown: (e, _who, seatOf) => `Showdown: ${seatOf(0)} shows ${leducCard(e["card0"])}, ${seatOf(1)} shows ${leducCard(e["card1"])}`,
+    PublicCard: (e, _who, _seatOf, n) => `The public card: ${leducCard(e["card"], n)}`,
+    Showdown: (e, _who, seatOf) => `Showdown: ${seatOf(0)} shows ${leducCard(e["card0"], 2)}, ${seatOf(1)} shows ${leducCard(e["card1"], 2)}`,
+    Shown: (e, who, _seatOf, n) => `${who} shows ${leducCard(e["card"], n)}`,
     Won: (e, who) => `${who} won the pot of ${num(e["pot"])}`,
     Split: (e) => `Equal ranks: the pot of ${num(e["pot"])} is split`,
+    Shared: (e, who) => `${who} has one of the best hands and shares the pot of ${num(e["pot"])}`,
   },
 };
 
-/** leducCard names a Leduc card by its number, as the game's state does
- * (0 Js, 1 Jh, 2 Qs, 3 Qh, 4 Ks, 5 Kh). */
-function leducCard(v: unknown): string {
-  return ["Js", "Jh", "Qs", "Qh", "Ks", "Kh"][num(v)] ?? String(v);
+/** leducCard names a Leduc card by its number at a table of seats
+ * seats, as the game's state does (games/leduc NameCard): the seats+1
+ * highest ranks up to the King, two suits each; with two seats 0 Js,
+ * 1 Jh, 2 Qs, 3 Qh, 4 Ks, 5 Kh, with three 0 Ts ... 7 Kh. */
+export function leducCard(v: unknown, seats: number): string {
+  const c = num(v);
+  const ranks = "3456789TJQK";
+  if (!Number.isInteger(c) || seats < 2 || seats > 10 || c < 0 || c >= 2 * (seats + 1)) return String(v);
+  return ranks.charAt(ranks.length - (seats + 1) + Math.floor(c / 2)) + "sh".charAt(c % 2);
 }
 
-/** describeTableEvent says a log event in words: the game's phrasebook
+/** describeTableEvent says a log event in words (at a table of seats
+ * seats, which names some games' cards): the game's phrasebook
  * if it has one for the type, else "Type: seat 1, field value, ..." from
  * the definition's field names; the table's own events in words. */
-export function describeTableEvent(e: TableEvent, game: string, name: SeatNames, who: (uid: unknown) => string = uidName()): string {
+export function describeTableEvent(e: TableEvent, game: string, name: SeatNames, who: (uid: unknown) => string = uidName(), seats = 2): string {
   const seatOf = (v: unknown) => (typeof v === "number" ? name(v) : "a seat");
   if (!e.game) {
     switch (e.type) {
@@ -147,7 +155,7 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
     }
   }
   const book = phrasebooks[game]?.[e.type];
-  if (book) return book(e, seatOf(e["seat"]), seatOf);
+  if (book) return book(e, seatOf(e["seat"]), seatOf, seats);
   const skip = new Set(["seq", "type", "game", "to", "uid", "options"]);
   const parts = Object.entries(e)
     .filter(([k]) => !skip.has(k))
@@ -186,7 +194,18 @@ interface Hints {
   labels: Record<string, string>;
   seatFields: string[];
   hidden: string[];
+  /** formats say a field's value in words, by its path. */
+  formats?: Record<string, (v: unknown) => string>;
 }
+
+/** betting says a poker game's betting string in words, one letter a
+ * move ("pb" in Kuhn: "pass, bet"); "—" before any. */
+function betting(letters: Record<string, string>): (v: unknown) => string {
+  return (v) => (typeof v === "string" && v !== "" ? Array.from(v, (c) => letters[c] ?? c).join(", ") : "—");
+}
+
+/** kuhnCard names a Kuhn card (0 J, 1 Q, 2 K). */
+const kuhnCard = (v: unknown) => ["J", "Q", "K"][num(v)] ?? String(v);
 
 const hints: Record<string, Hints> = {
   pig: {
@@ -208,6 +227,13 @@ const hints: Record<string, Hints> = {
     },
     seatFields: ["public.toMove"],
     hidden: [],
+    formats: { "public.round1": betting({ c: "call", r: "raise", f: "fold" }), "public.round2": betting({ c: "call", r: "raise", f: "fold" }) },
+  },
+  kuhn: {
+    labels: { "public.history": "Betting", "public.pot": "Pot", "public.toMove": "To move", "public.shown": "Shown", "private.card": "Your card" },
+    seatFields: ["public.toMove"],
+    hidden: [],
+    formats: { "public.history": betting({ p: "pass", b: "bet" }), "public.shown": kuhnCard, "private.card": kuhnCard },
   },
 };
 
@@ -219,12 +245,13 @@ export function stateRows(state: unknown, game: string, seats: number, name: Sea
   const h = hints[game];
   const rows: Row[] = [];
   const label = (path: string[]) => h?.labels[path.join(".")] ?? capital(path.map(words).join(" "));
+  const say = (key: string, v: unknown) => (v !== null && h?.formats?.[key] ? h.formats[key](v) : fmt(v));
   const walk = (v: unknown, path: string[]) => {
     const key = path.join(".");
     if (h?.hidden.includes(key)) return;
     if (Array.isArray(v)) {
       if (v.length === seats && v.every((x) => typeof x !== "object" || x === null)) {
-        v.forEach((x, i) => rows.push({ key: key + "." + i, label: label(path), value: fmt(x), seat: i }));
+        v.forEach((x, i) => rows.push({ key: key + "." + i, label: label(path), value: say(key, x), seat: i }));
         return;
       }
       v.forEach((x, i) => walk(x, [...path, String(i + 1)]));
@@ -235,7 +262,7 @@ export function stateRows(state: unknown, game: string, seats: number, name: Sea
       return;
     }
     const isSeat = h?.seatFields.includes(key) === true && typeof v === "number";
-    rows.push({ key, label: label(path), value: isSeat ? name(v as number) : fmt(v), seat: -1, ...(isSeat ? { toMove: true } : {}) });
+    rows.push({ key, label: label(path), value: isSeat ? name(v as number) : say(key, v), seat: -1, ...(isSeat ? { toMove: true } : {}) });
   };
   if (state !== null && state !== undefined) walk(state, []);
   return rows;

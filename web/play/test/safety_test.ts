@@ -4,7 +4,8 @@
 import { clearStale, guestMustConfirm, isIrreversible, noteStatus, ordered, pageTitle, TITLE } from "../src/safety";
 import type { Action, Player, Public } from "../src/types";
 import { delta } from "../src/board";
-import type { Engine } from "../src/engine";
+import type { Engine, KindInfo } from "../src/engine";
+import { orderedMoves } from "../src/genericboard";
 
 function check(cond: boolean, what: string): void {
   if (!cond) throw new Error("FAIL: " + what);
@@ -22,6 +23,18 @@ for (const k of ["dropItem", "discard"]) check(isIrreversible(k), k + " asks fir
 for (const k of ["useItem", "endManage", "move", "sleep", "offerDuel", "skipDuel", "resolveCombatRound", "reroll", "declineReroll", "start", "abandon"]) {
   check(!isIrreversible(k), k + " does not ask (abandon has its own confirmation)");
 }
+
+// On the generic board a game's forfeit (Leduc's fold, facing a raise
+// listed first by the game) comes last; a game without one keeps its order.
+const leducKinds: KindInfo[] = [
+  { name: "fold", doc: "", args: [], forfeit: true },
+  { name: "call", doc: "", args: [] },
+  { name: "raise", doc: "", args: [] },
+];
+const moves = (ks: string[]) => ks.map((kind) => ({ kind }));
+check(orderedMoves(moves(["fold", "call", "raise"]), leducKinds).map((m) => m.kind).join() === "call,raise,fold", "the fold last");
+check(orderedMoves(moves(["call", "raise"]), leducKinds).map((m) => m.kind).join() === "call,raise", "no fold: the game's order");
+check(orderedMoves(moves(["pass", "bet"]), []).map((m) => m.kind).join() === "pass,bet", "no forfeit declared: the game's order");
 
 // A status line said at version 7 stays at 7 and clears at 8; text set
 // without noteStatus (another tab's note, "Sending…") is left alone.

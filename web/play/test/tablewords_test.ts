@@ -72,8 +72,8 @@ check(pig.find((r) => r.key === "turn")?.toMove === true && !pig.some((r) => r.k
 const leduc = stateRows({ public: { round: 2, round1: "rc", round2: "", publicCard: "Js", in: [3, 3], pot: 6, toMove: 0, shown: ["Kh", "Jh"] }, private: { card: "Jh" } }, "leduc", 2, name);
 eq(leduc.map((r) => [r.key, r.label, r.value, r.seat]), [
   ["public.round", "Round", "2", -1],
-  ["public.round1", "Round 1 betting", "rc", -1],
-  ["public.round2", "Round 2 betting", "", -1],
+  ["public.round1", "Round 1 betting", "raise, call", -1],
+  ["public.round2", "Round 2 betting", "—", -1],
   ["public.publicCard", "Public card", "Js", -1],
   ["public.in.0", "Chips in", "3", 0],
   ["public.in.1", "Chips in", "3", 1],
@@ -84,6 +84,28 @@ eq(leduc.map((r) => [r.key, r.label, r.value, r.seat]), [
   ["private.card", "Your card", "Jh", -1],
 ], "Leduc's state");
 check(leduc.find((r) => r.key === "public.toMove")?.toMove === true, "Leduc's seat to move is marked as such");
+// Kuhn's: the betting and the cards in words, the seat to move by name
+// (it said "To move 0" and "History pb").
+const kuhn = stateRows({ public: { history: "pb", pot: 3, toMove: 0, shown: [2, 0] }, private: { card: 1 } }, "kuhn", 2, name);
+eq(kuhn.map((r) => [r.key, r.label, r.value, r.seat]), [
+  ["public.history", "Betting", "pass, bet", -1],
+  ["public.pot", "Pot", "3", -1],
+  ["public.toMove", "To move", "Seat 1 · alice", -1],
+  ["public.shown.0", "Shown", "K", 0],
+  ["public.shown.1", "Shown", "J", 1],
+  ["private.card", "Your card", "Q", -1],
+], "Kuhn's state");
+eq(stateRows({ public: { history: "", pot: 2, toMove: 1 }, private: { card: 0 } }, "kuhn", 2, name).map((r) => r.value), ["—", "2", "Seat 2 · bob (you)", "J"], "Kuhn before any bet");
+// Leduc with more seats names its cards from a longer deck (2(n+1) cards,
+// the n+1 highest ranks up to the King): with three seats card 0 is Ts,
+// with ten 3s (games/leduc NameCard).
+const three = seatName([...seats, { uid: "carol", options: [] }], 1);
+eq(describeTableEvent({ seq: 5, type: "Dealt", game: true, to: 1, card: 0 }, "leduc", three, uidName(), 3), "Your card: Ts", "three seats' lowest card");
+eq(describeTableEvent({ seq: 5, type: "Dealt", game: true, to: 1, card: 7 }, "leduc", three, uidName(), 3), "Your card: Kh", "three seats' highest card");
+eq(describeTableEvent({ seq: 5, type: "Dealt", game: true, to: 1, card: 3 }, "leduc", three, uidName(), 3), "Your card: Jh", "three seats' fourth card");
+eq(describeTableEvent({ seq: 5, type: "PublicCard", game: true, card: 0 }, "leduc", three, uidName(), 10), "The public card: 3s", "ten seats' lowest card");
+eq(describeTableEvent({ seq: 9, type: "Shown", game: true, seat: 2, card: 6 }, "leduc", three, uidName(), 3), "Seat 3 · carol shows Ks", "a card shown at a three-seat showdown");
+eq(describeTableEvent({ seq: 10, type: "Shared", game: true, seat: 0, pot: 7 }, "leduc", three, uidName(), 3), "Seat 1 · alice has one of the best hands and shares the pot of 7", "a share");
 // Any game's: field names in words, nested objects by path.
 const other = stateRows({ pot: 40, board: { cells: [1, 2, 3] }, done: true, who: "x" }, "other", 2, name);
 eq(other.map((r) => [r.label, r.value]), [["Pot", "40"], ["Board cells 1", "1"], ["Board cells 2", "2"], ["Board cells 3", "3"], ["Done", "yes"], ["Who", "x"]], "a generic state");

@@ -34,9 +34,10 @@ type optionInfo struct {
 }
 
 type kindInfo struct {
-	Name string    `json:"name"`
-	Doc  string    `json:"doc"`
-	Args []argInfo `json:"args"`
+	Name    string    `json:"name"`
+	Doc     string    `json:"doc"`
+	Args    []argInfo `json:"args"`
+	Forfeit bool      `json:"forfeit,omitempty"`
 }
 
 type argInfo struct {
@@ -74,7 +75,7 @@ func describeGame(def gamedef.Definition) gameInfo {
 		g.Seats.Options = append(g.Seats.Options, optionInfo{Name: o.Name, Values: append([]string{}, o.Values...), Doc: o.Doc})
 	}
 	for _, k := range def.Kinds() {
-		ki := kindInfo{Name: k.Name, Doc: k.Doc, Args: []argInfo{}}
+		ki := kindInfo{Name: k.Name, Doc: k.Doc, Args: []argInfo{}, Forfeit: k.Forfeit}
 		for _, a := range k.Args {
 			ki.Args = append(ki.Args, argInfo{Name: a.Name, Min: a.Min, Max: a.Max})
 		}
