@@ -346,7 +346,10 @@ export class TableGame {
   }
 
   /** do sends one action at the version shown, with a fresh action id
-   * (the same one again while its answer is lost), then reads the game. */
+   * (the same one again while its answer is lost), then reads the game.
+   * A join refused as stale (another player joined first: joins do not
+   * depend on each other) is sent again at the version read, while its
+   * seat is still free, at most five times. */
   private do(fn: string, fields: Record<string, unknown>): void {
     if (this.pending) return;
     this.pending = true;
@@ -354,10 +357,23 @@ export class TableGame {
     status.textContent = "Sending…";
     this.movesKey = "";
     this.renderControls();
-    const version = this.view.version;
-    const data = { game: this.view.game, gameId: this.id, actionId: this.ctx.newId("a"), version, ...fields };
-    void this.ctx
-      .call<TableResult>(fn, data)
+    let version = this.view.version;
+    const send = async (): Promise<TableResult> => {
+      for (let tries = 0; ; tries++) {
+        const data = { game: this.view.game, gameId: this.id, actionId: this.ctx.newId("a"), version, ...fields };
+        try {
+          return await this.ctx.call<TableResult>(fn, data);
+        } catch (e) {
+          const stale = e instanceof CallError && e.details?.code === "stale_version";
+          if (!stale || fn !== "joinGame" || tries >= 4) throw e;
+          await this.refresh();
+          const seat = this.view.seats[Number(fields["seat"])];
+          if (this.view.phase !== "lobby" || !seat || seat.uid !== "") throw e;
+          version = this.view.version;
+        }
+      }
+    };
+    void send()
       .then(
         (r) => {
           status.textContent = r.replayed ? "Done (the server had already applied it)." : "";
