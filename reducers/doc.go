@@ -32,9 +32,17 @@ func Table() engine.Table {
 		engine.ActReroll:        reroll,
 		engine.ActDeclineReroll: declineReroll,
 		engine.ActDiscard:       discard,
-		engine.ActAbandon:       abandon,
-		engine.ActAbort:         abortGame,
-		engine.ActOpen:          open,
-		engine.ActRemoveSeat:    removeSeat,
+		engine.ActAbandon:       engine.Abandon(putAway),
+		engine.ActAbort:         engine.Abort(putAway),
+		engine.ActOpen:          engine.OpenContribution,
+		engine.ActRemoveSeat:    engine.RemoveUnopenedSeat,
 	}
+}
+
+// putAway clears the table before a game ends without a winner
+// (engine.Abandon, engine.Abort): enemies in play go to their discard
+// piles, so every card stays in one place, and a duel is dropped.
+func putAway(c *engine.Ctx) {
+	cleanupCombat(c)
+	c.P.Duel = nil
 }
