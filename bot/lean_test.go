@@ -7,7 +7,7 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 )
 
 // A lean runner plays the games a full one plays: the same final state but

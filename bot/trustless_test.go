@@ -8,7 +8,7 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 )
 
 // TestPlayTrustless plays whole trustless games of 2, 4 and 6 bots in

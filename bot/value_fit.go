@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 

@@ -20,8 +20,8 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )

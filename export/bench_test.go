@@ -5,7 +5,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 )
 
 // TestFairOpeningsExport: a fair game with openings exports and verifies

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )

@@ -14,8 +14,8 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )

@@ -16,8 +16,8 @@ import (
 	"fmt"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"

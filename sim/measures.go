@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 )
 
 // The groups of measures, in report order. Each group is one chart, in one

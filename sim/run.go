@@ -10,7 +10,7 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 )
 
 // maxFailures is how many failed games a run lists (it counts them all).

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/fixtures"
+	"github.com/fairboard/fairboard/games/dungeon/fixtures"
 	"github.com/fairboard/fairboard/match"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 )
 
 // Event decodes log entry i of x, failing the test if it does not decode.

@@ -21,10 +21,10 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/tablestore/fstables"

@@ -15,8 +15,8 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/internal/emulator"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )

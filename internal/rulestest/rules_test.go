@@ -15,12 +15,12 @@ import (
 	"google.golang.org/api/iterator"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
