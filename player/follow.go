@@ -16,7 +16,6 @@ import (
 	"fmt"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/session"
 )
@@ -54,7 +53,7 @@ type Follower struct {
 
 // NewFollower returns a follower for games under the ruleset.
 func NewFollower(rules *engine.Ruleset) *Follower {
-	return &Follower{eng: engine.New(rules, reducers.Table())}
+	return &Follower{eng: engine.NewReference(rules)}
 }
 
 // Game returns the replica: the game as the log so far makes it (its

@@ -15,7 +15,6 @@ import (
 	"google.golang.org/api/iterator"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/lobby"
@@ -48,7 +47,7 @@ type world struct {
 // per event, an rngAudit document per slot).
 var users = []string{"alice", "bob", "carol", "dave"}
 
-var eng = engine.New(engine.DefaultRules(), reducers.Table())
+var eng = engine.NewReference(engine.DefaultRules())
 
 // setup resets both emulators, plays the games through the service on
 // the Firestore store (fsstore.Apply writes every document: no

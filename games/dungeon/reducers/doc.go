@@ -14,6 +14,10 @@ package reducers
 
 import "github.com/fairboard/fairboard/engine"
 
+// init registers the table as the reference game's (engine.NewReference),
+// so that the machinery builds engines of the dungeon without importing it.
+func init() { engine.RegisterReference(Table) }
+
 // Table returns the handler table of the reference game, for engine.New.
 func Table() engine.Table {
 	return engine.Table{
