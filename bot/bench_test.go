@@ -7,7 +7,6 @@ import (
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -17,7 +16,7 @@ func seats4() []bot.Seat {
 }
 
 func TestPlayIsDeterministic(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r1, r2 := bot.NewRunner(eng), bot.NewRunner(eng)
 	g1, _, err1 := r1.Play("det", seats4(), nil)
 	g2, _, err2 := r2.Play("det", seats4(), audit.New())
@@ -32,7 +31,7 @@ func TestPlayIsDeterministic(t *testing.T) {
 }
 
 func benchGame(b *testing.B, withAudit bool) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	seats := seats4()
 	seeds := make([]string, 1024)
@@ -62,7 +61,7 @@ func BenchmarkGame4PAudit(b *testing.B) { benchGame(b, true) }
 // BenchmarkRollMovement dispatches one move action (roll, move, resolve
 // the tile) on a fresh copy of a game in its moveOrSleep step.
 func BenchmarkRollMovement(b *testing.B) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.MaxActions = 1
 	base := &engine.Game{}

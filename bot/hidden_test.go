@@ -10,7 +10,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 )
@@ -22,7 +21,7 @@ import (
 // The positive control, once per game: the same scan finds a pile card
 // planted in a copy of Public.
 func TestNothingPublicTellsAnUndrawnCard(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	for _, mode := range []rng.Mode{rng.ModeSeeded, rng.ModeCrypto, rng.ModeFair} {
 		for game := range 12 {
 			t.Run(fmt.Sprintf("%s/%d", mode, game), func(t *testing.T) {

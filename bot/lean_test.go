@@ -7,7 +7,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 )
 
 // A lean runner plays the games a full one plays: the same final state but
@@ -16,7 +15,7 @@ import (
 // kept types, seqs included. Fights reuse one another's memory in lean
 // mode, so this also checks that no fight sees an old one's values.
 func TestLeanRunnerPlaysTheSameGames(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	keep := engine.EventsOf(engine.EvTurnStarted, engine.EvCombatEnded, engine.EvEnemySpawned,
 		engine.EvDamageDealt, engine.EvGameFinished)
 	full, lean := bot.NewRunner(eng), bot.NewRunner(eng)

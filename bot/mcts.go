@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -215,7 +214,7 @@ func (m *MCTS) bind(r *engine.Ruleset) {
 	if m.rules == r {
 		return
 	}
-	m.rules, m.eng = r, engine.New(r, reducers.Table())
+	m.rules, m.eng = r, engine.NewReference(r)
 	m.vm = nil
 	m.disp = m.eng.NewDispatcher()
 	m.disp.Lean(0)

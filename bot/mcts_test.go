@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )
@@ -55,7 +54,7 @@ func reseal(t *testing.T, g *engine.Game, k int) *engine.Game {
 func peekCheck(t *testing.T, n, games int, oracle bool) (checked, differed int) {
 	t.Helper()
 	rules := engine.DefaultRules()
-	eng := engine.New(rules, reducers.Table())
+	eng := engine.NewReference(rules)
 	var view engine.Public
 	for game := range games {
 		g := &engine.Game{}
@@ -149,7 +148,7 @@ func TestSearchBotCannotPeek(t *testing.T) {
 // choices with a parameter: a potion used, a player challenged, a card
 // discarded.
 func TestBuiltInChoicesAreListed(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	rules := eng.Rules()
 	checked, byKind := 0, map[engine.ActionKind]int{}
 	for game := range 60 {
@@ -186,7 +185,7 @@ func TestBuiltInChoicesAreListed(t *testing.T) {
 // holds exactly the cards of the real pile (in another order), at every
 // decision of whole games, and the rest of the state is the view's.
 func TestDeterminizationIsConsistent(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	rules := eng.Rules()
 	m := NewMCTS(1)
 	s, err := StreamFor("det", 0)
@@ -279,7 +278,7 @@ func (b stale) NewGame(s *rng.Stream) {
 // first game's stream (stale), fails the same comparison.
 func TestSearchBotReuseIsDeterministic(t *testing.T) {
 	const games, n = 4, 100
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	// play plays game i with search bots (made by bot) in half the seats
 	// and returns the final state's hash and the searches' fingerprints.
 	play := func(r *Runner, i int, bot func(j int, log *[]uint64) Policy) (string, []uint64) {

@@ -8,7 +8,6 @@ import (
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -16,7 +15,7 @@ import (
 // game exactly as Play does with one stream: same log, same audit, same
 // final state (but the saved generator state), same actions.
 func TestPlayWithSeededIsPlay(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	a, b := bot.NewRunner(eng), bot.NewRunner(eng)
 	a.Record, b.Record = true, true
 	recA, recB := audit.New(audit.KeepAll()), audit.New(audit.KeepAll())
@@ -37,7 +36,7 @@ func TestPlayWithSeededIsPlay(t *testing.T) {
 }
 
 func TestPlayWithStopsOnAfterError(t *testing.T) {
-	r := bot.NewRunner(engine.New(engine.DefaultRules(), reducers.Table()))
+	r := bot.NewRunner(engine.NewReference(engine.DefaultRules()))
 	n := 0
 	err := r.PlayWith(&engine.Game{}, bot.Config{Create: engine.Action{Mode: "seeded", Seed: "x"},
 		After: func(*engine.Game, []engine.Event) error {
@@ -61,7 +60,7 @@ var errStop = stopErr{}
 // A runner reuses its game's memory, the reveal's included: a game played
 // after another is the same as one played on a fresh runner.
 func TestReusedGameRevealsTheSame(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	reused, fresh := bot.NewRunner(eng), bot.NewRunner(eng)
 	for _, seed := range []string{"reuse-long-game-1", "reuse-2", "reuse-3"} {
 		g1, _, err := reused.Play(seed, seats4(), nil)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -36,7 +35,7 @@ func logJSON(ev []engine.Event) []byte {
 // players grows and shrinks between games (a reset game keeps old players'
 // item lists, old decks' piles and the old turn order's memory).
 func TestReusedRunnerEqualsFresh(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	reused := bot.NewRunner(eng)
 	for i := range 40 {
 		seed, seats := fmt.Sprint("reuse-", i), seatsN(2+(i*3)%5, i)
@@ -59,7 +58,7 @@ func TestReusedRunnerEqualsFresh(t *testing.T) {
 
 // A dispatcher gives what Engine.Dispatch gives, action by action.
 func TestDispatcherEqualsDispatch(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
 	if _, _, err := r.Play("disp", seatsN(4, 1), nil); err != nil {
@@ -96,7 +95,7 @@ func TestDispatcherEqualsDispatch(t *testing.T) {
 
 // Reset leaves a game whose JSON is the zero game's.
 func TestResetIsZeroGame(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	g, _, err := bot.NewRunner(eng).Play("reset", seatsN(5, 2), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +116,7 @@ func TestAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counts are measured in the full run")
 	}
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	seats := seatsN(4, 0)
 	g, _, err := r.Play("allocs", seats, nil)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -61,7 +60,7 @@ func (rc *recorder) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 // aggressive seats, the seat of the recorder rotating.
 func recordStates(b testing.TB) map[string][]searchState {
 	b.Helper()
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := NewRunner(eng)
 	rc := &recorder{states: map[string][]searchState{}}
 	for i := 0; i < 40; i++ {
@@ -181,7 +180,7 @@ func BenchmarkSearchSimulations(b *testing.B) {
 // it to its end with the cautious policy in every seat, leanly (no log):
 // the cost of a simulation without the search.
 func BenchmarkHeuristicRollout(b *testing.B) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := NewRunner(eng)
 	r.MaxActions = 1
 	base := &engine.Game{}

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -48,7 +47,7 @@ func wilson(k, n int) (lo, hi float64) {
 // from the game's own bot seed). Results do not depend on the workers.
 func strengthRun(t testing.TB, name string, n, games, workers int, newBot func() Policy) strengthResult {
 	t.Helper()
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	res := strengthResult{name: name, n: n, games: games, won: make([]bool, games)}
 	hasWinner := make([]bool, games)
 	var wg sync.WaitGroup

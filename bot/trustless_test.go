@@ -8,7 +8,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 )
 
 // TestPlayTrustless plays whole trustless games of 2, 4 and 6 bots in
@@ -25,7 +24,7 @@ func TestPlayTrustless(t *testing.T) {
 	atOnce, held := map[engine.ActionKind]int{}, map[engine.ActionKind]int{}
 	for _, n := range []int{2, 4, 6} {
 		for _, pol := range []bot.Policy{bot.Aggressive{}, bot.Cautious{}} {
-			r := bot.NewRunner(engine.New(rules, reducers.Table()))
+			r := bot.NewRunner(engine.NewReference(rules))
 			seats := make([]bot.Seat, n)
 			for i, c := range bot.DefaultClasses(n) {
 				seats[i] = bot.Seat{Class: c, Policy: pol}
@@ -89,7 +88,7 @@ func TestPlayTrustless(t *testing.T) {
 func TestPlayTrustlessSeeded(t *testing.T) {
 	rules := engine.DefaultRules()
 	play := func(seed string) engine.Hash32 {
-		r := bot.NewRunner(engine.New(rules, reducers.Table()))
+		r := bot.NewRunner(engine.NewReference(rules))
 		seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassScout, Policy: bot.Aggressive{}}}
 		var g engine.Game
 		_, err := r.PlayTrustless(&g, bot.TrustlessConfig{Seed: seed}, seats)

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -138,7 +137,7 @@ func (t *styleTally) style(r *engine.Ruleset) style {
 // limit with no bracket winner never happens under sane rules, but a
 // ruleset may allow it) adds nothing.
 func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData {
-	eng := engine.New(r, reducers.Table())
+	eng := engine.NewReference(r)
 	disp := eng.NewDispatcher()
 	disp.Lean(0)
 	pick, err := rng.NewSeeded(seed + "/seats")

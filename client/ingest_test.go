@@ -9,7 +9,6 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 	"github.com/fairboard/fairboard/store"
 )
@@ -19,7 +18,7 @@ import (
 func honest(t *testing.T) (g *engine.Game, log []engine.Event, seats []*player.Seat) {
 	t.Helper()
 	rules := engine.DefaultRules()
-	eng := engine.New(rules, reducers.Table())
+	eng := engine.NewReference(rules)
 	g = &engine.Game{}
 	do := func(a engine.Action) {
 		t.Helper()

@@ -21,12 +21,11 @@ import (
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
 
-var eng = engine.New(engine.DefaultRules(), reducers.Table())
+var eng = engine.NewReference(engine.DefaultRules())
 
 // clock is a service clock tests move by hand (unix ms), ticking a
 // millisecond at every reading so that times differ.

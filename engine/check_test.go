@@ -7,7 +7,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -18,7 +17,7 @@ import (
 func snapshots(t *testing.T) map[string]*engine.Game {
 	t.Helper()
 	rules := engine.DefaultRules()
-	eng := engine.New(rules, reducers.Table())
+	eng := engine.NewReference(rules)
 	snap := map[string]*engine.Game{}
 	want := []string{"lobby", "manage", "combat", "duel", "bracket", "finished"}
 	for seed := 0; seed < 200 && len(snap) < len(want); seed++ {

@@ -12,7 +12,14 @@
 //
 // The rules themselves are a table of [Handler]s, one per [ActionKind], that
 // the caller wires in: engine does not import the package that implements
-// them (reducers), just as boardgame.io's reducer takes the game's moves.
+// them (games/dungeon/reducers), just as boardgame.io's reducer takes the
+// game's moves. That package registers its table as the reference game
+// ([RegisterReference]) when a program links it in, and the machinery
+// builds the dungeon's engines with [NewReference]. The lobby's fairness
+// protocol, which every game shares, is the engine's own: the checks that
+// a game's create, join and start call ([CreateSecrets], [CheckJoinKeys],
+// [FixGameSeed], ...), and the handlers of open, removeSeat, abandon and
+// abort ([OpenContribution], [RemoveUnopenedSeat], [Abandon], [Abort]).
 //
 // A rejected action returns an [*Error] whose [Code] is one of a closed set,
 // and leaves the game exactly as it was.

@@ -14,7 +14,8 @@ import (
 type Handler func(c *Ctx, a *Action) error
 
 // Table maps each action kind to its handler; the caller builds it (the
-// reducers package's Table) and hands it to [New].
+// dungeon's games/dungeon/reducers.Table, or [ReferenceTable]) and hands it
+// to [New].
 type Table map[ActionKind]Handler
 
 // Ctx is what a handler works with during one Dispatch: the game (mutated

@@ -9,7 +9,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -25,12 +24,12 @@ import (
 // refused with game_over.
 func TestGuardsOnARealGame(t *testing.T) {
 	rules := engine.DefaultRules()
-	eng := engine.New(rules, reducers.Table())
+	eng := engine.NewReference(rules)
 	other, err := engine.LoadRules(bytes.Replace(engine.DefaultRulesJSON(), []byte(`"maxHp": 10`), []byte(`"maxHp": 11`), 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherEng := engine.New(other, reducers.Table())
+	otherEng := engine.NewReference(other)
 
 	g := &engine.Game{}
 	s, err := rng.NewSeeded("guards")
@@ -81,7 +80,7 @@ func TestGuardsOnARealGame(t *testing.T) {
 // TestGuardsNotCreated: every kind but create, on a game never created, is
 // refused with not_created and leaves the zero game as it was.
 func TestGuardsNotCreated(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	s, _ := rng.NewSeeded("x")
 	zero, _ := (&engine.Game{}).CanonicalJSON()
 	for _, k := range engine.ActionKinds[1:] {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/rng/trustless"
@@ -75,7 +74,7 @@ type legalCheck struct {
 }
 
 func newLegalCheck(t legalT, rules *engine.Ruleset) *legalCheck {
-	return &legalCheck{t: t, eng: engine.New(rules, reducers.Table()), rules: rules, list: engine.LegalActions,
+	return &legalCheck{t: t, eng: engine.NewReference(rules), rules: rules, list: engine.LegalActions,
 		seen: map[string]int{}, reached: map[string]int{}, keys: map[string]ed25519.PrivateKey{}, chains: map[string]*trustless.Chain{}, sigs: map[string]string{}}
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/session"
 )
@@ -39,7 +38,7 @@ var testChain = engine.DefaultRules().MaxRandomActions()
 // players p1..pn, each with its own chain and key; not started.
 func newTrustless(t *testing.T, n int) *tgame {
 	t.Helper()
-	tg := &tgame{t: t, eng: engine.New(engine.DefaultRules(), reducers.Table()), now: 1_000_000}
+	tg := &tgame{t: t, eng: engine.NewReference(engine.DefaultRules()), now: 1_000_000}
 	tg.must(engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: "tg", Mode: "trustless", ChainLength: testChain})
 	for i := range n {
 		uid := "p" + string(rune('1'+i))

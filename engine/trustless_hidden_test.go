@@ -8,7 +8,6 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -73,7 +72,7 @@ func TestTrustlessLinksHiddenUntilTheRoundCloses(t *testing.T) {
 // state and held in another. (A probe handler for open draws a word only
 // when an odd number of players is seated.)
 func TestTrustlessRandomIsTheStatesAnswer(t *testing.T) {
-	tab := reducers.Table()
+	tab := engine.ReferenceTable()
 	tab[engine.ActOpen] = func(c *engine.Ctx, a *engine.Action) error {
 		if len(c.P.Players)%2 == 1 {
 			c.RNG.Uint32(rng.TagTestOnly, nil)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )
@@ -40,7 +39,7 @@ func BenchmarkVerify4PSeeded(b *testing.B) {
 // stream rebuilt from the game before each), with no decoding and no check.
 func BenchmarkReplay4PFair(b *testing.B) {
 	x := game(b, rng.ModeFair, 4)
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	acts := make([]engine.Action, len(x.Actions))
 	for i, a := range x.Actions {
 		acts[i] = engine.Action{Kind: a.Kind, Actor: a.Actor, Mode: a.Mode, Seat: a.Seat, Class: a.Class,

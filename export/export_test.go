@@ -13,7 +13,6 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/shuffles"
 	"github.com/fairboard/fairboard/session"
@@ -32,7 +31,7 @@ func seats(n int) []bot.Seat {
 // game plays a whole bot game in the mode and returns its export.
 func game(t testing.TB, mode rng.Mode, players int) *export.Export {
 	t.Helper()
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
 	cfg := bot.Config{Create: engine.Action{GameID: "x-" + string(mode), Mode: string(mode)}}
@@ -100,7 +99,7 @@ func TestRoundTripAndVerifyEveryMode(t *testing.T) {
 
 // A game abandoned in its lobby and one abandoned in play export and verify.
 func TestAbandonedGamesVerify(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	g := &engine.Game{}
 	var log []engine.Event
 	var acts []engine.Action
@@ -147,7 +146,7 @@ func TestAbandonedGamesVerify(t *testing.T) {
 }
 
 func TestBuildRefuses(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
 	g, log, err := r.Play("build", seats(2), nil)
@@ -343,7 +342,7 @@ func FuzzDecode(f *testing.F) {
 }
 
 func TestGameShuffles(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	var g engine.Game
 	seed := strings.Repeat("42", 32)

@@ -13,7 +13,6 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
-	"github.com/fairboard/fairboard/reducers"
 )
 
 // TestFairOpeningsExport: a fair game with openings exports and verifies
@@ -21,7 +20,7 @@ import (
 // commitment), and a copy whose opened contribution was changed, in the
 // open action and the reveal alike, is refused.
 func TestFairOpeningsExport(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
 	var contributions []string

@@ -8,7 +8,6 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )
@@ -53,7 +52,7 @@ func (v *verifier) verifyTrustless() error {
 // replayTrustless replays every action of the export and compares every
 // event, naming the kind of tampering a divergence shows.
 func (v *verifier) replayTrustless() (*engine.Game, error) {
-	eng := engine.New(v.rules, reducers.Table())
+	eng := engine.NewReference(v.rules)
 	disp := eng.NewDispatcher()
 	g := &engine.Game{}
 	var buf []engine.Event

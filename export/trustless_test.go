@@ -15,7 +15,6 @@ import (
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 )
 
@@ -272,7 +271,7 @@ func TestTrustlessExportSection(t *testing.T) {
 // one seat's link missing, exports and verifies; the summary names the
 // abort and the seat; the links that came are published and checked.
 func TestTrustlessAbortedExport(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
 	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Aggressive{}}, {Class: engine.ClassMonk, Policy: bot.Cautious{}},

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/session"
@@ -305,7 +304,7 @@ func describe(xa *Action) string {
 // rebuilt from the stored game before each as a server does, and compares
 // every event with the log and the shuffles with the export's orders.
 func (v *verifier) replay() error {
-	eng := engine.New(v.rules, reducers.Table())
+	eng := engine.NewReference(v.rules)
 	disp := eng.NewDispatcher()
 	g := &engine.Game{}
 	v.events = v.events[:0]

@@ -17,12 +17,11 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
 
-var eng = engine.New(engine.DefaultRules(), reducers.Table())
+var eng = engine.NewReference(engine.DefaultRules())
 
 func newServer(t *testing.T, allowSeeded bool) (*functest.Client, *store.Memory) {
 	t.Helper()

@@ -17,7 +17,7 @@ const module = "github.com/fairboard/fairboard"
 var (
 	allow     = patterns{module + "/rng/..."}
 	rngRoot   = module + "/rng"
-	reducers  = patterns{module + "/reducers/...", module + "/engine/...", module + "/game/...", module + "/games/..."}
+	reducers  = patterns{module + "/engine/...", module + "/game/...", module + "/games/..."}
 	transport = patterns{module + "/functions/...", module + "/store/..."}
 )
 

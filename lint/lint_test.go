@@ -29,7 +29,6 @@ func setFlags(t *testing.T, flags map[string]string) {
 func TestDefaults(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.Analyzer,
 		"github.com/fairboard/fairboard/rng/...",
-		"github.com/fairboard/fairboard/reducers",
 		"github.com/fairboard/fairboard/engine",
 		"github.com/fairboard/fairboard/functions/...",
 		"github.com/fairboard/fairboard/store",

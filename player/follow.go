@@ -17,7 +17,6 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 )
 
@@ -54,7 +53,7 @@ type Follower struct {
 
 // NewFollower returns a follower for games under the ruleset.
 func NewFollower(rules *engine.Ruleset) *Follower {
-	return &Follower{eng: engine.New(rules, reducers.Table())}
+	return &Follower{eng: engine.NewReference(rules)}
 }
 
 // Game returns the replica: the game as the log so far makes it (its

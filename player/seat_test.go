@@ -12,7 +12,6 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 )
 
@@ -48,7 +47,7 @@ func newServer(t *testing.T) *server { return newServerOf(t, 2) }
 // newServerOf is newServer with n seats (p1..pn, n at most 9).
 func newServerOf(t *testing.T, n int) *server {
 	rules := engine.DefaultRules()
-	s := &server{t: t, eng: engine.New(rules, reducers.Table())}
+	s := &server{t: t, eng: engine.NewReference(rules)}
 	s.apply(engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: "ps", Mode: "trustless", ChainLength: rules.MaxRandomActions()})
 	for i := range n {
 		seat, err := player.NewSeat(rules, "ps", "p"+strconv.Itoa(i+1), i, uint32(rules.MaxRandomActions()))

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 )
 
@@ -70,7 +69,7 @@ func TestWorkedExample(t *testing.T) {
 	e := v.Example
 	rules := engine.DefaultRules()
 	require.Equal(t, e.RulesHash, rules.Hash())
-	eng := engine.New(rules, reducers.Table())
+	eng := engine.NewReference(rules)
 	var g engine.Game
 	var log []engine.Event
 	do := func(a engine.Action) []engine.Event {

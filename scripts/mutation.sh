@@ -40,7 +40,7 @@ cd "$(dirname "$0")/.."
 GREMLINS_VERSION=v0.6.0
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
-	pkgs=(rng engine reducers audit session service store)
+	pkgs=(rng engine games/dungeon/reducers audit session service store)
 fi
 workers=${WORKERS:-1}
 # A cached coverage run (a fraction of a second) would become every

@@ -13,13 +13,12 @@ import (
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
 
-var eng = engine.New(engine.DefaultRules(), reducers.Table())
+var eng = engine.NewReference(engine.DefaultRules())
 
 func seats(n int) []bot.Seat {
 	out := make([]bot.Seat, n)

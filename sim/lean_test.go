@@ -8,7 +8,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -45,7 +44,7 @@ func TestLeanAndFullSimulationsAgree(t *testing.T) {
 // Over real games, both counts must agree fight by fight.
 func TestCombatRoundsAreTheAttackDice(t *testing.T) {
 	rules := engine.DefaultRules()
-	r := bot.NewRunner(engine.New(rules, reducers.Table()))
+	r := bot.NewRunner(engine.NewReference(rules))
 	cfg := testConfig(1, 1)
 	sc := newScan(rules)
 	fights := 0

@@ -3,8 +3,6 @@ package sim
 import (
 	"sort"
 	"strconv"
-
-	"github.com/fairboard/fairboard/reducers"
 )
 
 // The groups of measures, in report order. Each group is one chart, in one
@@ -164,14 +162,16 @@ func cancelLabel(reason string) string {
 	return reason
 }
 
-// endLabel says in words how a game ended (GameFinished's outcome).
+// endLabel says in words how a game ended (GameFinished's outcome: the
+// dungeon's own are games/dungeon/reducers' EndFinalTile, EndRoundLimit
+// and EndLeftFinalTile, which TestEndLabels holds these to).
 func endLabel(outcome string) string {
 	switch outcome {
-	case reducers.EndFinalTile:
+	case "finalTile":
 		return "on the final tile"
-	case reducers.EndRoundLimit:
+	case "roundLimit":
 		return "by the round limit"
-	case reducers.EndLeftFinalTile:
+	case "leftFinalTile":
 		return "final tile reached, then left"
 	}
 	return outcome

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 )
 
 // maxFailures is how many failed games a run lists (it counts them all).
@@ -162,7 +161,7 @@ func newWorker(cfg *Config) *worker {
 
 // newRunner returns a bot runner on the ruleset, lean unless cfg.Full.
 func newRunner(cfg *Config, r *engine.Ruleset) *bot.Runner {
-	rn := bot.NewRunner(engine.New(r, reducers.Table()))
+	rn := bot.NewRunner(engine.NewReference(r))
 	if !cfg.Full {
 		rn.Lean(scanned)
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -15,7 +14,7 @@ import (
 //	go test -run '^$' -bench 'Doc' -benchmem ./store/
 func finishedGame(b *testing.B) *engine.Game {
 	b.Helper()
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}},
 		{Class: engine.ClassScout, Policy: bot.Cautious{}}}
 	g, _, err := bot.NewRunner(eng).Play("conv", seats, nil)

@@ -12,7 +12,6 @@ import (
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/store"
 )
@@ -77,7 +76,7 @@ func sameDecode[T any](t *testing.T, what string, doc map[string]any) {
 // action of whole bot games in each mode (2 to 6 players, audit on), is
 // what the JSON round trip wrote, and reads back the same.
 func TestConversionOfWholeGames(t *testing.T) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	docs := 0
 	games := []struct {

@@ -11,7 +11,6 @@ import (
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -132,7 +131,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 		}
 		f.discard() // writeExport writes the path itself
 	}
-	r := bot.NewRunner(engine.New(rules, reducers.Table()))
+	r := bot.NewRunner(engine.NewReference(rules))
 	r.Record = *exportPath != ""
 	r.BotSeed = *botSeed
 	g := &engine.Game{}

@@ -111,7 +111,7 @@ func TestPlayBadInput(t *testing.T) {
 }
 
 func TestReplayFixtures(t *testing.T) {
-	files, _ := filepath.Glob("../../fixtures/testdata/*.json")
+	files, _ := filepath.Glob("../../games/dungeon/fixtures/testdata/*.json")
 	if len(files) < 5 {
 		t.Fatalf("found %d fixtures", len(files))
 	}
@@ -124,7 +124,7 @@ func TestReplayFixtures(t *testing.T) {
 }
 
 func TestReplayTampered(t *testing.T) {
-	b, err := os.ReadFile("../../fixtures/testdata/03-earthquake.json")
+	b, err := os.ReadFile("../../games/dungeon/fixtures/testdata/03-earthquake.json")
 	if err != nil {
 		t.Fatal(err)
 	}

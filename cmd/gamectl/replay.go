@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/fixtures"
+	"github.com/fairboard/fairboard/games/dungeon/fixtures"
 	"github.com/fairboard/fairboard/match"
 )
 
@@ -16,8 +16,8 @@ func init() {
 
 const replayUsage = `usage: gamectl replay FILE
 
-Replays the golden fixture FILE (a JSON file of fixtures/testdata, written by
-"go test ./fixtures -update") under the embedded default ruleset: its
+Replays the golden fixture FILE (a JSON file of games/dungeon/fixtures/testdata,
+written by "go test ./games/dungeon/fixtures -update") under the embedded default ruleset: its
 actions from its initial state, each with the RNG stream rebuilt from the
 state as a store would. Compares every event, every RNG audit entry and the
 final state's hash with the file's.

@@ -19,7 +19,6 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/tablestore"
@@ -131,7 +130,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()),
+	svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()),
 		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log})
 	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns).WithLobby(ls)
 	if c.firestore {

@@ -10,7 +10,6 @@ import (
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
-	"github.com/fairboard/fairboard/reducers"
 )
 
 // Event decodes log entry i of x, failing the test if it does not decode.
@@ -45,7 +44,7 @@ func Find(t testing.TB, x *export.Export, typ engine.EventType) int {
 // a game in progress).
 func Trustless(t testing.TB, gameID string, n int, stop func(g *engine.Game) bool) (*export.Export, *engine.Game) {
 	t.Helper()
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
 	seats := make([]bot.Seat, n)

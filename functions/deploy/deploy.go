@@ -24,7 +24,6 @@ import (
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/tablestore/fstables"
@@ -149,7 +148,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	svc := service.New(service.Config{
 		AckKey:       ackKey,
 		Store:        fsstore.New(c, append(opts, fsstore.WithCloseClient())...),
-		Engine:       engine.New(engine.DefaultRules(), reducers.Table()),
+		Engine:       engine.NewReference(engine.DefaultRules()),
 		AllowSeeded:  os.Getenv(EnvAllowSeeded) == "1",
 		ForceAudit:   os.Getenv(EnvAudit) == "1",
 		FairDeadline: fairDeadline,

@@ -16,7 +16,6 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/internal/emulator"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
@@ -97,7 +96,7 @@ func TestDefaultNameFromAuthEmulatorToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := service.New(service.Config{Store: store.NewMemory(), Engine: engine.New(engine.DefaultRules(), reducers.Table())})
+	svc := service.New(service.Config{Store: store.NewMemory(), Engine: engine.NewReference(engine.DefaultRules())})
 	srv := httptest.NewServer(functions.New(svc, verifier, nil).Mux())
 	defer srv.Close()
 	guest, guestTok, err := emu.Auth().SignInAnonymously(ctx)

@@ -21,7 +21,6 @@ import (
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/internal/emulator"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
 )
@@ -38,7 +37,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var eng = engine.New(engine.DefaultRules(), reducers.Table())
+var eng = engine.NewReference(engine.DefaultRules())
 
 // fixedNow is the service clock in these tests, so replays can reproduce
 // the states exactly.

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/fixtures"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/dungeon/fixtures"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )
@@ -82,7 +82,7 @@ func raw(l []json.RawMessage) []string {
 // create, joins and start, every other action is a move, and the log, the
 // audit and the final state are the recorded ones.
 func TestFixtureGame(t *testing.T) {
-	f, err := fixtures.Load("../../fixtures/testdata/05-game-4p.json")
+	f, err := fixtures.Load("fixtures/testdata/05-game-4p.json")
 	require.NoError(t, err)
 	rules := dungeon.DefaultRules()
 	require.Equal(t, f.RulesHash, rules.Hash())
@@ -110,7 +110,7 @@ func TestFixtureGame(t *testing.T) {
 // The duel with a re-roll of fixtures/testdata/04-duel-reroll.json, from
 // its starting state (FromGame), move by move.
 func TestFixtureDuel(t *testing.T) {
-	f, err := fixtures.Load("../../fixtures/testdata/04-duel-reroll.json")
+	f, err := fixtures.Load("fixtures/testdata/04-duel-reroll.json")
 	require.NoError(t, err)
 	require.NotNil(t, f.Initial)
 	st, err := dungeon.FromGame(dungeon.DefaultRules(), f.Initial)
@@ -125,7 +125,7 @@ func TestFixtureDuel(t *testing.T) {
 // The positive control: a replay that differs by one move (keeping the die
 // the fixture re-rolls) gives another log, which the comparison sees.
 func TestFixtureCheckCatches(t *testing.T) {
-	f, err := fixtures.Load("../../fixtures/testdata/04-duel-reroll.json")
+	f, err := fixtures.Load("fixtures/testdata/04-duel-reroll.json")
 	require.NoError(t, err)
 	st, err := dungeon.FromGame(dungeon.DefaultRules(), f.Initial)
 	require.NoError(t, err)

@@ -9,8 +9,8 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/match"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 )
 

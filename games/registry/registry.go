@@ -1,7 +1,11 @@
 // Package registry lists the games on the game definition: the one
-// package that imports every game, for cmd/gamectl and the functions'
-// deployment (functions/deploy passes Lookup to the store of tables). The
-// machinery (packages match, table, tablestore) never imports it.
+// package that imports every game, for cmd/gamectl, the functions'
+// deployment (functions/deploy passes Lookup to the store of tables) and
+// the pages. Importing it also links the dungeon's rules, which register
+// themselves as the engine's reference game (engine.NewReference), so
+// that the machinery (export, bot, sim, player, the stores) builds the
+// dungeon's engines without importing it. The machinery never imports
+// the registry or a game.
 package registry
 
 import (
@@ -17,7 +21,7 @@ import (
 )
 
 // Dungeon is the reference game's name. It is on the game definition as
-// an adapter over engine/ and reducers/ (games/dungeon); "gamectl sim"
+// an adapter over engine/ and its rules (games/dungeon/reducers); "gamectl sim"
 // with or without "--game dungeon" still plays it through its own
 // pipeline (docs/sim.md), not the definition's.
 const Dungeon = dungeon.Name

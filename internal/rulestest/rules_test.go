@@ -20,7 +20,6 @@ import (
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
@@ -48,7 +47,7 @@ type world struct {
 // per event, an rngAudit document per slot).
 var users = []string{"alice", "bob", "carol", "dave"}
 
-var eng = engine.New(engine.DefaultRules(), reducers.Table())
+var eng = engine.NewReference(engine.DefaultRules())
 
 // setup resets both emulators, plays the games through the service on
 // the Firestore store (fsstore.Apply writes every document: no

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/session"
 	"github.com/fairboard/fairboard/store"
 )
@@ -92,7 +91,7 @@ func testConcurrentActions(t *testing.T, s store.Store) {
 // testRealGame plays create, joins and start through the engine, one Apply
 // per action, and checks the stored game equals the one built in memory.
 func testRealGame(t *testing.T, s store.Store) {
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	var ref engine.Game
 	var refLog []engine.Event
 	actions := []engine.Action{

@@ -28,7 +28,6 @@ import (
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/names"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -95,7 +94,7 @@ func newServerTables(t *testing.T, stores []store.Store, ns names.Store, tables 
 	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &server{names: ns}
 	for _, st := range stores {
-		svc := service.New(service.Config{Store: st, Engine: engine.New(engine.DefaultRules(), reducers.Table()), Logger: log})
+		svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()), Logger: log})
 		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).WithNames(s.names).Mux())
 	}
 	var page http.Handler

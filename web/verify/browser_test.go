@@ -16,7 +16,6 @@ import (
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/reducers"
 	"github.com/fairboard/fairboard/web/verify"
 )
 
@@ -75,7 +74,7 @@ func TestPageVerdictsInChromium(t *testing.T) {
 // JSON file that is no export.
 func exports(t *testing.T, dir string) (good, bad string) {
 	t.Helper()
-	eng := engine.New(engine.DefaultRules(), reducers.Table())
+	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
 	var g engine.Game

@@ -155,11 +155,10 @@ const (
 	// the last, but no one was still on it at the end of the round (an
 	// Earthquake or a knock-out moved them back); the furthest along won.
 	EndLeftFinalTile = "leftFinalTile"
-	// EndAbandoned: the owner abandoned the game; no one won.
-	EndAbandoned = "abandoned"
-	// EndAborted: a trustless game was aborted (GameAborted says why and
-	// names the seats that did not reveal); no one won.
-	EndAborted = "aborted"
+	// EndAbandoned and EndAborted are the ends without a winner that
+	// every game shares (engine.Abandon, engine.Abort).
+	EndAbandoned = engine.EndAbandoned
+	EndAborted   = engine.EndAborted
 )
 
 // finish ends the game with its winner and reveals what was secret.
@@ -178,5 +177,5 @@ func finish(c *engine.Ctx, winner string) {
 	p.FinishedAt = c.Action.At
 	ev := c.Add(engine.EvGameFinished)
 	ev.Winner, ev.Round, ev.Outcome = winner, p.Round, outcome
-	reveal(c)
+	engine.LogReveal(c)
 }

@@ -14,6 +14,10 @@ package reducers
 
 import "github.com/fairboard/fairboard/engine"
 
+// init registers the table as the reference game's (engine.NewReference),
+// so that the machinery builds engines of the dungeon without importing it.
+func init() { engine.RegisterReference(Table) }
+
 // Table returns the handler table of the reference game, for engine.New.
 func Table() engine.Table {
 	return engine.Table{
@@ -32,9 +36,17 @@ func Table() engine.Table {
 		engine.ActReroll:        reroll,
 		engine.ActDeclineReroll: declineReroll,
 		engine.ActDiscard:       discard,
-		engine.ActAbandon:       abandon,
-		engine.ActAbort:         abortGame,
-		engine.ActOpen:          open,
-		engine.ActRemoveSeat:    removeSeat,
+		engine.ActAbandon:       engine.Abandon(putAway),
+		engine.ActAbort:         engine.Abort(putAway),
+		engine.ActOpen:          engine.OpenContribution,
+		engine.ActRemoveSeat:    engine.RemoveUnopenedSeat,
 	}
+}
+
+// putAway clears the table before a game ends without a winner
+// (engine.Abandon, engine.Abort): enemies in play go to their discard
+// piles, so every card stays in one place, and a duel is dropped.
+func putAway(c *engine.Ctx) {
+	cleanupCombat(c)
+	c.P.Duel = nil
 }

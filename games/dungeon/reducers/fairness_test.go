@@ -10,7 +10,7 @@ import (
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )
@@ -36,7 +36,7 @@ type startVector struct {
 
 func loadStarts(t *testing.T) (fairStart, seededStart startVector) {
 	t.Helper()
-	b, err := os.ReadFile("../rng/fair/testdata/vectors.json")
+	b, err := os.ReadFile("../../../rng/fair/testdata/vectors.json")
 	require.NoError(t, err)
 	var v struct{ FairStart, SeededStart startVector }
 	require.NoError(t, json.Unmarshal(b, &v))

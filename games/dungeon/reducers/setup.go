@@ -41,11 +41,11 @@ func create(c *engine.Ctx, a *engine.Action) error {
 	default:
 		return reject(engine.CodeInvalidAction, "unknown rng mode "+strconv.Quote(a.Mode))
 	}
-	saltKey, commit, err := createSecrets(mode, a)
+	saltKey, commit, err := engine.CreateSecrets(mode, a)
 	if err != nil {
 		return err
 	}
-	chainLength, deadline, err := createProtocol(c, mode, a)
+	chainLength, deadline, err := engine.CreateProtocol(c, mode, a)
 	if err != nil {
 		return err
 	}
@@ -88,11 +88,11 @@ func join(c *engine.Ctx, a *engine.Action) error {
 	if len(p.Players) >= c.Rules.MaxPlayers {
 		return reject(engine.CodeGameFull, "every seat is taken")
 	}
-	entropy, err := joinEntropy(c, a)
+	entropy, err := engine.JoinEntropy(c, a)
 	if err != nil {
 		return err
 	}
-	keys, err := joinKeys(c, a)
+	keys, err := engine.CheckJoinKeys(c, a)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func join(c *engine.Ctx, a *engine.Action) error {
 	}
 	e := c.Add(engine.EvPlayerJoined)
 	e.UID, e.Seat, e.Class = a.Actor, a.Seat, a.Class
-	seatKeys(c, a, at, keys, e)
+	engine.SeatKeys(c, a, at, keys, e)
 	return nil
 }
 
@@ -137,10 +137,10 @@ func start(c *engine.Ctx, a *engine.Action) error {
 	case len(p.Players) < c.Rules.MinPlayers:
 		return reject(engine.CodeTooFewPlayers, strconv.Itoa(len(p.Players))+" players; the ruleset needs "+strconv.Itoa(c.Rules.MinPlayers))
 	}
-	if err := allOpened(c); err != nil {
+	if err := engine.AllOpened(c); err != nil {
 		return err
 	}
-	gameSeed, err := fixGameSeed(c)
+	gameSeed, err := engine.FixGameSeed(c)
 	if err != nil {
 		return err
 	}
