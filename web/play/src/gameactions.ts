@@ -14,7 +14,7 @@ import { confirmBar, isIrreversible, noteStatus, ordered } from "./safety";
 import { legalNow, noteOtherTab } from "./seatact";
 import { takeRematch } from "./spectate";
 import type { Action, Public, Result } from "./types";
-import type { GameView } from "./gameview";
+import type { GameHost } from "./gamehost";
 
 /** Pending is an action sent and not yet seen on the board. */
 interface Pending {
@@ -47,7 +47,7 @@ export class ActionPanel {
   pending: Pending | null = null;
   private legalKey = "";
 
-  constructor(private readonly g: GameView) {}
+  constructor(private readonly g: GameHost) {}
 
   private get storageKey(): string {
     return "fairboard.pending." + app.user!.uid + "." + this.g.id;

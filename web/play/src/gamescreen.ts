@@ -14,7 +14,7 @@ import { modeOf } from "./modes";
 import { signalTurn, TurnAlert } from "./safety";
 import { showRematch } from "./spectate";
 import type { GameEvent, Public } from "./types";
-import type { GameView } from "./gameview";
+import type { GameHost } from "./gamehost";
 
 /** RECENT is how many events "Just now" shows. */
 const RECENT = 8;
@@ -41,7 +41,7 @@ export class GameScreen {
   private revealDue = false;
   private readonly alert = new TurnAlert();
 
-  constructor(private readonly g: GameView) {}
+  constructor(private readonly g: GameHost) {}
 
   /** reset empties the game's page for the game id, before it is read. */
   reset(): void {
