@@ -4,6 +4,7 @@
 // button with the join into the rotated seat that follows it.
 
 import { byId, h, replace, show } from "./dom";
+import { CallError } from "./backend";
 import { refusal } from "./errors";
 import type { TableView } from "./tablewords";
 
@@ -237,12 +238,29 @@ export class Poller {
 }
 
 /** joinRematchTable joins, on a table's page just opened, the seat a
- * rematch this player asked for keeps for them, then reads the table. */
+ * rematch this player asked for keeps for them, then reads the table. A
+ * join refused as stale (the other players' rematch joins land at the
+ * same time: joins do not depend on each other) is sent again at the
+ * version read, while the seat is still free, at most five times. */
 export function joinRematchTable(call: Call, newId: (prefix: string) => string, t: { refresh(): Promise<void> }, v: TableView): void {
   const r = takeRematch(v.gameId);
   if (!r || v.phase !== "lobby" || v.seat >= 0) return;
-  const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version: v.version, seat: r.seat, ...(r.options ? { options: r.options } : {}) };
-  void call("joinGame", data)
+  const join = async (): Promise<void> => {
+    let version = v.version;
+    for (let tries = 0; ; tries++) {
+      const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version, seat: r.seat, ...(r.options ? { options: r.options } : {}) };
+      try {
+        await call("joinGame", data);
+        return;
+      } catch (e) {
+        if (!(e instanceof CallError && e.details?.code === "stale_version") || tries >= 4) throw e;
+        const now = await call<TableView>("getView", { game: v.game, gameId: v.gameId });
+        if (now.phase !== "lobby" || now.seats[r.seat]?.uid !== "") throw e;
+        version = now.version;
+      }
+    }
+  };
+  void join()
     .catch((e) => (byId("tg-status").textContent = "Refused: " + refusal(e)))
     .then(() => t.refresh());
 }
