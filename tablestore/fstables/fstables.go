@@ -22,7 +22,7 @@
 //	                              it, and again whenever either changes
 //
 // Every create and action is one Firestore transaction: it reads the
-// private document, restores the table (table.Restore replays its moves),
+// private document, restores the table (table.Restore, from its snapshot),
 // applies the action and writes the game document, the private table, one
 // log document and the seat documents whose part changed; a refused
 // action or a retry (table.Result.Replayed) writes nothing. Of two actions at once
