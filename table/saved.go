@@ -136,7 +136,7 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 	case len(s.Seats) < def.Seats().Min || len(s.Seats) > def.Seats().Max:
 		return bad("%d seats", len(s.Seats))
 	case s.Phase != PhaseLobby && s.Phase != PhasePlaying && s.Phase != PhaseFinished,
-		s.Phase == PhaseLobby && s.Started, s.Phase == PhasePlaying && !s.Started,
+		s.Phase == PhaseLobby && s.Started, s.Phase == PhasePlaying && !s.Started, s.Snapshot != nil && !s.Started,
 		(s.Phase == PhaseFinished) != (s.Outcome != nil):
 		return bad("phase %q does not fit the game", s.Phase)
 	}

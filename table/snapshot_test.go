@@ -270,3 +270,21 @@ func TestSnapshotStreamIsRead(t *testing.T) {
 	}
 	require.True(t, differ, "twenty rolls from another stream position gave the same dice")
 }
+
+// A snapshot saved with a table in its lobby (no game to restore) is
+// refused.
+func TestSnapshotInTheLobbyRefused(t *testing.T) {
+	tb, _, err := table.Create(pig.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeSeeded, Seed: "lobby"})
+	require.NoError(t, err)
+	data, err := tb.Save()
+	require.NoError(t, err)
+	_, err = table.Restore(pig.Def, data)
+	require.NoError(t, err)
+	var m map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(data, &m))
+	m["snapshot"] = json.RawMessage(`{"public":"{}","private":["",""],"secret":""}`)
+	bad, err := json.Marshal(m)
+	require.NoError(t, err)
+	_, err = table.Restore(pig.Def, bad)
+	require.ErrorContains(t, err, "phase")
+}
