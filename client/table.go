@@ -2,8 +2,6 @@ package client
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,10 +13,12 @@ import (
 // but the dungeon, Pig, Kuhn poker and Leduc hold'em) is played through
 // the same functions as the dungeon with other data: createGame naming
 // the game, joinGame, startGame, act and getView on the table. A [Table]
-// is one player's side of it: each call carries an action id the Table
-// makes and keeps while it retries the call, so that a call sent again
-// after a lost answer is applied once (the server answers the stored
-// result, Replayed); its View shows the player's seat its own private
+// is one player's side of it: each call carries an action id made of its
+// kind and the version it is sent against (actionID), kept while the
+// call is sent again, so that a call sent again after a lost answer, by
+// this Table or by the player's next one after a restart, is applied once
+// (the server answers the stored result, Replayed; the same id with
+// other content is action_id_reused); its View shows the player's seat its own private
 // part (TableView.Private) and nothing of another seat's, which the
 // server never sends.
 
@@ -33,11 +33,9 @@ const maxTableTries = 6
 // Table is one player's side of one table game. Not safe for concurrent
 // use.
 type Table struct {
-	f      *Functions
-	game   string
-	id     string
-	prefix string // this Table's action ids: prefix-N
-	n      int
+	f    *Functions
+	game string
+	id   string
 	// Retry is the first pause before a retryable call is sent again
 	// (doubling, at most 2 s; 0: 100 ms).
 	Retry time.Duration
@@ -56,11 +54,7 @@ func NewTable(f *Functions, game, gameID string) (*Table, error) {
 	case !validID(gameID):
 		return nil, fmt.Errorf("client: game id %q: want 1-128 characters of [A-Za-z0-9_-]", gameID)
 	}
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, err
-	}
-	return &Table{f: f, game: game, id: gameID, prefix: "t" + hex.EncodeToString(b[:])}, nil
+	return &Table{f: f, game: game, id: gameID}, nil
 }
 
 func validID(s string) bool {
@@ -79,18 +73,20 @@ func validID(s string) bool {
 // GameID returns the table's game id.
 func (t *Table) GameID() string { return t.id }
 
-// nextID returns a fresh action id of this Table.
-func (t *Table) nextID() string {
-	t.n++
-	return t.prefix + "-" + strconv.Itoa(t.n)
+// actionID is the action id of a call of kind against version: the
+// player sends one action of a kind per version (any other at the same
+// version would be stale after it), so the id names it, and the same
+// call sent again is a retry.
+func actionID(kind string, version uint64) string {
+	return kind + "-" + strconv.FormatUint(version, 10)
 }
 
-// call sends one action (data without its action id) under a fresh
-// action id, and again under the same id while the answer is retryable
+// call sends one action (data without its action id) under id, and
+// again under the same id while the answer is retryable
 // (CallError.Retryable: no answer, ABORTED, UNAVAILABLE, ...), up to
 // maxTableTries sends or ctx's end.
-func (t *Table) call(ctx context.Context, name string, data map[string]any) (*TableResult, error) {
-	data["game"], data["gameId"], data["actionId"] = t.game, t.id, t.nextID()
+func (t *Table) call(ctx context.Context, name, id string, data map[string]any) (*TableResult, error) {
+	data["game"], data["gameId"], data["actionId"] = t.game, t.id, id
 	pause := t.Retry
 	if pause <= 0 {
 		pause = 100 * time.Millisecond
@@ -151,7 +147,7 @@ func (t *Table) Create(ctx context.Context, c TableCreate) (*TableResult, error)
 	if c.Spectators {
 		d["spectators"] = true
 	}
-	return t.call(ctx, "createGame", d)
+	return t.call(ctx, "createGame", "create", d)
 }
 
 // Join takes seat (0 to the table's seats - 1) with options (nil: the
@@ -165,7 +161,7 @@ func (t *Table) Join(ctx context.Context, seat int, options map[string]string) (
 		if options != nil {
 			d["options"] = options
 		}
-		return t.call(ctx, "joinGame", d)
+		return t.call(ctx, "joinGame", actionID("join", v), d)
 	})
 }
 
@@ -174,12 +170,12 @@ func (t *Table) Join(ctx context.Context, seat int, options map[string]string) (
 // refusal (not_owner, too_few_players, ...).
 func (t *Table) Start(ctx context.Context) (*TableResult, error) {
 	return t.versioned(ctx, func(v uint64) (*TableResult, error) {
-		return t.call(ctx, "startGame", map[string]any{"version": v})
+		return t.call(ctx, "startGame", actionID("start", v), map[string]any{"version": v})
 	})
 }
 
 // versioned sends send against the table's version, read again and sent
-// again (a fresh action id: another content) on stale_version, at most
+// again (another version: another action id) on stale_version, at most
 // maxTableTries times.
 func (t *Table) versioned(ctx context.Context, send func(v uint64) (*TableResult, error)) (*TableResult, error) {
 	for try := 1; ; try++ {
@@ -206,7 +202,7 @@ func (t *Table) Move(ctx context.Context, version uint64, move json.RawMessage) 
 	if err := json.Unmarshal(move, &obj); err != nil {
 		return nil, fmt.Errorf("client: a move is the game's JSON object {\"kind\": ...}: %w", err)
 	}
-	return t.call(ctx, "act", map[string]any{"version": version, "move": move})
+	return t.call(ctx, "act", actionID("move", version), map[string]any{"version": version, "move": move})
 }
 
 // Act sends another of act's kinds: "leave", "removeSeat" (with seat,
@@ -222,7 +218,7 @@ func (t *Table) Act(ctx context.Context, kind string, version uint64, seat *int)
 	if seat != nil {
 		d["seat"] = *seat
 	}
-	return t.call(ctx, "act", d)
+	return t.call(ctx, "act", actionID(kind, version), d)
 }
 
 // View reads the table as the player may (getView): the public part, its

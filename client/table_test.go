@@ -191,7 +191,8 @@ func (d *dropFirst) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // A table call whose answer is lost is sent again with the same action
-// id and applied once (the second answer is the stored one, Replayed);
+// id and applied once (the later answer is the stored one, Replayed), as
+// is the same call from the player's next client;
 // the functions' refusals reach the caller by code (errors.Is with the
 // table's codes); the client refuses what is not a table call before
 // sending.
@@ -239,6 +240,15 @@ func TestTableClientRetriesAndErrors(t *testing.T) {
 	after, err := t1.View(ctx, 0)
 	require.NoError(t, err)
 	require.Equal(t, v0.Version+1, after.Version, "the move was applied once")
+	// The player's next client (a restart) sending the same move again
+	// gets the stored answer; another move at that version is refused.
+	restarted, err := client.NewTable(devF(base, "rt0", nil), kuhn.Name, "rt")
+	require.NoError(t, err)
+	res, err = restarted.Move(ctx, v0.Version, v0.Legal[0])
+	require.NoError(t, err)
+	require.True(t, res.Replayed)
+	_, err = restarted.Move(ctx, v0.Version, v0.Legal[1])
+	require.ErrorIs(t, err, table.CodeActionIDReused)
 
 	_, err = client.NewTable(devF(base, "x", nil), "dungeon", "rt")
 	require.ErrorContains(t, err, "no table game")
