@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/fairboard/fairboard/engine"
@@ -30,6 +31,16 @@ func (e *CallError) Error() string {
 		return fmt.Sprintf("%s: %s (%s): %s", e.Function, e.Status, e.Code, e.Message)
 	}
 	return fmt.Sprintf("%s: %s: %s", e.Function, e.Status, e.Message)
+}
+
+// Is reports whether target names e's code: a string code type of the
+// table's or the game's (errors.Is(err, table.CodeNotYourTurn)), matched
+// by its spelling.
+func (e *CallError) Is(target error) bool {
+	if e.Code == "" {
+		return false
+	}
+	return reflect.ValueOf(target).Kind() == reflect.String && target.Error() == e.Code
 }
 
 // Retryable reports whether the same call (same action id) may succeed

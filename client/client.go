@@ -19,6 +19,11 @@
 //
 // [Client.Play] plays a whole game with a bot policy: the bots play
 // trustless games through the functions with it.
+//
+// A [Table] is a player's side of a table game (table.go: Pig, Kuhn
+// poker, Leduc hold'em through createGame, joinGame, startGame, act and
+// getView): idempotent action ids kept across retries, refusals by the
+// table's codes, and a view that shows the seat its own private part.
 package client
 
 import (

@@ -31,7 +31,10 @@ var errNoSweepAuth = errors.New("functions: the sweep has no authorizer configur
 // and it settles every game whose time has come (service.Service.Sweep):
 // trustless rounds past their deadline closed if every seat revealed,
 // else aborted; fair games past the fair deadline abandoned, revealing
-// their seeds. It answers 200 {"result": service.SweepResult}; 401
+// their seeds. With tables (WithTables) it then aborts every trustless
+// table whose pending round is past its deadline, naming the seats that
+// did not reveal (SweepTables). It answers 200 {"result":
+// service.SweepResult, "tables": TableSweepResult (with tables)}; 401
 // UNAUTHENTICATED to a request the authorizer refuses (or to every
 // request when there is none), 400 to another method than POST, 503
 // UNAVAILABLE when the store fails (with what was done so far in
@@ -74,5 +77,19 @@ func (a *API) Sweep(w http.ResponseWriter, r *http.Request) {
 		a.log.Error("sweep: games left due", "failed", res.Failed)
 	}
 	a.log.Info("sweep", "due", res.Due, "closed", len(res.Closed), "aborted", len(res.Aborted), "abandoned", len(res.Abandoned))
-	answer(http.StatusOK, map[string]any{"result": res})
+	out := map[string]any{"result": res}
+	if a.tables != nil {
+		tres, err := a.SweepTables(r.Context())
+		if err != nil {
+			a.log.Error("sweep of the tables failed", "err", err, "done", tres)
+			fail(http.StatusServiceUnavailable, "UNAVAILABLE", "the table store is unavailable; the next sweep goes on", map[string]any{"result": res, "tables": tres})
+			return
+		}
+		if len(tres.Failed) > 0 {
+			a.log.Error("sweep: tables left due", "failed", tres.Failed)
+		}
+		a.log.Info("sweep of the tables", "due", tres.Due, "aborted", len(tres.Aborted))
+		out["tables"] = tres
+	}
+	answer(http.StatusOK, out)
 }

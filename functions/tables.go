@@ -87,9 +87,14 @@ type TableView struct {
 	Seat      int             `json:"seat"`
 	ToMove    int             `json:"toMove"`
 	State     json.RawMessage `json:"state"`
-	Legal     json.RawMessage `json:"legal"`
-	Log       json.RawMessage `json:"log"`
-	Outcome   *TableOutcome   `json:"outcome"`
+	// Private is the game's private part of the caller's seat alone
+	// (AppendPrivate: Kuhn poker's {"card":C}), the part the seat's
+	// Firestore document holds; null for a caller without a seat, before
+	// the start, and for a game whose seats have none (Pig).
+	Private json.RawMessage `json:"private"`
+	Legal   json.RawMessage `json:"legal"`
+	Log     json.RawMessage `json:"log"`
+	Outcome *TableOutcome   `json:"outcome"`
 	// Names are the names copied into the game (at each join, and by a
 	// seated player's rename), by uid.
 	Names map[string]string `json:"names"`
@@ -310,18 +315,12 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 		spectating = l != nil
 	}
 	out := &TableView{Game: v.Game, GameID: q.GameID, Mode: string(v.Mode), Owner: v.Owner, Phase: string(v.Phase),
-		Version: v.Version, Rules: v.Rules, RulesHash: v.RulesHash, Seat: v.Seat, ToMove: v.ToMove,
-		State: json.RawMessage("null"), Spectating: spectating}
+		Version: v.Version, Rules: v.Rules, RulesHash: v.RulesHash, Seat: v.Seat, ToMove: v.ToMove, Spectating: spectating}
 	for _, s := range v.Seats {
 		out.Seats = append(out.Seats, TableSeat{UID: s.UID, Options: s.Options})
 	}
-	if v.State != nil {
-		out.State = v.State
-		if !json.Valid(v.State) { // a game whose parts are not JSON: as a string
-			s, _ := json.Marshal(string(v.State))
-			out.State = s
-		}
-	}
+	out.State = asJSON(v.State)
+	out.Private = asJSON(v.Private)
 	legal := []byte{'['}
 	for i, m := range v.Legal {
 		if i > 0 {
@@ -352,6 +351,19 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 		}
 	}
 	return out, nil
+}
+
+// asJSON is a game's part as getView answers it: null when empty, the
+// game's JSON as it is, and a part that is not JSON as a string.
+func asJSON(b []byte) json.RawMessage {
+	switch {
+	case len(b) == 0:
+		return json.RawMessage("null")
+	case !json.Valid(b):
+		s, _ := json.Marshal(string(b))
+		return s
+	}
+	return b
 }
 
 // errAlreadyCreated is a dungeon create's answer on a game id a table

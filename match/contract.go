@@ -46,6 +46,8 @@ const maxContractErrors = 20
 //     Check;
 //   - chance outcomes, where listed: probabilities summing to 1, each
 //     reached by applying the move with its draws, all of them used;
+//   - a game.Restorer: every state it visits is made again from its
+//     three parts (game.RestoreState) as the same state, moves and all;
 //   - a game that declares every part public (game.AllPublic): no
 //     private part and no secret part at any state;
 //   - the end: a payoff per seat, winners in range and ascending, and
@@ -185,6 +187,7 @@ func (c *contract) state(st game.State, seed string) {
 		c.sample(st, s)
 	}
 	c.chance(st)
+	c.restore(st)
 	if game.IsAllPublic(c.def) {
 		for s := range n {
 			if len(st.AppendPrivate(nil, s)) > 0 {

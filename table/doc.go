@@ -14,10 +14,13 @@
 // package trustseat). It is not safe for concurrent use; Memory is a store of
 // tables by game id that is, in memory. Table.Save gives the bytes a
 // persistent store would keep (the lobby, log, results, and the game as
-// its moves, with a crypto table's draws) and Restore makes the table
-// again by replaying them (match.Resume), its stream going on: a seeded
-// one where it was, a crypto one on a new crypto stream. The stores
-// (package tablestore) and the functions serve it.
+// its moves, with a crypto table's draws, and its snapshot: snapshot.go)
+// and Restore makes the table again from its snapshot (match.FromSnapshot,
+// no move replayed) or, without one, by replaying its moves
+// (match.Resume), its stream going on: a seeded or fair one where it was,
+// a crypto one on a new crypto stream; RestoreReplay always replays, the
+// check of the moves. The stores (package tablestore) and the functions
+// serve it.
 //
 // It imports game, match and rng only, never a game (imports_test.go).
 package table

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 
@@ -20,6 +21,9 @@ import (
 // opened), the RNG audit entries of a replay and the final state's hash.
 // "gamectl verify" and "gamectl replay" check it offline with
 // match.CheckRecord.
+//
+// The replay is the check of a table restored from its snapshot: moves
+// that do not replay to the table's state are an error.
 //
 // Errors: not_created for anyone else (as for no table: a stranger does
 // not learn the id is taken); not_finished while the game is not over or
@@ -53,7 +57,11 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 		m, err = match.Replay(t.def, cfg, t.m.Moves(), draws)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("table: record: the game does not replay: %w", err) // internal: Restore replayed it
+		return nil, fmt.Errorf("table: record: the game does not replay: %w", err) // internal: its moves were applied
+	}
+	if !bytes.Equal(match.StateBytes(m.State()), t.StateBytes()) {
+		// a table restored from a snapshot that its moves do not reach
+		return nil, fmt.Errorf("table: record: the game's moves replay to another state than the table's")
 	}
 	r, err := match.NewRecord(m, audit)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -45,6 +44,12 @@ type saved struct {
 	// Trustless is a trustless table's protocol state (its pending
 	// round's links included: the server's alone).
 	Trustless *trust `json:"trustless,omitempty"`
+	// Snapshot is the started game's state and stream position
+	// (snapshot.go), from which Restore goes on without replaying Moves;
+	// absent for a game that does not restore from its parts
+	// (game.Restorer) and in tables saved before snapshots, which
+	// Restore replays.
+	Snapshot *savedSnapshot `json:"snapshot,omitempty"`
 }
 
 type savedRecord struct {
@@ -74,11 +79,18 @@ func (t *Table) Save() ([]byte, error) {
 		if t.mode == rng.ModeCrypto {
 			s.Draws = t.m.Draws()
 		}
+		snap, err := t.snapshot()
+		if err != nil {
+			return nil, err
+		}
+		s.Snapshot = snap
 	}
 	return json.Marshal(s)
 }
 
-// Restore makes the table saved in data (Table.Save) again, under def,
+// Restore makes the table saved in data (Table.Save) again, under def:
+// from its snapshot when it has one (snapshot.go: the state from its
+// parts, the stream from its position, no move replayed), else
 // replaying its game's moves (match.Resume: a seeded table from its seed,
 // on the same stream; a crypto table from its draws, then on a new
 // crypto stream; a trustless table with each round's randomness from its
@@ -87,6 +99,18 @@ func (t *Table) Save() ([]byte, error) {
 // a ruleset def refuses, seats or a phase that do not fit, moves or
 // draws that do not replay, or a final state other than the saved one.
 func Restore(def game.Definition, data []byte) (*Table, error) {
+	return restore(def, data, false)
+}
+
+// RestoreReplay is Restore by replay always, whatever the saved table
+// holds: the check of its moves (verify and export replay so too). A
+// table saved with a snapshot must replay to that snapshot exactly (its
+// state's parts and its stream's position), or it is an error.
+func RestoreReplay(def game.Definition, data []byte) (*Table, error) {
+	return restore(def, data, true)
+}
+
+func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 	var s saved
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
@@ -112,7 +136,7 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 	case len(s.Seats) < def.Seats().Min || len(s.Seats) > def.Seats().Max:
 		return bad("%d seats", len(s.Seats))
 	case s.Phase != PhaseLobby && s.Phase != PhasePlaying && s.Phase != PhaseFinished,
-		s.Phase == PhaseLobby && s.Started, s.Phase == PhasePlaying && !s.Started,
+		s.Phase == PhaseLobby && s.Started, s.Phase == PhasePlaying && !s.Started, s.Snapshot != nil && !s.Started,
 		(s.Phase == PhaseFinished) != (s.Outcome != nil):
 		return bad("phase %q does not fit the game", s.Phase)
 	}
@@ -128,30 +152,13 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 	if !s.Started {
 		return t, nil
 	}
-	seats := make([]game.Seat, len(s.Seats))
-	for i, st := range s.Seats {
-		seats[i] = game.Seat{Options: slices.Clone(st.Options)}
-	}
-	seed, err := t.matchSeed()
-	if err != nil {
-		return bad("%w", err)
-	}
-	var m *match.Match
-	if t.tl != nil {
-		keys, kerr := t.trustKeys(s.Moves)
-		if kerr != nil {
-			return bad("%w", kerr)
-		}
-		m, err = match.ReplayTrustless(def, match.Config{Mode: s.Mode, Seats: seats, Rules: rules}, s.Moves, keys)
-	} else {
-		m, err = match.Resume(def, match.Config{Mode: s.Mode, Seed: seed, Seats: seats, Rules: rules}, s.Moves, s.Draws)
-	}
+	m, err := t.restoreMatch(&s, !replay)
 	if err != nil {
 		return bad("%w", err)
 	}
 	t.m = m
 	if game.HashJSON(t.StateBytes()) != s.StateHash {
-		return nil, errors.New("table: restore: the replayed game is not the saved one (its state hash differs)")
+		return nil, errors.New("table: restore: the restored game is not the saved one (its state hash differs)")
 	}
 	return t, nil
 }

@@ -111,7 +111,9 @@ func TestSaveRestoreEveryAction(t *testing.T) {
 	}
 }
 
-// Restore refuses what it cannot make the saved table from.
+// Restore refuses what it cannot make the saved table from; RestoreReplay
+// (the check by replay) also refuses draws that do not replay, which
+// Restore, going on from the snapshot, does not read.
 func TestRestoreRefusals(t *testing.T) {
 	tb, _, err := table.Create(pig.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeCrypto, Seats: 2})
 	require.NoError(t, err)
@@ -138,19 +140,29 @@ func TestRestoreRefusals(t *testing.T) {
 	if first == "1" {
 		other = "2"
 	}
-	for _, c := range []struct{ name, data, msg string }{
-		{"another format", strings.Replace(good, table.SavedFormat, "fairboard-table/v0", 1), "format"},
-		{"an unknown field", strings.Replace(good, `{"format"`, `{"x":1,"format"`, 1), "unknown field"},
-		{"another mode", strings.Replace(good, `"mode":"crypto"`, `"mode":"dice"`, 1), "mode"},
-		{"trustless without its protocol", strings.Replace(good, `"mode":"crypto"`, `"mode":"trustless"`, 1), "trustless protocol state"},
-		{"fair without its server seed", strings.Replace(good, `"mode":"crypto"`, `"mode":"fair"`, 1), "server's seed"},
-		{"another draw", good[:i] + other + good[j:], "move 2 (roll"}, // a 1 where it was not, or not where it was
-		{"another state hash", strings.Replace(good, `"stateHash":"`, `"stateHash":"0`, 1), "state hash"},
-		{"a draw too many", good[:k] + ",1" + good[k:], "1 of "},
-		{"a bad ruleset", strings.Replace(good, `"dieSides":6`, `"dieSides":1`, 1), "dieSides"},
-		{"a phase without its game", strings.Replace(good, `"phase":"playing"`, `"phase":"lobby"`, 1), "phase"},
+	for _, c := range []struct {
+		name, data, msg string
+		replay          bool
+	}{
+		{"another format", strings.Replace(good, table.SavedFormat, "fairboard-table/v0", 1), "format", false},
+		{"an unknown field", strings.Replace(good, `{"format"`, `{"x":1,"format"`, 1), "unknown field", false},
+		{"another mode", strings.Replace(good, `"mode":"crypto"`, `"mode":"dice"`, 1), "mode", false},
+		{"trustless without its protocol", strings.Replace(good, `"mode":"crypto"`, `"mode":"trustless"`, 1), "trustless protocol state", false},
+		{"fair without its server seed", strings.Replace(good, `"mode":"crypto"`, `"mode":"fair"`, 1), "server's seed", false},
+		{"another draw", good[:i] + other + good[j:], "move 2 (roll", true}, // a 1 where it was not, or not where it was
+		{"another state hash", strings.Replace(good, `"stateHash":"`, `"stateHash":"0`, 1), "state hash", false},
+		{"a draw too many", good[:k] + ",1" + good[k:], "1 of ", true},
+		{"a snapshot of another state", strings.Replace(good, `"public":"{\"banked\":[`, `"public":"{\"banked\":[1`, 1), "state hash", false},
+		{"a snapshot that does not decode", strings.Replace(good, `"public":"{`, `"public":"{{`, 1), "public part", false},
+		{"a snapshot the moves do not reach", strings.Replace(good, `"public":"{\"banked\":[`, `"public":"{\"banked\":[1`, 1), "not its saved snapshot", true},
+		{"a bad ruleset", strings.Replace(good, `"dieSides":6`, `"dieSides":1`, 1), "dieSides", false},
+		{"a phase without its game", strings.Replace(good, `"phase":"playing"`, `"phase":"lobby"`, 1), "phase", false},
 	} {
-		_, err := table.Restore(pig.Def, []byte(c.data))
+		restore := table.Restore
+		if c.replay {
+			restore = table.RestoreReplay
+		}
+		_, err := restore(pig.Def, []byte(c.data))
 		require.ErrorContains(t, err, c.msg, c.name)
 	}
 	_, err = table.Restore(dungeon.Def, data)

@@ -31,6 +31,10 @@ type View struct {
 	// State is the game's AppendView for the reader's seat, or its
 	// AppendPublic for a reader without a seat; nil before the start.
 	State []byte
+	// Private is the game's private part of the reader's seat
+	// (AppendPrivate: its own part alone, as SeatPart has it); nil for a
+	// reader without a seat and before the start.
+	Private []byte
 	// Legal are the reader's legal moves now (the game's Legal, from the
 	// seat's own view; none unless it is the seat the game awaits).
 	Legal []game.Move
@@ -70,6 +74,7 @@ func (t *Table) view(seat int) *View {
 			v.State = st.AppendPublic(nil)
 		} else {
 			v.State = st.AppendView(nil, seat)
+			v.Private = st.AppendPrivate(nil, seat)
 			if t.phase == PhasePlaying && (t.tl == nil || t.tl.Pending == nil) {
 				v.Legal = st.Legal(seat, nil)
 			}

@@ -63,6 +63,13 @@ type Store interface {
 	// seated player or the owner (table.Table.Record): not_created for
 	// anyone else or no table, not_finished before the game's end.
 	Record(ctx context.Context, gameID, uid string) (*match.Record, error)
+	// Due returns the ids of the tables whose due time
+	// (table.Table.DueAt: a trustless round's deadline) is not after
+	// before (unix ms), earliest first, at most limit (limit <= 0: every
+	// one): the tables a sweep aborts (functions' sweep). It reads only
+	// those tables' entries (fstables: one indexed query), never every
+	// table.
+	Due(ctx context.Context, before int64, limit int) ([]string, error)
 }
 
 // Memory is the in-memory Store (over table.Memory): every request is
@@ -135,6 +142,11 @@ func (m *Memory) Game(_ context.Context, gameID string) (string, error) {
 		return "", err
 	}
 	return v.Game, nil
+}
+
+// Due implements Store.
+func (m *Memory) Due(_ context.Context, before int64, limit int) ([]string, error) {
+	return m.mem.Due(before, limit), nil
 }
 
 // Record implements Store.

@@ -156,7 +156,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	serving = true // Serve closes ln
 	go func() { errc <- srv.Serve(ln) }()
 	if c.sweepEvery > 0 {
-		go sweepLoop(ctx, svc, c.sweepEvery, log)
+		go sweepLoop(ctx, svc, api, c.sweepEvery, log)
 	}
 	select {
 	case err := <-errc:
@@ -174,10 +174,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// sweepLoop runs the service's sweep every d until ctx ends: locally
-// there is no Cloud Scheduler to call the sweep function (which serve
-// refuses, having no OIDC authorizer).
-func sweepLoop(ctx context.Context, svc *service.Service, d time.Duration, log *slog.Logger) {
+// sweepLoop runs the service's sweep, then the tables' (API.SweepTables:
+// trustless tables past their round's deadline aborted), every d until
+// ctx ends: locally there is no Cloud Scheduler to call the sweep
+// function (which serve refuses, having no OIDC authorizer).
+func sweepLoop(ctx context.Context, svc *service.Service, api *functions.API, d time.Duration, log *slog.Logger) {
 	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
@@ -191,6 +192,12 @@ func sweepLoop(ctx context.Context, svc *service.Service, d time.Duration, log *
 			log.Error("sweep", "err", err)
 		} else if res != nil && res.Due > 0 {
 			log.Info("sweep", "closed", res.Closed, "aborted", res.Aborted, "abandoned", res.Abandoned)
+		}
+		tres, err := api.SweepTables(ctx)
+		if err != nil && ctx.Err() == nil {
+			log.Error("sweep of the tables", "err", err)
+		} else if tres != nil && tres.Due > 0 {
+			log.Info("sweep of the tables", "aborted", tres.Aborted, "failed", tres.Failed)
 		}
 	}
 }

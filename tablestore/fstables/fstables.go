@@ -8,7 +8,9 @@
 //	                              rulesHash, state (the game's public part, JSON text,
 //	                              once started), outcome (once finished), fairness (a
 //	                              fair table's: its commitment, and once finished the
-//	                              server seed, the contributions and the game seed)
+//	                              server seed, the contributions and the game seed),
+//	                              tableDueAt (a trustless table's pending round's
+//	                              deadline, unix ms, absent when none: the sweep's query)
 //	games/{gameId}/private/table  the saved table (table.Save, fairboard-table/v1: the
 //	                              seed, the moves, the draws, the stored results): server only
 //	games/{gameId}/log/{id}       one applied action's events as the public reads them
@@ -22,7 +24,7 @@
 //	                              it, and again whenever either changes
 //
 // Every create and action is one Firestore transaction: it reads the
-// private document, restores the table (table.Restore replays its moves),
+// private document, restores the table (table.Restore, from its snapshot),
 // applies the action and writes the game document, the private table, one
 // log document and the seat documents whose part changed; a refused
 // action or a retry (table.Result.Replayed) writes nothing. Of two actions at once
@@ -43,7 +45,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
 )
@@ -119,6 +120,11 @@ type publicDoc struct {
 	// following the table by listeners shows the commitment and checks
 	// the reveal as it would from getView.
 	Fairness *fairnessDoc `firestore:"fairness,omitempty"`
+	// TableDueAt is table.Table.DueAt (a trustless table's pending
+	// round's deadline, unix ms), absent when 0: the one indexed field
+	// the sweep queries (Due). Not the dungeon's dueAt, which its own
+	// sweep queries over the same collection.
+	TableDueAt int64 `firestore:"tableDueAt,omitempty"`
 }
 
 func (s *Store) refs(gameID string) (pub, priv *firestore.DocumentRef) {
@@ -247,24 +253,6 @@ func (s *Store) Game(ctx context.Context, gameID string) (string, error) {
 	return d.Game, nil
 }
 
-// Saved returns the table gameID's saved JSON (table.Save), for the
-// server and tests.
-func (s *Store) Saved(ctx context.Context, gameID string) ([]byte, error) {
-	_, privRef := s.refs(gameID)
-	snap, err := privRef.Get(ctx)
-	if status.Code(err) == codes.NotFound {
-		return nil, notCreated(gameID)
-	}
-	if err != nil {
-		return nil, mapErr(err)
-	}
-	var d privateDoc
-	if err := snap.DataTo(&d); err != nil {
-		return nil, err
-	}
-	return []byte(d.Saved), nil
-}
-
 func (s *Store) load(ctx context.Context, gameID string) (game.Definition, *table.Table, error) {
 	if !table.ValidID(gameID) {
 		return nil, nil, notCreated(gameID)
@@ -314,7 +302,9 @@ func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, 
 			return tx.Create(ref, data)
 		}
 	}
-	if err := put(pubRef, publicOf(pv)); err != nil {
+	pd := publicOf(pv)
+	pd.TableDueAt = t.DueAt()
+	if err := put(pubRef, pd); err != nil {
 		return err
 	}
 	if err := put(privRef, privateDoc{Game: pv.Game, Saved: string(saved)}); err != nil {
@@ -400,12 +390,3 @@ func mapErr(err error) error {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
-
-// Record implements tablestore.Store: one read of the private table.
-func (s *Store) Record(ctx context.Context, gameID, uid string) (*match.Record, error) {
-	_, t, err := s.load(ctx, gameID)
-	if err != nil {
-		return nil, err
-	}
-	return t.Record(uid)
-}
