@@ -172,6 +172,12 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 	}
 	if q.Mode == "trustless" {
 		mode = rng.ModeTrustless
+		// A game with private parts deals them by mental poker
+		// (table/trustdeal), whose messages act does not route yet.
+		if def, err := a.tables.Def(name); err == nil && !game.IsAllPublic(def) {
+			return nil, callable.InvalidArgument("%s has private parts: a trustless table deals them by mental-poker deals, which the functions do not route yet", name).
+				WithDetails(details{string(table.CodeBadSetup)})
+		}
 	}
 	if q.Mode == "seeded" {
 		if !a.svc.AllowSeeded() {

@@ -137,7 +137,9 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 		return bad("%w", err)
 	}
 	var m *match.Match
-	if t.tl != nil {
+	if t.tl != nil && t.tl.Dealing {
+		m, err = t.restoreDeal()
+	} else if t.tl != nil {
 		keys, kerr := t.trustKeys(s.Moves)
 		if kerr != nil {
 			return bad("%w", kerr)

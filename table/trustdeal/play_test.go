@@ -1,6 +1,7 @@
 package trustdeal_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -47,9 +48,10 @@ func TestTrustlessKuhnHands(t *testing.T) {
 // server's game state holds no card: its private parts and its secret
 // are Hidden until a showdown shows the seats' cards.
 type tap struct {
-	x    *hand
-	seen []*mentalpoker.KeyMessage
-	leak error
+	x       *hand
+	seen    []*mentalpoker.KeyMessage
+	leak    error
+	restore error
 }
 
 func (p *tap) View() *trustdeal.View { return p.x.srv.View() }
@@ -60,7 +62,27 @@ func (p *tap) Do(a trustdeal.Action) error {
 	if p.leak == nil {
 		p.leak = p.check()
 	}
+	if p.restore == nil {
+		p.restore = p.restored()
+	}
 	return err
+}
+
+// restored checks that the hand made again from its log is the same:
+// its view, every key it holds (staged included) and its record.
+func (p *tap) restored() error {
+	r, err := trustdeal.Restore(p.x.cfg, p.x.srv.Log())
+	if err != nil {
+		return err
+	}
+	for _, pair := range [][2]any{{r.View(), p.x.srv.View()}, {r.Held(), p.x.srv.Held()}, {r.Record(), p.x.srv.Record()}} {
+		a, _ := json.Marshal(pair[0])
+		b, _ := json.Marshal(pair[1])
+		if string(a) != string(b) {
+			return fmt.Errorf("restored %s, saved %s", a, b)
+		}
+	}
+	return nil
 }
 
 func (p *tap) check() error {
@@ -108,7 +130,8 @@ func (p *tap) check() error {
 }
 
 // The server never holds a card before the game opens it, in whole hands
-// that reach a showdown and hands that end in a fold; the positive
+// that reach a showdown and hands that end in a fold (and a hand restored
+// from its log after any action is the same hand); the positive
 // control, a client that leaks its own key with its deal keys (which the
 // server refuses, but has received), is caught by the same check.
 func TestServerNeverHoldsACard(t *testing.T) {
@@ -122,6 +145,7 @@ func TestServerNeverHoldsACard(t *testing.T) {
 		_, err := trustdeal.Play(p, x.seats, choose, 40)
 		require.NoError(t, err)
 		require.NoError(t, p.leak, "hand %d", h)
+		require.NoError(t, p.restore, "hand %d", h)
 	}
 	x := newHand(t, 200)
 	x.seats[1].Leak = true

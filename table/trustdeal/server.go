@@ -56,6 +56,8 @@ type Action struct {
 	Keys   []*mentalpoker.KeyMessage
 	Move   *game.Move
 	Reveal *mentalpoker.RevealMessage
+	// Abort asks Server.Abort at At (in a saved log: an abort applied).
+	Abort bool `json:",omitempty"`
 }
 
 // Errors of Do, besides the protocol's own (*mentalpoker.CheatError).
@@ -81,6 +83,8 @@ type Server struct {
 	staged   map[int][]*mentalpoker.KeyMessage
 	reveals  []*mentalpoker.RevealMessage
 	rec      match.RecordDeal
+	log      []Action     // every action that changed the hand
+	events   []game.Event // the game's events since the last Events
 }
 
 // NewServer deals a hand: it sets the game up over a mental-poker dealer
@@ -137,6 +141,40 @@ func (s *Server) Deadline() int64 { return s.deadline }
 // refuses (a drop, a duplicate, a bad proof) ends the hand with the
 // sender forfeiting as a cheat; every other refusal changes nothing.
 func (s *Server) Do(a Action) error {
+	before := s.fingerprint()
+	err := s.do(a)
+	if s.fingerprint() != before {
+		s.log = append(s.log, a)
+	}
+	return err
+}
+
+// progress is what an action can change, to tell the actions to log.
+type progress struct {
+	passes, keys, moves, staged, reveals int
+	phase                                Phase
+	pending                              bool
+}
+
+func (s *Server) fingerprint() progress {
+	return progress{len(s.rec.Passes), len(s.rec.Keys), len(s.rec.Moves), len(s.staged), countNonNil(s.reveals), s.phase, s.pending != nil}
+}
+
+func countNonNil(rs []*mentalpoker.RevealMessage) int {
+	n := 0
+	for _, r := range rs {
+		if r != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *Server) do(a Action) error {
+	if a.Abort {
+		_, err := s.Abort(a.At)
+		return err
+	}
 	switch {
 	case a.Seat < 0 || a.Seat >= len(s.cfg.Keys):
 		return fmt.Errorf("%w: no seat %d", ErrPhase, a.Seat)
@@ -283,9 +321,11 @@ func (s *Server) openKeys(a Action) error {
 }
 
 func (s *Server) apply(mv game.Move, at int64) error {
-	if _, err := s.m.ApplyKeyed(mv, nil); err != nil {
+	ev, err := s.m.ApplyKeyed(mv, nil)
+	if err != nil {
 		return fmt.Errorf("%w: %v", ErrMove, err)
 	}
+	s.events = append(s.events, ev...)
 	s.rec.Moves = append(s.rec.Moves, mv)
 	if s.m.Over() {
 		s.phase, s.deadline = PhaseReveal, at+s.cfg.DeadlineMs
@@ -316,73 +356,4 @@ func (s *Server) reveal(a Action) error {
 	}
 	s.settle(nil)
 	return nil
-}
-
-// Abort ends a hand whose wait is past its deadline at now: the seats
-// whose pass or keys are missing forfeit what they have put in, those
-// whose end-of-hand reveal is missing forfeit as cheats (the reveal is
-// what shows a deal honest). ErrPhase before the deadline or once done.
-func (s *Server) Abort(now int64) ([]int, error) {
-	if s.phase == PhaseDone || s.phase == PhasePlay || now <= s.deadline {
-		return nil, fmt.Errorf("%w: no wait past its deadline (phase %s, deadline %d, now %d)", ErrPhase, s.phase, s.deadline, now)
-	}
-	missing := s.Missing()
-	reason := match.ForfeitDeadline
-	if s.pending != nil {
-		mv := *s.pending
-		s.rec.Pending = &mv
-	}
-	if s.phase == PhaseReveal {
-		reason = match.ForfeitCheat
-		s.rec.Reveals = slices.Clone(s.reveals)
-	}
-	s.forfeit(reason, missing)
-	return missing, nil
-}
-
-// Missing returns the seats the current wait lacks, ascending.
-func (s *Server) Missing() []int {
-	var out []int
-	for seat := range s.cfg.Keys {
-		var lacks bool
-		switch s.phase {
-		case PhasePass:
-			_, next := s.tb.Next()
-			lacks = seat == next
-		case PhaseDeal:
-			lacks = slices.ContainsFunc(s.d.PrivateKeysDue(), func(x [2]int) bool { return x[1] == seat })
-		case PhaseOpen:
-			lacks = s.staged[seat] == nil
-		case PhaseReveal:
-			lacks = s.reveals[seat] == nil
-		}
-		if lacks {
-			out = append(out, seat)
-		}
-	}
-	return out
-}
-
-func (s *Server) forfeit(reason string, seats []int) {
-	s.settle(&match.DealForfeit{Reason: reason, Seats: seats})
-}
-
-func (s *Server) settle(f *match.DealForfeit) {
-	s.rec.Forfeit = f
-	st, err := match.StakesAfter(s.m.State(), s.rec.Pending)
-	if err != nil {
-		panic("trustdeal: settling: " + err.Error())
-	}
-	pay, err := match.DealPayoffs(s.cfg.Def, s.m.Rules(), st, f)
-	if err != nil {
-		panic("trustdeal: settling: " + err.Error())
-	}
-	s.rec.Payoffs, s.phase = pay, PhaseDone
-}
-
-// Record returns the hand's record (match.VerifyDeal checks it); its
-// reveals and payoffs once done.
-func (s *Server) Record() *match.RecordDeal {
-	r := s.rec
-	return &r
 }
