@@ -135,3 +135,24 @@ func TestTrustlessKuhnRecordTampered(t *testing.T) {
 		require.ErrorContains(t, err, c.want)
 	}
 }
+
+// A seat whose signed first pass drops a card: the table applies it as
+// evidence, the game ends with the seat forfeiting as a cheat (Kuhn's 2
+// chips), and the record verifies.
+func TestTrustlessKuhnDropForfeits(t *testing.T) {
+	tbl, seats := kuhnTable(t, "kd")
+	a, err := seats[0].DealTo("p0", tbl.View(uid(0)))
+	require.NoError(t, err)
+	require.NotNil(t, a.Deal.Pass)
+	a.Deal.Pass.Deck = a.Deal.Pass.Deck[:2]
+	seats[0].Resign(a.Deal.Pass)
+	_, err = tbl.Do(*a)
+	require.NoError(t, err, "a signed drop is the seat's forfeit, applied")
+	v := tbl.View("")
+	require.Equal(t, &table.Outcome{Abandoned: true, Payoffs: []float64{-2, 2}, Reason: match.ForfeitCheat, Missing: []int{0}}, v.Outcome)
+	rec, err := tbl.Record(uid(1))
+	require.NoError(t, err)
+	div, err := match.CheckRecord(kuhn.Def, rec)
+	require.NoError(t, err)
+	require.NoError(t, div)
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng/mentalpoker"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/table/trustdeal"
 )
@@ -84,3 +85,11 @@ func (s *Seat) Leak(v *table.View) error {
 	d.Leak = true
 	return nil
 }
+
+// Deal returns the seat's deal client at a dealing table (nil before its
+// first view of one): for tests that make it cheat.
+func (s *Seat) Deal() *trustdeal.Seat { return s.deal }
+
+// Resign signs m again with the seat's key: what a cheating client does
+// to a pass it has changed (tests).
+func (s *Seat) Resign(m *mentalpoker.PassMessage) { m.Sig = ed25519.Sign(s.priv, m.SignedBytes()) }
