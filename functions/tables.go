@@ -172,12 +172,6 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 	}
 	if q.Mode == "trustless" {
 		mode = rng.ModeTrustless
-		// A game with private parts deals them by mental poker
-		// (table/trustdeal), whose messages act does not route yet.
-		if def, err := a.tables.Def(name); err == nil && !game.IsAllPublic(def) {
-			return nil, callable.InvalidArgument("%s has private parts: a trustless table deals them by mental-poker deals, which the functions do not route yet", name).
-				WithDetails(details{string(table.CodeBadSetup)})
-		}
 	}
 	if q.Mode == "seeded" {
 		if !a.svc.AllowSeeded() {
@@ -266,7 +260,7 @@ func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessa
 		return nil, err
 	}
 	res, err := a.doTable(ctx, name, q.GameID, q.action(uid, a.nowMs()))
-	if err == nil && q.Kind != "" && q.Kind != table.KindMove { // a leave, a removal, an abandon, an abort
+	if err == nil && q.Kind != "" && q.Kind != table.KindMove && q.Kind != table.KindDeal { // a leave, a removal, an abandon, an abort
 		a.relist(ctx, q.GameID)
 	}
 	return res, err

@@ -91,9 +91,9 @@ func TestTrustlessTableRefusalsAndStallerOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	ps := devPlayers("tls", 3)
 
-	err := c.Call(ctx, "createGame", ps[0].Token, map[string]any{"game": "kuhn", "gameId": "tl-kuhn", "actionId": "c", "mode": "trustless"}, nil)
+	err := c.Call(ctx, "createGame", ps[0].Token, map[string]any{"game": "leduc", "gameId": "tl-leduc", "actionId": "c", "mode": "trustless"}, nil)
 	require.Equal(t, "INVALID_ARGUMENT", functest.Status(err), "%v", err)
-	require.ErrorContains(t, err, "mental-poker deals")
+	require.ErrorContains(t, err, "does not deal them through a private deck")
 
 	tt, err := functest.NewTrustTable(ctx, c, pig.Def, "tl-st", ps, map[string]any{"deadlineMs": 5000}, true)
 	require.NoError(t, err)

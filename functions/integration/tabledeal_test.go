@@ -1,0 +1,40 @@
+package integration
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/registry"
+)
+
+// Whole trustless Kuhn games through the functions on the Firestore and
+// Auth emulators (the deal's log, staged keys included, in the table's
+// private document between calls): the seats' bots shuffle and deal by
+// mental poker through act's kind "deal"; no seat's getView holds a card
+// before the showdown (functest.HiddenUntilShown, whose positive control
+// is functions' TestHiddenUntilShownCatchesADealtCard); the payoffs are
+// Kuhn's settlement written again over the cards the seats opened on
+// their devices; each exported record verifies.
+func TestTrustlessKuhnOnFirestore(t *testing.T) {
+	var now atomic.Int64
+	now.Store(fixedNow.UnixMilli())
+	c := newTrustEnv(t, &now)
+	def, err := registry.Lookup("kuhn")
+	require.NoError(t, err)
+	ctx := context.Background()
+	for g := range 3 {
+		rec, end, tt, err := functest.PlayDealt(ctx, c, def, runID("fs-tk"), trustPlayers(t, "tk"+string(rune('a'+g)), 2), functest.HiddenUntilShown(ctx))
+		require.NoError(t, err)
+		c0, c1 := tt.Seats[0].Cards()[0], tt.Seats[1].Cards()[1]
+		hist := ""
+		for _, m := range rec.Trustless.Deal.Moves {
+			hist += map[string]string{"pass": "p", "bet": "b"}[m.Kind]
+		}
+		require.Equal(t, functest.KuhnSettlement(c0, c1, hist), end.Outcome.Payoffs, "cards %d %d, %s", c0, c1, hist)
+		t.Logf("game %d: %s, cards %d %d, payoffs %v", g, hist, c0, c1, end.Outcome.Payoffs)
+	}
+}

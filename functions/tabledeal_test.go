@@ -1,0 +1,61 @@
+package functions_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/kuhn"
+)
+
+// Whole trustless Kuhn games through the functions (in-memory stores):
+// the seats' bots shuffle, deal, open and reveal through act's kind
+// "deal"; no view holds a card before the showdown; the payoffs are
+// Kuhn's settlement written again over the cards the seats opened on
+// their devices; the exported record carries the deal and verifies.
+func TestTrustlessKuhnOverHTTP(t *testing.T) {
+	var now atomic.Int64
+	now.Store(1_760_000_000_000)
+	c := newTrustServer(t, &now)
+	PlayTrustlessKuhn(t, c, "tlk", 6)
+}
+
+// PlayTrustlessKuhn plays n trustless Kuhn games through c and checks
+// each.
+func PlayTrustlessKuhn(t *testing.T, c *functest.Client, prefix string, n int) {
+	ctx := context.Background()
+	for g := range n {
+		id := fmt.Sprintf("%s-%d", prefix, g)
+		ps := devPlayers(id+"p", 2)
+		rec, end, tt, err := functest.PlayDealt(ctx, c, kuhn.Def, id, ps, functest.HiddenUntilShown(ctx))
+		require.NoError(t, err, "game %s", id)
+		c0, c1 := tt.Seats[0].Cards()[0], tt.Seats[1].Cards()[1]
+		hist := ""
+		for _, m := range rec.Trustless.Deal.Moves {
+			hist += map[string]string{kuhn.KindPass: "p", kuhn.KindBet: "b"}[m.Kind]
+		}
+		require.Equal(t, functest.KuhnSettlement(c0, c1, hist), end.Outcome.Payoffs, "cards %d %d, %s", c0, c1, hist)
+	}
+}
+
+// The positive control of functest.HiddenUntilShown: a crypto Kuhn table, whose
+// server deals and shows each seat its card, fails it.
+func TestHiddenUntilShownCatchesADealtCard(t *testing.T) {
+	var now atomic.Int64
+	now.Store(1_760_000_000_000)
+	c := newTrustServer(t, &now)
+	ctx := context.Background()
+	ps := devPlayers("hk", 2)
+	id := "hk-crypto"
+	require.NoError(t, c.Call(ctx, "createGame", ps[0].Token, map[string]any{"game": "kuhn", "gameId": id, "actionId": "c", "seats": 2}, nil))
+	for i, p := range ps {
+		require.NoError(t, c.Call(ctx, "joinGame", p.Token, map[string]any{"game": "kuhn", "gameId": id, "actionId": "j", "version": 1 + i, "seat": i}, nil))
+	}
+	require.NoError(t, c.Call(ctx, "startGame", ps[0].Token, map[string]any{"game": "kuhn", "gameId": id, "actionId": "s", "version": 3}, nil))
+	err := functest.HiddenUntilShown(ctx)(&functest.TrustTable{C: c, Ctx: ctx, Def: kuhn.Def, ID: id, Players: ps})
+	require.ErrorContains(t, err, "holds its card")
+}
