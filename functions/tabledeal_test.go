@@ -10,6 +10,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/kuhn"
+	"github.com/fairboard/fairboard/games/leduc"
 )
 
 // Whole trustless Kuhn games through the functions (in-memory stores):
@@ -58,4 +59,21 @@ func TestHiddenUntilShownCatchesADealtCard(t *testing.T) {
 	require.NoError(t, c.Call(ctx, "startGame", ps[0].Token, map[string]any{"game": "kuhn", "gameId": id, "actionId": "s", "version": 3}, nil))
 	err := functest.HiddenUntilShown(ctx)(&functest.TrustTable{C: c, Ctx: ctx, Def: kuhn.Def, ID: id, Players: ps})
 	require.ErrorContains(t, err, "holds its card")
+}
+
+// Whole trustless Leduc games through the functions (in-memory stores):
+// private cards at the deal, the public card's keys staged and published
+// with the call that ends round 1; no view holds a card before the
+// showdown; each exported record verifies.
+func TestTrustlessLeducOverHTTP(t *testing.T) {
+	var now atomic.Int64
+	now.Store(1_760_000_000_000)
+	c := newTrustServer(t, &now)
+	ctx := context.Background()
+	for g := range 4 {
+		id := fmt.Sprintf("tll-%d", g)
+		rec, _, _, err := functest.PlayDealt(ctx, c, leduc.Def, id, devPlayers(id+"p", 2), functest.HiddenUntilShown(ctx))
+		require.NoError(t, err, "game %s", id)
+		require.NotNil(t, rec.Trustless.Deal)
+	}
 }

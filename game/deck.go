@@ -1,6 +1,10 @@
 package game
 
-import "github.com/fairboard/fairboard/rng"
+import (
+	"fmt"
+
+	"github.com/fairboard/fairboard/rng"
+)
 
 // Private decks (docs/fairness.md, "Dealing without a dealer who sees").
 //
@@ -31,6 +35,13 @@ type Dealer interface {
 	// (Open). A dealer that cannot deal (none configured, a second deck)
 	// panics with rng.Refusal, as a stream that refuses a word.
 	DealPrivate(n int, owners []int, tag rng.Tag, ctx *rng.Ctx)
+	// DrawCard deals position pos of the deck deckID of n cards (the
+	// first call starts it, every position closed) to seat `to`,
+	// returning Hidden, or with to All opens it to every seat and
+	// returns its card (refusing, as OpenPublic, until every seat's key
+	// is in). A dealer that cannot (a seat's card after the passes have
+	// begun, another deck, another size) panics with rng.Refusal.
+	DrawCard(deckID string, n, pos, to int, tag rng.Tag, ctx *rng.Ctx) int
 	// OpenPublic returns the cards at positions ps of deck deckID, opened
 	// to every seat. A dealer that does not hold all of them open yet
 	// notes the request (the positions to open) and panics with
@@ -70,6 +81,30 @@ func Deal(rnd Rand, deck []int, owners []int, tag rng.Tag, ctx *rng.Ctx) {
 		return
 	}
 	rnd.Shuffle(deck, tag, ctx)
+}
+
+// Draw deals one card of the private deck deckID of n cards (its cards
+// 0..n-1), the pos-th the game deals from it (0, 1, …: counted by the
+// game's state, never by the Rand), to seat `to`, or face up to every
+// seat with to All. With a plain Rand it is free[UniformInt(0,
+// len(free)-1, tag, ctx)], free the cards still in the deck in the game's
+// order: the game's draws are exactly those of that UniformInt. With a
+// Dealer it is the mental-poker deck's position pos: Hidden for a seat's
+// card (dealt at setup: the seat opens it on its device), the card for
+// to All once every seat's key is in (the move waits for them). Errors:
+// the UniformInt's, and free empty.
+func Draw(rnd Rand, deckID string, n, pos int, free []int, to int, tag rng.Tag, ctx *rng.Ctx) (int, error) {
+	if d, ok := DealerOf(rnd); ok {
+		return d.DrawCard(deckID, n, pos, to, tag, ctx), nil
+	}
+	if len(free) == 0 {
+		return Hidden, fmt.Errorf("%w: no card left to draw", rng.ErrRange)
+	}
+	i, err := rnd.UniformInt(0, int64(len(free)-1), tag, ctx)
+	if err != nil {
+		return Hidden, err
+	}
+	return free[i], nil
 }
 
 // Open returns the cards at positions ps of the deck deckID, opened to

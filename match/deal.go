@@ -45,6 +45,35 @@ func (d *MentalDealer) DealPrivate(n int, owners []int, _ rng.Tag, ctx *rng.Ctx)
 	d.deckID, d.owners, d.dealt = ctx.DeckID, slices.Clone(owners), true
 }
 
+// DrawCard starts the deck at its first call (n the Table's card count,
+// every position closed), gives position pos to seat `to` (a seat's card
+// is dealt at setup: the deal's keys are asked for after the passes only)
+// and returns Hidden,
+// or for to game.All opens pos as OpenPublic does. Anything else refuses
+// (rng.Refusal).
+func (d *MentalDealer) DrawCard(deckID string, n, pos, to int, _ rng.Tag, _ *rng.Ctx) int {
+	if !d.dealt {
+		if d.tb == nil || n != d.tb.Cards() {
+			panic(rng.Refusal)
+		}
+		d.deckID, d.owners, d.dealt = deckID, make([]int, n), true
+		for i := range d.owners {
+			d.owners[i] = game.All
+		}
+	}
+	if deckID != d.deckID || n != len(d.owners) || pos < 0 || pos >= n {
+		panic(rng.Refusal)
+	}
+	if to == game.All {
+		return d.OpenPublic(deckID, []int{pos})[0]
+	}
+	if to < 0 || to >= d.tb.Seats() || d.owners[pos] != game.All {
+		panic(rng.Refusal)
+	}
+	d.owners[pos] = to
+	return game.Hidden
+}
+
 // OpenPublic returns the cards at ps when every seat's key for each is on
 // the Table; otherwise it notes ps (Wanted) and refuses (rng.Refusal).
 // A position out of range, or another deck, refuses too.

@@ -267,6 +267,13 @@ type standIn struct{ *keyedRand }
 
 func (standIn) DealPrivate(int, []int, rng.Tag, *rng.Ctx) { panic(rng.Refusal) }
 
+func (standIn) DrawCard(_ string, _, pos, to int, _ rng.Tag, _ *rng.Ctx) int {
+	if to != game.All {
+		panic(rng.Refusal)
+	}
+	return pos
+}
+
 func (standIn) OpenPublic(_ string, ps []int) []int {
 	out := make([]int, len(ps))
 	for i := range out {

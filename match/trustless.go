@@ -32,6 +32,14 @@ func (k *keyedRand) DealPrivate(n int, owners []int, tag rng.Tag, ctx *rng.Ctx) 
 	k.dealer.DealPrivate(n, owners, tag, ctx)
 }
 
+// DrawCard passes to the match's dealer, or refuses without one.
+func (k *keyedRand) DrawCard(deckID string, n, pos, to int, tag rng.Tag, ctx *rng.Ctx) int {
+	if k.dealer == nil {
+		panic(rng.Refusal)
+	}
+	return k.dealer.DrawCard(deckID, n, pos, to, tag, ctx)
+}
+
 // OpenPublic passes to the match's dealer, or refuses without one.
 func (k *keyedRand) OpenPublic(deckID string, ps []int) []int {
 	if k.dealer == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/kuhn"
+	"github.com/fairboard/fairboard/games/leduc"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
@@ -21,13 +22,19 @@ import (
 // seats and starts it.
 func dealLobby(t *testing.T, m *table.Memory, g string) []*trustseat.Seat {
 	t.Helper()
-	_, err := m.Create(g, kuhn.Def, table.CreateRequest{Actor: uid(0), ActionID: "create", Mode: rng.ModeTrustless, Seats: 2})
+	return dealLobbyOf(t, m, kuhn.Def, g)
+}
+
+// dealLobbyOf is dealLobby for def (Kuhn or Leduc).
+func dealLobbyOf(t *testing.T, m *table.Memory, def game.Definition, g string) []*trustseat.Seat {
+	t.Helper()
+	_, err := m.Create(g, def, table.CreateRequest{Actor: uid(0), ActionID: "create", Mode: rng.ModeTrustless, Seats: 2})
 	require.NoError(t, err)
 	v, err := m.View(g, "")
 	require.NoError(t, err)
 	seats := make([]*trustseat.Seat, 2)
 	for i := range seats {
-		seats[i], err = trustseat.New(kuhn.Def, g, uid(i), i, v.Trustless.ChainLength)
+		seats[i], err = trustseat.New(def, g, uid(i), i, v.Trustless.ChainLength)
 		require.NoError(t, err)
 		_, err = m.Do(g, seats[i].Join("join", uint64(1+i), nil, nil))
 		require.NoError(t, err)
@@ -139,4 +146,53 @@ func TestNoCardCatchesADealtCard(t *testing.T) {
 	_, err = m.Do("ck", table.Action{Actor: uid(0), ActionID: "start", Version: 3, Kind: table.KindStart})
 	require.NoError(t, err)
 	require.ErrorContains(t, noCard(m, "ck"), "holds its card")
+}
+
+// Whole trustless Leduc games at a table.Memory with trustseat bots:
+// each settles as Leduc's rules (leduc.At) settle the cards the seats
+// opened on their devices with the public card and the betting, and the
+// record passes CheckRecord through its JSON.
+func TestTrustlessLeducTable(t *testing.T) {
+	for g := range 8 {
+		m := table.NewMemory()
+		id := fmt.Sprintf("tl-leduc-%d", g)
+		seats := dealLobbyOf(t, m, leduc.Def, id)
+		r := rand.New(rand.NewPCG(uint64(g), 5))
+		v, err := trustseat.Play(memSrv{m, id}, seats, func(v *table.View) game.Move { return v.Legal[r.IntN(len(v.Legal))] }, nil, 80)
+		require.NoError(t, err, "game %d", g)
+		require.Equal(t, table.PhaseFinished, v.Phase)
+		require.False(t, v.Outcome.Abandoned)
+		rec, err := m.Record(id, uid(0))
+		require.NoError(t, err)
+		b, err := json.Marshal(rec)
+		require.NoError(t, err)
+		back, err := match.ReadRecord(b)
+		require.NoError(t, err)
+		div, err := match.CheckRecord(leduc.Def, back)
+		require.NoError(t, err)
+		require.NoError(t, div)
+		c0, c1 := seats[0].Cards()[0], seats[1].Cards()[1]
+		public := leduc.NoCard
+		for _, o := range rec.Trustless.Deal.Opened {
+			if o.Position == 2 {
+				public = o.Card
+			}
+		}
+		seq, round := [2]string{}, 0
+		for _, mv := range rec.Trustless.Deal.Moves {
+			seq[round] += map[string]string{leduc.KindFold: "f", leduc.KindCall: "c", leduc.KindRaise: "r"}[mv.Kind]
+			if round == 0 && roundOver(seq[0]) {
+				round = 1
+			}
+		}
+		want, err := leduc.At(c0, c1, public, seq[0], seq[1])
+		require.NoError(t, err, "cards %d %d public %d, %q %q", c0, c1, public, seq[0], seq[1])
+		require.Equal(t, want.Outcome().Payoffs, v.Outcome.Payoffs)
+	}
+}
+
+// roundOver reports whether a first round's betting has ended in a call:
+// "cc", or a raise answered by a call.
+func roundOver(seq string) bool {
+	return seq == "cc" || len(seq) >= 2 && seq[len(seq)-1] == 'c' && seq[len(seq)-2] == 'r'
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/games/leduc"
 	"github.com/fairboard/fairboard/games/pig"
@@ -16,14 +17,20 @@ import (
 	"github.com/fairboard/fairboard/table/trustseat"
 )
 
+// noDeal is a definition with Leduc's private parts that does not say
+// it deals them through a private deck (no game.MaxLoss).
+type noDeal struct{ game.Definition }
+
 // A game with private parts that it does not deal through a private deck
-// (Leduc) is refused a trustless table, by name and reason; Pig (all
-// public) and Kuhn (which deals by mental poker) are not.
+// is refused a trustless table, by name and reason; Pig (all public),
+// Kuhn and Leduc (which deal by mental poker) are not.
 func TestTrustlessRefusesPrivateGames(t *testing.T) {
 	m := table.NewMemory()
 	_, err := m.Create("k", kuhn.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless})
 	require.NoError(t, err, "Kuhn deals its private deck by mental poker (game.Deal, game.MaxLoss)")
 	_, err = m.Create("l", leduc.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless})
+	require.NoError(t, err, "Leduc deals by mental poker too")
+	_, err = m.Create("n", noDeal{leduc.Def}, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless})
 	require.ErrorIs(t, err, table.CodeBadSetup)
 	require.ErrorContains(t, err, "leduc has private parts")
 	require.ErrorContains(t, err, "does not deal them through a private deck")

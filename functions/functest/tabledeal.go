@@ -85,10 +85,10 @@ func KuhnSettlement(c0, c1 int, hist string) []float64 {
 	return out
 }
 
-// HiddenUntilShown is the privacy check of a trustless Kuhn table
-// through getView: before a showdown, no seat's view holds its card (nor,
-// then, the other's): each seat's own part is
-// {"card":-1}, and no log holds a Dealt event.
+// HiddenUntilShown is the privacy check of a trustless Kuhn or Leduc
+// table through getView: before a showdown, no seat's view holds its
+// card (nor, then, the other's): each seat's own part is {"card":-1}
+// (Kuhn) or {"card":null} (Leduc), and no log holds a Dealt event.
 func HiddenUntilShown(ctx context.Context) func(*TrustTable) error {
 	return func(tt *TrustTable) error {
 		for _, p := range tt.Players {
@@ -100,7 +100,7 @@ func HiddenUntilShown(ctx context.Context) func(*TrustTable) error {
 			if strings.Contains(s, `"shown"`) || v.Phase != "playing" {
 				continue
 			}
-			if !strings.Contains(s, `"private":{"card":-1}`) {
+			if !strings.Contains(s, `"private":{"card":-1}`) && !strings.Contains(s, `"private":{"card":null}`) {
 				return fmt.Errorf("%s's view holds its card: %s", p.UID, s)
 			}
 			if strings.Contains(string(v.Log), `"Dealt"`) {

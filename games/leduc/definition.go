@@ -131,7 +131,9 @@ func (Definition) EventTypes() []game.EventSpec { return eventTypes }
 
 // Setup deals seat 0 a card, UniformInt(0, 5) (TagDeal) among the six,
 // then seat 1 one, UniformInt(0, 4) among the five left in ascending
-// order, as OpenSpiel's chance deals them; each seat antes 1 (a pot of 2)
+// order, as OpenSpiel's chance deals them, through game.Draw (positions 0
+// and 1 of the deck; in a trustless deal both stay game.Hidden and each
+// seat opens its own on its device); each seat antes 1 (a pot of 2)
 // and reads its card in a Dealt event addressed to it. It takes exactly 2
 // seats without options.
 func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) (game.State, []game.Event, error) {
@@ -148,14 +150,17 @@ func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []g
 	}
 	s := newState(NoCard, NoCard)
 	for seat := range 2 {
-		c, err := s.drawFree(rnd, TagDeal, dealPhase[seat])
+		var buf [Cards]int
+		c, err := game.Draw(rnd, Name, Cards, seat, s.free(buf[:0]), seat, TagDeal, &rng.Ctx{DeckID: Name, Phase: dealPhase[seat]})
 		if err != nil {
 			return nil, ev, err
 		}
 		s.card[seat] = c
 	}
 	for i := range 2 {
-		ev = append(ev, game.Event{To: i, Type: EventDealt, Vals: [game.MaxVals]int64{int64(s.card[i])}})
+		if s.card[i] != game.Hidden { // a trustless deal: the seat opens its card on its device
+			ev = append(ev, game.Event{To: i, Type: EventDealt, Vals: [game.MaxVals]int64{int64(s.card[i])}})
+		}
 	}
 	return s, ev, nil
 }
@@ -184,3 +189,8 @@ func (s *State) drawFree(rnd game.Rand, tag rng.Tag, phase string) (int, error) 
 	}
 	return free[i], nil
 }
+
+// MaxLoss returns 13: the ante, two raises of 2 in the first round and
+// two of 4 in the second, the most a seat can lose in a hand (what a
+// seat caught cheating a trustless deal forfeits).
+func (Definition) MaxLoss(game.Ruleset) float64 { return Ante + 2*RaiseRound + 2*RaiseLater }

@@ -25,17 +25,21 @@ func newState(card0, card1 int) *State {
 }
 
 // At returns the state of a hand with the given private cards (0..5,
-// distinct) and public card (NoCard, or 0..5 distinct from both) after
+// distinct; or both game.Hidden, a trustless deal's before a showdown)
+// and public card (NoCard, or 0..5 distinct from both) after
 // the betting of round 1 and round 2 (strings of 'c' call, 'r' raise, 'f'
 // fold), for tests and analysis. The public card must be given exactly
 // when round 1's betting ends in a call; an error names what is wrong.
 func At(card0, card1, public int, round1, round2 string) (*State, error) {
+	// A trustless deal keeps both private cards game.Hidden (NoCard)
+	// until a showdown shows them.
+	hidden := card0 == game.Hidden && card1 == game.Hidden
 	for _, c := range []int{card0, card1} {
-		if c < 0 || c >= Cards {
+		if !hidden && (c < 0 || c >= Cards) {
 			return nil, fmt.Errorf("card %d: want 0 to %d", c, Cards-1)
 		}
 	}
-	if card0 == card1 || (public != NoCard && (public < 0 || public >= Cards || public == card0 || public == card1)) {
+	if !hidden && card0 == card1 || (public != NoCard && (public < 0 || public >= Cards || public == card0 || public == card1)) {
 		return nil, fmt.Errorf("cards %d, %d and public %d: want distinct cards 0 to %d", card0, card1, public, Cards-1)
 	}
 	s := newState(card0, card1)
@@ -110,6 +114,14 @@ func (s *State) Check() error {
 		return fmt.Errorf("state %+v is not its betting's %+v", *s, *want)
 	}
 	return nil
+}
+
+// cardName is a card's name, "?" for game.Hidden.
+func cardName(c int) string {
+	if c == game.Hidden {
+		return "?"
+	}
+	return cardNames[c]
 }
 
 // appendCard appends card's name quoted, or null for NoCard.
@@ -190,7 +202,7 @@ func (s *State) AppendView(b []byte, seat int) []byte {
 // and "Qh:crc/Ks:r" in round 2; after a showdown "|" and the other seat's
 // card.
 func (s *State) AppendInfoKey(b []byte, seat int) []byte {
-	b = append(b, cardNames[s.card[seat]]...)
+	b = append(b, cardName(s.card[seat])...)
 	b = append(b, ':')
 	b = append(b, s.seq[0][:s.n[0]]...)
 	if s.public != NoCard {
@@ -201,7 +213,7 @@ func (s *State) AppendInfoKey(b []byte, seat int) []byte {
 	}
 	if s.showdown() {
 		b = append(b, '|')
-		b = append(b, cardNames[s.card[1-seat]]...)
+		b = append(b, cardName(s.card[1-seat])...)
 	}
 	return b
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
 )
 
 // maxSeq is the longest betting sequence of a round: call, raise, raise,
@@ -106,7 +107,10 @@ func (s *State) check(m game.Move) error {
 
 // Apply plays fold, call or raise. A call that ends the first round draws
 // the public card, UniformInt(0, 3) over the four cards left in ascending
-// order (TagPublic), before anything changes; no other move draws.
+// order (TagPublic), through game.Draw (position 2 of the deck, face up),
+// before anything changes; no other move draws. A call that ends the
+// second round opens both private cards through game.Open (a trustless
+// deal's move waits for their keys).
 // Refusals, with nothing changed and nothing drawn: game_over once the
 // hand is over, unknown_player for a seat out of range, not_your_turn for
 // the other seat, invalid_action for an unknown kind, arguments (no kind
@@ -118,12 +122,21 @@ func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event
 	seat, other := m.Seat, 1-m.Seat
 	pub := NoCard
 	if m.Kind == KindCall && s.round == 1 && s.endsRound() {
-		c, err := s.drawFree(rnd, TagPublic, "public")
+		var buf [Cards]int
+		c, err := game.Draw(rnd, Name, Cards, 2, s.free(buf[:0]), game.All, TagPublic, &rng.Ctx{DeckID: Name, Phase: "public"})
 		if err != nil {
 			return ev, game.Reject(game.CodeInvalidAction, "the public card's draw failed: "+err.Error())
 		}
 		pub = c
 	}
+	cards := s.card
+	if m.Kind == KindCall && s.round == 2 && s.endsRound() {
+		// A showdown shows both cards to every seat: opened before any
+		// change (a trustless deal's keys may not be there yet).
+		c := game.Open(rnd, Name, []int{0, 1}, s.card[:])
+		cards = [2]int{c[0], c[1]}
+	}
+	s.card = cards
 	r := s.round - 1
 	switch m.Kind {
 	case KindFold:
@@ -262,3 +275,6 @@ func (s *State) ChanceOutcomes(m game.Move) ([]game.Chance, bool) {
 	}
 	return out, true
 }
+
+// InPot returns the chips each seat has put in, its ante included.
+func (s *State) InPot() []float64 { return []float64{float64(s.in[0]), float64(s.in[1])} }

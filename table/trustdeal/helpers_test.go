@@ -52,6 +52,12 @@ func (r *detReader) Read(p []byte) (int, error) {
 
 func newHand(t *testing.T, h uint64) *hand {
 	t.Helper()
+	return newHandOf(t, kuhn.Def, h)
+}
+
+// newHandOf is a 2-seat trustless hand of def (Kuhn or Leduc).
+func newHandOf(t *testing.T, def game.Definition, h uint64) *hand {
+	t.Helper()
 	x := &hand{}
 	var pubs []ed25519.PublicKey
 	for i := range 2 {
@@ -60,7 +66,7 @@ func newHand(t *testing.T, h uint64) *hand {
 		x.privs = append(x.privs, priv)
 		pubs = append(pubs, priv.Public().(ed25519.PublicKey))
 	}
-	x.cfg = trustdeal.Config{Def: kuhn.Def, GameID: "kuhn-tl", Hand: h, Keys: pubs, DeadlineMs: deadline, Now: 0}
+	x.cfg = trustdeal.Config{Def: def, GameID: def.Name() + "-tl", Hand: h, Keys: pubs, DeadlineMs: deadline, Now: 0}
 	var err error
 	x.srv, err = trustdeal.NewServer(x.cfg)
 	require.NoError(t, err)

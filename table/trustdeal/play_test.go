@@ -90,7 +90,8 @@ func (p *tap) check() error {
 	if v.Phase == trustdeal.PhaseReveal || v.Phase == trustdeal.PhaseDone {
 		return nil // the end of the hand opens every card, by design
 	}
-	shadow, err := mentalpoker.NewTable(p.x.cfg.GameID, p.x.cfg.Hand, 3, p.x.cfg.Keys)
+	tb, _ := p.x.seats[0].Protocol()
+	shadow, err := mentalpoker.NewTable(p.x.cfg.GameID, p.x.cfg.Hand, tb.Cards(), p.x.cfg.Keys)
 	if err != nil {
 		return err
 	}
@@ -111,19 +112,22 @@ func (p *tap) check() error {
 	for _, pos := range v.Open {
 		opened[pos] = true
 	}
-	for pos := range 3 {
+	for pos := range tb.Cards() {
 		if c, err := shadow.OpenPublic(pos); err == nil && !opened[pos] {
 			return fmt.Errorf("the server can open position %d (card %d) before the game shows it", pos, c)
 		}
 	}
 	priv, secret := p.x.srv.ServerState()
-	hidden := fmt.Sprintf(`{"card":%d}`, game.Hidden)
+	hidden, hiddenSecret := fmt.Sprintf(`{"card":%d}`, game.Hidden), fmt.Sprintf(`{"undealt":%d}`, game.Hidden)
+	if p.x.cfg.Def.Name() == "leduc" {
+		hidden, hiddenSecret = `{"card":null}`, secret // Leduc's secret is the deck's remainder, no card's place
+	}
 	for s, b := range priv {
 		if b != hidden && !opened[s] {
 			return fmt.Errorf("the server's state holds seat %d's card: %s", s, b)
 		}
 	}
-	if secret != fmt.Sprintf(`{"undealt":%d}`, game.Hidden) {
+	if secret != hiddenSecret {
 		return fmt.Errorf("the server's state holds the undealt card: %s", secret)
 	}
 	return nil

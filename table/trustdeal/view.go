@@ -92,4 +92,9 @@ func (p *sizeProbe) DealPrivate(n int, _ []int, _ rng.Tag, _ *rng.Ctx) {
 	panic(rng.Refusal)
 }
 
+func (p *sizeProbe) DrawCard(_ string, n, _, _ int, _ rng.Tag, _ *rng.Ctx) int {
+	p.n = n
+	panic(rng.Refusal)
+}
+
 func (p *sizeProbe) OpenPublic(string, []int) []int { panic(rng.Refusal) }
