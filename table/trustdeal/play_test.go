@@ -178,6 +178,21 @@ func TestSeatRefusesAWrongOpening(t *testing.T) {
 	require.ErrorContains(t, err, "my replay of the pending move opens [0 1]")
 }
 
+// A client reveals its keys only at the end of the hand: a server that
+// asks mid-hand (a view in PhaseReveal while its replay awaits a move) is
+// refused.
+func TestSeatRefusesAnEarlyReveal(t *testing.T) {
+	x := newHand(t, 302)
+	for x.srv.Phase() != trustdeal.PhasePlay {
+		require.True(t, x.step(t, 1, -1))
+	}
+	v := x.srv.View()
+	v.Phase = trustdeal.PhaseReveal
+	require.NoError(t, x.seats[1].Sync(v))
+	_, err := x.seats[1].Act(v, betAll)
+	require.ErrorContains(t, err, "not over")
+}
+
 // The protocol's refusals while keys are due name their seat.
 func TestKeysAreChecked(t *testing.T) {
 	x := newHand(t, 301)

@@ -112,7 +112,9 @@ type Choose func(seat int, cards map[int]int, legal []game.Move) game.Move
 // Act returns the seat's action for the view (after Sync), or nil when
 // the hand waits for another seat. In PhaseOpen it sends its keys only
 // for the positions its own replay of the pending move opens; a server
-// that asks for others is refused.
+// that asks for others is refused. In PhaseReveal it reveals every key
+// only once its own replay of the hand is over or a card it can open
+// opens to none (a cheated pass); a server that asks earlier is refused.
 func (s *Seat) Act(v *View, choose Choose) (*Action, error) {
 	a := &Action{Seat: s.idx}
 	switch v.Phase {
@@ -157,6 +159,9 @@ func (s *Seat) Act(v *View, choose Choose) (*Action, error) {
 		if slices.Contains(v.Staged, s.idx) || s.done[PhaseReveal] {
 			return nil, nil
 		}
+		if !s.m.Over() && !s.cheatSeen() {
+			return nil, errors.New("trustdeal: the server asks for every key while my replay of the hand is not over and no card fails to open")
+		}
 		r, err := s.ms.Reveal(s.tb)
 		if err != nil {
 			return nil, err
@@ -166,6 +171,25 @@ func (s *Seat) Act(v *View, choose Choose) (*Action, error) {
 		return nil, nil
 	}
 	return a, nil
+}
+
+// cheatSeen reports whether a position the seat can open (its own, or
+// one with every seat's key published) opens to no card: a pass was
+// cheated, and the end-of-hand recomputation is due at once.
+func (s *Seat) cheatSeen() bool {
+	for _, c := range s.own {
+		if c == game.Hidden {
+			return true
+		}
+	}
+	for p := range s.tb.Cards() {
+		if len(s.tb.Missing(p, -1)) == 0 {
+			if _, err := s.tb.OpenPublic(p); errors.Is(err, mentalpoker.ErrNotCard) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // openKeys checks the pending move on the seat's own game and returns its
