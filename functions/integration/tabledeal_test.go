@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -51,8 +52,31 @@ func TestTrustlessLeducOnFirestore(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 	for g := range 2 {
-		rec, end, _, err := functest.PlayDealt(ctx, c, def, runID("fs-tle"), trustPlayers(t, "tl"+string(rune('a'+g)), 2), functest.HiddenUntilShown(ctx))
+		// The calls from the first pass to the first move, timed: each is
+		// one commit of the table's document.
+		var start, first time.Time
+		calls := 0
+		hidden := functest.HiddenUntilShown(ctx)
+		check := func(tt *functest.TrustTable) error {
+			v, err := tt.View(tt.Players[0].UID)
+			if err != nil {
+				return err
+			}
+			if d := v.Trustless.Deal; d != nil && first.IsZero() {
+				if start.IsZero() {
+					start = time.Now()
+				}
+				if len(d.Moves) > 0 {
+					first = time.Now()
+				} else {
+					calls++
+				}
+			}
+			return hidden(tt)
+		}
+		rec, end, _, err := functest.PlayDealt(ctx, c, def, runID("fs-tle"), trustPlayers(t, "tl"+string(rune('a'+g)), 2), check)
 		require.NoError(t, err)
-		t.Logf("game %d: %d moves, %d keys published, payoffs %v", g, len(rec.Moves), len(rec.Trustless.Deal.Keys), end.Outcome.Payoffs)
+		t.Logf("game %d: %d moves, %d keys published, payoffs %v; %d calls from the first pass to the first move applied, %v (with the test's getViews)",
+			g, len(rec.Moves), len(rec.Trustless.Deal.Keys), end.Outcome.Payoffs, calls, first.Sub(start))
 	}
 }
