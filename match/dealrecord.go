@@ -71,9 +71,10 @@ type DealForfeit struct {
 
 // DealPayoffs settles a hand: st's outcome with no forfeit; otherwise each
 // named seat pays (game.Stakes' InPot for ForfeitDeadline, game.MaxLoss
-// for ForfeitCheat) and the others share what they pay equally. An error
-// for a game that does not declare what a forfeit needs, an unknown
-// reason, or no seat left to be paid.
+// for ForfeitCheat) and the others share what they pay equally; a forfeit
+// naming every seat voids the hand (every payoff 0). An error for a game
+// that does not declare what a forfeit needs, an unknown reason, or seats
+// out of range or repeated.
 func DealPayoffs(def game.Definition, rules game.Ruleset, st game.State, f *DealForfeit) ([]float64, error) {
 	n := st.NumSeats()
 	if f == nil {
@@ -83,7 +84,7 @@ func DealPayoffs(def game.Definition, rules game.Ruleset, st game.State, f *Deal
 		}
 		return slices.Clone(o.Payoffs), nil
 	}
-	if len(f.Seats) == 0 || len(f.Seats) >= n {
+	if len(f.Seats) == 0 || len(f.Seats) > n {
 		return nil, fmt.Errorf("a forfeit names %d of %d seats", len(f.Seats), n)
 	}
 	pay := make([]float64, n)
@@ -109,6 +110,9 @@ func DealPayoffs(def game.Definition, rules game.Ruleset, st game.State, f *Deal
 		default:
 			return nil, fmt.Errorf("forfeit reason %q", f.Reason)
 		}
+	}
+	if len(f.Seats) == n {
+		return make([]float64, n), nil // every seat at fault: the hand is void
 	}
 	var total float64
 	for _, p := range pay {
@@ -194,17 +198,9 @@ func VerifyDeal(def game.Definition, rules game.Ruleset, r *RecordDeal) ([]int, 
 			return nil, fmt.Errorf("move %d (%s by seat %d): %w", i+1, mv.Kind, mv.Seat, err)
 		}
 	}
-	var cards []int
-	if r.Forfeit == nil || r.Forfeit.Reason == ForfeitCheat {
-		cards, err = tb.Audit(r.Reveals)
-		if err != nil {
-			seat, named := mentalpoker.Culprit(err)
-			if r.Forfeit == nil || !named || !slices.Equal(r.Forfeit.Seats, []int{seat}) {
-				return nil, fmt.Errorf("end-of-hand recomputation: %w", err)
-			}
-		} else if r.Forfeit != nil {
-			return nil, fmt.Errorf("a forfeit for cheating names seats %v, but every pass recomputes", r.Forfeit.Seats)
-		}
+	cards, err := checkEnd(tb, d, m, r)
+	if err != nil {
+		return nil, err
 	}
 	for _, o := range r.Opened {
 		c, err := tb.OpenPublic(o.Position)
@@ -216,26 +212,6 @@ func VerifyDeal(def game.Definition, rules game.Ruleset, r *RecordDeal) ([]int, 
 		}
 	}
 	return cards, checkPayoffs(def, rules, m.State(), r)
-}
-
-// checkStopped checks a deal that stopped in its passes: a forfeit for
-// the deadline naming the seat whose pass is due, or one for cheating
-// naming the seat whose signed refused pass the table refuses too.
-func checkStopped(tb *mentalpoker.Table, r *RecordDeal) error {
-	pass, seat := tb.Next()
-	f := r.Forfeit
-	if f == nil || !slices.Equal(f.Seats, []int{seat}) {
-		return fmt.Errorf("the deal stops before pass %d of seat %d and the record does not name that seat", pass, seat)
-	}
-	if f.Reason == ForfeitDeadline {
-		return nil
-	}
-	err := tb.Accept(r.Refused)
-	if s, named := mentalpoker.Culprit(err); err == nil || !named || s != seat || errors.Is(err, mentalpoker.ErrSignature) ||
-		errors.Is(err, mentalpoker.ErrContext) || errors.Is(err, mentalpoker.ErrTranscript) || errors.Is(err, mentalpoker.ErrInput) {
-		return fmt.Errorf("a forfeit for cheating names seat %d, but its refused pass is no signed evidence (%v)", seat, err)
-	}
-	return nil
 }
 
 // StakesAfter returns st after the pending move mv (nil: st itself), for

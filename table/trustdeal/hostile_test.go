@@ -144,3 +144,36 @@ func TestWithheldPassAborts(t *testing.T) {
 	_, err = match.VerifyDeal(kuhn.Def, nil, copyRecord(t, r))
 	require.NoError(t, err)
 }
+
+// When every seat withholds (at the deal, at an opening, at the end) the
+// abort names them all and the hand is void; a record whose deadline
+// forfeit names another seat than the one the hand waited for is refused.
+func TestEverySeatWithholds(t *testing.T) {
+	for _, ph := range []trustdeal.Phase{trustdeal.PhaseDeal, trustdeal.PhaseOpen, trustdeal.PhaseReveal} {
+		x := newHand(t, 610)
+		for x.srv.Phase() != ph {
+			require.True(t, x.step(t, 1, -1))
+		}
+		missing, err := x.srv.Abort(x.srv.Deadline() + 1)
+		require.NoError(t, err)
+		require.Equal(t, []int{0, 1}, missing, "phase %s", ph)
+		r := x.srv.Record()
+		require.Equal(t, []float64{0, 0}, r.Payoffs)
+		_, err = match.VerifyDeal(kuhn.Def, nil, copyRecord(t, r))
+		require.NoError(t, err, "phase %s", ph)
+	}
+	x := newHand(t, 611)
+	for x.srv.Phase() != trustdeal.PhaseOpen {
+		require.True(t, x.step(t, 1, -1))
+	}
+	for x.step(t, 2, 1) { // seat 0 stages, seat 1 withholds
+	}
+	_, err := x.srv.Abort(x.srv.Deadline() + 1)
+	require.NoError(t, err)
+	r := copyRecord(t, x.srv.Record())
+	_, err = match.VerifyDeal(kuhn.Def, nil, r)
+	require.NoError(t, err, "the control")
+	r.Forfeit.Seats, r.Payoffs = []int{0}, []float64{-2, 2}
+	_, err = match.VerifyDeal(kuhn.Def, nil, r)
+	require.ErrorContains(t, err, "the hand waited for [1]")
+}

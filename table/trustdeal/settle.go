@@ -12,7 +12,9 @@ import (
 // Abort ends a hand whose wait is past its deadline at now: the seats
 // whose pass or keys are missing forfeit what they have put in, those
 // whose end-of-hand reveal is missing forfeit as cheats (the reveal is
-// what shows a deal honest). ErrPhase before the deadline or once done.
+// what shows a deal honest); every seat named voids the hand. The keys
+// staged for a pending move are published (they open no card without the
+// missing ones). ErrPhase before the deadline or once done.
 func (s *Server) Abort(now int64) ([]int, error) {
 	if s.phase == PhaseDone || s.phase == PhasePlay || now <= s.deadline {
 		return nil, fmt.Errorf("%w: no wait past its deadline (phase %s, deadline %d, now %d)", ErrPhase, s.phase, s.deadline, now)
@@ -22,6 +24,16 @@ func (s *Server) Abort(now int64) ([]int, error) {
 	if s.pending != nil {
 		mv := *s.pending
 		s.rec.Pending = &mv
+		// The staged keys are published: the record then shows who had
+		// sent its keys in time (they open no card without the rest).
+		for seat := range s.cfg.Keys {
+			for _, k := range s.staged[seat] {
+				if err := s.tb.AcceptKey(k); err != nil {
+					panic("trustdeal: a staged key the twin table took was refused: " + err.Error())
+				}
+				s.rec.Keys = append(s.rec.Keys, k)
+			}
+		}
 	}
 	if s.phase == PhaseReveal {
 		reason = match.ForfeitCheat
