@@ -90,7 +90,7 @@ type TableStartRequest struct {
 
 // The kinds act takes at a table (join and start have their own
 // functions).
-var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemoveSeat, table.KindAbandon, table.KindAbort}
+var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemoveSeat, table.KindAbandon, table.KindAbort, table.KindDeal}
 
 // TableActRequest is act's data for a table game: Kind is "move"
 // (default: Move is the game's move, {"kind": ..., args}, decoded
@@ -100,17 +100,21 @@ var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemo
 // draws, may carry the actor's own Reveal (as the dungeon's act); kind
 // "abort" (any caller) asks the server to end the game whose pending
 // round is past its deadline (the server applies it in its own name, at
-// its own time: deadline_not_passed before).
+// its own time: deadline_not_passed before); kind "deal" (a seat, at a
+// trustless table of a game that deals: Kuhn poker) carries the seat's
+// mental-poker message Deal (docs/fairness.md, "Dealing without a dealer
+// who sees"), with no version.
 type TableActRequest struct {
-	Game      string          `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
-	GameID    string          `json:"gameId"`
-	ActionID  string          `json:"actionId"`
-	Version   uint64          `json:"version"`
-	Kind      table.Kind      `json:"kind,omitempty"`
-	Seat      *int            `json:"seat,omitempty"`
-	Move      json.RawMessage `json:"move,omitempty"`
-	Signature string          `json:"signature,omitempty"`
-	Reveal    *ActReveal      `json:"reveal,omitempty"`
+	Game      string             `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
+	GameID    string             `json:"gameId"`
+	ActionID  string             `json:"actionId"`
+	Version   uint64             `json:"version"`
+	Kind      table.Kind         `json:"kind,omitempty"`
+	Seat      *int               `json:"seat,omitempty"`
+	Move      json.RawMessage    `json:"move,omitempty"`
+	Signature string             `json:"signature,omitempty"`
+	Reveal    *ActReveal         `json:"reveal,omitempty"`
+	Deal      *table.DealMessage `json:"deal,omitempty"`
 }
 
 // TableRevealRequest is reveal's data at a trustless table: the fields
@@ -210,6 +214,8 @@ func (q *TableActRequest) check() error {
 		return fieldErr("seat", fmt.Sprintf("must be 0 to %d", MaxTableSeats-1))
 	case len(q.Signature) > 128:
 		return fieldErr("signature", "must be 128 hex digits")
+	case (q.Kind == table.KindDeal) != (q.Deal != nil):
+		return fieldErr("deal", "is required with kind deal, and only there")
 	case q.Reveal != nil && q.Kind != table.KindMove:
 		return fieldErr("reveal", "goes with a move only")
 	case q.Reveal != nil && !revealSized(q.Reveal.Link, q.Reveal.Digest, q.Reveal.Transcript, q.Reveal.Signature):
@@ -236,7 +242,7 @@ func (q *TableRevealRequest) check() error {
 // action is the table action of an act request by uid at time at (unix
 // ms); an abort is the server's.
 func (q *TableActRequest) action(uid string, at int64) table.Action {
-	a := table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: q.Kind, Move: q.Move, Signature: q.Signature, At: at}
+	a := table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: q.Kind, Move: q.Move, Signature: q.Signature, At: at, Deal: q.Deal}
 	if q.Seat != nil {
 		a.Seat = *q.Seat
 	}

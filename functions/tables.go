@@ -278,7 +278,7 @@ func (a *API) actTable(ctx context.Context, uid, name string, data json.RawMessa
 		return nil, err
 	}
 	res, err := a.doTable(ctx, name, q.GameID, q.action(uid, a.nowMs()))
-	if err == nil && q.Kind != "" && q.Kind != table.KindMove { // a leave, a removal, an abandon, an abort
+	if err == nil && q.Kind != "" && q.Kind != table.KindMove && q.Kind != table.KindDeal { // a leave, a removal, an abandon, an abort
 		a.relist(ctx, q.GameID)
 	}
 	return res, err

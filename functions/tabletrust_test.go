@@ -79,7 +79,7 @@ func PlayTrustlessPig(t *testing.T, c *functest.Client, prefix string, sets ...[
 }
 
 // Refusals through the functions, each by its code (the table's own
-// tests cover every one): a game with private parts at create, a move
+// tests cover every one): a deadline out of range at create, a move
 // signed by another key, a reveal for another seat, a reveal of a link
 // that is not the seat's; then a staller: the abort before the deadline
 // is refused, after it the game ends naming the seat that did not reveal,
@@ -91,9 +91,9 @@ func TestTrustlessTableRefusalsAndStallerOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	ps := devPlayers("tls", 3)
 
-	err := c.Call(ctx, "createGame", ps[0].Token, map[string]any{"game": "kuhn", "gameId": "tl-kuhn", "actionId": "c", "mode": "trustless"}, nil)
+	err := c.Call(ctx, "createGame", ps[0].Token, map[string]any{"game": "pig", "gameId": "tl-dl", "actionId": "c", "mode": "trustless", "deadlineMs": 10}, nil)
 	require.Equal(t, "INVALID_ARGUMENT", functest.Status(err), "%v", err)
-	require.ErrorContains(t, err, "mental-poker deals")
+	require.ErrorContains(t, err, "deadlineMs 10")
 
 	tt, err := functest.NewTrustTable(ctx, c, pig.Def, "tl-st", ps, map[string]any{"deadlineMs": 5000}, true)
 	require.NoError(t, err)

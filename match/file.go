@@ -204,7 +204,17 @@ func CheckRecord(def game.Definition, r *Record) (divergence error, err error) {
 		if d != nil || err != nil {
 			return d, err
 		}
-		if m, err = ReplayTrustless(def, cfg, moves, keys); err != nil {
+		if dl := r.Trustless.Deal; dl != nil {
+			if err := checkDealBinding(r.Trustless, moves); err != nil {
+				return nil, err
+			}
+			if _, err := VerifyDeal(def, rules, dl); err != nil {
+				return nil, fmt.Errorf("trustless deal: %w", err)
+			}
+			if m, err = ReplayDeal(def, cfg, moves, dl); err != nil {
+				return nil, err
+			}
+		} else if m, err = ReplayTrustless(def, cfg, moves, keys); err != nil {
 			return nil, err
 		}
 		if d := checkPendingDraws(m, kinds, r.Trustless); d != nil {

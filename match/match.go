@@ -30,6 +30,10 @@ type Config struct {
 	Rules game.Ruleset
 	// Auditor, if not nil, receives the stream's audit entries.
 	Auditor rng.Auditor
+	// Dealer, for a trustless match only, backs the game's private decks
+	// (game.Deal, game.Open) with a mental-poker deal; nil: a game that
+	// deals is refused at setup, as one that draws.
+	Dealer game.Dealer
 	// Lean keeps no log and no record (a simulation's match): Events,
 	// Moves and Draws stay empty and Replay cannot be used.
 	Lean bool
@@ -67,6 +71,9 @@ func New(def game.Definition, cfg Config) (*Match, error) {
 	var opts []rng.Option
 	if cfg.Auditor != nil {
 		opts = append(opts, rng.WithAuditor(cfg.Auditor))
+	}
+	if cfg.Dealer != nil && cfg.Mode != rng.ModeTrustless {
+		return nil, game.Reject(game.CodeBadSetup, "a dealer is for trustless matches")
 	}
 	var s *rng.Stream
 	switch cfg.Mode {

@@ -33,6 +33,13 @@ type TrustlessFollower struct {
 // (r.Trustless's Pending and Abort are not read; a move's Move field,
 // where given, must be r's move). Errors name the first thing wrong.
 func FollowTrustless(def game.Definition, r *Record) (*TrustlessFollower, error) {
+	return FollowTrustlessDealt(def, r, nil)
+}
+
+// FollowTrustlessDealt is FollowTrustless for a game that deals a private
+// deck: its replay deals and shows cards through dealer (a MentalDealer over
+// the client's own table, which it keeps in step before each Update).
+func FollowTrustlessDealt(def game.Definition, r *Record, dealer game.Dealer) (*TrustlessFollower, error) {
 	if r.Trustless == nil {
 		return nil, fmt.Errorf("no trustless protocol")
 	}
@@ -53,7 +60,7 @@ func FollowTrustless(def game.Definition, r *Record) (*TrustlessFollower, error)
 			seats[i].Options = r.SeatOptions[i]
 		}
 	}
-	m, err := New(def, Config{Mode: rng.ModeTrustless, Seats: seats, Rules: rules})
+	m, err := New(def, Config{Mode: rng.ModeTrustless, Seats: seats, Rules: rules, Dealer: dealer})
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,36 @@ import (
 // not draw (it has no round). The audit's seq runs on across the rounds.
 
 // keyedRand is a trustless match's Rand: the stream of the move being
-// applied.
-type keyedRand struct{ s *rng.Stream }
+// applied, and the game's private decks (Config.Dealer; none: a deal
+// refuses, as a word does).
+type keyedRand struct {
+	s      *rng.Stream
+	dealer game.Dealer
+}
+
+// DealPrivate passes to the match's dealer, or refuses without one.
+func (k *keyedRand) DealPrivate(n int, owners []int, tag rng.Tag, ctx *rng.Ctx) {
+	if k.dealer == nil {
+		panic(rng.Refusal)
+	}
+	k.dealer.DealPrivate(n, owners, tag, ctx)
+}
+
+// DrawCard passes to the match's dealer, or refuses without one.
+func (k *keyedRand) DrawCard(deckID string, n, pos, to int, tag rng.Tag, ctx *rng.Ctx) int {
+	if k.dealer == nil {
+		panic(rng.Refusal)
+	}
+	return k.dealer.DrawCard(deckID, n, pos, to, tag, ctx)
+}
+
+// OpenPublic passes to the match's dealer, or refuses without one.
+func (k *keyedRand) OpenPublic(deckID string, ps []int) []int {
+	if k.dealer == nil {
+		panic(rng.Refusal)
+	}
+	return k.dealer.OpenPublic(deckID, ps)
+}
 
 func (k *keyedRand) Dice(sides int, tag rng.Tag, ctx *rng.Ctx) (rng.DiceRoll, error) {
 	return k.s.Dice(sides, tag, ctx)
@@ -36,7 +64,7 @@ func newTrustless(def game.Definition, cfg Config) (m *Match, err error) {
 	if cfg.Seed != "" {
 		return nil, game.Reject(game.CodeBadSetup, "a trustless match takes no seed: each move that draws has its round's randomness")
 	}
-	k := &keyedRand{s: rng.NewRefusing(rng.ModeTrustless)}
+	k := &keyedRand{s: rng.NewRefusing(rng.ModeTrustless), dealer: cfg.Dealer}
 	defer func() {
 		if r := recover(); r != nil {
 			if r != rng.Refusal {
@@ -69,9 +97,10 @@ func (m *Match) guard(mv game.Move) error {
 	return nil
 }
 
-// WouldDraw reports whether mv, applied now, would draw randomness: it
-// applies mv to a clone of the state with a stream that refuses its first
-// word. The match is unchanged. An error is Apply's refusal of mv (the
+// WouldDraw reports whether mv, applied now, would draw randomness or
+// open a card its dealer does not hold open yet: it applies mv to a clone
+// of the state with a stream that refuses its first word (and the
+// match's dealer, which notes the cards asked for and refuses). The match is unchanged. An error is Apply's refusal of mv (the
 // guards, or the game's own), in which case mv would not apply at all.
 func (m *Match) WouldDraw(mv game.Move) (draws bool, err error) {
 	if err := m.guard(mv); err != nil {
@@ -85,7 +114,11 @@ func (m *Match) WouldDraw(mv game.Move) (draws bool, err error) {
 			draws, err = true, nil
 		}
 	}()
-	_, err = m.st.Clone().Apply(mv, game.FromStream(rng.NewRefusing(rng.ModeTrustless)), nil)
+	var rnd game.Rand = game.FromStream(rng.NewRefusing(rng.ModeTrustless))
+	if m.keyed != nil {
+		rnd = &keyedRand{s: rng.NewRefusing(rng.ModeTrustless), dealer: m.keyed.dealer}
+	}
+	_, err = m.st.Clone().Apply(mv, rnd, nil)
 	return false, err
 }
 

@@ -27,6 +27,10 @@ type RecordTrustless struct {
 	Pending *TrustlessMove `json:"pending,omitempty"`
 	// Abort is how an aborted game ended; nil for a game played out.
 	Abort *TrustlessAbort `json:"abort,omitempty"`
+	// Deal is the mental-poker deal of a game with a private deck
+	// (docs/fairness.md, "Dealing without a dealer who sees"), once the
+	// game is over; its seats' keys are the seats' PublicKeys.
+	Deal *RecordDeal `json:"deal,omitempty"`
 }
 
 // TrustlessSeat is one seat's commitments: its chain's head and its

@@ -39,10 +39,13 @@ const (
 	// aborted, naming the seats that did not reveal. Version is not
 	// checked.
 	KindAbort Kind = "abort"
+	// KindDeal (a seated uid, a dealing trustless table playing): the
+	// seat's mental-poker message Deal. Version is not checked.
+	KindDeal Kind = "deal"
 )
 
 // Kinds lists every action kind.
-var Kinds = []Kind{KindJoin, KindLeave, KindRemoveSeat, KindStart, KindMove, KindAbandon, KindReveal, KindAbort}
+var Kinds = []Kind{KindJoin, KindLeave, KindRemoveSeat, KindStart, KindMove, KindAbandon, KindReveal, KindAbort, KindDeal}
 
 // Action is one request to change a table, sent by Actor (a uid the
 // caller has authenticated, or ServerActor).
@@ -77,6 +80,8 @@ type Action struct {
 	// Reveal (reveal; or with a move that draws, the actor's own reveal
 	// for the round the move opens, applied with it or refused with it).
 	Reveal *Reveal
+	// Deal (deal) is the seat's mental-poker message.
+	Deal *DealMessage
 	// At is the server's time of the action (unix ms), which a trustless
 	// table's deadlines read; not part of a retry's identity.
 	At int64
@@ -89,12 +94,13 @@ func (a *Action) fingerprint() string {
 		Seat            int
 		Options         map[string]string
 		Move            string
-		Entropy         string  `json:",omitempty"` // so that a table's stored fingerprints stay as they were
-		ChainHead       string  `json:",omitempty"`
-		PublicKey       string  `json:",omitempty"`
-		Signature       string  `json:",omitempty"`
-		Reveal          *Reveal `json:",omitempty"`
-	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy, a.ChainHead, a.PublicKey, a.Signature, a.Reveal})
+		Entropy         string       `json:",omitempty"` // so that a table's stored fingerprints stay as they were
+		ChainHead       string       `json:",omitempty"`
+		PublicKey       string       `json:",omitempty"`
+		Signature       string       `json:",omitempty"`
+		Reveal          *Reveal      `json:",omitempty"`
+		Deal            *DealMessage `json:",omitempty"`
+	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy, a.ChainHead, a.PublicKey, a.Signature, a.Reveal, a.Deal})
 }
 
 // Do applies a, or refuses it with an *Error and changes nothing (the
@@ -152,18 +158,22 @@ func (t *Table) Do(a Action) (*Result, error) {
 	switch {
 	case t.phase == PhaseFinished:
 		return nil, reject(CodeGameOver, "the table is finished")
-	case (a.Kind == KindReveal || a.Kind == KindAbort) && t.tl == nil:
+	case (a.Kind == KindReveal || a.Kind == KindAbort || a.Kind == KindDeal) && t.tl == nil:
 		return nil, reject(CodeInvalidAction, string(a.Kind)+" is for trustless tables; this one is "+string(t.mode))
-	case t.phase == PhasePlaying && a.Kind != KindMove && a.Kind != KindAbandon && a.Kind != KindReveal && a.Kind != KindAbort:
+	case a.Kind == KindDeal && !t.tl.Dealing && t.phase == PhasePlaying, a.Kind == KindReveal && t.dl != nil:
+		return nil, reject(CodeInvalidAction, string(a.Kind)+" is not for this table's game")
+	case a.Deal != nil && a.Kind != KindDeal:
+		return nil, reject(CodeInvalidAction, "only a deal action carries a deal message")
+	case t.phase == PhasePlaying && a.Kind != KindMove && a.Kind != KindAbandon && a.Kind != KindReveal && a.Kind != KindAbort && a.Kind != KindDeal:
 		return nil, reject(CodeAlreadyStarted, string(a.Kind)+" is for the lobby; the game has started")
-	case t.phase == PhaseLobby && (a.Kind == KindMove || a.Kind == KindReveal || a.Kind == KindAbort):
+	case t.phase == PhaseLobby && (a.Kind == KindMove || a.Kind == KindReveal || a.Kind == KindAbort || a.Kind == KindDeal):
 		return nil, reject(CodeNotStarted, "the game has not started")
 	case a.Kind == KindMove && t.tl != nil && t.tl.Pending != nil:
 		return nil, reject(CodePending, fmt.Sprintf("round %d is pending: only reveals, the deadline's abort and the owner's abandon until it closes", t.tl.Pending.Index))
 	case a.Reveal != nil && a.Kind != KindReveal && a.Kind != KindMove:
 		return nil, reject(CodeInvalidAction, "only a reveal or a move carries a reveal")
 	}
-	if a.Version != t.version && a.Kind != KindReveal && a.Kind != KindAbort {
+	if a.Version != t.version && a.Kind != KindReveal && a.Kind != KindAbort && a.Kind != KindDeal {
 		return nil, reject(CodeStaleVersion, fmt.Sprintf("version %d is not the table's %d", a.Version, t.version))
 	}
 	viewer := t.seatOf(a.Actor)
@@ -187,6 +197,8 @@ func (t *Table) Do(a Action) (*Result, error) {
 		err = t.reveal(&a)
 	case KindAbort:
 		err = t.abortDue(&a)
+	case KindDeal:
+		err = t.dealAction(&a)
 	}
 	if err != nil {
 		return nil, err
@@ -309,8 +321,13 @@ func (t *Table) start(a *Action) *Error {
 	if err != nil {
 		return reject(CodeBadSetup, err.Error()) // checked at create and join: not reached
 	}
-	m, err := match.New(t.def, match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules})
-	if err != nil {
+	var m *match.Match
+	if t.tl != nil && dealing(t.def) {
+		var derr *Error
+		if m, derr = t.startDeal(a.At); derr != nil {
+			return derr
+		}
+	} else if m, err = match.New(t.def, match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules}); err != nil {
 		return fromGame(err)
 	}
 	t.m, t.phase = m, PhasePlaying
@@ -328,7 +345,7 @@ func (t *Table) emitGame(ev []game.Event) {
 }
 
 func (t *Table) finishIfOver() {
-	if !t.m.Over() {
+	if !t.m.Over() || t.dl != nil { // a deal settles after its recomputation (syncDeal)
 		return
 	}
 	o := t.m.State().Outcome()

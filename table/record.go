@@ -51,7 +51,9 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 		draws = t.m.Draws()
 	}
 	var m *match.Match
-	if t.tl != nil {
+	if t.dl != nil {
+		m, err = match.ReplayDeal(t.def, cfg, t.m.Moves(), t.dl.Record())
+	} else if t.tl != nil {
 		m, err = match.ReplayTrustless(t.def, cfg, t.m.Moves(), t.m.Keys())
 	} else {
 		m, err = match.Replay(t.def, cfg, t.m.Moves(), draws)

@@ -36,9 +36,10 @@ type savedSnapshot struct {
 }
 
 // snapshot returns the started game's snapshot, nil for a game that is
-// not a game.Restorer.
+// not a game.Restorer and for a trustless table that deals (its hand is
+// restored from its deal's log: restoreDeal).
 func (t *Table) snapshot() (*savedSnapshot, error) {
-	if _, ok := t.def.(game.Restorer); !ok {
+	if _, ok := t.def.(game.Restorer); !ok || t.tl != nil && t.tl.Dealing {
 		return nil, nil
 	}
 	sn, err := t.m.Snapshot()
@@ -68,6 +69,9 @@ func (s *savedSnapshot) match() *match.Snapshot {
 // it has one and fromSnapshot, else by replaying its moves; a replay of
 // a table saved with a snapshot must reach that snapshot exactly.
 func (t *Table) restoreMatch(s *saved, fromSnapshot bool) (*match.Match, error) {
+	if t.tl != nil && t.tl.Dealing {
+		return t.restoreDeal()
+	}
 	seats := make([]game.Seat, len(s.Seats))
 	for i, st := range s.Seats {
 		seats[i] = game.Seat{Options: slices.Clone(st.Options)}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/fairboard/fairboard/table/trustdeal"
 	"slices"
 	"unicode/utf8"
 
@@ -146,6 +147,9 @@ type Table struct {
 	records    map[recordKey]record
 	// tl is a trustless table's protocol state; nil in other modes.
 	tl *trust
+	// dl is a dealing trustless table's deal (trustdealing.go); nil
+	// otherwise.
+	dl *trustdeal.Server
 }
 
 type recordKey struct{ actor, id string }

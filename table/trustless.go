@@ -8,6 +8,7 @@ import (
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/table/trustdeal"
 )
 
 // A trustless table (docs/fairness.md, "Trustless tables") has no seed:
@@ -55,6 +56,16 @@ type trust struct {
 	Moves      []trustMove           `json:"moves"`
 	Pending    *trustPending         `json:"pending,omitempty"`
 	Abort      *match.TrustlessAbort `json:"abort,omitempty"`
+	// Dealing, DealStart, Deal and DealPending are a dealing table's
+	// (trustdealing.go): the deal's start time, its log (staged keys
+	// included: the server's alone) and the signed move waiting for its
+	// cards.
+	Dealing     bool               `json:"dealing,omitempty"`
+	DealStart   int64              `json:"dealStart,omitempty"`
+	Deal        []trustdeal.Action `json:"deal,omitempty"`
+	DealPending *trustMove         `json:"dealPending,omitempty"`
+	// DealNext is the transcript once the pending move applies.
+	DealNext *hexArr `json:"dealNext,omitempty"`
 }
 
 // trustSeat is a seat's commitments (zero while the seat is free) and the
@@ -107,9 +118,9 @@ func checkTrustlessCreate(def game.Definition, req *CreateRequest, rules game.Ru
 		return nil
 	}
 	switch {
-	case !game.IsAllPublic(def):
-		return reject(CodeBadSetup, fmt.Sprintf("%s has private parts (a seat's hidden cards) or does not declare every part public (game.AllPublic): "+
-			"a trustless table reveals every round to every seat, so its private deals would need mental-poker deals, which tables do not have yet", def.Name()))
+	case !game.IsAllPublic(def) && !dealing(def):
+		return reject(CodeBadSetup, fmt.Sprintf("%s has private parts (a seat's hidden cards) or does not declare every part public (game.AllPublic), "+
+			"and does not deal them through a private deck (game.Deal, with game.MaxLoss): a trustless table reveals every round to every seat", def.Name()))
 	case req.Seed != "" || req.ServerSeed != "":
 		return reject(CodeBadSetup, "a trustless table takes no seed: each move that draws gets its randomness from the seats' chains")
 	case !ValidID(req.GameID):

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/games/leduc"
 	"github.com/fairboard/fairboard/games/pig"
@@ -16,16 +17,23 @@ import (
 	"github.com/fairboard/fairboard/table/trustseat"
 )
 
-// A game with private parts is refused a trustless table, by name and
-// reason; Pig (all public) is not (the control).
+// noDeal is a definition with Leduc's private parts that does not say
+// it deals them through a private deck (no game.MaxLoss).
+type noDeal struct{ game.Definition }
+
+// A game with private parts that it does not deal through a private deck
+// is refused a trustless table, by name and reason; Pig (all public),
+// Kuhn and Leduc (which deal by mental poker) are not.
 func TestTrustlessRefusesPrivateGames(t *testing.T) {
 	m := table.NewMemory()
 	_, err := m.Create("k", kuhn.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless})
-	require.ErrorIs(t, err, table.CodeBadSetup)
-	require.ErrorContains(t, err, "kuhn has private parts")
-	require.ErrorContains(t, err, "mental-poker deals")
+	require.NoError(t, err, "Kuhn deals its private deck by mental poker (game.Deal, game.MaxLoss)")
 	_, err = m.Create("l", leduc.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless})
+	require.NoError(t, err, "Leduc deals by mental poker too")
+	_, err = m.Create("n", noDeal{leduc.Def}, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless})
+	require.ErrorIs(t, err, table.CodeBadSetup)
 	require.ErrorContains(t, err, "leduc has private parts")
+	require.ErrorContains(t, err, "does not deal them through a private deck")
 	req := table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeTrustless}
 	_, err = m.Create("p", pig.Def, req)
 	require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/table/trustdeal"
 )
 
 // Reveal is a seat's link for a pending round (docs/fairness.md, "The
@@ -46,6 +47,9 @@ func (t *Table) moveTrustless(a *Action, mv game.Move) *Error {
 	}
 	digest := trustless.ActionDigest(tl.GameID, canon)
 	tr := trustless.TranscriptAction((*[32]byte)(&tl.Transcript), &digest, sig)
+	if t.dl != nil {
+		return t.moveDealing(a, mv, tr)
+	}
 	if !draws {
 		if a.Reveal != nil {
 			return reject(CodeInvalidAction, "a reveal with a move that draws nothing")
@@ -190,6 +194,9 @@ func (t *Table) acceptReveal(r *trustReveal) {
 // pending, deadline_not_passed before its deadline; then the game ends
 // as aborted, naming the seats that did not reveal.
 func (t *Table) abortDue(a *Action) *Error {
+	if t.dl != nil {
+		return t.abortDeal(a)
+	}
 	p := t.tl.Pending
 	switch {
 	case p == nil:
@@ -212,6 +219,9 @@ func (t *Table) abortDue(a *Action) *Error {
 // (KindAbort, by ServerActor) at its next call on the table or from a
 // sweep. The table never reads a clock.
 func (t *Table) AbortDue(now int64) bool {
+	if t.phase == PhasePlaying && t.dl != nil {
+		return t.dl.Phase() != trustdeal.PhasePlay && now > t.dl.Deadline()
+	}
 	return t.phase == PhasePlaying && t.tl != nil && t.tl.Pending != nil && now > t.tl.Pending.Deadline
 }
 

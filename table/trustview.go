@@ -7,6 +7,7 @@ import (
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/table/trustdeal"
 )
 
 // TrustlessView is a trustless table's protocol as every reader sees it:
@@ -20,6 +21,9 @@ type TrustlessView struct {
 	Transcript string        `json:"transcript"`
 	NextIndex  uint32        `json:"nextIndex"`
 	Pending    *PendingRound `json:"pendingRound,omitempty"`
+	// Deal is a dealing table's deal as every reader sees it: passes,
+	// keys published, the wait (never a staged key).
+	Deal *trustdeal.View `json:"deal,omitempty"`
 }
 
 // PendingRound is the move waiting for its round as every reader sees
@@ -59,6 +63,9 @@ func (t *Table) trustView() *TrustlessView {
 			v.Moves[i].Move = string(game.AppendMoveCanonical(nil, t.kinds, mv))
 		}
 	}
+	if t.dl != nil {
+		v.Deal = t.dl.View()
+	}
 	if p := t.tl.Pending; p != nil && t.phase == PhasePlaying {
 		pr := &PendingRound{Index: p.Index, Move: string(game.AppendMoveCanonical(nil, t.kinds, p.Move)), Version: p.Version,
 			Signature: p.Sig, Digest: p.Digest.String(), Transcript: p.Transcript.String(), At: p.At, Deadline: p.Deadline}
@@ -90,6 +97,9 @@ func (t *Table) trustRecord(final bool) *match.RecordTrustless {
 		p := tl.Pending
 		r.Pending = &match.TrustlessMove{Move: string(game.AppendMoveCanonical(nil, t.kinds, p.Move)), Version: p.Version,
 			Signature: p.Sig, Index: p.Index, Reveals: recordReveals(p.Reveals)}
+	}
+	if t.dl != nil && final {
+		r.Deal = t.dl.Record()
 	}
 	if tl.Abort != nil {
 		a := *tl.Abort

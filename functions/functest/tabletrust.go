@@ -36,7 +36,7 @@ func (tt *TrustTable) token(uid string) string {
 }
 
 // Do sends a through the function of its kind: join (joinGame), start
-// (startGame), move and abort (act), reveal (reveal).
+// (startGame), move, abort and deal (act), reveal (reveal).
 func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 	d := map[string]any{"game": tt.Def.Name(), "gameId": tt.ID, "actionId": a.ActionID}
 	name := "act"
@@ -55,6 +55,8 @@ func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 		}
 	case table.KindAbort:
 		d["kind"], d["version"] = "abort", 0
+	case table.KindDeal:
+		d["kind"], d["version"], d["deal"] = "deal", 0, a.Deal
 	case table.KindReveal:
 		name = "reveal"
 		r := a.Reveal

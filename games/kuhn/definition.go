@@ -117,10 +117,11 @@ func (Definition) EventTypes() []game.EventSpec { return eventTypes }
 // Styles returns none: the random bot and the search bot play it.
 func (Definition) Styles() []game.Style { return nil }
 
-// Setup deals: one Shuffle of the deck J, Q, K (TagDeal, DeckID); seat 0
-// gets the first card, seat 1 the second, the third stays undealt. Each
-// seat antes 1 (a pot of 2) and reads its card in a Dealt event addressed
-// to it. It takes exactly 2 seats without options.
+// Setup deals: one Shuffle of the deck J, Q, K (TagDeal, DeckID) through
+// game.Deal; seat 0 gets the first card, seat 1 the second, the third
+// stays undealt. Each seat antes 1 (a pot of 2) and reads its card in a
+// Dealt event addressed to it; in a trustless deal the cards stay
+// game.Hidden to the state and each seat opens its own on its device. It takes exactly 2 seats without options.
 func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) (game.State, []game.Event, error) {
 	if _, ok := r.(Rules); !ok {
 		return nil, ev, game.Reject(game.CodeBadRuleset, fmt.Sprintf("not a Kuhn poker ruleset: %T", r))
@@ -134,10 +135,16 @@ func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []g
 		}
 	}
 	deck := []int{Jack, Queen, King}
-	rnd.Shuffle(deck, TagDeal, &rng.Ctx{DeckID: DeckID})
+	game.Deal(rnd, deck, []int{0, 1, game.All}, TagDeal, &rng.Ctx{DeckID: DeckID})
 	s := &State{card: [2]int{deck[0], deck[1]}, undealt: deck[2]}
 	for i := range 2 {
-		ev = append(ev, game.Event{To: i, Type: EventDealt, Vals: [game.MaxVals]int64{int64(s.card[i])}})
+		if s.card[i] != game.Hidden { // a trustless deal: the seat opens its card on its device
+			ev = append(ev, game.Event{To: i, Type: EventDealt, Vals: [game.MaxVals]int64{int64(s.card[i])}})
+		}
 	}
 	return s, ev, nil
 }
+
+// MaxLoss returns 2: the ante and one bet, the most a seat can lose in a
+// hand (what a seat caught cheating a trustless deal forfeits).
+func (Definition) MaxLoss(game.Ruleset) float64 { return 2 }

@@ -85,11 +85,13 @@ func (s *State) Legal(seat int, buf []game.Move) []game.Move {
 	return append(buf, game.Move{Seat: seat, Kind: KindPass}, game.Move{Seat: seat, Kind: KindBet})
 }
 
-// Apply plays pass or bet; it draws nothing. Refusals, with nothing
+// Apply plays pass or bet; it draws nothing, and a move that ends in a
+// showdown opens both cards through game.Open (a trustless deal's move
+// waits for the keys). Refusals, with nothing
 // changed: game_over once the hand is over, unknown_player for a seat out
 // of range, not_your_turn for the other seat, invalid_action for an
 // unknown kind or arguments (neither kind takes any).
-func (s *State) Apply(m game.Move, _ game.Rand, ev []game.Event) ([]game.Event, error) {
+func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
 	switch {
 	case s.over():
 		return ev, game.Reject(game.CodeGameOver, "the hand is over")
@@ -104,11 +106,18 @@ func (s *State) Apply(m game.Move, _ game.Rand, ev []game.Event) ([]game.Event, 
 	}
 	facing := len(s.history) > 0 && s.history[len(s.history)-1] == 'b'
 	seat := int64(m.Seat)
+	act := byte('b')
 	if m.Kind == KindPass {
-		s.history = append(s.history, 'p')
-	} else {
-		s.history = append(s.history, 'b')
+		act = 'p'
 	}
+	next := string(s.history) + string(act)
+	if next == "pp" || next == "bb" || next == "pbb" {
+		// A showdown shows both cards to every seat: opened before any
+		// change (a trustless deal's keys may not be there yet).
+		c := game.Open(rnd, DeckID, []int{0, 1}, s.card[:])
+		s.card = [2]int{c[0], c[1]}
+	}
+	s.history = append(s.history, act)
 	pot := int64(s.Pot())
 	switch {
 	case m.Kind == KindPass && facing:
@@ -159,12 +168,21 @@ func (s *State) Outcome() game.Outcome {
 func (s *State) AbortPayoffs() []float64 { return []float64{0, 0} }
 
 // Check names every broken invariant: the three cards J, Q, K once each
-// between the seats and the undealt card; a history of 'p' and 'b' that is
+// between the seats and the undealt card (in a trustless deal, the
+// undealt card game.Hidden and the seats' cards both Hidden or both
+// shown, distinct); a history of 'p' and 'b' that is
 // a prefix of a betting line.
 func (s *State) Check() error {
 	var errs []error
 	seen := [3]bool{}
-	for _, c := range []int{s.card[0], s.card[1], s.undealt} {
+	cards := []int{s.card[0], s.card[1], s.undealt}
+	if s.undealt == game.Hidden { // a trustless deal: the dealt cards are Hidden or both shown
+		cards = nil
+		if s.card[0] != game.Hidden || s.card[1] != game.Hidden {
+			cards = s.card[:]
+		}
+	}
+	for _, c := range cards {
 		if c < Jack || c > King || seen[c] {
 			errs = append(errs, fmt.Errorf("cards %v and undealt %d: want J, Q, K once each", s.card, s.undealt))
 			break
@@ -231,15 +249,23 @@ func (s *State) AppendView(b []byte, seat int) []byte {
 // cardNames are the cards' letters.
 const cardNames = "JQK"
 
+// cardName is a card's letter, '?' for game.Hidden.
+func cardName(c int) byte {
+	if c == game.Hidden {
+		return '?'
+	}
+	return cardNames[c]
+}
+
 // AppendInfoKey appends seat's card's letter and the betting history, as
 // "K" at the start and "Kpb" after a pass and a bet (OpenSpiel's
 // information state is the card number and the history), and after a
 // showdown "/" and the other seat's card.
 func (s *State) AppendInfoKey(b []byte, seat int) []byte {
-	b = append(b, cardNames[s.card[seat]])
+	b = append(b, cardName(s.card[seat]))
 	b = append(b, s.history...)
 	if s.over() && s.showdown() {
-		b = append(b, '/', cardNames[s.card[1-seat]])
+		b = append(b, '/', cardName(s.card[1-seat]))
 	}
 	return b
 }
@@ -267,3 +293,9 @@ func (s *State) Sample(seat int, rnd game.Rand) game.State {
 
 // ChanceOutcomes returns none and true: no move draws.
 func (s *State) ChanceOutcomes(game.Move) ([]game.Chance, bool) { return nil, true }
+
+// InPot returns the chips each seat has put in: its ante and its bets.
+func (s *State) InPot() []float64 {
+	in := s.bets()
+	return []float64{float64(in[0]), float64(in[1])}
+}

@@ -145,9 +145,11 @@ func (Definition) EventTypes() []game.EventSpec { return eventTypes }
 
 // Setup deals each seat in turn a card, UniformInt(0, k-1) (TagDeal)
 // among the k cards left in ascending order (with two seats: seat 0 one of
-// six, seat 1 one of five), as OpenSpiel's chance deals them; each seat
-// antes 1 and reads its card in a Dealt event addressed to it. It takes
-// 2 to MaxSeats seats without options.
+// six, seat 1 one of five), as OpenSpiel's chance deals them, through
+// game.Draw (seat p's card is position p of the deck; in a trustless deal
+// every one stays game.Hidden and each seat opens its own on its device);
+// each seat antes 1 and reads its card in a Dealt event addressed to it.
+// It takes 2 to MaxSeats seats without options.
 func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) (game.State, []game.Event, error) {
 	if _, ok := r.(Rules); !ok {
 		return nil, ev, game.Reject(game.CodeBadRuleset, fmt.Sprintf("not a Leduc hold'em ruleset: %T", r))
@@ -163,14 +165,17 @@ func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []g
 	}
 	s := newState(n)
 	for seat := range n {
-		c, err := s.drawFree(rnd, TagDeal, dealPhase(seat))
+		var buf [MaxCards]int
+		c, err := game.Draw(rnd, Name, s.cards(), seat, s.free(buf[:0]), seat, TagDeal, &rng.Ctx{DeckID: Name, Phase: dealPhase(seat)})
 		if err != nil {
 			return nil, ev, err
 		}
 		s.card[seat] = c
 	}
 	for i := range n {
-		ev = append(ev, game.Event{To: i, Type: EventDealt, Vals: [game.MaxVals]int64{int64(s.card[i])}})
+		if s.card[i] != game.Hidden { // a trustless deal: the seat opens its card on its device
+			ev = append(ev, game.Event{To: i, Type: EventDealt, Vals: [game.MaxVals]int64{int64(s.card[i])}})
+		}
 	}
 	return s, ev, nil
 }
@@ -211,3 +216,8 @@ func (s *State) drawFree(rnd game.Rand, tag rng.Tag, phase string) (int, error) 
 	}
 	return free[i], nil
 }
+
+// MaxLoss returns 13: the ante, two raises of 2 in the first round and
+// two of 4 in the second, the most a seat can lose in a hand (what a
+// seat caught cheating a trustless deal forfeits).
+func (Definition) MaxLoss(game.Ruleset) float64 { return Ante + 2*RaiseRound + 2*RaiseLater }

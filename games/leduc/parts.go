@@ -47,7 +47,8 @@ func At(card0, card1, public int, round1, round2 string) (*State, error) {
 }
 
 // AtCards returns the state of a hand with one private card per seat (2
-// to MaxSeats seats, cards 0..2(n+1)-1, distinct) and the public card
+// to MaxSeats seats, cards 0..2(n+1)-1, distinct; or every one
+// game.Hidden, a trustless deal's before a showdown) and the public card
 // (NoCard, or a card distinct from them) after the betting of round 1
 // and round 2, for tests and analysis. The public card must be given
 // exactly when round 1's betting ends it; an error names what is wrong.
@@ -57,8 +58,18 @@ func AtCards(cards []int, public int, round1, round2 string) (*State, error) {
 		return nil, fmt.Errorf("%d cards: want one per seat, 2 to %d", n, MaxSeats)
 	}
 	s := newState(n)
+	// A trustless deal keeps every private card game.Hidden until a
+	// showdown shows them.
+	hidden := true
+	for _, c := range cards {
+		hidden = hidden && c == game.Hidden
+	}
 	var seen [MaxCards]bool
 	for p, c := range cards {
+		if hidden {
+			s.card[p] = c
+			continue
+		}
 		if c < 0 || c >= s.cards() {
 			return nil, fmt.Errorf("card %d: want 0 to %d", c, s.cards()-1)
 		}
@@ -148,6 +159,14 @@ func (s *State) Check() error {
 		return fmt.Errorf("state %+v is not its betting's %+v", *s, *want)
 	}
 	return nil
+}
+
+// cardName is a card's name (NameCard), "?" for game.Hidden.
+func (s *State) cardName(c int) string {
+	if c == game.Hidden {
+		return "?"
+	}
+	return NameCard(s.seats, c)
 }
 
 // appendCard appends card's name quoted, or null for NoCard.
@@ -252,7 +271,7 @@ func (s *State) AppendView(b []byte, seat int) []byte {
 // seats' cards in seat order, separated by ",", "-" for a seat that
 // folded (two seats: "|" and the other seat's card).
 func (s *State) AppendInfoKey(b []byte, seat int) []byte {
-	b = append(b, NameCard(s.seats, s.card[seat])...)
+	b = append(b, s.cardName(s.card[seat])...)
 	b = append(b, ':')
 	b = append(b, s.seq[0][:s.n[0]]...)
 	if s.public != NoCard {
@@ -275,7 +294,7 @@ func (s *State) AppendInfoKey(b []byte, seat int) []byte {
 			if s.out[p] {
 				b = append(b, '-')
 			} else {
-				b = append(b, NameCard(s.seats, s.card[p])...)
+				b = append(b, s.cardName(s.card[p])...)
 			}
 		}
 	}

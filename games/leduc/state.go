@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng"
 )
 
 // maxSeq is the longest betting sequence of a round with MaxSeats seats,
@@ -157,11 +158,14 @@ func (s *State) check(m game.Move) error {
 // Apply plays fold, call or raise. A call or a fold that ends the first
 // round draws the public card, UniformInt(0, n+1) over the n+2 cards
 // left in ascending order (TagPublic; with two seats only a call, one of
-// four), before anything changes; no other move draws. Refusals, with
-// nothing changed and nothing drawn: game_over once the hand is over,
-// unknown_player for a seat out of range, not_your_turn for another seat,
-// invalid_action for an unknown kind, arguments (no kind takes any), a
-// fold without a raise to face, or a third raise in a round.
+// four), through game.Draw (position n of the deck, face up), before
+// anything changes; no other move draws. A move that ends the second
+// round with two or more seats still in opens their cards through
+// game.Open (a trustless deal's move waits for their keys). Refusals,
+// with nothing changed and nothing drawn: game_over once the hand is
+// over, unknown_player for a seat out of range, not_your_turn for another
+// seat, invalid_action for an unknown kind, arguments (no kind takes
+// any), a fold without a raise to face, or a third raise in a round.
 func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
 	if err := s.check(m); err != nil {
 		return ev, err
@@ -170,11 +174,32 @@ func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event
 	ends := s.ends(m.Kind)
 	pub := NoCard
 	if ends && s.round == 1 {
-		c, err := s.drawFree(rnd, TagPublic, "public")
+		var buf [MaxCards]int
+		c, err := game.Draw(rnd, Name, s.cards(), s.seats, s.free(buf[:0]), game.All, TagPublic, &rng.Ctx{DeckID: Name, Phase: "public"})
 		if err != nil {
 			return ev, game.Reject(game.CodeInvalidAction, "the public card's draw failed: "+err.Error())
 		}
 		pub = c
+	}
+	if ends && s.round == 2 {
+		// A showdown shows the cards of the seats still in to every
+		// seat: opened before any change (a trustless deal's keys may
+		// not be there yet).
+		var in, known [MaxSeats]int
+		ps := in[:0]
+		for p := range s.seats {
+			if !s.out[p] && !(m.Kind == KindFold && p == seat) {
+				ps = append(ps, p)
+			}
+		}
+		if len(ps) >= 2 {
+			for i, p := range ps {
+				known[i] = s.card[p]
+			}
+			for i, c := range game.Open(rnd, Name, ps, known[:len(ps)]) {
+				s.card[ps[i]] = c
+			}
+		}
 	}
 	r := s.round - 1
 	switch m.Kind {
@@ -250,4 +275,13 @@ func (s *State) ChanceOutcomes(m game.Move) ([]game.Chance, bool) {
 		out[i] = game.Chance{Draws: []int64{int64(i)}, P: 1 / float64(len(out))}
 	}
 	return out, true
+}
+
+// InPot returns the chips each seat has put in, its ante included.
+func (s *State) InPot() []float64 {
+	out := make([]float64, s.seats)
+	for p := range out {
+		out[p] = float64(s.in[p])
+	}
+	return out
 }

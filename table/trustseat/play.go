@@ -6,6 +6,7 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustdeal"
 )
 
 // Server is how the bots reach a trustless table: its store's Do and
@@ -35,6 +36,12 @@ func Play(srv Server, seats []*Seat, choose Choose, stop func(*table.View) bool,
 			return pub, nil
 		}
 		id := fmt.Sprintf("a%d", step)
+		if dv := pub.Trustless.Deal; dv != nil && dv.Phase != trustdeal.PhasePlay {
+			if err := dealStep(srv, seats, id); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if p := pub.Trustless.Pending; p != nil {
 			s := nextRevealer(seats, p)
 			v, err := srv.View(s.uid)
@@ -74,4 +81,26 @@ func nextRevealer(seats []*Seat, p *table.PendingRound) *Seat {
 		}
 	}
 	return seats[0] // every seat revealed: the round closed before the view
+}
+
+// dealStep sends the first deal action a seat has for its own view.
+func dealStep(srv Server, seats []*Seat, id string) error {
+	for _, s := range seats {
+		v, err := srv.View(s.uid)
+		if err != nil {
+			return err
+		}
+		a, err := s.DealTo(id, v)
+		if err != nil {
+			return fmt.Errorf("seat %d: %w", s.seat, err)
+		}
+		if a == nil {
+			continue
+		}
+		if _, err := srv.Do(*a); err != nil {
+			return fmt.Errorf("seat %d's deal action: %w", s.seat, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("trustseat: no seat has a deal action")
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustdeal"
 )
 
 // Seat is one player's trustless seat. Not safe for concurrent use.
@@ -32,6 +33,9 @@ type Seat struct {
 	priv     ed25519.PrivateKey
 	revealed uint32 // the last index revealed
 	f        *match.TrustlessFollower
+	// deal and dealer are a dealing table's (deal.go).
+	deal   *trustdeal.Seat
+	dealer *match.MentalDealer
 }
 
 // New draws a seat's chain of n links (the table's chainLength) and its
@@ -85,9 +89,18 @@ func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
 	for _, m := range p.Moves {
 		r.Moves = append(r.Moves, m.Move)
 	}
+	if p.Deal != nil {
+		d, err := s.dealSeat(v)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.Sync(p.Deal); err != nil {
+			return nil, fmt.Errorf("trustseat: the deal does not check: %w", err)
+		}
+	}
 	var err error
 	if s.f == nil {
-		s.f, err = match.FollowTrustless(s.def, r)
+		s.f, err = match.FollowTrustlessDealt(s.def, r, s.dealerOrNil())
 	} else {
 		err = s.f.Update(r)
 	}
@@ -119,7 +132,7 @@ func (s *Seat) Move(actionID string, v *table.View, mv game.Move) (table.Action,
 	a := table.Action{Actor: s.uid, ActionID: actionID, Version: v.Version, Kind: table.KindMove,
 		Move: game.AppendMoveJSON(nil, s.def.Kinds(), mv), Signature: hex.EncodeToString(sig)}
 	draws, err := f.Match.WouldDraw(mv)
-	if err != nil || !draws || f.Next > uint32(s.chain.Len()) {
+	if err != nil || !draws || f.Next > uint32(s.chain.Len()) || s.deal != nil { // a dealing table's move waits for keys, not a round
 		return a, err
 	}
 	digest := trustless.ActionDigest(s.gameID, canon)
@@ -188,6 +201,14 @@ func (s *Seat) reveal(v uint32, digest, tr *[32]byte) (*table.Reveal, error) {
 	s.revealed = v
 	return &table.Reveal{Seat: s.seat, Index: v, Link: hex.EncodeToString(link[:]), Digest: hex.EncodeToString(digest[:]),
 		Transcript: hex.EncodeToString(tr[:]), Signature: hex.EncodeToString(sig)}, nil
+}
+
+// dealerOrNil is the follower's dealer: the deal's, or none.
+func (s *Seat) dealerOrNil() game.Dealer {
+	if s.dealer == nil {
+		return nil
+	}
+	return s.dealer
 }
 
 // Forget makes the seat believe it has not revealed index v (a test's
