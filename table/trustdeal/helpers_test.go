@@ -58,9 +58,15 @@ func newHand(t *testing.T, h uint64) *hand {
 // newHandOf is a 2-seat trustless hand of def (Kuhn or Leduc).
 func newHandOf(t *testing.T, def game.Definition, h uint64) *hand {
 	t.Helper()
+	return newHandSeats(t, def, h, 2)
+}
+
+// newHandSeats is newHandOf with n seats.
+func newHandSeats(t *testing.T, def game.Definition, h uint64, n int) *hand {
+	t.Helper()
 	x := &hand{}
 	var pubs []ed25519.PublicKey
-	for i := range 2 {
+	for i := range n {
 		seed := sha256.Sum256([]byte(fmt.Sprint("seat key ", i, " hand ", h)))
 		priv := ed25519.NewKeyFromSeed(seed[:])
 		x.privs = append(x.privs, priv)
@@ -70,7 +76,7 @@ func newHandOf(t *testing.T, def game.Definition, h uint64) *hand {
 	var err error
 	x.srv, err = trustdeal.NewServer(x.cfg)
 	require.NoError(t, err)
-	for i := range 2 {
+	for i := range n {
 		r := &detReader{seed: sha256.Sum256([]byte(fmt.Sprint("seat ", i, " hand ", h)))}
 		s, err := trustdeal.NewSeat(x.cfg, i, x.privs[i], r)
 		require.NoError(t, err)

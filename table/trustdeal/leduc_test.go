@@ -1,6 +1,7 @@
 package trustdeal_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -83,4 +84,35 @@ func TestLeducWithheldPublicKey(t *testing.T) {
 	require.Equal(t, []float64{3, -3}, x.srv.Record().Payoffs)
 	_, err = match.VerifyDeal(leduc.Def, nil, copyRecord(t, x.srv.Record()))
 	require.NoError(t, err)
+}
+
+// Three-seat trustless Leduc hands (a deck of eight cards, the public
+// card at position 3): each seat opens its own card, the payoffs are
+// those of the same cards and bets by leduc.AtCards (the rules on known
+// cards), and the record's recomputation gives every seat's card.
+func TestTrustlessLeducThreeSeats(t *testing.T) {
+	showdowns := 0
+	for h := range uint64(8) {
+		x := newHandSeats(t, leduc.Def, 1200+h, 3)
+		p := &tap{x: x}
+		v, err := trustdeal.Play(p, x.seats, randomChooser(h), 120)
+		require.NoError(t, err, "hand %d", h)
+		require.NoError(t, p.leak, "hand %d", h)
+		require.Nil(t, v.Forfeit)
+		cards := make([]int, 3)
+		for i, s := range x.seats {
+			cards[i] = s.Cards()[i]
+		}
+		st := x.srv.Match().State().(*leduc.State)
+		want, err := leduc.AtCards(cards, st.PublicCard(), st.Sequence(1), st.Sequence(2))
+		require.NoError(t, err, "hand %d: cards %v public %d", h, cards, st.PublicCard())
+		require.Equal(t, want.Outcome().Payoffs, v.Payoffs, "hand %d", h)
+		got, err := match.VerifyDeal(leduc.Def, nil, copyRecord(t, x.srv.Record()))
+		require.NoError(t, err)
+		require.Equal(t, cards, got[:3])
+		if strings.Contains(string(st.AppendPublic(nil)), "shown") {
+			showdowns++
+		}
+	}
+	require.Positive(t, showdowns, "some hand reaches a showdown")
 }
