@@ -29,8 +29,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -109,27 +107,6 @@ func Start(t testing.TB, extra ...string) *Browser {
 		t.Fatalf("starting %s: %v", bin, err)
 	}
 	return &Browser{t: t, root: root}
-}
-
-// Entry is one console message, uncaught exception or browser log entry.
-type Entry struct {
-	Kind   string // "console", "exception" or "log"
-	Level  string // "log", "info", "warning", "error", ...
-	Source string // the browser log's source ("security", "network", ...)
-	Text   string
-	URL    string
-}
-
-func (e Entry) String() string {
-	s := e.Kind + " " + e.Level
-	if e.Source != "" {
-		s += " [" + e.Source + "]"
-	}
-	s += ": " + e.Text
-	if e.URL != "" {
-		s += " (" + e.URL + ")"
-	}
-	return s
 }
 
 // Page is one tab, in a browser context of its own.
@@ -406,110 +383,6 @@ func (p *Page) text() string {
 	}
 	if len(s) > 4000 {
 		s = s[:4000] + "..."
-	}
-	return s
-}
-
-// Click clicks the element the CSS selector finds (with the mouse, at its
-// centre, as a person would; it waits for the element to be visible).
-func (p *Page) Click(selector string) {
-	p.t.Helper()
-	p.Do(chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
-}
-
-// Type focuses the element and types text into it.
-func (p *Page) Type(selector, text string) {
-	p.t.Helper()
-	p.Do(chromedp.SendKeys(chromedp.CSS(selector), text, chromedp.NodeVisible))
-}
-
-// Key sends one key (a kb constant such as kb.Tab, or a character) to the
-// focused element.
-func (p *Page) Key(key string) {
-	p.t.Helper()
-	p.Do(chromedp.KeyEvent(key))
-}
-
-// SetFile chooses a file in a file input, as a person would; the input
-// fires its change event.
-func (p *Page) SetFile(selector, path string) {
-	p.t.Helper()
-	p.Do(chromedp.SetUploadFiles(chromedp.CSS(selector), []string{path}))
-}
-
-// Screenshot saves a PNG of the viewport to path and returns its bytes.
-func (p *Page) Screenshot(path string) []byte {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
-	defer cancel()
-	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.t.Fatalf("screenshot: %v", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		p.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		p.t.Fatal(err)
-	}
-	return b
-}
-
-// Console returns every entry recorded so far.
-func (p *Page) Console() []Entry {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]Entry(nil), p.entries...)
-}
-
-// violation matches the browser's report of a Content-Security-Policy or
-// Trusted Types violation.
-var violation = regexp.MustCompile(`(?i)content security policy|trusted ?types?|trusted(html|script|scripturl)\b|refused to (load|execute|connect|apply|evaluate|create|frame)`)
-
-// Unexpected returns the entries that match none of the expected patterns
-// (console errors and warnings, exceptions, log entries of level warning or
-// error; plain logs and infos are the page's business) and every CSP or
-// Trusted Types violation, expected or not.
-func (p *Page) Unexpected(expected ...*regexp.Regexp) []Entry {
-	var bad []Entry
-	for _, e := range p.Console() {
-		if violation.MatchString(e.Text) {
-			bad = append(bad, e)
-			continue
-		}
-		if e.Level != "error" && e.Level != "warning" && e.Kind != "exception" {
-			continue
-		}
-		ok := false
-		for _, re := range expected {
-			if re.MatchString(e.String()) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			bad = append(bad, e)
-		}
-	}
-	return bad
-}
-
-// CheckConsole fails the test if the console holds an entry Unexpected
-// returns.
-func (p *Page) CheckConsole(expected ...*regexp.Regexp) {
-	p.t.Helper()
-	if bad := p.Unexpected(expected...); len(bad) > 0 {
-		var b strings.Builder
-		for _, e := range bad {
-			b.WriteString("\n  " + e.String())
-		}
-		p.t.Errorf("the console holds %d unexpected entries:%s", len(bad), b.String())
-	}
-}
-
-func short(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "..."
 	}
 	return s
 }
