@@ -1,0 +1,17 @@
+//go:build unix
+
+package mentalpoker
+
+import (
+	"syscall"
+	"time"
+)
+
+// processCPU returns the process's user + system CPU time so far, and true.
+func processCPU() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}
