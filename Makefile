@@ -1,5 +1,5 @@
 # The README's two commands, plus the jobs run on request.
-.PHONY: test demo bench bench-vs fuzz mutation strength flaky
+.PHONY: test demo bench bench-deal bench-deal-wasm bench-solve bench-vs fuzz mutation strength flaky
 
 # Every test, as CI runs it (.ci/run): static checks, then go test.
 test:
@@ -12,6 +12,20 @@ demo:
 # Benchmarks, on request only (never in CI).
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+# Issue 28's speed figures, on request only (docs/fairness.md "Cost",
+# docs/sim.md "Speed"): the 4-seat 52-card deal against the 658ca0c SRA
+# shuffle, alternating in one process (COUNT runs of BENCHTIME pairs, about
+# 2 s of CPU a pair; in WebAssembly under Node, 15 to 25 s a pair), and the
+# solver's iterations and seconds to each exploitability bound.
+bench-deal:
+	go test -run '^$$' -bench 'DealVsSRA' -benchtime $(or $(BENCHTIME),3x) -count $(or $(COUNT),4) ./rng/mentalpoker
+
+bench-deal-wasm:
+	PATH="$$(go env GOROOT)/lib/wasm:$$PATH" GOOS=js GOARCH=wasm go test -run '^$$' -bench 'DealVsSRA' -benchtime $(or $(BENCHTIME),1x) -count $(or $(COUNT),2) ./rng/mentalpoker
+
+bench-solve:
+	go test -run '^$$' -bench 'Solve' -benchtime 1x -count $(or $(COUNT),3) ./match
 
 # One benchmark of this tree against revision REV, runs alternating (PAIRS of
 # them, 10 by default), on request only: the ratio of medians and the pairs'

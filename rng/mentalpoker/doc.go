@@ -53,5 +53,5 @@
 //
 // Cost: a seat's pass 1 is one scalar multiplication a card, its pass 2
 // three with its proof, and checking another seat's pass 2 two more; see
-// BenchmarkDeal.
+// BenchmarkDeal, and BenchmarkDealVsSRA against the old SRA shuffle.
 package mentalpoker
