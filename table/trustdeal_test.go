@@ -3,7 +3,6 @@ package table_test
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -78,7 +77,7 @@ func TestTrustlessKuhnTable(t *testing.T) {
 		m := table.NewMemory()
 		id := fmt.Sprintf("tl-kuhn-%d", g)
 		seats := dealLobby(t, m, id)
-		r := rand.New(rand.NewPCG(uint64(g), 3))
+		r := randomPicker(t, fmt.Sprint("tl-kuhn-", g))
 		hist := ""
 		stop := func(v *table.View) bool {
 			if v.Phase == table.PhasePlaying {
@@ -87,7 +86,7 @@ func TestTrustlessKuhnTable(t *testing.T) {
 			return false
 		}
 		v, err := trustseat.Play(memSrv{m, id}, seats, func(v *table.View) game.Move {
-			mv := v.Legal[r.IntN(len(v.Legal))]
+			mv := r(v.Legal)
 			hist += map[string]string{kuhn.KindPass: "p", kuhn.KindBet: "b"}[mv.Kind]
 			return mv
 		}, stop, 60)
@@ -157,8 +156,8 @@ func TestTrustlessLeducTable(t *testing.T) {
 		m := table.NewMemory()
 		id := fmt.Sprintf("tl-leduc-%d", g)
 		seats := dealLobbyOf(t, m, leduc.Def, id)
-		r := rand.New(rand.NewPCG(uint64(g), 5))
-		v, err := trustseat.Play(memSrv{m, id}, seats, func(v *table.View) game.Move { return v.Legal[r.IntN(len(v.Legal))] }, nil, 80)
+		r := randomPicker(t, fmt.Sprint("tl-leduc-", g))
+		v, err := trustseat.Play(memSrv{m, id}, seats, func(v *table.View) game.Move { return r(v.Legal) }, nil, 80)
 		require.NoError(t, err, "game %d", g)
 		require.Equal(t, table.PhaseFinished, v.Phase)
 		require.False(t, v.Outcome.Abandoned)
@@ -195,4 +194,13 @@ func TestTrustlessLeducTable(t *testing.T) {
 // "cc", or a raise answered by a call.
 func roundOver(seq string) bool {
 	return seq == "cc" || len(seq) >= 2 && seq[len(seq)-1] == 'c' && seq[len(seq)-2] == 'r'
+}
+
+// randomPicker picks uniformly among legal moves with a seeded stream
+// (match's random bot).
+func randomPicker(t *testing.T, seed string) func([]game.Move) game.Move {
+	s, err := rng.NewSeeded(seed)
+	require.NoError(t, err)
+	bot := match.NewRandom(s)
+	return func(legal []game.Move) game.Move { return bot.Choose(nil, 0, legal) }
 }

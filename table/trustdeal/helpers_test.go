@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/mentalpoker"
 	"github.com/fairboard/fairboard/table/trustdeal"
 )
@@ -116,10 +116,15 @@ func betAll(_ int, _ map[int]int, legal []game.Move) game.Move {
 	return legal[0]
 }
 
-// randomChooser picks uniformly with its own generator.
+// randomChooser picks uniformly with its own seeded stream (match's
+// random bot).
 func randomChooser(seed uint64) trustdeal.Choose {
-	r := rand.New(rand.NewPCG(seed, 7))
-	return func(_ int, _ map[int]int, legal []game.Move) game.Move { return legal[r.IntN(len(legal))] }
+	s, err := rng.NewSeeded(fmt.Sprint("trustdeal-chooser-", seed))
+	if err != nil {
+		panic(err) // a fixed, non-empty seed
+	}
+	bot := match.NewRandom(s)
+	return func(seat int, _ map[int]int, legal []game.Move) game.Move { return bot.Choose(nil, seat, legal) }
 }
 
 // kuhnPayoffs is Kuhn poker's settlement written again from OpenSpiel's
