@@ -117,25 +117,20 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		refs = append(refs, record(gameRef, key))
 	}
 	// A reveal names its round: its staged reveals are read beside the
-	// game, in the same round trip's time.
-	type prefetch struct {
-		staged []engine.Action
-		err    error
-	}
-	var pre chan prefetch
+	// game, in the same round trip's time (prefetchRound).
+	var pre func() *prefetch
+	var lis *roundListener
 	if req.Round > 0 {
-		pre = make(chan prefetch, 1)
-		go func() {
-			st, err := s.stagedOf(ctx, gameRef, req.Round)
-			pre <- prefetch{st, err}
-		}()
+		lis, pre = s.prefetchRound(ctx, gameRef, req.Round)
+		if lis != nil {
+			defer lis.stop()
+		}
 	}
 	s.reads.Add(int64(len(refs)))
 	snaps, err := s.c.GetAll(ctx, refs)
 	var got *prefetch
 	if pre != nil {
-		p := <-pre
-		got = &p
+		got = pre()
 	}
 	if err != nil {
 		return nil, failed, 0, err
@@ -190,7 +185,17 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		// names have staged: wait for them, then decide again on a fresh
 		// copy of the game as read (frozen while an action is pending;
 		// the commit is conditional on it anyway).
-		got, werr := s.awaitStaged(ctx, gameRef, out.Stage.Index, out.Await)
+		if lis == nil || lis.index != out.Stage.Index {
+			if lis != nil {
+				lis.stop()
+			}
+			lis = s.listenRound(ctx, gameRef, out.Stage.Index)
+			defer lis.stop()
+			if _, err := lis.first(ctx); err != nil {
+				return nil, failed, 0, err
+			}
+		}
+		got, werr := lis.await(ctx, out.Await)
 		if werr != nil {
 			return nil, failed, 0, werr
 		}
@@ -200,6 +205,9 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		}
 		out, err = m(&g, got)
 		out.Await = nil
+	}
+	if lis != nil {
+		lis.stop() // decided: nothing more to hear from the round
 	}
 	r := &store.Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
