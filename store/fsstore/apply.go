@@ -117,19 +117,24 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		refs = append(refs, record(gameRef, key))
 	}
 	// A reveal names its round: its staged reveals are read beside the
-	// game, in the same round trip's time (prefetchRound).
-	var pre func() *prefetch
-	var lis *roundListener
+	// game, in the same round trip's time.
+	type prefetch struct {
+		staged []engine.Action
+		err    error
+	}
+	var pre chan prefetch
 	if req.Round > 0 {
-		lis, pre = s.prefetchRound(ctx, gameRef, req.Round)
-		if lis != nil {
-			defer lis.stop()
-		}
+		pre = make(chan prefetch, 1)
+		go func() {
+			st, err := s.stagedOf(ctx, gameRef, req.Round)
+			pre <- prefetch{st, err}
+		}()
 	}
 	snaps, err := s.readDocs(ctx, refs)
 	var got *prefetch
 	if pre != nil {
-		got = pre()
+		p := <-pre
+		got = &p
 	}
 	if err != nil {
 		return nil, failed, 0, err
@@ -180,17 +185,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		// names have staged: wait for them, then decide again on a fresh
 		// copy of the game as read (frozen while an action is pending;
 		// the commit is conditional on it anyway).
-		if lis == nil || lis.index != out.Stage.Index {
-			if lis != nil {
-				lis.stop()
-			}
-			lis = s.listenRound(ctx, gameRef, out.Stage.Index)
-			defer lis.stop()
-			if _, err := lis.first(ctx); err != nil {
-				return nil, failed, 0, err
-			}
-		}
-		got, werr := lis.await(ctx, out.Await)
+		got, werr := s.awaitStaged(ctx, gameRef, out.Stage.Index, out.Await)
 		if werr != nil {
 			return nil, failed, 0, werr
 		}
@@ -200,9 +195,6 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		}
 		out, err = m(&g, got)
 		out.Await = nil
-	}
-	if lis != nil {
-		lis.stop() // decided: nothing more to hear from the round
 	}
 	r := &store.Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint}
 	var rej *engine.Error
