@@ -33,14 +33,20 @@ var errNoCloud error
 
 // openFirestore opens the project's Firestore (the emulator when
 // FIRESTORE_EMULATOR_HOST is set): the dungeon's store (closing the
-// client when closed) and the store of the registry's other games'
+// client when closed; it reads actions with the field mask,
+// fsstore.WithRPC) and the store of the registry's other games'
 // tables on the same client.
 func openFirestore(ctx context.Context, project string) (store.Store, tablestore.Store, names.Store, lobby.Store, error) {
 	fc, err := firestore.NewClient(ctx, project)
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("firestore: %w", err)
 	}
-	return fsstore.New(fc, fsstore.WithCloseClient()), fstables.New(fc, lookupGame), fsnames.New(fc), fslobby.New(fc), nil
+	rc, err := fsstore.NewRPC(ctx)
+	if err != nil {
+		fc.Close()
+		return nil, nil, nil, nil, err
+	}
+	return fsstore.New(fc, fsstore.WithRPC(rc), fsstore.WithCloseClient()), fstables.New(fc, lookupGame), fsnames.New(fc), fslobby.New(fc), nil
 }
 
 // cloudVerifier verifies Firebase ID tokens with the Admin SDK (the Auth

@@ -134,6 +134,12 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The actions' read, with its field mask (fsstore.WithRPC).
+	rc, err := fsstore.NewRPC(ctx)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
 	fairDeadline, err := FairDeadline(os.Getenv(EnvFairDeadline))
 	if err != nil {
 		return nil, err
@@ -147,7 +153,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	}
 	svc := service.New(service.Config{
 		AckKey:       ackKey,
-		Store:        fsstore.New(c, append(opts, fsstore.WithCloseClient())...),
+		Store:        fsstore.New(c, append(opts, fsstore.WithRPC(rc), fsstore.WithCloseClient())...),
 		Engine:       engine.NewReference(engine.DefaultRules()),
 		AllowSeeded:  os.Getenv(EnvAllowSeeded) == "1",
 		ForceAudit:   os.Getenv(EnvAudit) == "1",

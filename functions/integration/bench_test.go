@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"cloud.google.com/go/firestore"
+	vkit "cloud.google.com/go/firestore/apiv1"
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
@@ -37,8 +38,8 @@ import (
 // benchEnv is a service on a fresh Firestore emulator (benchFirestore).
 func benchEnv(b *testing.B) (*service.Service, *fsstore.Store) {
 	b.Helper()
-	fc, _ := benchFirestore(b)
-	st := fsstore.New(fc)
+	fc, _, rpc := benchFirestore(b)
+	st := fsstore.New(fc, fsstore.WithRPC(rpc()))
 	svc := service.New(service.Config{Store: st, Engine: eng, AllowSeeded: true, Logger: quiet(),
 		Now: func() time.Time { return fixedNow }})
 	return svc, st
@@ -47,9 +48,11 @@ func benchEnv(b *testing.B) (*service.Service, *fsstore.Store) {
 // benchFirestore starts a Firestore emulator for this call of the
 // benchmark alone (stopped when it ends; the Auth emulator stays the
 // suite's), warms it up, and returns a client of it and a function that
-// makes more clients of it (one per server instance). It skips when the
-// emulators' tools are missing.
-func benchFirestore(b *testing.B) (*firestore.Client, func() *firestore.Client) {
+// makes more clients of it (one per server instance), and one that makes
+// raw clients of it (fsstore.WithRPC: a store reads with its field mask,
+// as a deployed one does). It skips when the emulators' tools are
+// missing.
+func benchFirestore(b *testing.B) (*firestore.Client, func() *firestore.Client, func() *vkit.Client) {
 	b.Helper()
 	if err := emulator.CheckTools(true, true); err != nil {
 		b.Skip(err)
@@ -64,9 +67,17 @@ func benchFirestore(b *testing.B) (*firestore.Client, func() *firestore.Client) 
 		b.Cleanup(func() { c.Close() })
 		return c
 	}
+	rpc := func() *vkit.Client {
+		c, err := f.RPC(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { c.Close() })
+		return c
+	}
 	c := client()
 	warmUp(b, c)
-	return c, client
+	return c, client, rpc
 }
 
 // warmUp runs a few hundred small reads and commits so the emulator's JIT

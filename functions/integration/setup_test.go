@@ -76,7 +76,8 @@ func newFaultyEnv(t testing.TB, mod func(*service.Config), faults *emulator.Faul
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := fsstore.New(fc, opts...)
+	// Read as a deployed store does: with the field mask (fsstore.WithRPC).
+	st := fsstore.New(fc, append([]fsstore.Option{fsstore.WithRPC(emu.RPC(t, dial...))}, opts...)...)
 	e := &env{st: st, fc: fc, audit: &countingAudit{w: st}}
 	cfg := service.Config{Store: st, Engine: eng, AllowSeeded: true, Audit: e.audit, Logger: quiet(),
 		Now: func() time.Time { return fixedNow }}

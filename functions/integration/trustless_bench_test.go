@@ -48,14 +48,14 @@ func benchInstances(b *testing.B, n int) []instance {
 	}
 	// A fresh Firestore emulator for this call (benchFirestore): the
 	// staged reveals' query slows as documents accumulate in one.
-	_, client := benchFirestore(b)
+	_, client, rpc := benchFirestore(b)
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
 	if err != nil {
 		b.Fatal(err)
 	}
 	out := make([]instance, n)
 	for i := range out {
-		st := fsstore.New(client())
+		st := fsstore.New(client(), fsstore.WithRPC(rpc()))
 		svc := service.New(service.Config{Store: st, Engine: eng, Logger: quiet()})
 		srv := httptest.NewServer(functions.New(svc, v, quiet()).Mux())
 		b.Cleanup(srv.Close)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"cloud.google.com/go/firestore"
+	vkit "cloud.google.com/go/firestore/apiv1"
 	"google.golang.org/api/option"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -207,6 +208,24 @@ func (f *Firestore) Client(ctx context.Context, opts ...grpc.DialOption) (*fires
 	if err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("emulator: firestore client: %w", err)
+	}
+	return c, nil
+}
+
+// RPC returns a raw Firestore client (cloud.google.com/go/firestore/apiv1)
+// of the emulator, as the owner, on a connection of its own (closed with
+// it), for fsstore.WithRPC; opts as Client's.
+func (f *Firestore) RPC(ctx context.Context, opts ...grpc.DialOption) (*vkit.Client, error) {
+	conn, err := grpc.NewClient(f.Host, append([]grpc.DialOption{
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithPerRPCCredentials(ownerCreds{})}, opts...)...)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: dial firestore: %w", err)
+	}
+	c, err := vkit.NewClient(ctx, option.WithGRPCConn(conn))
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("emulator: firestore rpc client: %w", err)
 	}
 	return c, nil
 }

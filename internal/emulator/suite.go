@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cloud.google.com/go/firestore"
+	vkit "cloud.google.com/go/firestore/apiv1"
 	"google.golang.org/grpc"
 )
 
@@ -157,6 +158,19 @@ func (s *Suite) Auth() *Auth { return s.auth }
 func (s *Suite) Client(t testing.TB, opts ...grpc.DialOption) *firestore.Client {
 	t.Helper()
 	c, err := s.fs.Client(context.Background(), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// RPC returns an owner's raw Firestore client of the running emulator
+// ([Firestore.RPC] with opts), closed when the test ends; it fails the
+// test if the client cannot be made. Call it after Require.
+func (s *Suite) RPC(t testing.TB, opts ...grpc.DialOption) *vkit.Client {
+	t.Helper()
+	c, err := s.fs.RPC(context.Background(), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,8 +130,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 			pre <- prefetch{st, err}
 		}()
 	}
-	s.reads.Add(int64(len(refs)))
-	snaps, err := s.c.GetAll(ctx, refs)
+	snaps, err := s.readDocs(ctx, refs)
 	var got *prefetch
 	if pre != nil {
 		p := <-pre
@@ -140,8 +139,8 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	if err != nil {
 		return nil, failed, 0, err
 	}
-	if key != "" && snaps[2].Exists() {
-		rec, err := decodeRecord(snaps[2].Data(), req)
+	if key != "" && snaps[2].exists {
+		rec, err := decodeRecord(snaps[2].data, req)
 		if err != nil {
 			return nil, failed, 0, err
 		}
@@ -149,14 +148,10 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		return rec, committed, 0, nil
 	}
 	var g engine.Game
-	exists := snaps[0].Exists()
-	// Each document is converted from its snapshot once: the game's
-	// decoding and the commit's diff read the same maps.
-	var pubData, privData map[string]any
-	if exists {
-		pubData = snaps[0].Data()
-	}
-	if exists && isTable(pubData) {
+	// Each document is converted from its read once: the game's decoding
+	// and the commit's diff read the same maps.
+	old := snaps[0]
+	if old.exists && isTable(old.data) {
 		// A table's id: no dungeon game, and no write of this store's
 		// may touch it (a create is refused, any other action is one on
 		// a game not created).
@@ -164,10 +159,10 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 			return &store.Record{ActionID: req.ActionID, Actor: req.Actor, Kind: req.Kind, Fingerprint: req.Fingerprint,
 				Rejection: &store.Rejection{Code: engine.CodeAlreadyCreated, Msg: "the game exists"}, Events: []engine.Event{}}, committed, 0, nil
 		}
-		exists, pubData = false, nil
+		old = docRead{}
 	}
+	exists, pubData, privData := old.exists, old.data, snaps[1].data
 	if exists {
-		privData = privateData(snaps[1])
 		if err := decodeGame(pubData, privData, &g); err != nil {
 			return nil, failed, 0, err
 		}
@@ -231,7 +226,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		}
 		run := store.RunOf(before, out.Applied)
 		writes = func(w batch) (int, error) {
-			return s.writeAll(w, refs, snaps[0], pubData, privData, &g, r, run, out.DueAt)
+			return s.writeAll(w, refs, old, privData, &g, r, run, out.DueAt)
 		}
 	}
 	// One commit applies the writes atomically and checks their
@@ -241,7 +236,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	case err == nil:
 		s.committed(queued)
 		if r.Staged && req.Close != nil {
-			r.Closed, r.CloseErr = s.closeAfter(ctx, req.Close, refs[:2], snaps[0], pubData, privData, out.Stage)
+			r.Closed, r.CloseErr = s.closeAfter(ctx, req.Close, refs[:2], old, privData, out.Stage)
 		}
 		return r, committed, 0, nil
 	case !sent:
@@ -274,7 +269,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 // close by a retried reveal) is not an error, nor is close's refusal (a
 // round still incomplete), nor a later reveal. Any other error is
 // returned: the round then closes at the next call on the game.
-func (s *Store) closeAfter(ctx context.Context, close store.Mutator, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, pubData, privData map[string]any, a *engine.Action) (bool, error) {
+func (s *Store) closeAfter(ctx context.Context, close store.Mutator, refs []*firestore.DocumentRef, old docRead, privData map[string]any, a *engine.Action) (bool, error) {
 	index := a.Index
 	staged, created, err := s.stagedAt(ctx, refs[0], index)
 	if err != nil {
@@ -290,7 +285,7 @@ func (s *Store) closeAfter(ctx context.Context, close store.Mutator, refs []*fir
 		}
 	}
 	var g engine.Game
-	if err := decodeGame(pubData, privData, &g); err != nil {
+	if err := decodeGame(old.data, privData, &g); err != nil {
 		return false, err
 	}
 	if round, open := store.OpenRound(&g.Public); !open || round != index {
@@ -307,7 +302,7 @@ func (s *Store) closeAfter(ctx context.Context, close store.Mutator, refs []*fir
 	s.txns.Add(1)
 	s.attempts.Add(1)
 	queued, _, err := s.commit(ctx, func(w batch) (int, error) {
-		return s.writeAll(w, refs, old, pubData, privData, &g, r, run, out.DueAt)
+		return s.writeAll(w, refs, old, privData, &g, r, run, out.DueAt)
 	})
 	switch status.Code(err) {
 	case codes.OK:

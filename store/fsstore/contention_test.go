@@ -42,7 +42,7 @@ func TestContentionWithoutRetries(t *testing.T) {
 	ok, aborted := 0, 0
 	stores := make([]*fsstore.Store, n)
 	for i := range n {
-		stores[i] = fsstore.New(base.Client(), fsstore.WithMaxAttempts(1))
+		stores[i] = fsstore.New(base.Client(), fsstore.WithRPC(base.RPC()), fsstore.WithMaxAttempts(1))
 	}
 	s := stores[0]
 	for i := range n {

@@ -28,7 +28,11 @@ func faultyStore(t *testing.T, f *emulator.Faults, opts ...fsstore.Option) *fsst
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fsstore.New(c, append(opts, fsstore.WithCloseClient())...)
+	rc, err := emu.Firestore().RPC(context.Background(), f.DialOptions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fsstore.New(c, append([]fsstore.Option{fsstore.WithRPC(rc)}, append(opts, fsstore.WithCloseClient())...)...)
 }
 
 // counted is bump that counts its calls.

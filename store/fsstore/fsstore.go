@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"cloud.google.com/go/firestore"
+	vkit "cloud.google.com/go/firestore/apiv1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -57,6 +58,7 @@ const DefaultResolveTimeout = 10 * time.Second
 // Store is a store.Store on a Firestore client.
 type Store struct {
 	c              *firestore.Client
+	rpc            *vkit.Client // the masked read's (WithRPC), or nil
 	maxAttempts    int
 	resolveTimeout time.Duration
 	ownClient      bool
@@ -193,6 +195,9 @@ func (s *Store) Client() *firestore.Client { return s.c }
 // Close implements store.Store.
 func (s *Store) Close() error {
 	if s.ownClient {
+		if s.rpc != nil {
+			s.rpc.Close()
+		}
 		return s.c.Close()
 	}
 	return nil

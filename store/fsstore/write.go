@@ -35,10 +35,9 @@ import (
 // one document for the staged reveals and the action); the new record. It
 // returns how many writes it queued.
 //
-// old is the game document's snapshot, oldPub its data and oldPriv the
-// private state's data without the ring (nil when there is none), as read
-// before the commit.
-func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old *firestore.DocumentSnapshot, oldPub, oldPriv map[string]any, g *engine.Game, r *store.Record, run *store.AppliedRun, due int64) (int, error) {
+// old is the game document and oldPriv the private state's data without
+// the ring (nil when there is none), as read before the commit.
+func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, oldPriv map[string]any, g *engine.Game, r *store.Record, run *store.AppliedRun, due int64) (int, error) {
 	pub, err := store.ToDoc(&g.Public)
 	if err != nil {
 		return 0, err
@@ -62,10 +61,10 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old *firestore
 		}
 	}
 	n := 0
-	if !old.Exists() {
+	if !old.exists {
 		err = tx.Create(refs[0], pub)
 	} else {
-		err = tx.Update(refs[0], replace(oldPub, pub), firestore.LastUpdateTime(old.UpdateTime))
+		err = tx.Update(refs[0], replace(old.data, pub), firestore.LastUpdateTime(old.updated))
 	}
 	if err != nil {
 		return 0, err
