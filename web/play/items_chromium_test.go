@@ -233,9 +233,21 @@ func waitMover(t *testing.T, s surface, ps []*player) *player {
 	return mover
 }
 
+// notes stands in for the browser's notifications, the permission
+// granted: each notification's title and body are kept in
+// window.__notes, and restore() puts the browser's own back.
+const notes = `(() => {
+  window.__notes = [];
+  const real = window.Notification;
+  window.Notification = class { static permission = "granted"; static requestPermission() { return Promise.resolve("granted"); }
+    constructor(title, o) { window.__notes.push([title, (o && o.body) || ""]); } };
+  window.__restoreNotes = () => { window.Notification = real; };
+})()`
+
 // checkTurnAlert: the page whose move it is says so in its title once in
-// the background, and not once back; another page in the background
-// says nothing.
+// the background, and not once back, and with the permission granted
+// shows one notification naming the game; another page in the
+// background says nothing and notifies nothing.
 func checkTurnAlert(t *testing.T, s surface, ps []*player) {
 	t.Helper()
 	mover := waitMover(t, s, ps)
@@ -243,13 +255,17 @@ func checkTurnAlert(t *testing.T, s surface, ps []*player) {
 		return
 	}
 	for _, p := range ps {
+		p.Eval(notes, nil)
 		p.SetHidden(true)
 		if p == mover {
 			p.WaitFor(`document.title === "Your move — fairboard"`)
+			p.WaitFor(`window.__notes.length === 1 && window.__notes[0][0] === "fairboard: your move" && window.__notes[0][1].includes("waits for your move")`)
 		} else {
 			require.Equal(t, "fairboard: play", p.String(`document.title`), "not %s's move", p.name)
+			require.Equal(t, "0", p.String(`String(window.__notes.length)`), "no notification: not %s's move", p.name)
 		}
 		p.SetHidden(false)
 		p.WaitFor(`document.title === "fairboard: play"`)
+		p.Eval(`window.__restoreNotes()`, nil)
 	}
 }
