@@ -107,6 +107,18 @@ func runItems(t *testing.T, c itemCase) {
 		p.uid = p.String(q(s.players+" li.me") + `.dataset.uid`)
 	}
 
+	// A table full before its start, to a stranger: said so, no join
+	// form, the way back to the lobby shown.
+	if c.game != "dungeon" {
+		cleo.open(srv.URL, id)
+		cleo.screen(s.screen)
+		cleo.WaitFor(q(s.turn) + `.textContent === "Every seat of this game is taken: you cannot join it."`)
+		require.Equal(t, "true", cleo.String(`String(document.getElementById("tg-join").hidden)`), "no join form at a full table")
+		require.Equal(t, "false", cleo.String(`String(document.getElementById("tg-leave").hidden)`), "the way back to the lobby")
+		require.Equal(t, "true", cleo.String(`String(document.getElementById("tg-share").hidden)`), "no invitation to a full table")
+		shot(cleo, "full", "a full table")
+	}
+
 	// Ada starts; Cleo watches.
 	if c.game == "dungeon" {
 		ada.WaitFor(q(`#action-buttons button[data-kind="start"]`))
@@ -121,7 +133,11 @@ func runItems(t *testing.T, c itemCase) {
 			p.WaitFor(settledRound)
 		}
 	}
-	cleo.open(srv.URL, id)
+	if c.game != "dungeon" {
+		cleo.Reload() // on the table's page already
+	} else {
+		cleo.open(srv.URL, id)
+	}
 	cleo.screen(s.screen)
 	cleo.WaitFor(shown(s.watching))
 	require.Equal(t, "0", cleo.String(fmt.Sprintf(`String(document.querySelectorAll(%q).length)`, s.moves)), "a spectator has no move")

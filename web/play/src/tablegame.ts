@@ -268,7 +268,7 @@ export class TableGame {
       (this.live ? "The page follows the game live." : "The page reads the game every second.");
     el.dataset.live = this.live ? "1" : "";
     this.fair.render(v, this.name);
-    show(byId("tg-share"), v.phase === "lobby");
+    show(byId("tg-share"), v.phase === "lobby" && v.seats.some((s) => s.uid === "")); // an invitation while a seat is free
     this.lastSeq = appendLog(byId("tg-log"), v, this.lastSeq, this.name, this.who);
     el.dataset.logSeq = String(this.lastSeq);
     const box = byId("tg-log-box");
