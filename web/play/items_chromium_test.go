@@ -76,7 +76,9 @@ func runItems(t *testing.T, c itemCase) {
 		} else {
 			p.signInDev()
 		}
-		p.WaitFor(`document.getElementById("name-input")`)
+		// As a person would, once the page has read the current name
+		// (a name read after the field was filled would replace it).
+		p.WaitFor(`document.getElementById("name-ask").textContent !== "Reading your name…"`)
 		p.Do(chromedpSetValue("#name-input", names[p]))
 		p.Click("#name-save")
 		p.WaitFor(`document.getElementById("name-status").textContent.startsWith("Saved")`)

@@ -18,6 +18,9 @@ type Call = <T>(fn: string, data: object) => Promise<T>;
 
 let shownFor = "";
 let signedInAs = "";
+/** edited: the player typed in the name field since the name was last
+ * said; a name read late (getName) then leaves the field alone. */
+let edited = false;
 
 /** showName says the name in the header and the lobby's form: asking for
  * one while the player has not chosen it. */
@@ -27,7 +30,7 @@ function showName(r: NameResult): void {
     ? `Other players see you as “${r.name}”. You can change it here.`
     : `Choose the name other players will see. Until you do, they see “${r.name}”.`;
   const input = byId<HTMLInputElement>("name-input");
-  if (document.activeElement !== input) input.value = r.name;
+  if (document.activeElement !== input && !edited) input.value = r.name;
   byId("name-form").dataset.chosen = r.chosen ? "1" : "";
 }
 
@@ -48,6 +51,7 @@ export async function loadName(call: Call, uid: string, label: string): Promise<
 /** forgetName clears the name at sign-out. */
 export function forgetName(): void {
   shownFor = "";
+  edited = false;
   byId("name-status").textContent = "";
   byId("name-ask").textContent = "Reading your name…";
   byId<HTMLInputElement>("name-input").value = "";
@@ -57,11 +61,13 @@ export function forgetName(): void {
  * is wrong with the name, in the server's words about it. */
 export function setupNameForm(call: Call): void {
   const status = byId("name-status");
+  byId("name-input").addEventListener("input", () => (edited = true));
   byId("name-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     status.textContent = "Saving…";
     call<NameResult>("setName", { name: byId<HTMLInputElement>("name-input").value }).then(
       (r) => {
+        edited = false;
         showName(r);
         status.textContent = "Saved" + (r.updated?.length ? ` (and shown in your ${r.updated.length === 1 ? "game" : r.updated.length + " games"} in play).` : ".");
       },
