@@ -18,6 +18,9 @@ type gameInfo struct {
 	Seats  seatsInfo   `json:"seats"`
 	Kinds  []kindInfo  `json:"kinds"`
 	Events []eventInfo `json:"events"`
+	// Trustless: the page can play the game at a trustless table (every
+	// part public, game.AllPublic, and no seat options).
+	Trustless bool `json:"trustless"`
 }
 
 type seatsInfo struct {
@@ -70,7 +73,7 @@ func gamesJSON() string {
 func describeGame(def gamedef.Definition) gameInfo {
 	s := def.Seats()
 	g := gameInfo{Name: def.Name(), Seats: seatsInfo{Min: s.Min, Max: s.Max, Default: s.Default, Options: []optionInfo{}},
-		Kinds: []kindInfo{}, Events: []eventInfo{}}
+		Kinds: []kindInfo{}, Events: []eventInfo{}, Trustless: gamedef.IsAllPublic(def) && len(s.Options) == 0}
 	for _, o := range s.Options {
 		g.Seats.Options = append(g.Seats.Options, optionInfo{Name: o.Name, Values: append([]string{}, o.Values...), Doc: o.Doc})
 	}
