@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,8 +24,8 @@ import (
 
 // A trustless Pig table on the emulators, played in two pages through the
 // functions (docs/play.md, "Trustless tables"): the create form offers
-// "trustless" for Pig (every part public) and not for Kuhn (whose deal
-// the page does not do yet); Alice (desktop) creates, Bob (phone) joins,
+// "trustless" for Pig (every part public) and Kuhn (its deal by mental
+// poker); Alice (desktop) creates, Bob (phone) joins,
 // each page's seat drawn in its WebAssembly (table/trustseat); every roll
 // goes with its actor's own reveal, and the other page reveals the round
 // by itself; the round's deadline is shown. At the end each page judges
@@ -57,7 +58,7 @@ func TestTrustlessPigInChromium(t *testing.T) {
 		alice.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "`+game+`"; s.dispatchEvent(new Event("change")); })()`, nil)
 		return isTrue(alice, `!document.getElementById("create-mode-trustless").hidden`)
 	}
-	require.False(t, offered("kuhn"), "Kuhn's deal is not done in the page: not offered")
+	require.True(t, offered("kuhn"), "Kuhn deals its private deck by mental poker")
 	require.True(t, offered("pig"), "Pig declares every part public")
 	id := alice.createTable("pig", "trustless", nil)
 	alice.uid = alice.String(`document.querySelector("#tg-players li.me").dataset.uid`)
@@ -266,4 +267,113 @@ func TestTrustlessPigAbortInChromium(t *testing.T) {
 	alice.shot("table-trustless-aborted-390")
 	alice.checkScreen("a trustless table aborted at the deadline, at 390 px")
 	alice.CheckConsole(expectedConsole...)
+}
+
+// Trustless Kuhn poker in two pages on the emulators (issue 28): the deal
+// is mental poker done in each page's WebAssembly (table/trustseat's deal
+// client: each page's pass, its keys of the other's card), the keys kept
+// in the page. Before the showdown each page holds exactly one card, its
+// own, shown as "Your card"; at the end the record's recomputation of
+// the deal (match.VerifyDeal, the independent source) gives each seat
+// the card its page showed, and each page judges the record ok.
+func TestTrustlessKuhnInChromium(t *testing.T) {
+	srv, _ := emuTableServer(t)
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	alice := newPlayer(t, b, "alice", browser.Desktop, url)
+	bob := newPlayer(t, b, "bob", browser.Phone, url)
+	alice.signInGuest()
+	bob.signInGuest()
+	id := alice.createTable("kuhn", "trustless", nil)
+	alice.uid = alice.String(`document.querySelector("#tg-players li.me").dataset.uid`)
+	bob.open(srv.URL, id)
+	bob.joinTable()
+	bob.uid = bob.String(`document.querySelector("#tg-players li.me").dataset.uid`)
+	alice.WaitFor(`!document.getElementById("tg-start").hidden`)
+	alice.Click("#tg-start")
+	players := []*player{alice, bob}
+	shown := make([]string, 2)
+	for i, p := range players {
+		p.WaitFor(`document.getElementById("tg-trust-cards").dataset.cards !== ""`, 2*time.Minute)
+		shown[i] = p.String(`document.getElementById("tg-trust-cards").dataset.cards`)
+		require.Regexp(t, `^[0-2]$`, shown[i], "%s's page holds one card before the showdown", p.name)
+		require.Contains(t, p.String(`document.getElementById("tg-trust-cards").textContent`), "Your card, opened on this device")
+		var cards map[string]int
+		require.NoError(t, json.Unmarshal([]byte(p.String(`fairboard.tableCards("`+id+`", "`+p.uid+`").cards`)), &cards))
+		require.Len(t, cards, 1, "the wasm's seat opened one card: its own")
+	}
+	require.NotEqual(t, shown[0], shown[1])
+	alice.shot("table-trustless-kuhn-1280")
+	bob.shot("table-trustless-kuhn-390")
+	alice.checkScreen("a trustless Kuhn table at 1280 px")
+	bob.checkScreen("a trustless Kuhn table at 390 px")
+
+	for step := 0; ; step++ {
+		if step >= 200 {
+			for _, q := range players {
+				t.Logf("%s: %s\n%s", q.name, q.String(`JSON.stringify(document.getElementById("table").dataset)`), q.String(`document.getElementById("table").innerText`))
+			}
+			t.Fatal("the hand never ended")
+		}
+		// The later of the two pages' versions (a deal's keys move it on
+		// without a click), shown by both.
+		version := alice.String(`document.getElementById("table").dataset.version`)
+		if v := bob.String(`document.getElementById("table").dataset.version`); len(v) > len(version) || len(v) == len(version) && v > version {
+			version = v
+		}
+		for _, q := range players {
+			q.WaitFor(`Number(document.getElementById("table").dataset.version) >= `+version, 2*time.Minute)
+		}
+		if alice.String(`document.getElementById("table").dataset.phase`) == "finished" {
+			break
+		}
+		toMove, err := strconv.Atoi(alice.String(`document.getElementById("table").dataset.toMove`))
+		require.NoError(t, err)
+		if toMove < 0 || toMove > 1 {
+			alice.WaitFor(`Number(document.getElementById("table").dataset.version) > `+version, 2*time.Minute)
+			continue
+		}
+		p := players[toMove]
+		p.WaitFor(`document.getElementById("table").dataset.mine === "1" || Number(document.getElementById("table").dataset.version) > `+version+` || document.getElementById("table").dataset.phase === "finished"`, 2*time.Minute)
+		if !isTrue(p, `document.getElementById("table").dataset.mine === "1"`) {
+			continue
+		}
+		at := p.String(`document.getElementById("table").dataset.version`)
+		p.Click(`#tg-move-buttons button:nth-child(1)`)
+		p.WaitFor(`Number(document.getElementById("table").dataset.version) > `+at, 2*time.Minute)
+		// The other page's key may come between the board and the click:
+		// the move is then refused as stale, and offered again.
+		if st := p.String(`document.getElementById("tg-status").textContent`); !strings.Contains(st, "moved on") {
+			require.NotContains(t, st, "Refused")
+		}
+	}
+	for _, p := range players {
+		p.WaitFor(`!["", "unread"].includes(document.getElementById("tg-trust-end").dataset.status)`, time.Minute)
+		require.Equal(t, "ok", p.String(`document.getElementById("tg-trust-end").dataset.status`), p.String(`document.getElementById("tg-trust-checks").textContent`))
+		require.Equal(t, "yes", p.String(`document.getElementById("tg-trust-end").dataset.mine`))
+		p.Eval(`document.getElementById("tg-end").scrollIntoView()`, nil)
+	}
+	alice.shot("table-trustless-kuhn-end-1280")
+	bob.shot("table-trustless-kuhn-end-390")
+	alice.checkScreen("a trustless Kuhn table's end at 1280 px")
+	bob.checkScreen("a trustless Kuhn table's end at 390 px")
+
+	srv.mu.Lock()
+	raw := srv.exports[len(srv.exports)-1]
+	srv.mu.Unlock()
+	var ans struct{ Result json.RawMessage }
+	require.NoError(t, json.Unmarshal(raw, &ans))
+	rec, err := fbmatch.ReadRecord(ans.Result)
+	require.NoError(t, err)
+	def, err := registry.Lookup("kuhn")
+	require.NoError(t, err)
+	rules, err := def.DecodeRuleset(rec.Rules)
+	require.NoError(t, err)
+	require.NotNil(t, rec.Trustless.Deal)
+	cards, err := fbmatch.VerifyDeal(def, rules, rec.Trustless.Deal)
+	require.NoError(t, err)
+	require.Equal(t, shown, []string{fmt.Sprint(cards[0]), fmt.Sprint(cards[1])}, "each page showed the card the deal gave its seat")
+	for _, p := range players {
+		p.CheckConsole(expectedConsole...)
+	}
 }

@@ -26,7 +26,7 @@ const modeWords: Record<string, string> = {
   crypto: " (dice and cards from the server's secure generator)",
   fair: " (the server committed to its seed before anyone joined; each player's browser adds its own random bytes; everything is revealed and checked at the end)",
   seeded: " (replayable from its seed: for development)",
-  trustless: " (every die from the players' hash chains, each revealed by its player's page; nobody, the server included, knows one before it is drawn)",
+  trustless: " (dice from the players' hash chains, each revealed by its player's page, and cards dealt by mental poker between the players' pages; nobody, the server included, knows one before it is drawn)",
 };
 
 /** TableGame is an open table game: its view as last shown, brought by
@@ -181,7 +181,7 @@ export class TableGame {
     show(byId("tg-abandon"), canAbandon);
     if (!canAbandon) show(byId("tg-abandon-confirm"), false);
     const waiting = this.pending || v.version < this.awaitVersion; // an action answered, not shown yet
-    const legal = waiting || v.phase !== "playing" ? [] : v.legal;
+    const legal = waiting || v.phase !== "playing" || this.trust.dealing(v) ? [] : v.legal;
     const el = byId("table");
     el.dataset.mine = legal.length ? "1" : "";
     el.dataset.pending = this.pending ? "1" : "";

@@ -12,7 +12,7 @@
 import { byId, h, replace, show } from "./dom";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
-import type { SeatNames, TableMove, TableView } from "./tablewords";
+import { kuhnCard, leducCard, type SeatNames, type TableMove, type TableView } from "./tablewords";
 
 interface Answer {
   ok: boolean;
@@ -33,6 +33,8 @@ interface TableSeatAPI {
   tableJoin(json: string): Answer;
   tableMove(view: string, move: string): Answer;
   tableReveal(view: string): Answer;
+  tableDeal(view: string): Answer;
+  tableCards(gameId: string, uid: string): Answer;
   tableVerify(record: string, gameId: string, uid: string): Judged;
 }
 
@@ -63,6 +65,8 @@ export interface TrustView {
   seats: { uid: string; chainHead: string; publicKey: string }[] | null;
   nextIndex: number;
   pendingRound?: PendingRound;
+  /** deal is a dealing table's mental-poker deal (trustdeal.View). */
+  deal?: { Phase: string } | null;
 }
 
 /** trustOf is the view's trustless protocol, or null. */
@@ -124,6 +128,8 @@ export class TrustPage {
   private sent: { index: number; req: Record<string, unknown>; acked: boolean } | null = null;
   private busy = false;
   private judgedKey = "";
+  private dealBusy = false;
+  private dealtAt = -1;
   revealsSent = 0;
 
   constructor(
@@ -136,6 +142,14 @@ export class TrustPage {
     return !!p && v.phase === "playing" && v.seat >= 0 && !(p.reveals ?? []).some((r) => r.seat === v.seat);
   }
 
+  /** dealing says whether the table's deal is between passes, keys or
+   * openings: the page offers no move then (a move would meet the deal's
+   * next version). */
+  dealing(v: TableView): boolean {
+    const d = trustOf(v)?.deal;
+    return !!d && d.Phase !== "play";
+  }
+
   /** render draws the protocol's part of the page for v and reveals when
    * a round awaits this seat. */
   render(v: TableView, name: SeatNames): void {
@@ -146,7 +160,9 @@ export class TrustPage {
     if (!t) return;
     byId("tg-trust-key").textContent =
       v.seat >= 0 && v.phase !== "finished"
-        ? "Your seat's hash chain and signing key were drawn in this page's WebAssembly and never leave it: this page signs your moves and reveals your links, after checking every signature and round the table shows. Keep this tab open until the game ends (a reload loses the key)."
+        ? "Your seat's hash chain and signing key" + (t.deal ? ", and your keys of the deck," : "") +
+          " were drawn in this page's WebAssembly and never leave it: this page signs your moves and reveals your links" + (t.deal ? " and keys" : "") +
+          ", after checking every signature and round the table shows. Keep this tab open until the game ends (a reload loses the keys)."
         : "Every die comes from the seats' hash chains, revealed by each player's page.";
     const p = t.pendingRound;
     const due = this.due(v);
@@ -154,7 +170,7 @@ export class TrustPage {
     const round = byId("tg-trust-round");
     const abort = byId("tg-trust-abort");
     if (!p || v.phase !== "playing") {
-      round.textContent = v.phase === "playing" ? `No round open; the next uses index ${t.nextIndex} of the chains.` : ended(v, name);
+      round.textContent = v.phase !== "playing" ? ended(v, name) : t.deal ? "" : `No round open; the next uses index ${t.nextIndex} of the chains.`;
       delete round.dataset.deadline;
       show(abort, false);
     } else {
@@ -167,6 +183,13 @@ export class TrustPage {
       show(abort, left === 0 && missing.length > 0);
     }
     if (due) void this.reveal(v);
+    if (t.deal && v.seat >= 0) {
+      // Every view is given to the deal client: it takes in the keys
+      // published (its own card opens once the others' keys are in) and
+      // answers the action the deal awaits from this seat, if any.
+      if (v.phase === "playing") void this.deal(v);
+      else this.cards(v);
+    }
     if (v.phase === "finished") void this.judge(v);
   }
 
@@ -219,6 +242,40 @@ export class TrustPage {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** deal gives the view to the seat's deal client and sends the
+   * mental-poker action the deal awaits from this seat (its pass, its
+   * keys of the others' cards, its keys at an opening or the hand's end),
+   * made in the wasm after its checks; once per version. */
+  private async deal(v: TableView): Promise<void> {
+    if (this.dealBusy || this.dealtAt === v.version) return;
+    this.dealBusy = true;
+    try {
+      const a = must(api().tableDeal(JSON.stringify(v)));
+      this.cards(v);
+      if (a.none) return;
+      this.dealtAt = v.version;
+      await this.d.call("act", { game: v.game, gameId: v.gameId, actionId: "deal-" + v.version, kind: "deal", version: 0, deal: JSON.parse(a["deal"] as string) });
+      await this.d.refresh();
+    } catch (e) {
+      this.dealtAt = -1;
+      this.d.say("Your part of the deal failed: " + refusal(e));
+    } finally {
+      this.dealBusy = false;
+    }
+  }
+
+  /** cards shows the seat's own cards, opened on this device. */
+  private cards(v: TableView): void {
+    const a = must(api().tableCards(v.gameId, this.d.uid));
+    const cards = Object.values(JSON.parse(a["cards"] as string) as Record<string, number>);
+    const el = byId("tg-trust-cards");
+    const name = (c: number) => (v.game === "kuhn" ? kuhnCard(c) : v.game === "leduc" ? leducCard(c, v.seats.length) : String(c));
+    const text = cards.length ? "Your card, opened on this device (nobody else knows it): " + cards.map(name).join(", ") : "The cards are being dealt: each page adds its own encryption.";
+    if (el.textContent !== text) el.textContent = text;
+    el.dataset.cards = cards.join(",");
+    show(el, true);
   }
 
   /** judge fetches the finished table's record and judges it here, once. */

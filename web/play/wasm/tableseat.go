@@ -32,6 +32,9 @@ import (
 //	                               own reveal when it draws
 //	fairboard.tableReveal(view)    the seat's reveal of the view's pending
 //	                               round, or {none: true}
+//	fairboard.tableDeal(view)      the seat's mental-poker deal action at a
+//	                               dealing table (Kuhn), or {none: true}
+//	fairboard.tableCards(gameId, uid) the seat's own cards, opened here
 //	fairboard.tableVerify(record, gameId, uid) the finished table's record
 //	                               judged as the verifier page does, and
 //	                               whether it holds this seat's head and key
@@ -221,12 +224,77 @@ func tableAPI(api map[string]any) {
 		}
 		return js.ValueOf(tableVerify(a[0].String(), a[1].String(), a[2].String()))
 	})
+	api["tableDeal"] = wrap(func(a []js.Value) (map[string]any, error) {
+		if len(a) != 1 {
+			return nil, errors.New("tableDeal takes the view")
+		}
+		return tableDeal(a[0].String())
+	})
+	api["tableCards"] = wrap(func(a []js.Value) (map[string]any, error) {
+		if len(a) != 2 {
+			return nil, errors.New("tableCards takes the game id and the uid")
+		}
+		return tableCards(a[0].String(), a[1].String())
+	})
 	api["tableReveal"] = wrap(func(a []js.Value) (map[string]any, error) {
 		if len(a) != 1 {
 			return nil, errors.New("tableReveal takes the view")
 		}
 		return tableReveal(a[0].String())
 	})
+}
+
+// tableDeal answers the seat's deal action at a dealing table (Kuhn,
+// Leduc: docs/fairness.md, "Dealing without a dealer who sees"): its
+// mental-poker pass, keys or reveal, made by trustseat after it has
+// checked the table's protocol and the deal so far, as the JSON of
+// table.DealMessage; {none: true} when the deal waits for another seat
+// or for a move. Its own cards are opened here, on this device.
+func tableDeal(viewText string) (map[string]any, error) {
+	var w struct {
+		GameID string `json:"gameId"`
+	}
+	_ = json.Unmarshal([]byte(viewText), &w)
+	v, err := tableView(viewText)
+	if err != nil {
+		return nil, err
+	}
+	if v.Trustless.Deal == nil || v.Phase != table.PhasePlaying {
+		return map[string]any{"none": true}, nil
+	}
+	s, _, err := seatFor(v, w.GameID)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.DealTo("", v)
+	if err != nil {
+		return nil, err
+	}
+	if a == nil {
+		return map[string]any{"none": true}, nil
+	}
+	b, err := json.Marshal(a.Deal)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"deal": string(b)}, nil
+}
+
+// tableCards answers the seat's own cards opened on this device, by
+// position in the deck ({"0": 2}), as JSON.
+func tableCards(gameID, uid string) (map[string]any, error) {
+	s := tableSeats[gameID+"/"+uid]
+	if s == nil {
+		return map[string]any{"cards": "{}"}, nil
+	}
+	b, err := json.Marshal(s.Cards())
+	if err != nil {
+		return nil, err
+	}
+	if string(b) == "null" {
+		b = []byte("{}")
+	}
+	return map[string]any{"cards": string(b)}, nil
 }
 
 // tableVerify judges a finished table's record (exportGame's answer) as
