@@ -103,6 +103,8 @@ export interface GameInfo {
   seats: { min: number; max: number; default: number; options: { name: string; values: string[]; doc: string }[] };
   kinds: KindInfo[];
   events: { type: string; fields: string[] }[];
+  /** trustless: the page can play the game at a trustless table. */
+  trustless?: boolean;
 }
 
 /** KindInfo is one move kind: its integer arguments and its doc;

@@ -13,7 +13,8 @@ import { joinFieldsAtCreate } from "./modes";
 import { setupNameForm } from "./name";
 import { guestMustConfirm } from "./safety";
 import { askRematch, openFields, setupVisibility } from "./spectate";
-import { chosenGame, createTable, setupGameChoice, type TableContext, type TableGame } from "./tablegame";
+import { chosenGame, createTable, setupGameChoice, type TableContext } from "./tablecreate";
+import type { TableGame } from "./tablegame";
 
 /** Open is what the forms act on: the open dungeon game or table, if
  * any, and what a table's page uses of the app. */

@@ -13,7 +13,8 @@ import { setupForms } from "./forms";
 import { GameView } from "./gameview";
 import { forgetName, loadName } from "./name";
 import { joinRematchTable, OpenGamesList } from "./spectate";
-import { TableGame, type TableContext } from "./tablegame";
+import { TableGame } from "./tablegame";
+import type { TableContext } from "./tablecreate";
 import { gameLabel, type TableView } from "./tablewords";
 
 let current: GameView | null = null;

@@ -1,15 +1,14 @@
 // A table game's page (any registered game but the dungeon, docs/play.md,
-// "Other games: the generic board"): the lobby's game choice and create,
-// and the open game drawn on the generic board (genericboard.ts), with its
+// "Other games: the generic board"; the lobby's form is tablecreate.ts):
+// the open game drawn on the generic board (genericboard.ts), with its
 // join, start and moves. A seated player's page follows the game by
 // Firestore listeners where the page has Firestore (tablewatch.ts),
 // reading getView once per version at which it is to move, for its legal
 // moves; elsewhere (the in-memory server, or a page without a seat, which
 // the rules keep out of the table's documents) it polls getView.
 
-import { byId, h, replace, show } from "./dom";
-import type { Firestore } from "firebase/firestore";
-import type { Engine, GameInfo } from "./engine";
+import { byId, replace, show } from "./dom";
+import type { GameInfo } from "./engine";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
 import { clearStale, noteStatus, pageTitle, signalTurn, TurnAlert } from "./safety";
@@ -17,142 +16,18 @@ import { appendLog, moveButtons, redescribeLog, renderPlayers, renderState, turn
 import { downloadRecord, FairView, saveSent } from "./tableend";
 import { drawEntropy } from "./tablefair";
 import { Follower } from "./tablefollow";
-import { openFields, showRematch } from "./spectate";
-import { gameLabel, outcomeLine, seatName, uidName, words, type TableEvent, type TableMove, type TableView } from "./tablewords";
-
-/** TableContext is what a table's page needs from the app. */
-export interface TableContext {
-  uid: string;
-  /** call calls a function, sending the same request again while its
-   * answer is lost. */
-  call<T>(fn: string, data: object): Promise<T>;
-  newId(prefix: string): string;
-  info(game: string): GameInfo | undefined;
-  /** db is the database to listen to, where the page has one. */
-  db?: Firestore | undefined;
-}
-
-/** TableResult is the answer of createGame, joinGame, startGame and act. */
-interface TableResult {
-  version: number;
-  replayed: boolean;
-}
-
+import { showRematch } from "./spectate";
+import { chosenOptions, fill, optionSelects, type TableContext, type TableResult } from "./tablecreate";
+import { joinAt, signedMove, TrustPage } from "./tabletrust";
+import { gameLabel, outcomeLine, seatName, uidName, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** modeWords say what a table's mode means. */
 const modeWords: Record<string, string> = {
   crypto: " (dice and cards from the server's secure generator)",
   fair: " (the server committed to its seed before anyone joined; each player's browser adds its own random bytes; everything is revealed and checked at the end)",
   seeded: " (replayable from its seed: for development)",
+  trustless: " (dice from the players' hash chains, each revealed by its player's page, and cards dealt by mental poker between the players' pages; nobody, the server included, knows one before it is drawn)",
 };
-
-function fill(sel: HTMLSelectElement, options: [string, string][], want?: string): void {
-  const keep = want ?? sel.value;
-  replace(sel, ...options.map(([v, label]) => h("option", { value: v }, label)));
-  if (options.some(([v]) => v === keep)) sel.value = keep;
-}
-
-function seatOptions(n: number): [string, string][] {
-  return Array.from({ length: n }, (_, i) => [String(i), "Seat " + (i + 1)] as [string, string]);
-}
-
-/** optionSelects makes a labelled select per seat option of the game. */
-function optionSelects(box: HTMLElement, prefix: string, info: GameInfo): void {
-  replace(
-    box,
-    ...info.seats.options.flatMap((o) => [
-      h("label", { for: `${prefix}-${o.name}` }, capitalWords(o.name) + (o.doc ? ` (${o.doc})` : "")),
-      (() => {
-        const s = h("select", { id: `${prefix}-${o.name}`, "data-option": o.name });
-        fill(s, o.values.map((x) => [x, x]));
-        return s;
-      })(),
-    ]),
-  );
-  show(box, info.seats.options.length > 0);
-}
-
-function capitalWords(s: string): string {
-  const w = words(s);
-  return w.charAt(0).toUpperCase() + w.slice(1);
-}
-
-function chosenOptions(box: HTMLElement): Record<string, string> | undefined {
-  const sels = Array.from(box.querySelectorAll<HTMLSelectElement>("select[data-option]"));
-  if (sels.length === 0) return undefined;
-  return Object.fromEntries(sels.map((s) => [s.dataset.option!, s.value]));
-}
-
-/** chosenGame is the game the lobby's create form names. */
-export function chosenGame(): string {
-  return byId<HTMLSelectElement>("create-game").value || "dungeon";
-}
-
-/** setupGameChoice fills the lobby's "Game" choice from the registry (the
- * dungeon first, the default) and shows, for the game chosen, its fields:
- * the dungeon's modes and classes, or a table game's player count, seat
- * and seat options. */
-export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
-  const games = engine.games();
-  const sel = byId<HTMLSelectElement>("create-game");
-  fill(sel, games.map((g) => [g.name, gameLabel(g)]), "dungeon");
-  const seats = byId<HTMLSelectElement>("create-seats");
-  const seat = byId<HTMLSelectElement>("create-seat");
-  const update = () => {
-    const info = games.find((g) => g.name === sel.value);
-    const dungeon = !info || info.name === "dungeon";
-    for (const id of ["create-class-label", "create-class"]) show(byId(id), dungeon);
-    // A table plays crypto or fair (seeded tables are the CLI's and the
-    // API's: the page does not know whether the server allows them);
-    // trustless is the dungeon's only.
-    show(byId("create-mode-trustless"), dungeon);
-    const trustless = document.querySelector<HTMLInputElement>('input[name="mode"][value="trustless"]');
-    if (!dungeon && trustless?.checked) document.querySelector<HTMLInputElement>('input[name="mode"][value="crypto"]')!.checked = true;
-    for (const id of ["create-seats-label", "create-seats"]) show(byId(id), !dungeon);
-    if (dungeon) {
-      fill(seat, seatOptions(dungeonSeats));
-      show(byId("create-options"), false);
-      return;
-    }
-    const counts: [string, string][] = [];
-    for (let n = info.seats.min; n <= info.seats.max; n++) counts.push([String(n), `${n} players`]);
-    fill(seats, counts, seats.dataset.game === info.name ? undefined : String(info.seats.default));
-    seats.dataset.game = info.name;
-    fill(seat, seatOptions(Number(seats.value)));
-    optionSelects(byId("create-options"), "create-option", info);
-  };
-  sel.addEventListener("change", update);
-  seats.addEventListener("change", update);
-  update();
-}
-
-/** createTable creates a table of the game chosen in the lobby, in the
- * mode chosen (crypto: the server's generator; fair: the server commits
- * to its seed), seats its creator and opens it. At a fair table the
- * creator's contribution is drawn after the page has read the
- * commitment, and kept with it (tableend.ts, saveSent). */
-export async function createTable(ctx: TableContext, game: string, mode: string): Promise<void> {
-  const gameId = ctx.newId("g");
-  const seats = Number(byId<HTMLSelectElement>("create-seats").value);
-  const seat = Number(byId<HTMLSelectElement>("create-seat").value);
-  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode, seats, ...openFields() });
-  const options = chosenOptions(byId("create-options"));
-  const join: Record<string, unknown> = { game, gameId, actionId: ctx.newId("j"), version: created.version, seat, ...(options ? { options } : {}) };
-  if (mode === "fair") join["entropy"] = await fairEntropy(ctx, game, gameId);
-  await ctx.call<TableResult>("joinGame", join);
-  location.hash = "game=" + gameId;
-}
-
-/** fairEntropy reads a fair table's commitment, draws this player's
- * contribution and keeps both (before the join sends it). */
-async function fairEntropy(ctx: TableContext, game: string, gameId: string): Promise<string> {
-  const v = await ctx.call<TableView>("getView", { game, gameId });
-  const commitmentHex = v.fairness?.commitmentHex;
-  if (!commitmentHex) throw new Error("the fair table shows no commitment: not joining it");
-  const entropyHex = drawEntropy();
-  saveSent(ctx.uid, gameId, { commitmentHex, entropyHex });
-  return entropyHex;
-}
 
 /** TableGame is an open table game: its view as last shown, brought by
  * its Follower (tablefollow.ts: listeners or getView). */
@@ -165,6 +40,7 @@ export class TableGame {
   private readonly info: GameInfo | undefined;
   private readonly ac = new AbortController();
   private readonly fair: FairView;
+  private readonly trust: TrustPage;
   private readonly alert = new TurnAlert();
   private readonly follower: Follower;
   /** awaitVersion is the version an action of this page answered: its
@@ -181,6 +57,7 @@ export class TableGame {
     const self = this;
     this.info = ctx.info(first.game);
     this.fair = new FairView(ctx.uid, id);
+    this.trust = new TrustPage({ uid: ctx.uid, gameId: id, call: ctx.call, refresh: () => this.refresh(), say: (t) => (byId("tg-status").textContent = t) });
     byId("tg-game").textContent = this.info ? gameLabel(this.info) : first.game;
     byId("tg-id").textContent = id;
     const link = location.origin + location.pathname + "#game=" + id;
@@ -197,6 +74,7 @@ export class TableGame {
     byId("tg-start").addEventListener("click", () => this.do("startGame", {}), sig);
     byId("tg-record").addEventListener("click", () => void downloadRecord(this.ctx.call, this.view), sig);
     byId("tg-record-status").textContent = "";
+    byId("tg-trust-abort").addEventListener("click", () => this.trust.abort(this.view), sig);
     byId("tg-leave").addEventListener("click", () => (location.hash = ""), sig);
     // The owner's abandon asks first: the game ends for everyone.
     byId("tg-abandon").addEventListener("click", () => {
@@ -268,6 +146,7 @@ export class TableGame {
       (this.live ? "The page follows the game live." : "The page reads the game every second.");
     el.dataset.live = this.live ? "1" : "";
     this.fair.render(v, this.name);
+    this.trust.render(v, this.name);
     show(byId("tg-share"), v.phase === "lobby" && v.seats.some((s) => s.uid === "")); // an invitation while a seat is free
     this.lastSeq = appendLog(byId("tg-log"), v, this.lastSeq, this.name, this.who);
     el.dataset.logSeq = String(this.lastSeq);
@@ -275,7 +154,7 @@ export class TableGame {
     box.scrollTop = box.scrollHeight;
     renderPlayers(byId("tg-players"), v, this.info, this.name);
     renderState(byId("tg-state"), v, this.name);
-    byId("tg-turn").textContent = turnLine(v, this.name, this.ctx.uid);
+    byId("tg-turn").textContent = this.trust.turn(v, this.name) ?? turnLine(v, this.name, this.ctx.uid);
     show(byId("tg-end"), v.phase === "finished");
     show(byId("tg-watching"), !!v.spectating && v.phase !== "lobby"); // read-only: no seat, no move
     showRematch("tg-rematch", v.seat >= 0, v.phase === "finished");
@@ -284,7 +163,9 @@ export class TableGame {
     clearStale(byId("tg-status"), v.version);
     this.renderControls();
     this.renderTitle();
-    if (v.seat >= 0) this.follower?.follow();
+    // A trustless table is read by getView (its protocol is not in the
+    // table's documents): the page polls it every second.
+    if (v.seat >= 0 && v.mode !== "trustless") this.follower?.follow();
   }
 
   /** renderControls offers the join form, the owner's start and the
@@ -300,7 +181,7 @@ export class TableGame {
     show(byId("tg-abandon"), canAbandon);
     if (!canAbandon) show(byId("tg-abandon-confirm"), false);
     const waiting = this.pending || v.version < this.awaitVersion; // an action answered, not shown yet
-    const legal = waiting || v.phase !== "playing" ? [] : v.legal;
+    const legal = waiting || v.phase !== "playing" || this.trust.dealing(v) ? [] : v.legal;
     const el = byId("table");
     el.dataset.mine = legal.length ? "1" : "";
     el.dataset.pending = this.pending ? "1" : "";
@@ -321,8 +202,8 @@ export class TableGame {
   renderTitle(): void {
     if (this.closed) return;
     const v = this.view;
-    const yourMove = v.phase === "playing" && v.toMove === v.seat && v.seat >= 0 && !this.pending;
-    signalTurn(this.alert, { gameId: this.id, version: v.version, yourMove, revealDue: false, seatedInPlay: this.seatedInPlay() }, byId("tg-notify"));
+    const yourMove = v.phase === "playing" && v.toMove === v.seat && v.seat >= 0 && !this.pending && !this.trust.turn(v, this.name);
+    signalTurn(this.alert, { gameId: this.id, version: v.version, yourMove, revealDue: this.trust.due(v), seatedInPlay: this.seatedInPlay() }, byId("tg-notify"));
   }
 
   /** join takes the seat chosen; at a fair table with the player's
@@ -338,11 +219,19 @@ export class TableGame {
       saveSent(this.ctx.uid, this.id, { commitmentHex: f.commitmentHex, entropyHex });
       entropy = { entropy: entropyHex };
     }
-    this.do("joinGame", { seat, ...(options ? { options } : {}), ...entropy });
+    const trust = this.view.mode === "trustless" && !this.pending ? joinAt(this.view, this.ctx.uid, seat) : {};
+    this.do("joinGame", { seat, ...(options ? { options } : {}), ...entropy, ...trust });
   }
 
+  /** move sends m; at a trustless table signed by the page's seat, with
+   * its reveal when m draws. */
   private move(m: TableMove): void {
-    this.do("act", { move: m });
+    if (this.view.mode !== "trustless") return this.do("act", { move: m });
+    try {
+      this.do("act", signedMove(this.view, m));
+    } catch (e) {
+      byId("tg-status").textContent = "Your move could not be signed: " + refusal(e);
+    }
   }
 
   /** do sends one action at the version shown, with a fresh action id
@@ -370,6 +259,7 @@ export class TableGame {
           const seat = this.view.seats[Number(fields["seat"])];
           if (this.view.phase !== "lobby" || !seat || seat.uid !== "") throw e;
           version = this.view.version;
+          if (this.view.mode === "trustless") Object.assign(fields, joinAt(this.view, this.ctx.uid, Number(fields["seat"]))); // signed again at the new version
         }
       }
     };

@@ -204,8 +204,9 @@ function betting(letters: Record<string, string>): (v: unknown) => string {
   return (v) => (typeof v === "string" && v !== "" ? Array.from(v, (c) => letters[c] ?? c).join(", ") : "—");
 }
 
-/** kuhnCard names a Kuhn card (0 J, 1 Q, 2 K). */
-const kuhnCard = (v: unknown) => ["J", "Q", "K"][num(v)] ?? String(v);
+/** kuhnCard names a Kuhn card (0 J, 1 Q, 2 K; -1, a card the server does
+ * not know at a trustless table, "—"). */
+export const kuhnCard = (v: unknown) => ["J", "Q", "K"][num(v)] ?? (num(v) === -1 ? "—" : String(v));
 
 const hints: Record<string, Hints> = {
   pig: {

@@ -18,6 +18,10 @@ type gameInfo struct {
 	Seats  seatsInfo   `json:"seats"`
 	Kinds  []kindInfo  `json:"kinds"`
 	Events []eventInfo `json:"events"`
+	// Trustless: the page can play the game at a trustless table (every
+	// part public, game.AllPublic, or dealt by mental poker, game.MaxLoss;
+	// and no seat options).
+	Trustless bool `json:"trustless"`
 }
 
 type seatsInfo struct {
@@ -70,7 +74,7 @@ func gamesJSON() string {
 func describeGame(def gamedef.Definition) gameInfo {
 	s := def.Seats()
 	g := gameInfo{Name: def.Name(), Seats: seatsInfo{Min: s.Min, Max: s.Max, Default: s.Default, Options: []optionInfo{}},
-		Kinds: []kindInfo{}, Events: []eventInfo{}}
+		Kinds: []kindInfo{}, Events: []eventInfo{}, Trustless: trustlessHere(def)}
 	for _, o := range s.Options {
 		g.Seats.Options = append(g.Seats.Options, optionInfo{Name: o.Name, Values: append([]string{}, o.Values...), Doc: o.Doc})
 	}
@@ -85,4 +89,12 @@ func describeGame(def gamedef.Definition) gameInfo {
 		g.Events = append(g.Events, eventInfo{Type: e.Type, Fields: append([]string{}, e.Fields...)})
 	}
 	return g
+}
+
+// trustlessHere reports whether the page plays def at a trustless table:
+// every part public (game.AllPublic) or a private deck dealt by mental
+// poker (game.MaxLoss), with seats that pick no option.
+func trustlessHere(def gamedef.Definition) bool {
+	_, dealing := def.(gamedef.MaxLoss)
+	return (gamedef.IsAllPublic(def) || dealing) && len(def.Seats().Options) == 0
 }

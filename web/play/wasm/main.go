@@ -467,6 +467,7 @@ func main() {
 			return js.ValueOf(export.Judge([]byte(text)).Map())
 		}),
 	}
+	tableAPI(api)
 	js.Global().Set("fairboard", js.ValueOf(api))
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("fairboard-ready"))
 	select {} // keep the functions alive for the page's lifetime
