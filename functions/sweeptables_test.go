@@ -4,45 +4,32 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/pig"
-	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/table"
-	"github.com/fairboard/fairboard/tablestore"
 )
 
 // newSweepServer is newTrustServer with the sweep served ("Bearer
 // scheduler" only).
 func newSweepServer(t *testing.T, now *atomic.Int64) *functest.Client {
 	t.Helper()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, Logger: quiet})
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet).WithTables(tablestore.NewMemory(registry.Lookup)).
-		WithClock(func() time.Time { return time.UnixMilli(now.Load()) }).
-		WithSweep(functions.SweepAuthorizerFunc(func(r *http.Request) error {
+	return newTrustServerWith(t, now, func(api *functions.API) {
+		api.WithSweep(functions.SweepAuthorizerFunc(func(r *http.Request) error {
 			if r.Header.Get("Authorization") != "Bearer scheduler" {
 				return errors.New("not the scheduler")
 			}
 			return nil
 		}))
-	srv := httptest.NewServer(api.Mux())
-	t.Cleanup(srv.Close)
-	return &functest.Client{Base: srv.URL}
+	})
 }
 
 // The sweep aborts a trustless table whose round is past its deadline

@@ -30,10 +30,17 @@ import (
 // *now (unix ms), which the test moves.
 func newTrustServer(t *testing.T, now *atomic.Int64) *functest.Client {
 	t.Helper()
+	return newTrustServerWith(t, now, func(*functions.API) {})
+}
+
+// newTrustServerWith is newTrustServer with more set up on its API.
+func newTrustServerWith(t *testing.T, now *atomic.Int64, more func(*functions.API)) *functest.Client {
+	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, Logger: quiet})
 	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet).WithTables(tablestore.NewMemory(registry.Lookup)).
 		WithClock(func() time.Time { return time.UnixMilli(now.Load()) })
+	more(api)
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}

@@ -2,24 +2,18 @@ package integration
 
 import (
 	"context"
-	"net/http/httptest"
 	"slices"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/table"
-	"github.com/fairboard/fairboard/tablestore/fstables"
 )
 
 // sweepTables returns the game ids a sweep's answer aborted as tables.
@@ -39,18 +33,10 @@ func sweptTables(a *functest.SweepAnswer) []string {
 // it. The sweep settles every due table of the shared database, so this
 // test looks at its own tables only.
 func TestSweepAbortsStalledTablesOnFirestore(t *testing.T) {
-	emu.Require(t)
 	var now atomic.Int64
 	now.Store(fixedNow.UnixMilli())
+	c := newTrustEnvWith(t, &now, func(api *functions.API) { api.WithSweep(scheduler) })
 	fc := emu.Client(t)
-	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
-	require.NoError(t, err)
-	svc := service.New(service.Config{Store: fsstore.New(fc), Engine: eng, Logger: quiet(), Now: func() time.Time { return fixedNow }})
-	api := functions.New(svc, v, quiet()).WithTables(fstables.New(fc, registry.Lookup)).
-		WithClock(func() time.Time { return time.UnixMilli(now.Load()) }).WithSweep(scheduler)
-	srv := httptest.NewServer(api.Mux())
-	t.Cleanup(srv.Close)
-	c := &functest.Client{Base: srv.URL}
 	ctx := context.Background()
 	pigDef, err := registry.Lookup("pig")
 	require.NoError(t, err)

@@ -26,6 +26,12 @@ import (
 // ms), which the test moves.
 func newTrustEnv(t *testing.T, now *atomic.Int64) *functest.Client {
 	t.Helper()
+	return newTrustEnvWith(t, now, func(*functions.API) {})
+}
+
+// newTrustEnvWith is newTrustEnv with more set up on its API.
+func newTrustEnvWith(t *testing.T, now *atomic.Int64, more func(*functions.API)) *functest.Client {
+	t.Helper()
 	emu.Require(t)
 	fc := emu.Client(t)
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
@@ -33,6 +39,7 @@ func newTrustEnv(t *testing.T, now *atomic.Int64) *functest.Client {
 	svc := service.New(service.Config{Store: fsstore.New(fc), Engine: eng, Logger: quiet(), Now: func() time.Time { return fixedNow }})
 	api := functions.New(svc, v, quiet()).WithTables(fstables.New(fc, registry.Lookup)).
 		WithClock(func() time.Time { return time.UnixMilli(now.Load()) })
+	more(api)
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}
