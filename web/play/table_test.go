@@ -77,8 +77,9 @@ func TestPigOnGenericBoard(t *testing.T) {
 	require.Equal(t, "dungeon", alice.String(`document.getElementById("create-game").value`))
 	alice.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "pig"; s.dispatchEvent(new Event("change")); })()`, nil)
 	require.True(t, isTrue(alice, `document.getElementById("create-class").hidden && !document.getElementById("create-seats").hidden`))
-	// A table's modes: crypto and fair; trustless is the dungeon's only.
-	require.True(t, isTrue(alice, `!document.getElementById("create-mode").hidden && document.getElementById("create-mode-trustless").hidden`))
+	// A table's modes: crypto, fair and, for Pig (every part public),
+	// trustless.
+	require.True(t, isTrue(alice, `!document.getElementById("create-mode").hidden && !document.getElementById("create-mode-trustless").hidden`))
 	require.Equal(t, "2", alice.String(`document.getElementById("create-seats").value`), "Pig's default seat count")
 	alice.shot("pig-lobby-alice-desktop")
 	alice.checkScreen("the lobby with Pig chosen at 1280 px")
