@@ -17,7 +17,6 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
@@ -37,13 +36,14 @@ func tableServer(t *testing.T, ts tablestore.Store) string {
 }
 
 // kuhnDeal is the seeded deal of Kuhn poker on seed, computed from the
-// RNG spec alone (rng.Shuffle of J, Q, K under the game's tag and deck),
-// not through a table: seat 0's card, seat 1's.
+// RNG spec alone (rng.Shuffle of J, Q, K under the tag and deck that
+// docs/games.md gives Kuhn's deal, "kuhn.deal" and "kuhn"), not through
+// a table or the game's code: seat 0's card, seat 1's.
 func kuhnDeal(t *testing.T, seed string) [2]int {
 	s, err := rng.NewSeeded(seed)
 	require.NoError(t, err)
 	deck := []int{0, 1, 2}
-	rng.Shuffle(s, deck, kuhn.TagDeal, &rng.Ctx{DeckID: kuhn.DeckID})
+	rng.Shuffle(s, deck, "kuhn.deal", &rng.Ctx{DeckID: "kuhn"})
 	return [2]int{deck[0], deck[1]}
 }
 
@@ -64,7 +64,7 @@ func ownOnly(v *client.TableView, seat int, cards [2]int) string {
 	dealt := false
 	for _, e := range v.Log {
 		switch {
-		case e.To == seat && e.Type == kuhn.EventDealt:
+		case e.To == seat && e.Type == "Dealt":
 			dealt = e.Vals["card"] == int64(cards[seat])
 		case e.To != -1 && e.To != seat:
 			return fmt.Sprintf("seat %d reads event %d addressed to seat %d", seat, e.Seq, e.To)
@@ -88,12 +88,12 @@ func devF(base, uid string, hc *http.Client) *client.Functions {
 // hand ends ("" for none).
 func playKuhn(t *testing.T, base, g, seed string) string {
 	ctx := context.Background()
-	require.True(t, must(functest.HasPrivateParts(kuhn.Def)))
+	require.True(t, must(functest.HasPrivateParts(must(registry.Lookup("kuhn")))))
 	cards := kuhnDeal(t, seed)
 	var tabs [2]*client.Table
 	for i := range tabs {
 		var err error
-		tabs[i], err = client.NewTable(devF(base, fmt.Sprintf("%s-p%d", g, i), nil), kuhn.Name, g)
+		tabs[i], err = client.NewTable(devF(base, fmt.Sprintf("%s-p%d", g, i), nil), "kuhn", g)
 		require.NoError(t, err)
 	}
 	_, err := tabs[0].Create(ctx, client.TableCreate{Mode: "seeded", Seed: seed})
@@ -200,10 +200,10 @@ func TestTableClientRetriesAndErrors(t *testing.T) {
 	ctx := context.Background()
 	base := tableServer(t, tablestore.NewMemory(registry.Lookup))
 	lossy := &dropFirst{fn: "act"}
-	t0, err := client.NewTable(devF(base, "rt0", &http.Client{Transport: lossy}), kuhn.Name, "rt")
+	t0, err := client.NewTable(devF(base, "rt0", &http.Client{Transport: lossy}), "kuhn", "rt")
 	require.NoError(t, err)
 	t0.Retry = 1
-	t1, err := client.NewTable(devF(base, "rt1", nil), kuhn.Name, "rt")
+	t1, err := client.NewTable(devF(base, "rt1", nil), "kuhn", "rt")
 	require.NoError(t, err)
 	_, err = t0.Create(ctx, client.TableCreate{})
 	require.NoError(t, err)
@@ -242,7 +242,7 @@ func TestTableClientRetriesAndErrors(t *testing.T) {
 	require.Equal(t, v0.Version+1, after.Version, "the move was applied once")
 	// The player's next client (a restart) sending the same move again
 	// gets the stored answer; another move at that version is refused.
-	restarted, err := client.NewTable(devF(base, "rt0", nil), kuhn.Name, "rt")
+	restarted, err := client.NewTable(devF(base, "rt0", nil), "kuhn", "rt")
 	require.NoError(t, err)
 	res, err = restarted.Move(ctx, v0.Version, v0.Legal[0])
 	require.NoError(t, err)
@@ -252,7 +252,7 @@ func TestTableClientRetriesAndErrors(t *testing.T) {
 
 	_, err = client.NewTable(devF(base, "x", nil), "dungeon", "rt")
 	require.ErrorContains(t, err, "no table game")
-	_, err = client.NewTable(devF(base, "x", nil), kuhn.Name, "bad id")
+	_, err = client.NewTable(devF(base, "x", nil), "kuhn", "bad id")
 	require.ErrorContains(t, err, "game id")
 	_, err = t0.Act(ctx, "move", 0, nil)
 	require.ErrorContains(t, err, "act kind")
