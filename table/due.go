@@ -3,6 +3,8 @@ package table
 import (
 	"cmp"
 	"slices"
+
+	"github.com/fairboard/fairboard/table/trustdeal"
 )
 
 // SweepActionID is the action id of the sweep's abort (KindAbort by
@@ -13,11 +15,20 @@ const SweepActionID = "sweep-abort"
 
 // DueAt returns when the server will owe the table an action of its own
 // (unix ms; 0 for never): a trustless table's pending round's deadline,
-// after which (from the millisecond after: AbortDue) the round's abort is
-// due. A store keeps it beside the table so that a sweep finds the
+// or a dealing table's current wait's (a pass, keys or a reveal the deal
+// awaits), after which (from the millisecond after: AbortDue) the abort
+// is due. A store keeps it beside the table so that a sweep finds the
 // tables past their deadline by an indexed query, never a scan.
 func (t *Table) DueAt() int64 {
-	if t.phase != PhasePlaying || t.tl == nil || t.tl.Pending == nil {
+	switch {
+	case t.phase != PhasePlaying:
+		return 0
+	case t.dl != nil:
+		if t.dl.Phase() == trustdeal.PhasePlay {
+			return 0
+		}
+		return t.dl.Deadline()
+	case t.tl == nil || t.tl.Pending == nil:
 		return 0
 	}
 	return t.tl.Pending.Deadline

@@ -92,6 +92,9 @@ func TestTrustlessKuhnWithheldKey(t *testing.T) {
 	dl := tbl.View("").Trustless.Deal
 	require.Equal(t, trustdeal.PhaseDeal, dl.Phase)
 	require.False(t, tbl.AbortDue(dl.Deadline))
+	// The sweep finds the stalled deal by its deadline (DueAt, which a
+	// store indexes), as it finds a stalled reveal round.
+	require.Equal(t, dl.Deadline, tbl.DueAt())
 	_, err = tbl.Do(table.Action{Actor: table.ServerActor, ActionID: "ab0", Kind: table.KindAbort, At: dl.Deadline})
 	require.ErrorContains(t, err, "deadline_not_passed")
 	require.True(t, tbl.AbortDue(dl.Deadline+1))
@@ -99,6 +102,7 @@ func TestTrustlessKuhnWithheldKey(t *testing.T) {
 	require.NoError(t, err)
 	v := tbl.View("")
 	require.Equal(t, &table.Outcome{Abandoned: true, Payoffs: []float64{1, -1}, Reason: match.ForfeitDeadline, Missing: []int{1}}, v.Outcome)
+	require.Zero(t, tbl.DueAt(), "a finished table is due no more")
 	rec, err := tbl.Record(uid(0))
 	require.NoError(t, err)
 	div, err := match.CheckRecord(kuhn.Def, rec)

@@ -10,7 +10,8 @@
 //	                              fair table's: its commitment, and once finished the
 //	                              server seed, the contributions and the game seed),
 //	                              tableDueAt (a trustless table's pending round's
-//	                              deadline, unix ms, absent when none: the sweep's query)
+//	                              deadline or a dealing table's current wait's,
+//	                              unix ms, absent when none: the sweep's query)
 //	games/{gameId}/private/table  the saved table (table.Save, fairboard-table/v1: the
 //	                              seed, the moves, the draws, the stored results): server only
 //	games/{gameId}/log/{id}       one applied action's events as the public reads them
