@@ -20,9 +20,11 @@ type TableSweepResult struct {
 }
 
 // TableAbort is one table the sweep aborted: its game id, the round that
-// stalled, and the uids of the seats that did not reveal it (the table's
-// outcome names their seats: Missing). Replayed is true when the abort
-// was applied before (by a sweep run at the same time, or retried).
+// stalled (0 for a dealing table's deal, which has no rounds), and the
+// uids of the seats that did not reveal it, or did not send the pass,
+// keys or reveal the deal awaited (the table's outcome names their
+// seats: Missing). Replayed is true when the abort was applied before
+// (by a sweep run at the same time, or retried).
 type TableAbort struct {
 	GameID   string   `json:"gameId"`
 	Index    int64    `json:"index"`
@@ -85,15 +87,19 @@ func (a *API) SweepTables(ctx context.Context) (*TableSweepResult, error) {
 }
 
 // abortOf reads the sweep's abort from its result: the Aborted event's
-// round index and missing uids (its options after the reason).
+// round index and missing uids (its options after the reason), or a
+// deal's DealSettled forfeit (its options: the reason, then the uids).
 func abortOf(id string, r *table.Result) TableAbort {
 	ab := TableAbort{GameID: id, Missing: []string{}, Replayed: r.Replayed}
 	for _, e := range r.Events {
-		if !e.Game && e.Type == "Aborted" {
+		if e.Game || e.Type != "Aborted" && e.Type != "DealSettled" {
+			continue
+		}
+		if e.Type == "Aborted" {
 			ab.Index = e.Vals[0]
-			if len(e.Options) > 1 {
-				ab.Missing = append(ab.Missing, e.Options[1:]...)
-			}
+		}
+		if len(e.Options) > 1 {
+			ab.Missing = append(ab.Missing, e.Options[1:]...)
 		}
 	}
 	return ab
