@@ -146,6 +146,9 @@ var TableCodeStatus = map[table.Code]callable.Status{
 	table.CodeWrongLink:         callable.StatusInvalidArgument,
 	table.CodeDeadlinePassed:    callable.StatusFailedPrecondition,
 	table.CodeDeadlineNotPassed: callable.StatusFailedPrecondition,
+	table.CodeNotOpened:         callable.StatusFailedPrecondition, // as the dungeon's
+	table.CodeWrongOpening:      callable.StatusInvalidArgument,
+	table.CodeAlreadyOpened:     callable.StatusAlreadyExists,
 }
 
 // classifyTable maps an error of the table path to the client's answer,

@@ -211,6 +211,9 @@ func (a *API) rematchTable(ctx context.Context, uid, name, old string) (any, err
 		if req.ServerSeed, err = fair.NewServerSeed(); err != nil {
 			return nil, err
 		}
+		if op := v.Fairness.Openings; op != nil {
+			req.Openings, req.DeadlineMs = true, op.DeadlineMs
+		}
 	case rng.ModeSeeded:
 		req.Seed = newID
 	}

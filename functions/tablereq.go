@@ -43,7 +43,9 @@ const (
 //
 // Mode "trustless" (docs/fairness.md, "Trustless tables"; a game whose
 // every part is public only) takes ChainLength (0: 65,536) and
-// DeadlineMs (0: 60,000), as the dungeon's create.
+// DeadlineMs (0: 60,000), as the dungeon's create. Mode "fair" with
+// Openings (docs/fairness.md, "Openings") takes DeadlineMs too: the time
+// the seats have to open from the first opening.
 type TableCreateRequest struct {
 	Game        string          `json:"game"`
 	GameID      string          `json:"gameId"`
@@ -54,6 +56,7 @@ type TableCreateRequest struct {
 	Rules       json.RawMessage `json:"rules,omitempty"`
 	ChainLength uint32          `json:"chainLength,omitempty"`
 	DeadlineMs  uint64          `json:"deadlineMs,omitempty"`
+	Openings    bool            `json:"openings,omitempty"`
 	// Visibility and Spectators: as the dungeon's CreateRequest.
 	Visibility string `json:"visibility,omitempty"`
 	Spectators bool   `json:"spectators,omitempty"`
@@ -64,7 +67,8 @@ type TableCreateRequest struct {
 // of the game, or none: its defaults), Version the table's version the
 // caller saw; Entropy, at a fair table only (optional), the player's
 // contribution to the game seed: 0 to 64 bytes as hex, drawn on its
-// device after it saw the commitment.
+// device after it saw the commitment; at a fair table with openings,
+// EntropyCommitment instead (64 hex digits, docs/fairness.md).
 type TableJoinRequest struct {
 	Game     string            `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
 	GameID   string            `json:"gameId"`
@@ -73,6 +77,8 @@ type TableJoinRequest struct {
 	Seat     int               `json:"seat"`
 	Options  map[string]string `json:"options,omitempty"`
 	Entropy  string            `json:"entropy,omitempty"`
+	// EntropyCommitment is a fair table's with openings.
+	EntropyCommitment string `json:"entropyCommitment,omitempty"`
 	// ChainHead, PublicKey and Signature are a trustless table's join,
 	// as the dungeon's (64, 64 and 128 hex digits).
 	ChainHead string `json:"chainHead,omitempty"`
@@ -90,7 +96,7 @@ type TableStartRequest struct {
 
 // The kinds act takes at a table (join and start have their own
 // functions).
-var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemoveSeat, table.KindAbandon, table.KindAbort, table.KindDeal}
+var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemoveSeat, table.KindAbandon, table.KindAbort, table.KindDeal, table.KindOpen}
 
 // TableActRequest is act's data for a table game: Kind is "move"
 // (default: Move is the game's move, {"kind": ..., args}, decoded
@@ -103,7 +109,11 @@ var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemo
 // its own time: deadline_not_passed before); kind "deal" (a seat, at a
 // trustless table of a game that deals: Kuhn poker) carries the seat's
 // mental-poker message Deal (docs/fairness.md, "Dealing without a dealer
-// who sees"), with no version.
+// who sees"), with no version; kind "open" (a seat, at a fair table with
+// openings, every seat taken) carries Entropy, the seat's 32-byte
+// contribution as 64 hex digits, which must open its commitment. At such
+// a table an abort asks the server to end a lobby whose openings are
+// past their deadline.
 type TableActRequest struct {
 	Game      string             `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
 	GameID    string             `json:"gameId"`
@@ -115,6 +125,7 @@ type TableActRequest struct {
 	Signature string             `json:"signature,omitempty"`
 	Reveal    *ActReveal         `json:"reveal,omitempty"`
 	Deal      *table.DealMessage `json:"deal,omitempty"`
+	Entropy   string             `json:"entropy,omitempty"`
 }
 
 // TableRevealRequest is reveal's data at a trustless table: the fields
@@ -177,6 +188,9 @@ func (q *TableJoinRequest) check() error {
 	if len(q.Entropy) > 2*fair.MaxEntropy {
 		return fieldErr("entropy", fmt.Sprintf("must be at most %d hex digits (%d bytes)", 2*fair.MaxEntropy, fair.MaxEntropy))
 	}
+	if len(q.EntropyCommitment) > 64 {
+		return fieldErr("entropyCommitment", "must be 64 hex digits")
+	}
 	if len(q.Options) > MaxTableOptions {
 		return fieldErr("options", fmt.Sprintf("must have at most %d options", MaxTableOptions))
 	}
@@ -216,6 +230,10 @@ func (q *TableActRequest) check() error {
 		return fieldErr("signature", "must be 128 hex digits")
 	case (q.Kind == table.KindDeal) != (q.Deal != nil):
 		return fieldErr("deal", "is required with kind deal, and only there")
+	case (q.Kind == table.KindOpen) != (q.Entropy != ""):
+		return fieldErr("entropy", "is required with kind open, and only there")
+	case len(q.Entropy) > 2*fair.ContributionSize:
+		return fieldErr("entropy", fmt.Sprintf("must be %d hex digits", 2*fair.ContributionSize))
 	case q.Reveal != nil && q.Kind != table.KindMove:
 		return fieldErr("reveal", "goes with a move only")
 	case q.Reveal != nil && !revealSized(q.Reveal.Link, q.Reveal.Digest, q.Reveal.Transcript, q.Reveal.Signature):
@@ -242,7 +260,7 @@ func (q *TableRevealRequest) check() error {
 // action is the table action of an act request by uid at time at (unix
 // ms); an abort is the server's.
 func (q *TableActRequest) action(uid string, at int64) table.Action {
-	a := table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: q.Kind, Move: q.Move, Signature: q.Signature, At: at, Deal: q.Deal}
+	a := table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: q.Kind, Move: q.Move, Signature: q.Signature, At: at, Deal: q.Deal, Entropy: q.Entropy}
 	if q.Seat != nil {
 		a.Seat = *q.Seat
 	}

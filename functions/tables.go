@@ -121,6 +121,19 @@ type TableFairness struct {
 	ServerSeedHex    string   `json:"serverSeedHex,omitempty"`
 	ContributionsHex []string `json:"contributionsHex,omitempty"`
 	GameSeedHex      string   `json:"gameSeedHex,omitempty"`
+	// Openings is a fair table's with openings (table.Openings).
+	Openings *TableOpenings `json:"openings,omitempty"`
+}
+
+// TableOpenings is table.Openings as getView answers it: each seat's
+// commitment ("" while free) and whether it opened, the time the seats
+// have from the first opening, and that deadline (unix ms, 0 when no
+// opening is awaited).
+type TableOpenings struct {
+	DeadlineMs     uint64   `json:"deadlineMs"`
+	Deadline       int64    `json:"deadline"`
+	CommitmentsHex []string `json:"commitmentsHex"`
+	Opened         []bool   `json:"opened"`
 }
 
 // peek reads one string field of the data leniently (for routing only:
@@ -199,7 +212,7 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		mode = rng.ModeSeeded
 	}
 	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID,
-		Mode: mode, Seed: q.Seed, ServerSeed: serverSeed, Seats: q.Seats, Rules: q.Rules, ChainLength: q.ChainLength, DeadlineMs: q.DeadlineMs})
+		Mode: mode, Seed: q.Seed, ServerSeed: serverSeed, Seats: q.Seats, Rules: q.Rules, ChainLength: q.ChainLength, DeadlineMs: q.DeadlineMs, Openings: q.Openings})
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +258,7 @@ func (a *API) joinTable(ctx context.Context, uid, name string, data json.RawMess
 		return nil, err
 	}
 	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version,
-		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options, Entropy: q.Entropy,
+		Kind: table.KindJoin, Seat: q.Seat, Options: q.Options, Entropy: q.Entropy, EntropyCommitment: q.EntropyCommitment,
 		ChainHead: q.ChainHead, PublicKey: q.PublicKey, Signature: q.Signature, At: a.nowMs()})
 	if err != nil {
 		return nil, err
@@ -339,6 +352,9 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 	if f := v.Fairness; f != nil {
 		out.Fairness = &TableFairness{CommitmentHex: f.CommitmentHex, ServerSeedHex: f.ServerSeedHex,
 			ContributionsHex: f.ContributionsHex, GameSeedHex: f.GameSeedHex}
+		if op := f.Openings; op != nil {
+			out.Fairness.Openings = &TableOpenings{DeadlineMs: op.DeadlineMs, Deadline: op.Deadline, CommitmentsHex: op.Commitments, Opened: op.Opened}
+		}
 	}
 	out.Trustless = v.Trustless
 	if out.Names, err = a.gameNames(ctx, q.GameID); err != nil {

@@ -18,6 +18,17 @@ type RecordFairness struct {
 	CommitmentHex    string   `json:"commitmentHex"`
 	ServerSeedHex    string   `json:"serverSeedHex"`
 	ContributionsHex []string `json:"contributionsHex"`
+	// Openings is a fair game's with openings: each seat's contribution
+	// must open its commitment (absent in a game without openings).
+	Openings *RecordOpenings `json:"openings,omitempty"`
+}
+
+// RecordOpenings is the openings of a fair game's record: the game id
+// the commitments are bound to and each seat's commitment
+// (fair.ContributionCommitment, 64 lower-case hex digits), in seat order.
+type RecordOpenings struct {
+	GameID         string   `json:"gameId"`
+	CommitmentsHex []string `json:"commitmentsHex"`
 }
 
 // GameSeedHex returns the game seed of a fair game: fair.GameSeed of the
@@ -74,6 +85,31 @@ func checkFairness(r *Record) (divergence, err error) {
 	}
 	if gameSeed != r.Seed {
 		return fmt.Errorf("fairness: the server seed and the contributions make the game seed %s, not the record's %s", gameSeed, r.Seed), nil
+	}
+	return checkOpenings(f, r.Seats)
+}
+
+// checkOpenings checks that each contribution opens its seat's
+// commitment (nothing without openings): a form error for a commitment
+// list that does not fit the seats, a divergence naming the first seat
+// whose contribution does not open it.
+func checkOpenings(f *RecordFairness, seats int) (divergence, err error) {
+	op := f.Openings
+	if op == nil {
+		return nil, nil
+	}
+	if len(op.CommitmentsHex) != seats {
+		return nil, fmt.Errorf("fairness: %d commitments for %d seats", len(op.CommitmentsHex), seats)
+	}
+	for s, c := range f.ContributionsHex {
+		b, err := fair.ParseContribution(c)
+		if err != nil {
+			return nil, fmt.Errorf("fairness: seat %d's opened contribution: %w", s, err)
+		}
+		want := fair.ContributionCommitment(op.GameID, uint32(s), b)
+		if subtle.ConstantTimeCompare([]byte(hex.EncodeToString(want[:])), []byte(op.CommitmentsHex[s])) != 1 {
+			return fmt.Errorf("fairness: seat %d's contribution does not open its commitment %.16s…", s, op.CommitmentsHex[s]), nil
+		}
 	}
 	return nil, nil
 }

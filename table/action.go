@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
@@ -42,10 +41,13 @@ const (
 	// KindDeal (a seated uid, a dealing trustless table playing): the
 	// seat's mental-poker message Deal. Version is not checked.
 	KindDeal Kind = "deal"
+	// KindOpen (a seated uid, a fair table with openings, lobby, every
+	// seat taken): open the seat's contribution Entropy (openings.go).
+	KindOpen Kind = "open"
 )
 
 // Kinds lists every action kind.
-var Kinds = []Kind{KindJoin, KindLeave, KindRemoveSeat, KindStart, KindMove, KindAbandon, KindReveal, KindAbort, KindDeal}
+var Kinds = []Kind{KindJoin, KindLeave, KindRemoveSeat, KindStart, KindMove, KindAbandon, KindReveal, KindAbort, KindDeal, KindOpen}
 
 // Action is one request to change a table, sent by Actor (a uid the
 // caller has authenticated, or ServerActor).
@@ -69,8 +71,10 @@ type Action struct {
 	// Entropy (join, a fair table only, optional) is the player's
 	// contribution to the game seed: 0 to 64 bytes as hex digits, drawn on
 	// the player's own device after it saw the commitment. Kept secret
-	// until the end.
-	Entropy string
+	// until the end. At a table with openings a join carries
+	// EntropyCommitment (64 hex digits) instead, and open carries
+	// Entropy, exactly 32 bytes (64 hex digits).
+	Entropy, EntropyCommitment string
 	// ChainHead, PublicKey (join) and Signature (join, move) are a
 	// trustless table's: the seat's chain head and Ed25519 key (64 hex
 	// digits each), and the actor's signature (128 hex digits) of
@@ -95,12 +99,13 @@ func (a *Action) fingerprint() string {
 		Options         map[string]string
 		Move            string
 		Entropy         string       `json:",omitempty"` // so that a table's stored fingerprints stay as they were
+		Commitment      string       `json:",omitempty"`
 		ChainHead       string       `json:",omitempty"`
 		PublicKey       string       `json:",omitempty"`
 		Signature       string       `json:",omitempty"`
 		Reveal          *Reveal      `json:",omitempty"`
 		Deal            *DealMessage `json:",omitempty"`
-	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy, a.ChainHead, a.PublicKey, a.Signature, a.Reveal, a.Deal})
+	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy, a.EntropyCommitment, a.ChainHead, a.PublicKey, a.Signature, a.Reveal, a.Deal})
 }
 
 // Do applies a, or refuses it with an *Error and changes nothing (the
@@ -116,23 +121,30 @@ func (a *Action) fingerprint() string {
 //     action_id_reused.
 //  3. invalid_action: a kind not in Kinds.
 //  4. The phase: game_over once finished; invalid_action for reveal or
-//     abort at a table that is not trustless; already_started for join,
-//     leave, removeSeat and start once playing; not_started for a move,
-//     reveal or abort in the lobby; pending for a move while a trustless
+//     abort at a table that is not trustless (an abort also at a fair
+//     table with openings); already_started for join, leave, removeSeat,
+//     start and open once playing; not_started for a move, reveal or
+//     abort in the lobby (but an abort of the openings); pending for a move while a trustless
 //     round is pending; invalid_action for a reveal on another kind than
 //     move or reveal.
 //  5. stale_version: a.Version is not the table's version (not checked
 //     for reveal and abort, which name their round instead).
 //  6. The kind's own, in this order: join: unknown_player (seat out of
-//     range), already_joined, seat_taken, bad_option; leave: not_seated;
-//     removeSeat: not_owner, unknown_player, seat_free; start: not_owner,
-//     too_few_players (a seat free: a table starts with every seat
-//     taken), then the game's Setup (bad_setup); move: not_seated,
+//     range), already_joined, seat_taken, bad_option, then bad_entropy
+//     (the commitment at a table with openings, the entropy at a fair
+//     one); leave: not_seated, already_started (the seats fixed by the
+//     first opening); removeSeat: not_owner, unknown_player, seat_free,
+//     already_started (likewise); start: not_owner, too_few_players (a
+//     seat free: a table starts with every seat taken), not_opened, then
+//     the game's Setup (bad_setup); open: invalid_action (a table
+//     without openings), not_seated, too_few_players, already_opened,
+//     bad_entropy, wrong_opening; move: not_seated,
 //     not_your_turn, invalid_action (game.DecodeMove), then the game's
 //     own refusal with its code, then at a trustless table the
 //     signature (bad_signature) and the actor's own reveal (the reveal's
 //     refusals); abandon: not_owner; reveal: wrong_index, then
-//     checkReveal's; abort: wrong_index, deadline_not_passed. A
+//     checkReveal's; abort: wrong_index, deadline_not_passed (of the
+//     round, the deal or the openings: openings.go). A
 //     trustless join also needs its chain head, key and signature
 //     (invalid_action, bad_signature).
 func (t *Table) Do(a Action) (*Result, error) {
@@ -158,7 +170,7 @@ func (t *Table) Do(a Action) (*Result, error) {
 	switch {
 	case t.phase == PhaseFinished:
 		return nil, reject(CodeGameOver, "the table is finished")
-	case (a.Kind == KindReveal || a.Kind == KindAbort || a.Kind == KindDeal) && t.tl == nil:
+	case (a.Kind == KindReveal || a.Kind == KindAbort && t.op == nil || a.Kind == KindDeal) && t.tl == nil:
 		return nil, reject(CodeInvalidAction, string(a.Kind)+" is for trustless tables; this one is "+string(t.mode))
 	case a.Kind == KindDeal && !t.tl.Dealing && t.phase == PhasePlaying, a.Kind == KindReveal && t.dl != nil:
 		return nil, reject(CodeInvalidAction, string(a.Kind)+" is not for this table's game")
@@ -166,7 +178,7 @@ func (t *Table) Do(a Action) (*Result, error) {
 		return nil, reject(CodeInvalidAction, "only a deal action carries a deal message")
 	case t.phase == PhasePlaying && a.Kind != KindMove && a.Kind != KindAbandon && a.Kind != KindReveal && a.Kind != KindAbort && a.Kind != KindDeal:
 		return nil, reject(CodeAlreadyStarted, string(a.Kind)+" is for the lobby; the game has started")
-	case t.phase == PhaseLobby && (a.Kind == KindMove || a.Kind == KindReveal || a.Kind == KindAbort || a.Kind == KindDeal):
+	case t.phase == PhaseLobby && (a.Kind == KindMove || a.Kind == KindReveal || a.Kind == KindAbort && t.op == nil || a.Kind == KindDeal):
 		return nil, reject(CodeNotStarted, "the game has not started")
 	case a.Kind == KindMove && t.tl != nil && t.tl.Pending != nil:
 		return nil, reject(CodePending, fmt.Sprintf("round %d is pending: only reveals, the deadline's abort and the owner's abandon until it closes", t.tl.Pending.Index))
@@ -199,6 +211,8 @@ func (t *Table) Do(a Action) (*Result, error) {
 		err = t.abortDue(&a)
 	case KindDeal:
 		err = t.dealAction(&a)
+	case KindOpen:
+		err = t.open(&a)
 	}
 	if err != nil {
 		return nil, err
@@ -215,97 +229,6 @@ func (t *Table) emit(e Event) {
 	t.log = append(t.log, e)
 }
 
-func (t *Table) join(a *Action) *Error {
-	if a.Seat < 0 || a.Seat >= len(t.seats) {
-		return reject(CodeUnknownPlayer, "no seat "+strconv.Itoa(a.Seat))
-	}
-	if t.seatOf(a.Actor) != NoSeat {
-		return reject(CodeAlreadyJoined, "the actor holds a seat")
-	}
-	if t.seats[a.Seat].UID != "" {
-		return reject(CodeSeatTaken, "seat "+strconv.Itoa(a.Seat)+" is taken")
-	}
-	opts, err := t.options(a.Options)
-	if err != nil {
-		return err
-	}
-	if err := t.takeEntropy(a.Seat, a.Entropy); err != nil {
-		return err
-	}
-	if err := t.takeChain(a, opts); err != nil {
-		t.freeEntropy(a.Seat)
-		return err
-	}
-	t.seats[a.Seat] = SeatInfo{UID: a.Actor, Options: opts}
-	t.emit(Event{To: game.All, Type: "Joined", Vals: [game.MaxVals]int64{int64(a.Seat)}, UID: a.Actor, Options: slices.Clone(opts)})
-	return nil
-}
-
-// options checks a join's options against def.Seats().Options: each name
-// an option of the game, each value one of its values, and either every
-// option or none.
-func (t *Table) options(given map[string]string) ([]string, *Error) {
-	specs := t.def.Seats().Options
-	if len(given) == 0 {
-		return nil, nil
-	}
-	var names []string
-	for _, o := range specs {
-		names = append(names, o.Name)
-	}
-	keys := make([]string, 0, len(given))
-	for name := range given {
-		keys = append(keys, name)
-	}
-	slices.Sort(keys) // so that the first unknown one named is always the same
-	for _, name := range keys {
-		if !slices.Contains(names, name) {
-			return nil, reject(CodeBadOption, fmt.Sprintf("%s has no seat option %q (options: %s)", t.def.Name(), name, strings.Join(names, ", ")))
-		}
-	}
-	opts := make([]string, len(specs))
-	for i, o := range specs {
-		v, ok := given[o.Name]
-		if !ok {
-			return nil, reject(CodeBadOption, fmt.Sprintf("option %q missing: give every option or none", o.Name))
-		}
-		if !slices.Contains(o.Values, v) {
-			return nil, reject(CodeBadOption, fmt.Sprintf("option %s: %q is not one of %s", o.Name, v, strings.Join(o.Values, ", ")))
-		}
-		opts[i] = v
-	}
-	return opts, nil
-}
-
-func (t *Table) leave(a *Action) *Error {
-	s := t.seatOf(a.Actor)
-	if s == NoSeat {
-		return reject(CodeNotSeated, "the actor holds no seat")
-	}
-	t.seats[s] = SeatInfo{}
-	t.freeEntropy(s)
-	t.freeChain(s)
-	t.emit(Event{To: game.All, Type: "Left", Vals: [game.MaxVals]int64{int64(s)}, UID: a.Actor})
-	return nil
-}
-
-func (t *Table) removeSeat(a *Action) *Error {
-	switch {
-	case a.Actor != t.owner:
-		return reject(CodeNotOwner, "only the owner removes a seat")
-	case a.Seat < 0 || a.Seat >= len(t.seats):
-		return reject(CodeUnknownPlayer, "no seat "+strconv.Itoa(a.Seat))
-	case t.seats[a.Seat].UID == "":
-		return reject(CodeSeatFree, "seat "+strconv.Itoa(a.Seat)+" is free")
-	}
-	uid := t.seats[a.Seat].UID
-	t.seats[a.Seat] = SeatInfo{}
-	t.freeEntropy(a.Seat)
-	t.freeChain(a.Seat)
-	t.emit(Event{To: game.All, Type: "SeatRemoved", Vals: [game.MaxVals]int64{int64(a.Seat)}, UID: uid})
-	return nil
-}
-
 func (t *Table) start(a *Action) *Error {
 	if a.Actor != t.owner {
 		return reject(CodeNotOwner, "only the owner starts")
@@ -316,6 +239,9 @@ func (t *Table) start(a *Action) *Error {
 			return reject(CodeTooFewPlayers, fmt.Sprintf("seat %d is free: a table starts with every seat taken", i))
 		}
 		seats[i] = game.Seat{Options: slices.Clone(s.Options)}
+	}
+	if err := t.notOpened(); err != nil {
+		return err
 	}
 	seed, err := t.matchSeed()
 	if err != nil {

@@ -21,6 +21,8 @@ const SweepActionID = "sweep-abort"
 // tables past their deadline by an indexed query, never a scan.
 func (t *Table) DueAt() int64 {
 	switch {
+	case t.phase == PhaseLobby:
+		return t.openDeadline()
 	case t.phase != PhasePlaying:
 		return 0
 	case t.dl != nil:

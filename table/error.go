@@ -101,8 +101,16 @@ const (
 	CodeWrongLink Code = "wrong_link"
 	// CodeDeadlinePassed: a reveal after its round's deadline.
 	CodeDeadlinePassed Code = "deadline_passed"
-	// CodeDeadlineNotPassed: an abort before the round's deadline.
+	// CodeDeadlineNotPassed: an abort before the round's deadline (or
+	// the openings').
 	CodeDeadlineNotPassed Code = "deadline_not_passed"
+	// CodeWrongOpening: an open whose contribution does not open the
+	// seat's commitment; CodeAlreadyOpened: a seat's second open;
+	// CodeNotOpened: a start while a seat has not opened (a fair table
+	// with openings).
+	CodeWrongOpening  Code = "wrong_opening"
+	CodeAlreadyOpened Code = "already_opened"
+	CodeNotOpened     Code = "not_opened"
 )
 
 // Codes lists every code.
@@ -112,7 +120,7 @@ var Codes = []Code{
 	CodeNotOwner, CodeNotSeated, CodeSeatTaken, CodeSeatFree, CodeAlreadyJoined, CodeBadOption,
 	CodeTooFewPlayers, CodeNotCreated, CodeBadGameID, CodeAlreadyCreated, CodeNotFinished, CodeBadEntropy,
 	CodePending, CodeWrongIndex, CodeWrongSeat, CodeAlreadyRevealed, CodeWrongDigest, CodeBadSignature,
-	CodeWrongLink, CodeDeadlinePassed, CodeDeadlineNotPassed,
+	CodeWrongLink, CodeDeadlinePassed, CodeDeadlineNotPassed, CodeWrongOpening, CodeAlreadyOpened, CodeNotOpened,
 }
 
 // Error is a refusal: a code of the closed set and a message for people,

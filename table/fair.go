@@ -19,6 +19,8 @@ type Fairness struct {
 	ServerSeedHex    string
 	ContributionsHex []string
 	GameSeedHex      string
+	// Openings is a table's with openings (openings.go), nil without.
+	Openings *Openings
 }
 
 // checkFairCreate checks a create's server seed against its mode: a fair
@@ -83,7 +85,7 @@ func (t *Table) fairness() *Fairness {
 	if err != nil {
 		panic("table: a fair table's server seed was checked at create: " + err.Error())
 	}
-	f := &Fairness{CommitmentHex: commit}
+	f := &Fairness{CommitmentHex: commit, Openings: t.openingsView()}
 	if t.phase == PhaseFinished {
 		f.ServerSeedHex, f.ContributionsHex = t.serverSeed, slices.Clone(t.entropy)
 		if t.m != nil {
@@ -99,5 +101,5 @@ func (t *Table) recordFairness() *match.RecordFairness {
 	if f == nil {
 		return nil
 	}
-	return &match.RecordFairness{CommitmentHex: f.CommitmentHex, ServerSeedHex: f.ServerSeedHex, ContributionsHex: f.ContributionsHex}
+	return &match.RecordFairness{CommitmentHex: f.CommitmentHex, ServerSeedHex: f.ServerSeedHex, ContributionsHex: f.ContributionsHex, Openings: t.recordOpenings()}
 }

@@ -33,9 +33,9 @@ func snapshot(t *testing.T, s *table.Memory, g string) string {
 		if o != nil {
 			fmt.Fprintf(&b, "%+v\n", *o)
 		}
-		if f != nil {
-			fmt.Fprintf(&b, "%+v\n", *f)
-		}
+		fj, err := json.Marshal(f) // its openings by value, not by address
+		require.NoError(t, err)
+		b.Write(fj)
 	}
 	st, err := s.StateBytes(g)
 	require.NoError(t, err)
@@ -232,6 +232,7 @@ func TestEveryRefusal(t *testing.T) {
 	}, seen)
 
 	trustlessRefusals(t, s, seen)
+	openingsRefusals(t, s, seen)
 
 	for _, c := range table.Codes {
 		require.True(t, seen[c], "no test refuses with %s", c)

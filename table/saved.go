@@ -44,6 +44,8 @@ type saved struct {
 	// Trustless is a trustless table's protocol state (its pending
 	// round's links included: the server's alone).
 	Trustless *trust `json:"trustless,omitempty"`
+	// Openings is a fair table's with openings (openings.go).
+	Openings *openings `json:"openings,omitempty"`
 	// Snapshot is the started game's state and stream position
 	// (snapshot.go), from which Restore goes on without replaying Moves;
 	// absent for a game that does not restore from its parts
@@ -67,7 +69,7 @@ type savedRecord struct {
 func (t *Table) Save() ([]byte, error) {
 	s := saved{Format: SavedFormat, Game: t.def.Name(), Owner: t.owner, Mode: t.mode, Seed: t.seed,
 		ServerSeed: t.serverSeed, Entropy: t.entropy,
-		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out, Trustless: t.tl}
+		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out, Trustless: t.tl, Openings: t.op}
 	for k, r := range t.records {
 		s.Records = append(s.Records, savedRecord{Actor: k.actor, ActionID: k.id, Fingerprint: r.fp, Result: r.res})
 	}
@@ -133,6 +135,8 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 		return bad("%v", checkFairCreate(CreateRequest{Mode: s.Mode, Seed: s.Seed, ServerSeed: s.ServerSeed}))
 	case (s.Mode == rng.ModeFair) != (s.Entropy != nil) || s.Entropy != nil && len(s.Entropy) != len(s.Seats):
 		return bad("%d entropies for %d seats of a %s table", len(s.Entropy), len(s.Seats), s.Mode)
+	case s.Openings != nil && (s.Mode != rng.ModeFair || len(s.Openings.Commitments) != len(s.Seats) || len(s.Openings.Opened) != len(s.Seats) || !ValidID(s.Openings.GameID)):
+		return bad("openings that do not fit a %s table of %d seats", s.Mode, len(s.Seats))
 	case len(s.Seats) < def.Seats().Min || len(s.Seats) > def.Seats().Max:
 		return bad("%d seats", len(s.Seats))
 	case s.Phase != PhaseLobby && s.Phase != PhasePlaying && s.Phase != PhaseFinished,
@@ -145,7 +149,7 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 		return bad("%w", err)
 	}
 	t := &Table{def: def, kinds: def.Kinds(), owner: s.Owner, mode: s.Mode, seed: s.Seed, serverSeed: s.ServerSeed, entropy: s.Entropy, rules: rules,
-		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}, tl: s.Trustless}
+		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}, tl: s.Trustless, op: s.Openings}
 	for _, r := range s.Records {
 		t.records[recordKey{r.Actor, r.ActionID}] = record{fp: r.Fingerprint, res: r.Result}
 	}

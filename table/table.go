@@ -5,9 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/fairboard/fairboard/table/trustdeal"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/fairboard/fairboard/table/trustdeal"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
@@ -70,6 +71,12 @@ type CreateRequest struct {
 	GameID      string
 	ChainLength uint32
 	DeadlineMs  uint64
+	// Openings (rng.ModeFair only; openings.go) makes each seat commit
+	// to its contribution at join (Action.EntropyCommitment) and open it
+	// (KindOpen) once every seat is taken; it takes GameID (the stores
+	// fill it) and DeadlineMs (the time the seats have to open from the
+	// first opening, 1,000 to 86,400,000, 0 for 60,000).
+	Openings bool
 	// Seats is the table's seat count, in def.Seats().Min..Max; 0 is
 	// def.Seats().Default.
 	Seats int
@@ -150,6 +157,8 @@ type Table struct {
 	// dl is a dealing trustless table's deal (trustdealing.go); nil
 	// otherwise.
 	dl *trustdeal.Server
+	// op is a fair table's openings (openings.go); nil without.
+	op *openings
 }
 
 type recordKey struct{ actor, id string }
@@ -203,6 +212,10 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 	if err := checkFairCreate(req); err != nil {
 		return nil, nil, err
 	}
+	asked := req // the request as sent: a retry's fingerprint is its
+	if err := checkOpeningsCreate(&req); err != nil {
+		return nil, nil, err
+	}
 	sp := def.Seats()
 	n := req.Seats
 	if n == 0 {
@@ -219,7 +232,6 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 		}
 		rules = r
 	}
-	asked := req // the request as sent: a retry's fingerprint is its
 	if err := checkTrustlessCreate(def, &req, rules); err != nil {
 		return nil, nil, err
 	}
@@ -227,6 +239,9 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 		seats: make([]SeatInfo, n), phase: PhaseLobby, version: 1, records: map[recordKey]record{}}
 	if req.Mode == rng.ModeFair {
 		t.serverSeed, t.entropy = req.ServerSeed, make([]string, n)
+	}
+	if req.Openings {
+		t.op = &openings{GameID: req.GameID, DeadlineMs: req.DeadlineMs, Commitments: make([]string, n), Opened: make([]bool, n)}
 	}
 	if req.Mode == rng.ModeTrustless {
 		t.tl = &trust{GameID: req.GameID, ChainLength: req.ChainLength, DeadlineMs: req.DeadlineMs, Seats: make([]trustSeat, n), Moves: []trustMove{}}
@@ -260,7 +275,8 @@ func createFingerprint(def game.Definition, req CreateRequest) string {
 		Rules                             string
 		ChainLength                       uint32 `json:",omitempty"`
 		DeadlineMs                        uint64 `json:",omitempty"`
-	}{"create", def.Name(), req.Actor, req.ActionID, string(req.Mode), req.Seed, req.Seats, string(req.Rules), req.ChainLength, req.DeadlineMs})
+		Openings                          bool   `json:",omitempty"`
+	}{"create", def.Name(), req.Actor, req.ActionID, string(req.Mode), req.Seed, req.Seats, string(req.Rules), req.ChainLength, req.DeadlineMs, req.Openings})
 }
 
 func fingerprint(v any) string {

@@ -112,8 +112,8 @@ type trustPending struct {
 // checkTrustlessCreate checks a trustless create and fills its defaults.
 func checkTrustlessCreate(def game.Definition, req *CreateRequest, rules game.Ruleset) *Error {
 	if req.Mode != rng.ModeTrustless {
-		if req.ChainLength != 0 || req.DeadlineMs != 0 {
-			return reject(CodeBadSetup, "chainLength and deadlineMs are for trustless tables")
+		if req.ChainLength != 0 || req.DeadlineMs != 0 && !req.Openings {
+			return reject(CodeBadSetup, "chainLength and deadlineMs are for trustless tables (deadlineMs also for fair tables with openings)")
 		}
 		return nil
 	}

@@ -194,6 +194,9 @@ func (t *Table) acceptReveal(r *trustReveal) {
 // pending, deadline_not_passed before its deadline; then the game ends
 // as aborted, naming the seats that did not reveal.
 func (t *Table) abortDue(a *Action) *Error {
+	if t.tl == nil {
+		return t.abortUnopened(a)
+	}
 	if t.dl != nil {
 		return t.abortDeal(a)
 	}
@@ -219,6 +222,9 @@ func (t *Table) abortDue(a *Action) *Error {
 // (KindAbort, by ServerActor) at its next call on the table or from a
 // sweep. The table never reads a clock.
 func (t *Table) AbortDue(now int64) bool {
+	if d := t.openDeadline(); d > 0 {
+		return now > d
+	}
 	if t.phase == PhasePlaying && t.dl != nil {
 		return t.dl.Phase() != trustdeal.PhasePlay && now > t.dl.Deadline()
 	}
