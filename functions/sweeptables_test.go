@@ -13,13 +13,9 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/table"
-	"github.com/fairboard/fairboard/table/trustdeal"
-	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // newSweepServer is newTrustServer with the sweep served ("Bearer
@@ -140,19 +136,10 @@ func TestSweepAbortsStalledDeal(t *testing.T) {
 	c := newSweepServer(t, &now)
 	ctx := context.Background()
 	ps := devPlayers("swd", 2)
-	tt, err := functest.NewTrustTable(ctx, c, kuhn.Def, "sw-deal", ps, map[string]any{"deadlineMs": 5000}, true)
+	tt, a := toKeyWait(t, c, ps, "sw-deal")
+	_, err := tt.Do(*a) // seat 0 gives its keys; seat 1 never does
 	require.NoError(t, err)
-	inDeal := func(v *table.View) bool { return v.Trustless.Deal.Phase == trustdeal.PhaseDeal }
-	v, err := trustseat.Play(tt, tt.Seats, func(v *table.View) game.Move { return v.Legal[0] }, inDeal, 20)
-	require.NoError(t, err)
-	require.Equal(t, trustdeal.PhaseDeal, v.Trustless.Deal.Phase)
-	v0, err := tt.View(ps[0].UID)
-	require.NoError(t, err)
-	a, err := tt.Seats[0].DealTo("k0", v0)
-	require.NoError(t, err)
-	_, err = tt.Do(*a) // seat 0 gives its keys; seat 1 never does
-	require.NoError(t, err)
-	v, err = tt.View(ps[0].UID)
+	v, err := tt.View(ps[0].UID)
 	require.NoError(t, err)
 	deadline := v.Trustless.Deal.Deadline
 

@@ -96,24 +96,14 @@ func TestTrustlessKuhnStallerOverHTTP(t *testing.T) {
 	c := newTrustServer(t, &now)
 	ctx := context.Background()
 	ps := devPlayers("tks", 2)
-	tt, err := functest.NewTrustTable(ctx, c, kuhn.Def, "tk-st", ps, map[string]any{"deadlineMs": 5000}, true)
-	require.NoError(t, err)
-	inDeal := func(v *table.View) bool { return v.Trustless.Deal.Phase == trustdeal.PhaseDeal }
-	v, err := trustseat.Play(tt, tt.Seats, func(v *table.View) game.Move { return v.Legal[0] }, inDeal, 20)
-	require.NoError(t, err)
-	require.Equal(t, trustdeal.PhaseDeal, v.Trustless.Deal.Phase)
-
-	v0, err := tt.View(ps[0].UID)
-	require.NoError(t, err)
-	a, err := tt.Seats[0].DealTo("k0", v0)
-	require.NoError(t, err)
+	tt, a := toKeyWait(t, c, ps, "tk-st")
 	bad := *a
 	bad.ActionID = "k0-bad"
 	k := *a.Deal.Keys[0]
 	k.Sig = append([]byte(nil), k.Sig...)
 	k.Sig[0] ^= 1
 	bad.Deal = &table.DealMessage{Keys: []*mentalpoker.KeyMessage{&k}}
-	_, err = tt.Do(bad)
+	_, err := tt.Do(bad)
 	require.Error(t, err)
 	require.Equal(t, "bad_signature", err.(*functest.Error).Details["code"], "%v", err)
 	_, err = tt.Do(*a) // the control
@@ -138,4 +128,22 @@ func TestTrustlessKuhnStallerOverHTTP(t *testing.T) {
 	div, err := match.CheckRecord(kuhn.Def, rec)
 	require.NoError(t, err)
 	require.NoError(t, div)
+}
+
+// toKeyWait makes the trustless Kuhn table g of ps (a 5 s deadline) and
+// plays it to the deal's first wait for keys: it returns the table and
+// seat 0's keys for that wait, not sent.
+func toKeyWait(t *testing.T, c *functest.Client, ps []functest.Player, g string) (*functest.TrustTable, *table.Action) {
+	t.Helper()
+	tt, err := functest.NewTrustTable(context.Background(), c, kuhn.Def, g, ps, map[string]any{"deadlineMs": 5000}, true)
+	require.NoError(t, err)
+	inDeal := func(v *table.View) bool { return v.Trustless.Deal.Phase == trustdeal.PhaseDeal }
+	v, err := trustseat.Play(tt, tt.Seats, func(v *table.View) game.Move { return v.Legal[0] }, inDeal, 20)
+	require.NoError(t, err)
+	require.Equal(t, trustdeal.PhaseDeal, v.Trustless.Deal.Phase)
+	v0, err := tt.View(ps[0].UID)
+	require.NoError(t, err)
+	a, err := tt.Seats[0].DealTo("k0", v0)
+	require.NoError(t, err)
+	return tt, a
 }
