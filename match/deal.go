@@ -21,6 +21,17 @@ type MentalDealer struct {
 	owners []int
 	want   []int
 	dealt  bool
+	// parent is a dry run's dealer (Dry): the one whose Wanted a refused
+	// opening sets.
+	parent *MentalDealer
+}
+
+// Dry returns a copy of d for a dry run of a move (Match.WouldDraw): it
+// deals and draws as d would, without changing d, except that a refused
+// opening sets d's Wanted too (the positions the move waits for). A card
+// drawn to a seat in a dry run is not drawn.
+func (d *MentalDealer) Dry() game.Dealer {
+	return &MentalDealer{deckID: d.deckID, tb: d.tb, owners: slices.Clone(d.owners), dealt: d.dealt, parent: d}
 }
 
 // NewMentalDealer returns a dealer over tb (a fresh hand's Table, whose
@@ -46,11 +57,11 @@ func (d *MentalDealer) DealPrivate(n int, owners []int, _ rng.Tag, ctx *rng.Ctx)
 }
 
 // DrawCard starts the deck at its first call (n the Table's card count,
-// every position closed), gives position pos to seat `to` (a seat's card
-// is dealt at setup: the deal's keys are asked for after the passes only)
-// and returns Hidden,
-// or for to game.All opens pos as OpenPublic does. Anything else refuses
-// (rng.Refusal).
+// every position closed), gives position pos to seat `to` and returns
+// Hidden (at setup, or later: the deal then waits for the other seats'
+// keys of pos, PrivateKeysDue, before the game goes on), or for to
+// game.All opens pos as OpenPublic does. Anything else refuses
+// (rng.Refusal): a position dealt already, out of range, another deck.
 func (d *MentalDealer) DrawCard(deckID string, n, pos, to int, _ rng.Tag, _ *rng.Ctx) int {
 	if !d.dealt {
 		if d.tb == nil || n != d.tb.Cards() {
@@ -86,6 +97,9 @@ func (d *MentalDealer) OpenPublic(deckID string, ps []int) []int {
 		c, err := d.tb.OpenPublic(p)
 		if err != nil {
 			d.want = slices.Clone(ps)
+			if d.parent != nil {
+				d.parent.want = slices.Clone(ps)
+			}
 			panic(rng.Refusal)
 		}
 		out[i] = c

@@ -116,7 +116,11 @@ func (m *Match) WouldDraw(mv game.Move) (draws bool, err error) {
 	}()
 	var rnd game.Rand = game.FromStream(rng.NewRefusing(rng.ModeTrustless))
 	if m.keyed != nil {
-		rnd = &keyedRand{s: rng.NewRefusing(rng.ModeTrustless), dealer: m.keyed.dealer}
+		dealer := m.keyed.dealer
+		if d, ok := dealer.(interface{ Dry() game.Dealer }); ok {
+			dealer = d.Dry() // a card drawn to a seat in the dry run stays undrawn
+		}
+		rnd = &keyedRand{s: rng.NewRefusing(rng.ModeTrustless), dealer: dealer}
 	}
 	_, err = m.st.Clone().Apply(mv, rnd, nil)
 	return false, err

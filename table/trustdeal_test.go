@@ -10,10 +10,12 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/kuhn"
+	"github.com/fairboard/fairboard/games/kuhn/kuhndraw"
 	"github.com/fairboard/fairboard/games/leduc"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustdeal"
 	"github.com/fairboard/fairboard/table/trustseat"
 )
 
@@ -203,4 +205,44 @@ func randomPicker(t *testing.T, seed string) func([]game.Move) game.Move {
 	require.NoError(t, err)
 	bot := match.NewRandom(s)
 	return func(legal []game.Move) game.Move { return bot.Choose(nil, 0, legal) }
+}
+
+// A card drawn to a seat after the setup, at a table (kuhndraw: seat 0
+// draws the undealt card at its first turn): the table waits for the
+// other seat's key as it does after the deal, the drawer's client opens
+// the card, the other's does not, the hand plays on to a record that
+// verifies, and the end's recomputation opens the card the drawer saw.
+func TestPrivateDrawAtATable(t *testing.T) {
+	m := table.NewMemory()
+	seats := dealLobbyOf(t, m, kuhndraw.Def, "tl-draw")
+	waited := false
+	stop := func(v *table.View) bool {
+		if v.Phase == table.PhasePlaying && len(v.Trustless.Moves) == 1 && v.Trustless.Deal.Phase == trustdeal.PhaseDeal {
+			waited = true
+		}
+		return false
+	}
+	v, err := trustseat.Play(memSrv{m, "tl-draw"}, seats, func(v *table.View) game.Move {
+		for _, mv := range v.Legal {
+			if mv.Kind == kuhndraw.KindDraw {
+				return mv
+			}
+		}
+		return v.Legal[0]
+	}, stop, 60)
+	require.NoError(t, err)
+	require.True(t, waited, "after the draw the table waited for the other seat's key")
+	require.Equal(t, table.PhaseFinished, v.Phase)
+	drawn, ok := seats[0].Cards()[2]
+	require.True(t, ok, "the drawer opened its card")
+	_, ok = seats[1].Cards()[2]
+	require.False(t, ok, "the other seat did not")
+	rec, err := m.Record("tl-draw", uid(1))
+	require.NoError(t, err)
+	div, err := match.CheckRecord(kuhndraw.Def, rec)
+	require.NoError(t, err)
+	require.NoError(t, div)
+	cards, err := match.VerifyDeal(kuhndraw.Def, nil, rec.Trustless.Deal)
+	require.NoError(t, err)
+	require.Equal(t, drawn, cards[2])
 }

@@ -327,8 +327,14 @@ func (s *Server) apply(mv game.Move, at int64) error {
 	}
 	s.events = append(s.events, ev...)
 	s.rec.Moves = append(s.rec.Moves, mv)
-	if s.m.Over() {
+	switch {
+	case s.m.Over():
 		s.phase, s.deadline = PhaseReveal, at+s.cfg.DeadlineMs
+	case len(s.d.PrivateKeysDue()) > 0:
+		// The move drew a card to a seat: the game goes on once every
+		// other seat has published its key of it (the owner opens it on
+		// its device), as after the deal.
+		s.phase, s.deadline = PhaseDeal, at+s.cfg.DeadlineMs
 	}
 	return nil
 }
