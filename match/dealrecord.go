@@ -60,6 +60,11 @@ const (
 	// refuses, a pass that does not recompute, or no end-of-hand reveal;
 	// each loses the most it could lose in the hand (game.MaxLoss).
 	ForfeitCheat = "cheat"
+	// ForfeitAbandoned: the table's owner (or the server) ended the hand
+	// before its end; it names no seat, reveals nothing (no end-of-hand
+	// recomputation: the cards not shown stay closed) and each seat gets
+	// the game's AbortPayoffs of the state the hand reached.
+	ForfeitAbandoned = "abandoned"
 )
 
 // DealForfeit is why a hand was settled against seats: the reason and the
@@ -83,6 +88,12 @@ func DealPayoffs(def game.Definition, rules game.Ruleset, st game.State, f *Deal
 			return nil, errors.New("the hand is not over and no forfeit settles it")
 		}
 		return slices.Clone(o.Payoffs), nil
+	}
+	if f.Reason == ForfeitAbandoned {
+		if len(f.Seats) != 0 {
+			return nil, fmt.Errorf("an abandoned hand names seats %v: it names none", f.Seats)
+		}
+		return slices.Clone(st.AbortPayoffs()), nil
 	}
 	if len(f.Seats) == 0 || len(f.Seats) > n {
 		return nil, fmt.Errorf("a forfeit names %d of %d seats", len(f.Seats), n)
@@ -259,9 +270,11 @@ func (standIn) OpenPublic(_ string, ps []int) []int {
 }
 
 func checkPayoffs(def game.Definition, rules game.Ruleset, st game.State, r *RecordDeal) error {
-	st, err := StakesAfter(st, r.Pending)
-	if err != nil {
-		return err
+	if r.Forfeit == nil || r.Forfeit.Reason != ForfeitAbandoned { // an abandon pays the state reached
+		var err error
+		if st, err = StakesAfter(st, r.Pending); err != nil {
+			return err
+		}
 	}
 	pay, err := DealPayoffs(def, rulesOr(def, rules), st, r.Forfeit)
 	if err != nil {

@@ -317,6 +317,7 @@ func (t *Table) abandon(a *Action) *Error {
 			t.out.Reason = match.AbortAbandoned
 			t.tl.Abort = &match.TrustlessAbort{Reason: match.AbortAbandoned}
 		}
+		t.abandonDeal(a.At)
 	}
 	t.phase = PhaseFinished
 	t.emit(Event{To: game.All, Type: "Abandoned", UID: a.Actor})

@@ -164,6 +164,19 @@ func (t *Table) syncDeal(uid string) {
 	t.emit(Event{To: game.All, Type: "DealSettled", UID: uid, Options: opts})
 }
 
+// abandonDeal ends a dealing table's hand when its owner abandons it, so
+// that its record says so (match.ForfeitAbandoned) and verifies: nothing
+// is revealed, each seat gets the game's AbortPayoffs.
+func (t *Table) abandonDeal(at int64) {
+	if t.dl == nil || t.dl.Phase() == trustdeal.PhaseDone {
+		return
+	}
+	if err := t.dl.Do(trustdeal.Action{At: at, Abandon: true}); err != nil {
+		panic("table: abandoning a deal in play: " + err.Error()) // only a done hand refuses
+	}
+	t.tl.Deal, t.tl.DealPending, t.tl.DealNext = t.dl.Log(), nil, nil
+}
+
 // abortDeal applies the deadline's abort at a dealing table.
 func (t *Table) abortDeal(a *Action) *Error {
 	if t.dl.Phase() == trustdeal.PhasePlay || a.At <= t.dl.Deadline() {

@@ -58,6 +58,8 @@ type Action struct {
 	Reveal *mentalpoker.RevealMessage
 	// Abort asks Server.Abort at At (in a saved log: an abort applied).
 	Abort bool `json:",omitempty"`
+	// Abandon is the table's owner ending the hand (Server.Abandon).
+	Abandon bool `json:",omitempty"`
 }
 
 // Errors of Do, besides the protocol's own (*mentalpoker.CheatError).
@@ -174,6 +176,9 @@ func (s *Server) do(a Action) error {
 	if a.Abort {
 		_, err := s.Abort(a.At)
 		return err
+	}
+	if a.Abandon {
+		return s.abandon()
 	}
 	switch {
 	case a.Seat < 0 || a.Seat >= len(s.cfg.Keys):

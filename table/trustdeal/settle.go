@@ -43,6 +43,20 @@ func (s *Server) Abort(now int64) ([]int, error) {
 	return missing, nil
 }
 
+// abandon is Action.Abandon: the table's owner ends the hand in any phase
+// but done. Nothing is revealed (the cards not shown stay closed, to the
+// server too); the record says match.ForfeitAbandoned, naming no seat,
+// and each seat gets the game's AbortPayoffs of the state reached (a
+// move waiting for its cards is not applied). ErrPhase once done.
+func (s *Server) abandon() error {
+	if s.phase == PhaseDone {
+		return fmt.Errorf("%w: the hand is over", ErrPhase)
+	}
+	s.rec.Pending, s.pending = nil, nil
+	s.settle(&match.DealForfeit{Reason: match.ForfeitAbandoned, Seats: []int{}})
+	return nil
+}
+
 // Missing returns the seats the current wait lacks, ascending.
 func (s *Server) Missing() []int {
 	var out []int
