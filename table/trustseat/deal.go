@@ -36,7 +36,8 @@ func (s *Seat) dealSeat(v *table.View) (*trustdeal.Seat, error) {
 		}
 	}
 	cfg := trustdeal.Config{Def: s.def, Rules: rules, GameID: s.gameID, Keys: keys, DeadlineMs: int64(p.DeadlineMs)}
-	if s.deal, err = trustdeal.NewSeat(cfg, s.seat, s.priv, nil); err != nil {
+	stream := newDealStream(s.dealSeed, s.gameID, cfg.Hand, s.seat)
+	if s.deal, err = trustdeal.NewSeat(cfg, s.seat, s.priv, stream); err != nil {
 		return nil, err
 	}
 	tb, _ := s.deal.Protocol()
