@@ -91,15 +91,18 @@ func point(v *table.View) string {
 // page reloaded at that moment holds): mid-deal, with the cards dealt and
 // opened, between rounds and mid-round; the games end and their records
 // verify. The control: seats drawn again (New) instead, at one such
-// moment, cannot play on.
+// moment, cannot play on (Pig: the new seat, which revealed nothing, is
+// asked for the next index; poker: its new key is not the one the seat
+// joined with, and its deal client refuses to start).
 func TestRestoreEveryStep(t *testing.T) {
 	for _, c := range []struct {
-		def  game.Definition
-		want []string
+		def     game.Definition
+		want    []string
+		refused string // the control's refusal
 	}{
-		{pig.Def, []string{"between rounds", "mid-round"}},
-		{kuhn.Def, []string{"mid-deal", "cards dealt"}},
-		{leduc.Def, []string{"mid-deal", "cards dealt"}},
+		{pig.Def, []string{"between rounds", "mid-round"}, "asked for index"},
+		{kuhn.Def, []string{"mid-deal", "cards dealt"}, "the signing key is not seat 0.s"},
+		{leduc.Def, []string{"mid-deal", "cards dealt"}, "the signing key is not seat 0.s"},
 	} {
 		t.Run(c.def.Name(), func(t *testing.T) {
 			m := table.NewMemory()
@@ -137,7 +140,8 @@ func TestRestoreEveryStep(t *testing.T) {
 				}
 				return false
 			}, 2000)
-			require.ErrorContains(t, err, "another chain head or key than this seat's secrets make")
+			require.Error(t, err)
+			require.Regexp(t, c.refused, err.Error())
 		})
 	}
 }

@@ -40,6 +40,7 @@ type Seat struct {
 	// deal and dealer are a dealing table's (deal.go).
 	deal   *trustdeal.Seat
 	dealer *match.MentalDealer
+	leak   bool // LeakAtDeal's
 }
 
 // New draws a seat's chain of n links (the table's chainLength), its key
@@ -79,12 +80,6 @@ func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
 	p := v.Trustless
 	if p == nil {
 		return nil, errors.New("trustseat: not a trustless table")
-	}
-	if s.seat < len(p.Seats) && p.Seats[s.seat].PublicKey != "" {
-		head := s.chain.Head()
-		if st := p.Seats[s.seat]; st.PublicKey != hex.EncodeToString(s.pub) || st.ChainHead != hex.EncodeToString(head[:]) {
-			return nil, fmt.Errorf("trustseat: seat %d joined with another chain head or key than this seat's secrets make", s.seat)
-		}
 	}
 	r := &match.Record{Game: v.Game, Mode: rng.ModeTrustless, Seats: len(v.Seats), Rules: v.Rules, Trustless: &p.RecordTrustless}
 	for _, sv := range v.Seats {
