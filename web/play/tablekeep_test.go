@@ -89,10 +89,10 @@ func ownCards(t *testing.T, p *player, id string) map[int]int {
 	return out
 }
 
-// pokerTable has the first page create a trustless table of game, the
+// twoPageTable has the first page create a trustless table of game, the
 // second join it, and starts it; before the start, hook (if not nil)
 // runs.
-func pokerTable(t *testing.T, srv *server, game string, players []*player, hook func(id string)) string {
+func twoPageTable(t *testing.T, srv *server, game string, players []*player, hook func(id string)) string {
 	t.Helper()
 	alice, bob := players[0], players[1]
 	id := alice.createTable(game, "trustless", nil)
@@ -108,9 +108,10 @@ func pokerTable(t *testing.T, srv *server, game string, players []*player, hook 
 	return id
 }
 
-// playHand clicks pick on the page whose move it is until the hand ends,
-// calling each (if not nil) before every step with the clicks made.
-func playHand(t *testing.T, players []*player, pick string, each func(clicks int)) int {
+// playHand clicks the button pick names (a selector) on the page whose
+// move it is until the game ends, calling each (if not nil) before every
+// step with the clicks made.
+func playHand(t *testing.T, players []*player, pick func(p *player) string, each func(clicks int)) int {
 	t.Helper()
 	clicks := 0
 	for step := 0; ; step++ {
@@ -138,11 +139,12 @@ func playHand(t *testing.T, players []*player, pick string, each func(clicks int
 		}
 		p := players[toMove]
 		p.WaitFor(`document.getElementById("table").dataset.mine === "1" || Number(document.getElementById("table").dataset.version) > `+version+` || document.getElementById("table").dataset.phase === "finished"`, 2*time.Minute)
-		if !isTrue(p, `document.getElementById("table").dataset.mine === "1" && !!document.querySelector('`+pick+`')`) {
+		sel := pick(p)
+		if !isTrue(p, `document.getElementById("table").dataset.mine === "1" && !!document.querySelector('`+sel+`')`) {
 			continue
 		}
 		at := p.String(`document.getElementById("table").dataset.version`)
-		p.Click(pick)
+		p.Click(sel)
 		clicks++
 		p.WaitFor(`Number(document.getElementById("table").dataset.version) > `+at+` || /Refused|could not|moved on/.test(document.getElementById("tg-status").textContent)`, 2*time.Minute)
 		// The other page's key may come between the board and the click:
@@ -153,6 +155,9 @@ func playHand(t *testing.T, players []*player, pick string, each func(clicks int
 		}
 	}
 }
+
+// always picks sel.
+func always(sel string) func(*player) string { return func(*player) string { return sel } }
 
 // judgedOK waits for each page's judgement of the record: ok, with its
 // own seat's head and key.
@@ -211,7 +216,7 @@ func TestTrustlessKuhnReloadInChromium(t *testing.T) {
 		logDeals(p)
 		p.signInGuest()
 	}
-	id := pokerTable(t, srv, "kuhn", players, nil)
+	id := twoPageTable(t, srv, "kuhn", players, nil)
 	bob.Reload()
 	bob.screen("table")
 	shown := make([]string, 2)
@@ -238,7 +243,7 @@ func TestTrustlessKuhnReloadInChromium(t *testing.T) {
 	bob2.WaitFor(`document.getElementById("tg-trust-cards").dataset.cards === "`+shown[1]+`"`, time.Minute)
 
 	reloaded := false
-	clicks := playHand(t, players, `#tg-move-buttons button:nth-child(1)`, func(clicks int) {
+	clicks := playHand(t, players, always(`#tg-move-buttons button:nth-child(1)`), func(clicks int) {
 		if clicks == 1 && !reloaded {
 			reloaded = true
 			bob.Reload()
@@ -275,7 +280,7 @@ func TestTrustlessLeducInChromium(t *testing.T) {
 		logDeals(p)
 		p.signInGuest()
 	}
-	id := pokerTable(t, srv, "leduc", players, nil)
+	id := twoPageTable(t, srv, "leduc", players, nil)
 	own := make([]map[int]int, 2)
 	for i, p := range players {
 		p.WaitFor(`!!document.getElementById("tg-trust-cards").dataset.cards`, 2*time.Minute)
@@ -292,7 +297,7 @@ func TestTrustlessLeducInChromium(t *testing.T) {
 		}
 		require.Empty(t, ownKeysSent(t, p, i, positions), "%s's page sent the key of its own card", p.name)
 	}
-	clicks := playHand(t, players, `#tg-move-buttons button[data-kind="call"]`, func(int) {
+	clicks := playHand(t, players, always(`#tg-move-buttons button[data-kind="call"]`), func(int) {
 		for i, p := range players {
 			if p.String(`document.getElementById("table").dataset.phase`) == "finished" {
 				continue
@@ -359,10 +364,74 @@ func TestTrustlessLeakCaughtInChromium(t *testing.T) {
 	}
 	require.True(t, isTrue(alice, `typeof fairboard.tableLeak === "function"`), "Alice's tab runs the test build")
 	require.True(t, isTrue(bob, `typeof fairboard.tableLeak === "undefined"`), "the page served has no leak")
-	pokerTable(t, srv, "kuhn", players, func(id string) {
+	twoPageTable(t, srv, "kuhn", players, func(id string) {
 		require.True(t, isTrue(alice, `fairboard.tableLeak("`+id+`", "`+alice.uid+`").ok`))
 	})
 	// Wait for Alice's page's deal keys (any), then apply the check.
 	alice.WaitFor(`JSON.parse(sessionStorage.getItem("fb-deal-log") || "[]").some((b) => ((JSON.parse(b).data || {}).deal || {}).keys)`, 2*time.Minute)
 	require.Equal(t, "seat 0's key of position 0", ownKeysSent(t, alice, 0, []int{0})[0])
+}
+
+// A trustless Pig table survives reloads in the middle of its rounds:
+// Bob reloads right after the first roll (his reveal of its round due)
+// and again after the sixth click; his reloaded page reveals the rounds
+// it owes and signs his moves with the seat made from the secrets kept
+// in IndexedDB, the game ends, both pages judge the record ok and find
+// their own seat's head and key in it, and every roll's round holds both
+// seats' links.
+func TestTrustlessPigReloadInChromium(t *testing.T) {
+	srv, _ := emuTableServer(t)
+	b := browser.Start(t)
+	url := srv.URL + "/play/"
+	alice := newPlayer(t, b, "alice", browser.Desktop, url)
+	bob := newPlayer(t, b, "bob", browser.Phone, url)
+	players := []*player{alice, bob}
+	for _, p := range players {
+		p.signInGuest()
+	}
+	twoPageTable(t, srv, "pig", players, nil)
+	for _, p := range players {
+		p.WaitFor(`document.getElementById("table").dataset.phase === "playing"`, time.Minute)
+	}
+	reloads := 0
+	rollOrHold := func(p *player) string {
+		total, _ := strconv.Atoi(p.String(`(document.querySelector('#tg-state dd[data-key="turnTotal"]') || {}).textContent || "0"`))
+		if total >= 20 && isTrue(p, `!!document.querySelector('#tg-move-buttons button[data-kind="hold"]')`) {
+			return `#tg-move-buttons button[data-kind="hold"]`
+		}
+		return `#tg-move-buttons button[data-kind="roll"]`
+	}
+	clicks := playHand(t, players, rollOrHold, func(clicks int) {
+		if clicks == 1 && reloads == 0 || clicks >= 6 && reloads == 1 {
+			reloads++
+			bob.Reload()
+			bob.screen("table")
+		}
+	})
+	require.Equal(t, 2, reloads)
+	t.Logf("pig: %d clicks", clicks)
+	judgedOK(t, alice, bob)
+	require.NotEqual(t, "", bob.String(`document.body.dataset.revealsSent || ""`), "Bob's reloaded page revealed a round")
+
+	srv.mu.Lock()
+	raw := srv.exports[len(srv.exports)-1]
+	srv.mu.Unlock()
+	var ans struct{ Result json.RawMessage }
+	require.NoError(t, json.Unmarshal(raw, &ans))
+	rec, err := fbmatch.ReadRecord(ans.Result)
+	require.NoError(t, err)
+	def, err := registry.Lookup("pig")
+	require.NoError(t, err)
+	div, err := fbmatch.CheckRecord(def, rec)
+	require.NoError(t, err)
+	require.NoError(t, div)
+	require.Len(t, rec.Moves, clicks, "every click is a move applied")
+	for i, m := range rec.Trustless.Moves {
+		if m.Index > 0 {
+			require.Len(t, m.Reveals, 2, "move %d's round has both seats' links", i)
+		}
+	}
+	for _, p := range players {
+		p.CheckConsole(expectedConsole...)
+	}
 }

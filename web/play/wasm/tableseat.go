@@ -21,7 +21,8 @@ import (
 // tables"): the Go seat client (table/trustseat) draws the chain and the
 // key here, in the page's memory, signs the join and the moves, and
 // reveals only after it has checked the table's protocol as getView shows
-// it. The page never sees the chain's secret or the private key:
+// it. The page's script sees the chain's secret and the private key only
+// inside the opaque blob it keeps (secrets, below):
 //
 //	fairboard.tableJoin(json)      {game, gameId, uid, seat, chainLength,
 //	                               version, secrets?}: the seat (drawn once
@@ -47,7 +48,7 @@ import (
 //
 // secrets is trustseat's Export: the chain's secret, the key's seed, the
 // seed of the deal's keys and the last index revealed, which the page
-// keeps in IndexedDB (tabletrust.ts) and never reads or sends; the page
+// keeps in IndexedDB (tablekeep.ts) and never reads or sends; the page
 // stores each answer's secrets before it sends the action (tablekeep.go).
 
 // tableSeats are this page's seats, by "gameId/uid".
