@@ -195,7 +195,7 @@ func dealtCards(t *testing.T, srv *server, game string) []int {
 }
 
 // A trustless Kuhn table survives reloads (docs/play.md, "Trustless
-// tables"): Bob reloads right after the start (mid-deal), Alice leaves
+// tables"): Bob reloads right after the start (usually mid-deal), Alice leaves
 // and opens the table's link again once the cards are dealt, Bob opens a
 // second tab of the table that stays open to the end, and Bob reloads
 // again after the first bet. Each page keeps the card it showed, opened
@@ -216,7 +216,10 @@ func TestTrustlessKuhnReloadInChromium(t *testing.T) {
 		logDeals(p)
 		p.signInGuest()
 	}
+	start := time.Now()
+	lap := func(what string) { t.Logf("%5.1fs %s", time.Since(start).Seconds(), what) }
 	id := twoPageTable(t, srv, "kuhn", players, nil)
+	lap("started")
 	bob.Reload()
 	bob.screen("table")
 	shown := make([]string, 2)
@@ -227,6 +230,7 @@ func TestTrustlessKuhnReloadInChromium(t *testing.T) {
 		require.Equal(t, map[int]int{i: int(shown[i][0] - '0')}, ownCards(t, p, id), "%s's seat holds its own card only", p.name)
 	}
 	require.NotEqual(t, shown[0], shown[1])
+	lap("Bob reloaded; both cards shown")
 	require.Contains(t, alice.String(`document.getElementById("tg-trust-key").textContent`), "a reload")
 	for i, p := range players {
 		require.Empty(t, ownKeysSent(t, p, i, []int{i}), "%s's page sent the key of its own card", p.name)
@@ -236,12 +240,14 @@ func TestTrustlessKuhnReloadInChromium(t *testing.T) {
 	alice.open(srv.URL, id)
 	alice.screen("table")
 	alice.WaitFor(`document.getElementById("tg-trust-cards").dataset.cards === "`+shown[0]+`"`, time.Minute)
+	lap("Alice's link opened again: her card shown")
 	bob2 := &player{Page: bob.NewTab(t), t: t, name: "bob-2", uid: bob.uid}
 	bob2.SetViewport(browser.Phone)
 	bob2.open(srv.URL, id)
 	bob2.screen("table")
 	bob2.WaitFor(`document.getElementById("tg-trust-cards").dataset.cards === "`+shown[1]+`"`, time.Minute)
 
+	lap("Bob's second tab shows his card")
 	reloaded := false
 	clicks := playHand(t, players, always(`#tg-move-buttons button:nth-child(1)`), func(clicks int) {
 		if clicks == 1 && !reloaded {
@@ -249,10 +255,13 @@ func TestTrustlessKuhnReloadInChromium(t *testing.T) {
 			bob.Reload()
 			bob.screen("table")
 			bob.WaitFor(`document.getElementById("tg-trust-cards").dataset.cards === "`+shown[1]+`"`, time.Minute)
+			lap("Bob reloaded after the first bet: his card shown")
 		}
 	})
 	t.Logf("kuhn %s: %d clicks, reloaded after the first: %v", id, clicks, reloaded)
+	lap("the hand ended")
 	judgedOK(t, alice, bob, bob2)
+	lap("judged")
 	cards := dealtCards(t, srv, "kuhn")
 	require.Equal(t, shown, []string{fmt.Sprint(cards[0]), fmt.Sprint(cards[1])}, "each page showed the card the deal gave its seat")
 	for _, p := range []*player{alice, bob, bob2} {
