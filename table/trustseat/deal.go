@@ -36,9 +36,11 @@ func (s *Seat) dealSeat(v *table.View) (*trustdeal.Seat, error) {
 		}
 	}
 	cfg := trustdeal.Config{Def: s.def, Rules: rules, GameID: s.gameID, Keys: keys, DeadlineMs: int64(p.DeadlineMs)}
-	if s.deal, err = trustdeal.NewSeat(cfg, s.seat, s.priv, nil); err != nil {
+	stream := newDealStream(s.dealSeed, s.gameID, cfg.Hand, s.seat)
+	if s.deal, err = trustdeal.NewSeat(cfg, s.seat, s.priv, stream); err != nil {
 		return nil, err
 	}
+	s.deal.Leak = s.leak
 	tb, _ := s.deal.Protocol()
 	s.dealer = match.NewMentalDealer(tb)
 	return s.deal, nil
@@ -84,6 +86,16 @@ func (s *Seat) Leak(v *table.View) error {
 	}
 	d.Leak = true
 	return nil
+}
+
+// LeakAtDeal is Leak before the deal client is made (it is made at the
+// first view of the dealing table): the page's test build's faulty seat
+// (web/play/wasm/tableleak.go, build tag leaktest).
+func (s *Seat) LeakAtDeal() {
+	s.leak = true
+	if s.deal != nil {
+		s.deal.Leak = true
+	}
 }
 
 // Deal returns the seat's deal client at a dealing table (nil before its

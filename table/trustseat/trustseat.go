@@ -32,24 +32,29 @@ type Seat struct {
 	pub      ed25519.PublicKey
 	priv     ed25519.PrivateKey
 	revealed uint32 // the last index revealed
+	// lastDigest and lastTr are that reveal's round (keep.go).
+	lastDigest, lastTr [32]byte
+	// dealSeed seeds the deal client's stream (keep.go).
+	dealSeed [32]byte
 	f        *match.TrustlessFollower
 	// deal and dealer are a dealing table's (deal.go).
 	deal   *trustdeal.Seat
 	dealer *match.MentalDealer
+	leak   bool // LeakAtDeal's
 }
 
-// New draws a seat's chain of n links (the table's chainLength) and its
-// key, for uid at seat of the table gameID of def.
+// New draws a seat's chain of n links (the table's chainLength), its key
+// and the seed of its deal keys, for uid at seat of the table gameID of
+// def.
 func New(def game.Definition, gameID, uid string, seat int, n uint32) (*Seat, error) {
-	c, err := trustless.GenerateChain(gameID, uint32(seat), n)
-	if err != nil {
-		return nil, err
+	var secrets [3][32]byte
+	for i := range secrets {
+		var err error
+		if secrets[i], err = draw32(); err != nil {
+			return nil, err
+		}
 	}
-	pub, priv, err := trustless.GenerateKey()
-	if err != nil {
-		return nil, err
-	}
-	return &Seat{def: def, gameID: gameID, uid: uid, seat: seat, chain: c, pub: pub, priv: priv}, nil
+	return build(def, gameID, uid, seat, n, secrets[0], secrets[1], secrets[2])
 }
 
 // UID returns the seat's uid; Index its seat.
@@ -92,6 +97,10 @@ func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
 	if p.Deal != nil {
 		d, err := s.dealSeat(v)
 		if err != nil {
+			return nil, err
+		}
+		if err := s.catchUp(d, p.Deal); err != nil {
+			s.deal, s.dealer, s.f = nil, nil, nil // made again from the start at the next view
 			return nil, err
 		}
 		if err := d.Sync(p.Deal); err != nil {
@@ -149,7 +158,9 @@ func (s *Seat) Move(actionID string, v *table.View, mv game.Move) (table.Action,
 // checking that the round is the one the table's protocol leads to: its
 // index is the next, its digest that of its move by the seat the game
 // awaits, signed by that seat, and its transcript the one the log gives.
-// It never reveals an index twice nor one out of order.
+// It never reveals an index for two rounds nor one out of order; asked
+// again for the round it revealed last, it gives the same reveal (what a
+// page reloaded before its reveal's answer sends again).
 func (s *Seat) Reveal(actionID string, v *table.View) (table.Action, error) {
 	f, err := s.follow(v)
 	if err != nil {
@@ -190,7 +201,8 @@ func (s *Seat) Reveal(actionID string, v *table.View) (table.Action, error) {
 }
 
 func (s *Seat) reveal(v uint32, digest, tr *[32]byte) (*table.Reveal, error) {
-	if v != s.revealed+1 {
+	again := v > 0 && v == s.revealed && *digest == s.lastDigest && *tr == s.lastTr
+	if v != s.revealed+1 && !again {
 		return nil, fmt.Errorf("trustseat: asked for index %d after %d", v, s.revealed)
 	}
 	link, err := s.chain.Link(v)
@@ -198,7 +210,7 @@ func (s *Seat) reveal(v uint32, digest, tr *[32]byte) (*table.Reveal, error) {
 		return nil, err
 	}
 	sig := ed25519.Sign(s.priv, trustless.RevealMessage(s.gameID, v, digest, tr))
-	s.revealed = v
+	s.revealed, s.lastDigest, s.lastTr = v, *digest, *tr
 	return &table.Reveal{Seat: s.seat, Index: v, Link: hex.EncodeToString(link[:]), Digest: hex.EncodeToString(digest[:]),
 		Transcript: hex.EncodeToString(tr[:]), Signature: hex.EncodeToString(sig)}, nil
 }

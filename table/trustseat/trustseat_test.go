@@ -106,8 +106,12 @@ func TestSeatRevealsOnlyWhatItChecked(t *testing.T) {
 	require.NoError(t, err)
 	_, err = m.Do("ck", a)
 	require.NoError(t, err)
-	_, err = seat.Reveal("r2", w)
-	require.ErrorContains(t, err, "asked for index", "a seat never reveals an index twice")
+	b, err := seat.Reveal("r2", w)
+	require.NoError(t, err)
+	require.Equal(t, a.Reveal, b.Reveal, "asked again for the round it revealed, a seat gives the same reveal, nothing new")
+	seat.Forget(w.Trustless.Pending.Index - 1)
+	_, err = seat.Reveal("r3", w)
+	require.ErrorContains(t, err, "asked for index", "a seat never reveals out of order")
 }
 
 // The player's side imports the machinery only, never a game.

@@ -219,19 +219,23 @@ export class TableGame {
       saveSent(this.ctx.uid, this.id, { commitmentHex: f.commitmentHex, entropyHex });
       entropy = { entropy: entropyHex };
     }
-    const trust = this.view.mode === "trustless" && !this.pending ? joinAt(this.view, this.ctx.uid, seat) : {};
-    this.do("joinGame", { seat, ...(options ? { options } : {}), ...entropy, ...trust });
+    const fields = { seat, ...(options ? { options } : {}), ...entropy };
+    if (this.view.mode !== "trustless" || this.pending) return this.do("joinGame", fields);
+    void joinAt(this.view, this.ctx.uid, seat).then(
+      (trust) => this.do("joinGame", { ...fields, ...trust }),
+      (e) => (byId("tg-status").textContent = "Your seat could not be drawn: " + refusal(e)),
+    );
   }
 
   /** move sends m; at a trustless table signed by the page's seat, with
    * its reveal when m draws. */
   private move(m: TableMove): void {
     if (this.view.mode !== "trustless") return this.do("act", { move: m });
-    try {
-      this.do("act", signedMove(this.view, m));
-    } catch (e) {
-      byId("tg-status").textContent = "Your move could not be signed: " + refusal(e);
-    }
+    const v = this.view;
+    void signedMove(v, m).then(
+      (f) => (this.view.version === v.version ? this.do("act", f) : (byId("tg-status").textContent = "The table moved on while your move was being signed: choose again.")),
+      (e) => (byId("tg-status").textContent = "Your move could not be signed: " + refusal(e)),
+    );
   }
 
   /** do sends one action at the version shown, with a fresh action id
@@ -259,7 +263,7 @@ export class TableGame {
           const seat = this.view.seats[Number(fields["seat"])];
           if (this.view.phase !== "lobby" || !seat || seat.uid !== "") throw e;
           version = this.view.version;
-          if (this.view.mode === "trustless") Object.assign(fields, joinAt(this.view, this.ctx.uid, Number(fields["seat"]))); // signed again at the new version
+          if (this.view.mode === "trustless") Object.assign(fields, await joinAt(this.view, this.ctx.uid, Number(fields["seat"]))); // signed again at the new version
         }
       }
     };

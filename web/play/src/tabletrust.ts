@@ -1,11 +1,13 @@
 // A trustless table on the page (docs/play.md, "Trustless tables";
 // docs/fairness.md, "Trustless tables"): the seat's hash chain and
 // Ed25519 key are drawn in the page's WebAssembly by the Go seat client
-// (table/trustseat, web/play/wasm/tableseat.go) and never leave it; the
-// page asks it for the signed join, each signed move (with the seat's own
-// reveal when the move draws), and the seat's reveal of a round the table
-// awaits, which the seat gives only after it has checked every signature,
-// link and round of the table's protocol as getView shows it. The page
+// (table/trustseat, web/play/wasm/tableseat.go); the page asks it for the
+// signed join, each signed move (with the seat's own reveal when the move
+// draws), and the seat's reveal of a round the table awaits, which the
+// seat gives only after it has checked every signature, link and round of
+// the table's protocol as getView shows it. Its secrets reach this code
+// only as an opaque blob, kept on the device (tablekeep.ts) before the
+// action it signed is sent and handed back after a reload. The page
 // shows the round's deadline, offers the abort once it has passed, and at
 // the end judges the record as the verifier page does.
 
@@ -13,6 +15,7 @@ import { byId, h, replace, show } from "./dom";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
 import { kuhnCard, leducCard, type SeatNames, type TableMove, type TableView } from "./tablewords";
+import { loadSecrets, saveSecrets, withTableLock } from "./tablekeep";
 
 interface Answer {
   ok: boolean;
@@ -31,6 +34,7 @@ interface Judged {
 /** TableSeatAPI is the wasm's table seat (web/play/wasm/tableseat.go). */
 interface TableSeatAPI {
   tableJoin(json: string): Answer;
+  tableSeat(view: string, secrets: string): Answer;
   tableMove(view: string, move: string): Answer;
   tableReveal(view: string): Answer;
   tableDeal(view: string): Answer;
@@ -76,28 +80,57 @@ export function trustOf(v: TableView): TrustView | null {
 
 type Call = <T>(fn: string, data: object) => Promise<T>;
 
+/** keep stores the secrets an answer carries, if new, before the action
+ * they signed leaves. */
+async function keep(uid: string, gameId: string, kept: string | null, a: Answer): Promise<Answer> {
+  const s = a["secrets"];
+  if (typeof s === "string" && s !== kept) await saveSecrets(uid, gameId, s);
+  return a;
+}
+
+/** withSeat runs fn (a call to the wasm's seat) holding the seat's lock,
+ * the seat first given the secrets kept on this device (after a reload,
+ * or newer ones another tab stored), and stores the secrets fn's answer
+ * carries before the lock is released. */
+async function withSeat(v: TableView, fn: () => Answer): Promise<Answer> {
+  const uid = v.seats[v.seat]?.uid ?? "";
+  return withTableLock(uid, v.gameId, async () => {
+    const kept = await loadSecrets(uid, v.gameId);
+    if (kept !== null) must(api().tableSeat(JSON.stringify(v), kept));
+    return keep(uid, v.gameId, kept, fn());
+  });
+}
+
+/** join draws the seat (in the wasm; or makes again the one kept on this
+ * device for that seat) and answers its join's fields against v's
+ * version, its secrets stored first. */
+async function join(game: string, gameId: string, uid: string, seat: number, chainLength: number, version: number): Promise<Record<string, unknown>> {
+  const a = await withTableLock(uid, gameId, async () => {
+    const kept = await loadSecrets(uid, gameId);
+    return keep(uid, gameId, kept, must(api().tableJoin(JSON.stringify({ game, gameId, uid, seat, chainLength, version, secrets: kept ?? "" }))));
+  });
+  return { chainHead: a["chainHead"], publicKey: a["publicKey"], signature: a["signature"] };
+}
+
 /** joinFields draws the seat (in the wasm) and answers its join's chain
  * head, key and signature against the table's version, read now. */
 export async function joinFields(call: Call, game: string, gameId: string, uid: string, seat: number): Promise<{ version: number; fields: Record<string, unknown> }> {
   const v = await call<TableView>("getView", { game, gameId });
   const t = trustOf(v);
   if (!t) throw new Error("the table shows no trustless protocol: not joining it");
-  const a = must(api().tableJoin(JSON.stringify({ game, gameId, uid, seat, chainLength: t.chainLength, version: v.version })));
-  return { version: v.version, fields: { chainHead: a["chainHead"], publicKey: a["publicKey"], signature: a["signature"] } };
+  return { version: v.version, fields: await join(game, gameId, uid, seat, t.chainLength, v.version) };
 }
 
 /** joinAt answers the join's fields against the view v shown (the seat
  * is drawn once per game and uid; a later join signs again). */
-export function joinAt(v: TableView, uid: string, seat: number): Record<string, unknown> {
-  const t = trustOf(v)!;
-  const a = must(api().tableJoin(JSON.stringify({ game: v.game, gameId: v.gameId, uid, seat, chainLength: t.chainLength, version: v.version })));
-  return { chainHead: a["chainHead"], publicKey: a["publicKey"], signature: a["signature"] };
+export function joinAt(v: TableView, uid: string, seat: number): Promise<Record<string, unknown>> {
+  return join(v.game, v.gameId, uid, seat, trustOf(v)!.chainLength, v.version);
 }
 
 /** signedMove answers the act's fields for move m against the view v:
  * the move, its signature, and the seat's reveal when it draws. */
-export function signedMove(v: TableView, m: TableMove): Record<string, unknown> {
-  const a = must(api().tableMove(JSON.stringify(v), JSON.stringify(m)));
+export async function signedMove(v: TableView, m: TableMove): Promise<Record<string, unknown>> {
+  const a = await withSeat(v, () => must(api().tableMove(JSON.stringify(v), JSON.stringify(m))));
   const out: Record<string, unknown> = { move: JSON.parse(a["move"] as string), signature: a["signature"] };
   if (a["reveal"]) out["reveal"] = a["reveal"];
   return out;
@@ -162,7 +195,7 @@ export class TrustPage {
       v.seat >= 0 && v.phase !== "finished"
         ? "Your seat's hash chain and signing key" + (t.deal ? ", and your keys of the deck," : "") +
           " were drawn in this page's WebAssembly and never leave it: this page signs your moves and reveals your links" + (t.deal ? " and keys" : "") +
-          ", after checking every signature and round the table shows. Keep this tab open until the game ends (a reload loses the keys)."
+          ", after checking every signature and round the table shows. They are kept in this browser (IndexedDB), never sent: a reload, or the table's link opened again here, resumes your seat; another browser or device cannot sign for it."
         : "Every die comes from the seats' hash chains, revealed by each player's page.";
     const p = t.pendingRound;
     const due = this.due(v);
@@ -188,7 +221,7 @@ export class TrustPage {
       // published (its own card opens once the others' keys are in) and
       // answers the action the deal awaits from this seat, if any.
       if (v.phase === "playing") void this.deal(v);
-      else this.cards(v);
+      else void this.ready(v).then(() => this.cards(v));
     }
     if (v.phase === "finished") void this.judge(v);
   }
@@ -222,7 +255,7 @@ export class TrustPage {
     this.busy = true;
     try {
       if (this.sent?.index !== p.index) {
-        const a = must(api().tableReveal(JSON.stringify(v)));
+        const a = await withSeat(v, () => must(api().tableReveal(JSON.stringify(v))));
         if (a.none) return;
         const r = { seat: a["seat"], index: a["index"], link: a["link"], digest: a["digest"], transcript: a["transcript"], signature: a["signature"] };
         this.sent = { index: p.index, acked: false, req: { game: v.game, gameId: v.gameId, actionId: "reveal-" + p.index, ...r } };
@@ -252,7 +285,7 @@ export class TrustPage {
     if (this.dealBusy || this.dealtAt === v.version) return;
     this.dealBusy = true;
     try {
-      const a = must(api().tableDeal(JSON.stringify(v)));
+      const a = await withSeat(v, () => must(api().tableDeal(JSON.stringify(v))));
       this.cards(v);
       if (a.none) return;
       this.dealtAt = v.version;
@@ -263,6 +296,17 @@ export class TrustPage {
       this.d.say("Your part of the deal failed: " + refusal(e));
     } finally {
       this.dealBusy = false;
+    }
+  }
+
+  /** ready gives the wasm the seat kept on this device, if any (a
+   * reload at a finished table: for its cards and the record's check). */
+  private async ready(v: TableView): Promise<void> {
+    if (v.seat < 0) return;
+    try {
+      await withSeat(v, () => ({ ok: true }));
+    } catch (e) {
+      this.d.say("This seat's keys on this device could not be read: " + refusal(e));
     }
   }
 
@@ -287,6 +331,7 @@ export class TrustPage {
     const list = byId("tg-trust-checks");
     replace(list, h("li", {}, "Checking…"));
     try {
+      await this.ready(v);
       const rec = await this.d.call<object>("exportGame", { game: v.game, gameId: v.gameId });
       const j = api().tableVerify(JSON.stringify(rec), v.gameId, this.d.uid);
       const lines = [

@@ -38,7 +38,9 @@ const STORE = "seats";
 
 let dbp: Promise<IDBDatabase> | null = null;
 
-function open(): Promise<IDBDatabase> {
+/** open opens the database (the trustless tables keep their seats in the
+ * same store: tablekeep.ts). */
+export function open(): Promise<IDBDatabase> {
   dbp ??= new Promise((resolve, reject) => {
     const r = indexedDB.open(DB, 1);
     r.onupgradeneeded = () => r.result.createObjectStore(STORE, { keyPath: "key" });

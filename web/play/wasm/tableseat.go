@@ -21,17 +21,24 @@ import (
 // tables"): the Go seat client (table/trustseat) draws the chain and the
 // key here, in the page's memory, signs the join and the moves, and
 // reveals only after it has checked the table's protocol as getView shows
-// it. The page never sees the chain's secret or the private key:
+// it. The page's script sees the chain's secret and the private key only
+// inside the opaque blob it keeps (secrets, below):
 //
 //	fairboard.tableJoin(json)      {game, gameId, uid, seat, chainLength,
-//	                               version}: the seat (drawn once per game,
-//	                               uid and seat), and its join's chainHead,
-//	                               publicKey and signature
+//	                               version, secrets?}: the seat (drawn once
+//	                               per game, uid and seat, or made again
+//	                               from secrets, the blob kept on the
+//	                               device), and its join's chainHead,
+//	                               publicKey and signature, and secrets
+//	fairboard.tableSeat(view, secrets) the page's seat of the view's table
+//	                               made again from secrets (a reload, or
+//	                               another tab's newer blob); nothing when
+//	                               the page's seat already holds them
 //	fairboard.tableMove(view, mv)  the signed move mv (its JSON) against
 //	                               getView's answer view, with the seat's
-//	                               own reveal when it draws
+//	                               own reveal when it draws, and secrets
 //	fairboard.tableReveal(view)    the seat's reveal of the view's pending
-//	                               round, or {none: true}
+//	                               round, or {none: true}, and secrets
 //	fairboard.tableDeal(view)      the seat's mental-poker deal action at a
 //	                               dealing table (Kuhn), or {none: true}
 //	fairboard.tableCards(gameId, uid) the seat's own cards, opened here
@@ -39,8 +46,10 @@ import (
 //	                               judged as the verifier page does, and
 //	                               whether it holds this seat's head and key
 //
-// The seat lives as long as the page: a reload loses it (the seat then
-// stalls, and the table aborts at the round's deadline).
+// secrets is trustseat's Export: the chain's secret, the key's seed, the
+// seed of the deal's keys and the last index revealed, which the page
+// keeps in IndexedDB (tablekeep.ts) and never reads or sends; the page
+// stores each answer's secrets before it sends the action (tablekeep.go).
 
 // tableSeats are this page's seats, by "gameId/uid".
 var tableSeats = map[string]*trustseat.Seat{}
@@ -93,6 +102,7 @@ type joinReq struct {
 	Seat        int    `json:"seat"`
 	ChainLength uint32 `json:"chainLength"`
 	Version     uint64 `json:"version"`
+	Secrets     string `json:"secrets"`
 }
 
 func tableJoin(text string) (map[string]any, error) {
@@ -109,14 +119,21 @@ func tableJoin(text string) (map[string]any, error) {
 	}
 	key := q.GameID + "/" + q.UID
 	s := tableSeats[key]
+	if q.Secrets != "" && (s == nil || string(s.Export()) != q.Secrets) {
+		// The seat kept on the device, if it is this seat's (a join
+		// drawn for another seat is drawn again).
+		if kept, err := trustseat.Restore(def, q.GameID, q.UID, q.Seat, []byte(q.Secrets)); err == nil {
+			s = kept
+		}
+	}
 	if s == nil || s.Index() != q.Seat {
 		if s, err = trustseat.New(def, q.GameID, q.UID, q.Seat, q.ChainLength); err != nil {
 			return nil, err
 		}
-		tableSeats[key] = s
 	}
+	tableSeats[key] = s
 	a := s.Join("", q.Version, nil, nil)
-	return map[string]any{"chainHead": a.ChainHead, "publicKey": a.PublicKey, "signature": a.Signature}, nil
+	return map[string]any{"chainHead": a.ChainHead, "publicKey": a.PublicKey, "signature": a.Signature, "secrets": string(s.Export())}, nil
 }
 
 // seatFor is the page's seat at the view's table, for uid.
@@ -126,7 +143,7 @@ func seatFor(v *table.View, gameID string) (*trustseat.Seat, gamedef.Definition,
 	}
 	s := tableSeats[gameID+"/"+v.Seats[v.Seat].UID]
 	if s == nil {
-		return nil, nil, errors.New("this seat's chain and key are not in this page (joined elsewhere, or before a reload)")
+		return nil, nil, errors.New("this seat's chain and key are not on this device (joined in another browser)")
 	}
 	def, err := registry.Lookup(v.Game)
 	return s, def, err
@@ -157,7 +174,7 @@ func tableMove(viewText, moveText string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"move": string(a.Move), "signature": a.Signature}
+	out := map[string]any{"move": string(a.Move), "signature": a.Signature, "secrets": string(s.Export())}
 	if a.Reveal != nil {
 		out["reveal"] = revealJSON(a.Reveal)
 	}
@@ -190,7 +207,9 @@ func tableReveal(viewText string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return revealJSON(a.Reveal), nil
+	out := revealJSON(a.Reveal)
+	out["secrets"] = string(s.Export())
+	return out, nil
 }
 
 // tableAPI is the functions above, each answering {ok, error, ...}.
@@ -212,6 +231,15 @@ func tableAPI(api map[string]any) {
 		}
 		return tableJoin(a[0].String())
 	})
+	api["tableSeat"] = wrap(func(a []js.Value) (map[string]any, error) {
+		if len(a) != 2 {
+			return nil, errors.New("tableSeat takes the view and the secrets")
+		}
+		return tableSeat(a[0].String(), a[1].String())
+	})
+	for _, f := range testAPI {
+		f(api)
+	}
 	api["tableMove"] = wrap(func(a []js.Value) (map[string]any, error) {
 		if len(a) != 2 {
 			return nil, errors.New("tableMove takes the view and the move")

@@ -1,0 +1,240 @@
+package trustseat
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/table/trustdeal"
+)
+
+// A seat's secrets, kept on its device (docs/play.md, "Trustless
+// tables"): the chain's secret x_N, the seed of its Ed25519 key, the seed
+// its mental-poker keys, permutation and proof nonces are drawn from (a
+// deterministic stream, so that a restored seat makes again exactly the
+// passes it made, and learns its keys back from them), and the last index
+// it revealed with that round's digest and transcript (it never reveals
+// an index for two rounds). Everything else a seat holds is rebuilt from
+// the table's view. Export gives them as a versioned blob; Restore takes
+// one back, refusing any blob that is not this game's, table's, uid's and
+// seat's, or not exactly in the canonical form Export writes.
+
+// SecretsVersion is the version of the blob Export writes and Restore
+// reads.
+const SecretsVersion = 1
+
+// secretsWire is the blob: JSON, fields in this order, hex lower case.
+type secretsWire struct {
+	V           int    `json:"v"`
+	Game        string `json:"game"`
+	GameID      string `json:"gameId"`
+	UID         string `json:"uid"`
+	Seat        int    `json:"seat"`
+	ChainLength uint32 `json:"chainLength"`
+	Chain       string `json:"chain"`
+	Key         string `json:"key"`
+	Deal        string `json:"deal"`
+	Revealed    uint32 `json:"revealed"`
+	Digest      string `json:"digest,omitempty"`
+	Transcript  string `json:"transcript,omitempty"`
+	// Check is the first 16 hex digits of SHA-256 of the blob written
+	// with Check empty: a blob damaged in storage is refused.
+	Check string `json:"check"`
+}
+
+// sum is w's Check.
+func (w secretsWire) sum() string {
+	w.Check = ""
+	b, _ := json.Marshal(w)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+// Export returns the seat's secrets as a blob for Restore: whoever holds
+// it can sign and reveal for the seat, so it is kept on the seat's device
+// alone. It changes when the seat reveals (nothing else changes it).
+func (s *Seat) Export() []byte {
+	w := secretsWire{V: SecretsVersion, Game: s.def.Name(), GameID: s.gameID, UID: s.uid, Seat: s.seat,
+		ChainLength: s.chain.Len(), Revealed: s.revealed}
+	sec := s.chain.Secret()
+	w.Chain = hex.EncodeToString(sec[:])
+	w.Key = hex.EncodeToString(s.priv.Seed())
+	w.Deal = hex.EncodeToString(s.dealSeed[:])
+	if s.revealed > 0 {
+		w.Digest, w.Transcript = hex.EncodeToString(s.lastDigest[:]), hex.EncodeToString(s.lastTr[:])
+	}
+	w.Check = w.sum()
+	b, _ := json.Marshal(w) // strings and integers: never fails
+	return b
+}
+
+// Restore makes the seat again from blob (Export's), for uid at seat of
+// the table gameID of def. It refuses, naming what differs, a blob of
+// another version, game, table, uid or seat, and one that is corrupt:
+// not JSON, an unknown or missing field, trailing data, a secret that is
+// not 64 hex digits, a chain of 0 or more than trustless.MaxChainLength
+// links, an index revealed past the chain, or anything not written
+// exactly as Export writes it. Its passes at a dealing table are made
+// again from the view (Move, Reveal, DealTo) and checked against the
+// table's: a blob whose passes differ is refused there.
+func Restore(def game.Definition, gameID, uid string, seat int, blob []byte) (*Seat, error) {
+	var w secretsWire
+	dec := json.NewDecoder(bytes.NewReader(blob))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return nil, fmt.Errorf("trustseat: the seat's secrets are not readable: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trustseat: the seat's secrets have data after their end")
+	}
+	if w.V != SecretsVersion {
+		return nil, fmt.Errorf("trustseat: the seat's secrets are of version %d; this client reads version %d", w.V, SecretsVersion)
+	}
+	if w.Check != w.sum() {
+		return nil, errors.New("trustseat: the seat's secrets are damaged (their check does not match)")
+	}
+	switch {
+	case w.Game != def.Name():
+		return nil, fmt.Errorf("trustseat: the seat's secrets are for a game of %q, not %q", w.Game, def.Name())
+	case w.GameID != gameID:
+		return nil, fmt.Errorf("trustseat: the seat's secrets are table %q's, not %q's", w.GameID, gameID)
+	case w.UID != uid:
+		return nil, fmt.Errorf("trustseat: the seat's secrets are uid %q's, not %q's", w.UID, uid)
+	case w.Seat != seat:
+		return nil, fmt.Errorf("trustseat: the seat's secrets are seat %d's, not seat %d's", w.Seat, seat)
+	case w.ChainLength < 1 || w.ChainLength > trustless.MaxChainLength:
+		return nil, fmt.Errorf("trustseat: the seat's secrets hold a chain of %d links (1 to %d)", w.ChainLength, trustless.MaxChainLength)
+	case w.Revealed > w.ChainLength:
+		return nil, fmt.Errorf("trustseat: the seat's secrets say index %d was revealed, past its chain of %d", w.Revealed, w.ChainLength)
+	case (w.Revealed > 0) != (w.Digest != "") || (w.Revealed > 0) != (w.Transcript != ""):
+		return nil, errors.New("trustseat: the seat's secrets hold a last reveal's digest and transcript if and only if an index was revealed")
+	}
+	var chainSec, keySeed, dealSeed, digest, tr [32]byte
+	for _, f := range []struct {
+		name string
+		hex  string
+		into *[32]byte
+	}{{"chain", w.Chain, &chainSec}, {"key", w.Key, &keySeed}, {"deal", w.Deal, &dealSeed}, {"digest", w.Digest, &digest}, {"transcript", w.Transcript, &tr}} {
+		if f.hex == "" && (f.name == "digest" || f.name == "transcript") {
+			continue
+		}
+		if err := hex32(f.hex, f.into); err != nil {
+			return nil, fmt.Errorf("trustseat: the seat's secrets' %s: %v", f.name, err)
+		}
+	}
+	s, err := build(def, gameID, uid, seat, w.ChainLength, chainSec, keySeed, dealSeed)
+	if err != nil {
+		return nil, err
+	}
+	s.revealed, s.lastDigest, s.lastTr = w.Revealed, digest, tr
+	if !bytes.Equal(s.Export(), blob) {
+		return nil, errors.New("trustseat: the seat's secrets are not in the form this client writes")
+	}
+	return s, nil
+}
+
+// hex32 reads 64 lower-case hex digits into out.
+func hex32(h string, out *[32]byte) error {
+	if len(h) != 64 || hex.EncodeToString(mustHex(h)) != h {
+		return fmt.Errorf("%q is not 64 lower-case hex digits", h)
+	}
+	copy(out[:], mustHex(h))
+	return nil
+}
+
+func mustHex(h string) []byte {
+	b, err := hex.DecodeString(h)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// draw32 draws a 32-byte secret from crypto/rand.
+func draw32() ([32]byte, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return b, fmt.Errorf("trustseat: drawing a secret: %w", err)
+	}
+	return b, nil
+}
+
+// build makes the seat from its secrets.
+func build(def game.Definition, gameID, uid string, seat int, n uint32, chainSec, keySeed, dealSeed [32]byte) (*Seat, error) {
+	if seat < 0 {
+		return nil, fmt.Errorf("trustseat: seat %d", seat)
+	}
+	c, err := trustless.NewChain(gameID, uint32(seat), n, chainSec)
+	if err != nil {
+		return nil, err
+	}
+	priv := ed25519.NewKeyFromSeed(keySeed[:])
+	return &Seat{def: def, gameID: gameID, uid: uid, seat: seat, chain: c, pub: priv.Public().(ed25519.PublicKey), priv: priv, dealSeed: dealSeed}, nil
+}
+
+// dealStream is the deterministic stream the seat's deal client draws
+// from: HMAC-SHA256 under a key derived from the deal seed and the
+// table, the hand and the seat, in counter mode. Whoever lacks the seed
+// cannot tell it from crypto/rand's output.
+type dealStream struct {
+	key [32]byte
+	ctr uint64
+	buf []byte
+}
+
+func newDealStream(seed [32]byte, gameID string, hand uint64, seat int) *dealStream {
+	m := hmac.New(sha256.New, seed[:])
+	fmt.Fprintf(m, "fairboard/trustseat/deal/v1\x00%s\x00%d\x00%d", gameID, hand, seat)
+	d := &dealStream{}
+	copy(d.key[:], m.Sum(nil))
+	return d
+}
+
+func (d *dealStream) Read(p []byte) (int, error) {
+	for n := 0; n < len(p); {
+		if len(d.buf) == 0 {
+			m := hmac.New(sha256.New, d.key[:])
+			_ = binary.Write(m, binary.BigEndian, d.ctr)
+			d.buf, d.ctr = m.Sum(nil), d.ctr+1
+		}
+		c := copy(p[n:], d.buf)
+		d.buf, n = d.buf[c:], n+c
+	}
+	return len(p), nil
+}
+
+// catchUp makes again, in the deal client d, the seat's own passes that
+// the view shows and d has not made (a restored seat: the stream gives
+// the same keys, permutation and nonces, so the same signed messages),
+// taking in the others' passes between them; a pass that differs from
+// the table's is refused (secrets of another seat or table).
+func (s *Seat) catchUp(d *trustdeal.Seat, dv *trustdeal.View) error {
+	tb, _ := d.Protocol()
+	for i := len(tb.Messages()); i < len(dv.Passes); i++ {
+		m := dv.Passes[i]
+		if m == nil || int(m.Seat) != s.seat {
+			if err := d.Sync(&trustdeal.View{Passes: dv.Passes[:i+1]}); err != nil {
+				return fmt.Errorf("trustseat: the deal does not check: %w", err)
+			}
+			continue
+		}
+		a, err := d.Act(&trustdeal.View{Phase: trustdeal.PhasePass, NextSeat: s.seat}, nil)
+		if err != nil || a == nil || a.Pass == nil {
+			return fmt.Errorf("trustseat: making again this seat's pass %d: %v", i+1, err)
+		}
+		if !bytes.Equal(a.Pass.SignedBytes(), m.SignedBytes()) || !bytes.Equal(a.Pass.Sig, m.Sig) {
+			return fmt.Errorf("trustseat: the table's pass %d, this seat's, is not the one its secrets make (secrets of another seat or table)", i+1)
+		}
+	}
+	return nil
+}
