@@ -3,10 +3,8 @@ package trustseat
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -16,6 +14,8 @@ import (
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/table/trustdeal"
+	"golang.org/x/crypto/chacha20"
+	"golang.org/x/crypto/hkdf"
 )
 
 // A seat's secrets, kept on its device (docs/play.md, "Trustless
@@ -182,34 +182,31 @@ func build(def game.Definition, gameID, uid string, seat int, n uint32, chainSec
 	return &Seat{def: def, gameID: gameID, uid: uid, seat: seat, chain: c, pub: priv.Public().(ed25519.PublicKey), priv: priv, dealSeed: dealSeed}, nil
 }
 
-// dealStream is the deterministic stream the seat's deal client draws
-// from: HMAC-SHA256 under a key derived from the deal seed and the
-// table, the hand and the seat, in counter mode. Whoever lacks the seed
-// cannot tell it from crypto/rand's output.
-type dealStream struct {
-	key [32]byte
-	ctr uint64
-	buf []byte
-}
-
-func newDealStream(seed [32]byte, gameID string, hand uint64, seat int) *dealStream {
-	m := hmac.New(sha256.New, seed[:])
-	fmt.Fprintf(m, "fairboard/trustseat/deal/v1\x00%s\x00%d\x00%d", gameID, hand, seat)
-	d := &dealStream{}
-	copy(d.key[:], m.Sum(nil))
-	return d
-}
-
-func (d *dealStream) Read(p []byte) (int, error) {
-	for n := 0; n < len(p); {
-		if len(d.buf) == 0 {
-			m := hmac.New(sha256.New, d.key[:])
-			_ = binary.Write(m, binary.BigEndian, d.ctr)
-			d.buf, d.ctr = m.Sum(nil), d.ctr+1
-		}
-		c := copy(p[n:], d.buf)
-		d.buf, n = d.buf[c:], n+c
+// newDealStream is the deterministic stream the seat's deal client
+// draws from: ChaCha20's keystream (golang.org/x/crypto/chacha20, zero
+// nonce) under a key that HKDF-SHA256 (golang.org/x/crypto/hkdf) derives
+// from the deal seed and the table, the hand and the seat, so that each
+// hand of each table has its own key. Whoever lacks the seed cannot tell
+// it from crypto/rand's output.
+func newDealStream(seed [32]byte, gameID string, hand uint64, seat int) io.Reader {
+	info := fmt.Appendf(nil, "fairboard/trustseat/deal/v2\x00%s\x00%d\x00%d", gameID, hand, seat)
+	var key [chacha20.KeySize]byte
+	if _, err := io.ReadFull(hkdf.New(sha256.New, seed[:], nil, info), key[:]); err != nil {
+		panic("trustseat: hkdf: " + err.Error()) // 32 bytes of HKDF never fail
 	}
+	c, err := chacha20.NewUnauthenticatedCipher(key[:], make([]byte, chacha20.NonceSize))
+	if err != nil {
+		panic("trustseat: chacha20: " + err.Error()) // a key and nonce of the right sizes
+	}
+	return &keystream{c: c}
+}
+
+// keystream reads a stream cipher's keystream.
+type keystream struct{ c *chacha20.Cipher }
+
+func (k *keystream) Read(p []byte) (int, error) {
+	clear(p)
+	k.c.XORKeyStream(p, p)
 	return len(p), nil
 }
 
