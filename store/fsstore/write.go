@@ -1,20 +1,16 @@
 // The documents one commit writes: the game, its private state and audit
-// ring, the log, staged reveals and the record; and decoding them back.
+// ring, the log, the applied run and the record.
 
 package fsstore
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
-	"time"
 
 	"cloud.google.com/go/firestore"
 
@@ -289,161 +285,4 @@ func createDoc(tx batch, ref *firestore.DocumentRef, v any) error {
 		return err
 	}
 	return tx.Create(ref, d)
-}
-
-// writeStage queues the three writes of a staged reveal a: its public
-// marker (reveals/{id}), the reveal itself with its link (links/{id},
-// never readable by clients) and its record r, each only if it does not
-// exist; nothing of the game. A duplicate (the seat's reveal for that
-// index staged already, or the record written) fails the commit, and the
-// next attempt's read shows why.
-func writeStage(tx batch, game *firestore.DocumentRef, refs []*firestore.DocumentRef, r *store.Record, a *engine.Action) (int, error) {
-	id := stageID(a.Index, a.Seat)
-	if err := createDoc(tx, game.Collection(collMarks).Doc(id), store.MarkOf(a)); err != nil {
-		return 0, err
-	}
-	if err := createDoc(tx, game.Collection(collLinks).Doc(id), store.StagedReveal{Index: a.Index, Seat: a.Seat, Action: *a, Verified: a.Verified}); err != nil {
-		return 0, err
-	}
-	n := 2
-	if len(refs) == 3 {
-		if err := createDoc(tx, refs[2], r); err != nil {
-			return 0, err
-		}
-		n++
-	}
-	return n, nil
-}
-
-// The collections of a trustless round's staged reveals: the public
-// markers and the hidden reveals (docs/store.md, "Reveals").
-const (
-	collMarks = "reveals"
-	collLinks = "links"
-)
-
-// stageID is the document id of seat's staged reveal for index: the
-// index zero-padded to 20 digits, "-", the seat to 3, so that ids sort by
-// index, then seat.
-func stageID(index uint32, seat int) string { return fmt.Sprintf("%020d-%03d", index, seat) }
-
-// stagedOf reads the reveals staged for index (one query of the links
-// collection by id range), in the order they were accepted.
-func (s *Store) stagedOf(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, error) {
-	out, _, err := s.stagedAt(ctx, game, index)
-	return out, err
-}
-
-// stagedAt is stagedOf with the time each seat's staged reveal was
-// written (its document's creation), by seat.
-func (s *Store) stagedAt(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, map[int]time.Time, error) {
-	out := []engine.Action{}
-	created := map[int]time.Time{}
-	err := queryEach(ctx, s, roundQuery(game, index), collLinks, func(d *store.StagedReveal, snap *firestore.DocumentSnapshot) error {
-		if err := checkStaged(d, index); err != nil {
-			return err
-		}
-		out = append(out, d.Reveal())
-		created[d.Seat] = snap.CreateTime
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	store.SortStaged(out)
-	return out, created, nil
-}
-
-// roundQuery is the query of the reveals staged for index: the links
-// collection's id range of that index.
-func roundQuery(game *firestore.DocumentRef, index uint32) firestore.Query {
-	return game.Collection(collLinks).OrderBy(firestore.DocumentID, firestore.Asc).
-		StartAt(fmt.Sprintf("%020d-", index)).EndBefore(fmt.Sprintf("%020d.", index))
-}
-
-// checkStaged checks that a staged reveal read for index is one: its
-// index and seat are its action's.
-func checkStaged(d *store.StagedReveal, index uint32) error {
-	if d.Index != index || d.Action.Index != index || d.Action.Seat != d.Seat {
-		return fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
-	}
-	return nil
-}
-
-// privateData is the private state's data without its audit ring, or nil
-// when the game has no private state yet: the fields of engine.Secret's
-// document that it holds. Only those are converted from the snapshot:
-// the ring (up to 500 entries) is never needed by an action, which only
-// adds its own entries to it, and converting it took about a tenth of an
-// audited action's client CPU above the floor. A field the document holds
-// that engine.Secret does not have (none is ever written) is left out,
-// and so left as it is by the commit.
-func privateData(snap *firestore.DocumentSnapshot) map[string]any {
-	if !snap.Exists() {
-		return nil
-	}
-	d := make(map[string]any, len(secretFields))
-	for _, f := range secretFields {
-		v, err := snap.DataAtPath(firestore.FieldPath{f})
-		if err != nil {
-			continue // not there (an omitted empty field)
-		}
-		d[f] = v
-	}
-	return d
-}
-
-// secretFields are the top-level fields of engine.Secret's document: the
-// JSON names of its exported fields.
-var secretFields = jsonFields(reflect.TypeFor[engine.Secret]())
-
-// jsonFields are the names encoding/json gives the exported fields of
-// struct type t (none of engine.Secret's is embedded or untagged-dash).
-func jsonFields(t reflect.Type) []string {
-	var out []string
-	for f := range t.Fields() {
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case name == "-":
-			continue
-		case name == "":
-			name = f.Name
-		}
-		out = append(out, name)
-	}
-	return out
-}
-
-// decodeGame fills g from the game document's data and the private
-// state's (privateData). It leaves both maps as they are.
-func decodeGame(pub, priv map[string]any, g *engine.Game) error {
-	pub = maps.Clone(pub)
-	delete(pub, fieldOwner)
-	delete(pub, fieldPlayers)
-	delete(pub, fieldDue)
-	if err := store.FromDoc(pub, &g.Public); err != nil {
-		return fmt.Errorf("fsstore: decode game: %w", err)
-	}
-	if priv != nil {
-		if err := store.FromDoc(priv, &g.Secret); err != nil {
-			return fmt.Errorf("fsstore: decode private state: %w", err)
-		}
-	}
-	return nil
-}
-
-// decodeRecord decodes a stored record and checks it belongs to req.
-func decodeRecord(d map[string]any, req store.Request) (*store.Record, error) {
-	var rec store.Record
-	if err := store.FromDoc(d, &rec); err != nil {
-		return nil, fmt.Errorf("fsstore: decode action record: %w", err)
-	}
-	if err := rec.Matches(req); err != nil {
-		return nil, err
-	}
-	rec.Replayed = true
-	return &rec, nil
 }
