@@ -59,6 +59,7 @@ const DefaultResolveTimeout = 10 * time.Second
 type Store struct {
 	c              *firestore.Client
 	rpc            *vkit.Client // the masked read's (WithRPC), or nil
+	libCommit      bool         // commit through the library even with rpc (WithLibraryCommit)
 	maxAttempts    int
 	resolveTimeout time.Duration
 	ownClient      bool

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"time"
 
 	"cloud.google.com/go/firestore"
 
@@ -60,7 +61,7 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 	if !old.exists {
 		err = tx.Create(refs[0], pub)
 	} else {
-		err = tx.Update(refs[0], replace(old.data, pub), firestore.LastUpdateTime(old.updated))
+		err = tx.Update(refs[0], replace(old.data, pub), old.updated)
 	}
 	if err != nil {
 		return 0, err
@@ -159,7 +160,7 @@ func writePrivate(tx batch, ref *firestore.DocumentRef, prev, sec map[string]any
 	if len(ups) == 0 {
 		return errUnchanged
 	}
-	return tx.Update(ref, ups)
+	return tx.Update(ref, ups, time.Time{})
 }
 
 // errUnchanged: the private state is the one read and the action rang
