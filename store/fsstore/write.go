@@ -51,11 +51,19 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 	if err != nil {
 		return 0, err
 	}
+	// The events and audit entries are converted once, for the log
+	// document and the ring as for the record.
+	evs, err := eventDocs(r.Events)
+	if err != nil {
+		return 0, err
+	}
+	ajs, err := entriesJSON(r.Audit)
+	if err != nil {
+		return 0, err
+	}
 	var ring []firestore.Update
 	if r.Ringed {
-		if ring, err = ringUpdates(r.Audit); err != nil {
-			return 0, err
-		}
+		ring = ringUpdatesOf(r.Audit, ajs)
 	}
 	n := 0
 	if !old.exists {
@@ -79,21 +87,13 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 	logs := refs[0].Collection("log")
 	if s.previous {
 		for i := range r.Events {
-			d, err := store.JSONToDoc(r.Events[i].AppendJSON(nil))
-			if err != nil {
-				return 0, err
-			}
-			if err := tx.Create(logs.Doc(logID(r.Events[i].Seq)), d); err != nil {
+			if err := tx.Create(logs.Doc(logID(r.Events[i].Seq)), evs[i].(map[string]any)); err != nil {
 				return 0, err
 			}
 			n++
 		}
 	} else if len(r.Events) > 0 {
-		d, err := logDoc(r.Events)
-		if err != nil {
-			return 0, err
-		}
-		if err := tx.Create(logs.Doc(logID(r.Events[len(r.Events)-1].Seq)), d); err != nil {
+		if err := tx.Create(logs.Doc(logID(r.Events[len(r.Events)-1].Seq)), map[string]any{fieldEvents: evs}); err != nil {
 			return 0, err
 		}
 		n++
@@ -117,7 +117,11 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 		n++
 	}
 	if len(refs) == 3 {
-		if err := createDoc(tx, refs[2], r); err != nil {
+		d, err := recordDoc(r, evs, ajs)
+		if err != nil {
+			return 0, err
+		}
+		if err := tx.Create(refs[2], d); err != nil {
 			return 0, err
 		}
 		n++
@@ -125,9 +129,11 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 	return n, nil
 }
 
-// logDoc is the log document of one action: {events: [event, ...]}, each
-// element what a one-event document of the old layout holds.
-func logDoc(events []engine.Event) (map[string]any, error) {
+// eventDocs are the documents of events, each what a one-event log
+// document of the old layout holds and what store.ToDoc makes of it (its
+// JSON, Event.AppendJSON): the elements of the action's log document and
+// of its record's events. Never nil.
+func eventDocs(events []engine.Event) ([]any, error) {
 	list := make([]any, len(events))
 	var buf []byte
 	for i := range events {
@@ -138,8 +144,35 @@ func logDoc(events []engine.Event) (map[string]any, error) {
 		}
 		list[i] = d
 	}
-	return map[string]any{fieldEvents: list}, nil
+	return list, nil
 }
+
+// recordDoc is store.ToDoc(r), its events' and audit entries' documents
+// built from their conversions for the log and the ring (evs: eventDocs
+// of r.Events; ajs: entriesJSON of r.Audit) rather than converted again:
+// both are the values' JSON (TestRecordDocIsToDoc).
+func recordDoc(r *store.Record, evs []any, ajs [][]byte) (map[string]any, error) {
+	rc := *r
+	rc.Events, rc.Audit = nil, nil
+	d, err := store.ToDoc(&rc)
+	if err != nil {
+		return nil, err
+	}
+	d[fieldEvents] = evs
+	if len(ajs) > 0 {
+		list := make([]any, len(ajs))
+		for i, b := range ajs {
+			if list[i], err = store.JSONToDoc(b); err != nil {
+				return nil, err
+			}
+		}
+		d[fieldAudit] = list
+	}
+	return d, nil
+}
+
+// fieldAudit is the field of a record that holds its audit entries.
+const fieldAudit = "audit"
 
 // writePrivate queues the one write of the private state: created whole
 // (with the ring's entries) when it does not exist; otherwise its secret
@@ -177,16 +210,38 @@ var errUnchanged = errors.New("fsstore: private state unchanged")
 // 4,000 values for the client to decode on every read (it doubled an
 // audited action's time), as strings 500.
 func ringUpdates(entries []audit.Entry) ([]firestore.Update, error) {
+	js, err := entriesJSON(entries)
+	if err != nil {
+		return nil, err
+	}
+	return ringUpdatesOf(entries, js), nil
+}
+
+// entriesJSON is each entry's JSON, or nil for none.
+func entriesJSON(entries []audit.Entry) ([][]byte, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	bySlot := make(map[int]int, len(entries)) // slot → index in ups
-	var ups []firestore.Update
-	for _, e := range entries {
+	out := make([][]byte, len(entries))
+	for i, e := range entries {
 		b, err := json.Marshal(e)
 		if err != nil {
 			return nil, fmt.Errorf("%w: audit entry %d: %v", store.ErrInvalid, e.Seq, err)
 		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// ringUpdatesOf is ringUpdates of entries whose JSON is js.
+func ringUpdatesOf(entries []audit.Entry, js [][]byte) []firestore.Update {
+	if len(entries) == 0 {
+		return nil
+	}
+	bySlot := make(map[int]int, len(entries)) // slot → index in ups
+	var ups []firestore.Update
+	for k, e := range entries {
+		b := js[k]
 		slot := audit.Slot(e.Seq)
 		if i, ok := bySlot[slot]; ok {
 			ups[i].Value = string(b)
@@ -195,7 +250,7 @@ func ringUpdates(entries []audit.Entry) ([]firestore.Update, error) {
 		bySlot[slot] = len(ups)
 		ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{fieldRing, strconv.Itoa(slot)}, Value: string(b)})
 	}
-	return ups, nil
+	return ups
 }
 
 // replace is the field updates that turn document old into doc: every
