@@ -3,6 +3,7 @@ package fsstore
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -42,6 +43,9 @@ func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, in
 	defer cancel()
 	it := roundQuery(game, index).Snapshots(wctx)
 	defer it.Stop()
+	// The staged reveals seen so far, by document: each snapshot after
+	// the first decodes only the documents it changed.
+	seen := map[string]engine.Action{}
 	for {
 		snap, err := it.Next()
 		if err != nil {
@@ -54,13 +58,13 @@ func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, in
 			// the round still closes in this commit when all are staged.
 			return s.stagedOf(ctx, game, index)
 		}
-		docs, err := snap.Documents.GetAll()
 		s.reads.Add(int64(max(1, len(snap.Changes))))
-		if err != nil {
-			return nil, mapErr(err)
-		}
-		staged := make([]engine.Action, 0, len(docs))
-		for _, d := range docs {
+		for _, ch := range snap.Changes {
+			d := ch.Doc
+			if ch.Kind == firestore.DocumentRemoved {
+				delete(seen, d.Ref.ID)
+				continue
+			}
 			var v store.StagedReveal
 			if err := store.FromDoc(d.Data(), &v); err != nil {
 				return nil, fmt.Errorf("fsstore: decode %s %s: %w", collLinks, d.Ref.ID, err)
@@ -68,8 +72,9 @@ func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, in
 			if err := checkStaged(&v, index); err != nil {
 				return nil, err
 			}
-			staged = append(staged, v.Reveal())
+			seen[d.Ref.ID] = v.Reveal()
 		}
+		staged := slices.Collect(maps.Values(seen))
 		store.SortStaged(staged)
 		if all(staged, seats) {
 			s.waited.Add(1)
