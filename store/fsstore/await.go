@@ -20,15 +20,6 @@ import (
 // reveal stages, and the last to arrive closes the round).
 const DefaultRoundWait = 500 * time.Millisecond
 
-// First and longest pause between two looks at a round's staged reveals
-// while a reveal awaits them: short at first (the reveals sent with it
-// are being committed), then at most pollMax apart, so that a seat that
-// does not come costs at most about DefaultRoundWait/pollMax reads.
-const (
-	pollFirst = 1 * time.Millisecond
-	pollMax   = 25 * time.Millisecond
-)
-
 // awaitStaged listens to the round index's staged reveals (one
 // snapshot listener on the round's id range: its first snapshot reads
 // what is staged, each later one only what changed) until every seat of
