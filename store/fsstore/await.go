@@ -30,6 +30,7 @@ const DefaultRoundWait = 500 * time.Millisecond
 // context's end is an error.
 func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, index uint32, seats []int) ([]engine.Action, error) {
 	s.waits.Add(1)
+	defer func(t0 time.Time) { s.waitedNs.Add(int64(time.Since(t0))) }(time.Now())
 	wctx, cancel := context.WithTimeout(ctx, s.roundWait)
 	defer cancel()
 	it := roundQuery(game, index).Snapshots(wctx)
