@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -39,7 +40,14 @@ import (
 func benchEnv(b *testing.B) (*service.Service, *fsstore.Store) {
 	b.Helper()
 	fc, _, rpc := benchFirestore(b)
-	st := fsstore.New(fc, fsstore.WithRPC(rpc()))
+	opts := []fsstore.Option{fsstore.WithRPC(rpc())}
+	if os.Getenv("FAIRBOARD_BENCH_COMMIT") == "library" {
+		// The comparison's baseline: the commit through the library's
+		// WriteBatch, as the store made it before its raw commit.
+		opts = append(opts, fsstore.WithLibraryCommit())
+		b.Log("committing through the library (FAIRBOARD_BENCH_COMMIT=library)")
+	}
+	st := fsstore.New(fc, opts...)
 	svc := service.New(service.Config{Store: st, Engine: eng, AllowSeeded: true, Logger: quiet(),
 		Now: func() time.Time { return fixedNow }})
 	return svc, st

@@ -56,6 +56,10 @@ type trustlessFloor struct {
 	mu   sync.Mutex
 	plan *floorPlan
 	n    int // floor rounds run
+	// waits counts the closers that waited for stagings, waited their
+	// time in all (the stagings' landing and the read after)
+	waits  int
+	waited time.Duration
 }
 
 // floorPlan is one floor round: the shadow game, the documents each
@@ -141,10 +145,15 @@ func (f *trustlessFloor) serve(ctx context.Context, req callable.Request) (any, 
 		return map[string]any{}, err
 	case "close":
 		if len(p.stages) > 0 {
+			t0 := time.Now()
 			p.staged.Wait()
 			if _, err := round.Documents(ctx).GetAll(); err != nil {
 				return nil, err
 			}
+			f.mu.Lock()
+			f.waits++
+			f.waited += time.Since(t0)
+			f.mu.Unlock()
 		}
 		wb.Update(g, updates(p.pub), firestore.LastUpdateTime(snaps[0].UpdateTime))
 		wb.Create(g.Collection("log").Doc(fmt.Sprintf("%020d-c", p.index)), p.clsLog)

@@ -74,6 +74,8 @@ func counts(in []instance) fsstore.Stats {
 		s.Writes += t.Writes
 		s.Transactions += t.Transactions
 		s.MaxWrites = max(s.MaxWrites, t.MaxWrites)
+		s.Waits += t.Waits
+		s.WaitTime += t.WaitTime
 	}
 	return s
 }
@@ -296,6 +298,14 @@ func (r *trustlessRun) report() {
 	if r.floor != nil && len(r.floorLat.d) > 0 {
 		b.ReportMetric(r.floorLat.q(0.50), "floor-p50-ms")
 		b.ReportMetric(r.random.q(0.50)/r.floorLat.q(0.50), "floor-ratio-p50")
+		if r.floor.waits > 0 {
+			b.ReportMetric(float64(r.floor.waited.Microseconds())/1000/float64(r.floor.waits), "floor-closer-wait-ms")
+		}
+	}
+	if s.Waits > 0 {
+		// The closers' waits for the round's stagings (the listener's
+		// delivery included), per waiting closer.
+		b.ReportMetric(float64(s.WaitTime.Microseconds())/1000/float64(s.Waits), "closer-wait-ms")
 	}
 }
 

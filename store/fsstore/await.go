@@ -3,6 +3,7 @@ package fsstore
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -19,15 +20,6 @@ import (
 // reveal stages, and the last to arrive closes the round).
 const DefaultRoundWait = 500 * time.Millisecond
 
-// First and longest pause between two looks at a round's staged reveals
-// while a reveal awaits them: short at first (the reveals sent with it
-// are being committed), then at most pollMax apart, so that a seat that
-// does not come costs at most about DefaultRoundWait/pollMax reads.
-const (
-	pollFirst = 1 * time.Millisecond
-	pollMax   = 25 * time.Millisecond
-)
-
 // awaitStaged listens to the round index's staged reveals (one
 // snapshot listener on the round's id range: its first snapshot reads
 // what is staged, each later one only what changed) until every seat of
@@ -38,10 +30,14 @@ const (
 // context's end is an error.
 func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, index uint32, seats []int) ([]engine.Action, error) {
 	s.waits.Add(1)
+	defer func(t0 time.Time) { s.waitedNs.Add(int64(time.Since(t0))) }(time.Now())
 	wctx, cancel := context.WithTimeout(ctx, s.roundWait)
 	defer cancel()
 	it := roundQuery(game, index).Snapshots(wctx)
 	defer it.Stop()
+	// The staged reveals seen so far, by document: each snapshot after
+	// the first decodes only the documents it changed.
+	seen := map[string]engine.Action{}
 	for {
 		snap, err := it.Next()
 		if err != nil {
@@ -54,13 +50,13 @@ func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, in
 			// the round still closes in this commit when all are staged.
 			return s.stagedOf(ctx, game, index)
 		}
-		docs, err := snap.Documents.GetAll()
 		s.reads.Add(int64(max(1, len(snap.Changes))))
-		if err != nil {
-			return nil, mapErr(err)
-		}
-		staged := make([]engine.Action, 0, len(docs))
-		for _, d := range docs {
+		for _, ch := range snap.Changes {
+			d := ch.Doc
+			if ch.Kind == firestore.DocumentRemoved {
+				delete(seen, d.Ref.ID)
+				continue
+			}
 			var v store.StagedReveal
 			if err := store.FromDoc(d.Data(), &v); err != nil {
 				return nil, fmt.Errorf("fsstore: decode %s %s: %w", collLinks, d.Ref.ID, err)
@@ -68,8 +64,9 @@ func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, in
 			if err := checkStaged(&v, index); err != nil {
 				return nil, err
 			}
-			staged = append(staged, v.Reveal())
+			seen[d.Ref.ID] = v.Reveal()
 		}
+		staged := slices.Collect(maps.Values(seen))
 		store.SortStaged(staged)
 		if all(staged, seats) {
 			s.waited.Add(1)

@@ -59,6 +59,7 @@ const DefaultResolveTimeout = 10 * time.Second
 type Store struct {
 	c              *firestore.Client
 	rpc            *vkit.Client // the masked read's (WithRPC), or nil
+	libCommit      bool         // commit through the library even with rpc (WithLibraryCommit)
 	maxAttempts    int
 	resolveTimeout time.Duration
 	ownClient      bool
@@ -73,6 +74,7 @@ type Store struct {
 	plainReplays, unknown, solved atomic.Int64
 	writes, maxWrites             atomic.Int64
 	waits, waited                 atomic.Int64
+	waitedNs                      atomic.Int64
 }
 
 // committed counts the n writes of a commit that landed.
@@ -180,13 +182,16 @@ type Stats struct {
 	// time (and so closed the round in their own commit, unless the
 	// game changed meanwhile).
 	Waits, Waited int64
+	// WaitTime is the time those reveals spent waiting, in all.
+	WaitTime time.Duration
 }
 
 // Stats returns the counters.
 func (s *Store) Stats() Stats {
 	return Stats{Transactions: s.txns.Load(), Attempts: s.attempts.Load(), PlainReplays: s.plainReplays.Load(),
 		Unknown: s.unknown.Load(), Resolved: s.solved.Load(), Reads: s.reads.Load(),
-		Writes: s.writes.Load(), MaxWrites: s.maxWrites.Load(), Waits: s.waits.Load(), Waited: s.waited.Load()}
+		Writes: s.writes.Load(), MaxWrites: s.maxWrites.Load(), Waits: s.waits.Load(), Waited: s.waited.Load(),
+		WaitTime: time.Duration(s.waitedNs.Load())}
 }
 
 // Client returns the underlying client.

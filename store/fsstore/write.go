@@ -1,19 +1,16 @@
 // The documents one commit writes: the game, its private state and audit
-// ring, the log, staged reveals and the record; and decoding them back.
+// ring, the log, the applied run and the record.
 
 package fsstore
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -54,17 +51,25 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 	if err != nil {
 		return 0, err
 	}
+	// The events and audit entries are converted once, for the log
+	// document and the ring as for the record.
+	evs, err := eventDocs(r.Events)
+	if err != nil {
+		return 0, err
+	}
+	ajs, err := entriesJSON(r.Audit)
+	if err != nil {
+		return 0, err
+	}
 	var ring []firestore.Update
 	if r.Ringed {
-		if ring, err = ringUpdates(r.Audit); err != nil {
-			return 0, err
-		}
+		ring = ringUpdatesOf(r.Audit, ajs)
 	}
 	n := 0
 	if !old.exists {
 		err = tx.Create(refs[0], pub)
 	} else {
-		err = tx.Update(refs[0], replace(old.data, pub), firestore.LastUpdateTime(old.updated))
+		err = tx.Update(refs[0], replace(old.data, pub), old.updated)
 	}
 	if err != nil {
 		return 0, err
@@ -82,21 +87,13 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 	logs := refs[0].Collection("log")
 	if s.previous {
 		for i := range r.Events {
-			d, err := store.JSONToDoc(r.Events[i].AppendJSON(nil))
-			if err != nil {
-				return 0, err
-			}
-			if err := tx.Create(logs.Doc(logID(r.Events[i].Seq)), d); err != nil {
+			if err := tx.Create(logs.Doc(logID(r.Events[i].Seq)), evs[i].(map[string]any)); err != nil {
 				return 0, err
 			}
 			n++
 		}
 	} else if len(r.Events) > 0 {
-		d, err := logDoc(r.Events)
-		if err != nil {
-			return 0, err
-		}
-		if err := tx.Create(logs.Doc(logID(r.Events[len(r.Events)-1].Seq)), d); err != nil {
+		if err := tx.Create(logs.Doc(logID(r.Events[len(r.Events)-1].Seq)), map[string]any{fieldEvents: evs}); err != nil {
 			return 0, err
 		}
 		n++
@@ -120,7 +117,11 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 		n++
 	}
 	if len(refs) == 3 {
-		if err := createDoc(tx, refs[2], r); err != nil {
+		d, err := recordDoc(r, evs, ajs)
+		if err != nil {
+			return 0, err
+		}
+		if err := tx.Create(refs[2], d); err != nil {
 			return 0, err
 		}
 		n++
@@ -128,9 +129,11 @@ func (s *Store) writeAll(tx batch, refs []*firestore.DocumentRef, old docRead, o
 	return n, nil
 }
 
-// logDoc is the log document of one action: {events: [event, ...]}, each
-// element what a one-event document of the old layout holds.
-func logDoc(events []engine.Event) (map[string]any, error) {
+// eventDocs are the documents of events, each what a one-event log
+// document of the old layout holds and what store.ToDoc makes of it (its
+// JSON, Event.AppendJSON): the elements of the action's log document and
+// of its record's events. Never nil.
+func eventDocs(events []engine.Event) ([]any, error) {
 	list := make([]any, len(events))
 	var buf []byte
 	for i := range events {
@@ -141,8 +144,35 @@ func logDoc(events []engine.Event) (map[string]any, error) {
 		}
 		list[i] = d
 	}
-	return map[string]any{fieldEvents: list}, nil
+	return list, nil
 }
+
+// recordDoc is store.ToDoc(r), its events' and audit entries' documents
+// built from their conversions for the log and the ring (evs: eventDocs
+// of r.Events; ajs: entriesJSON of r.Audit) rather than converted again:
+// both are the values' JSON (TestRecordDocIsToDoc).
+func recordDoc(r *store.Record, evs []any, ajs [][]byte) (map[string]any, error) {
+	rc := *r
+	rc.Events, rc.Audit = nil, nil
+	d, err := store.ToDoc(&rc)
+	if err != nil {
+		return nil, err
+	}
+	d[fieldEvents] = evs
+	if len(ajs) > 0 {
+		list := make([]any, len(ajs))
+		for i, b := range ajs {
+			if list[i], err = store.JSONToDoc(b); err != nil {
+				return nil, err
+			}
+		}
+		d[fieldAudit] = list
+	}
+	return d, nil
+}
+
+// fieldAudit is the field of a record that holds its audit entries.
+const fieldAudit = "audit"
 
 // writePrivate queues the one write of the private state: created whole
 // (with the ring's entries) when it does not exist; otherwise its secret
@@ -163,7 +193,7 @@ func writePrivate(tx batch, ref *firestore.DocumentRef, prev, sec map[string]any
 	if len(ups) == 0 {
 		return errUnchanged
 	}
-	return tx.Update(ref, ups)
+	return tx.Update(ref, ups, time.Time{})
 }
 
 // errUnchanged: the private state is the one read and the action rang
@@ -180,16 +210,38 @@ var errUnchanged = errors.New("fsstore: private state unchanged")
 // 4,000 values for the client to decode on every read (it doubled an
 // audited action's time), as strings 500.
 func ringUpdates(entries []audit.Entry) ([]firestore.Update, error) {
+	js, err := entriesJSON(entries)
+	if err != nil {
+		return nil, err
+	}
+	return ringUpdatesOf(entries, js), nil
+}
+
+// entriesJSON is each entry's JSON, or nil for none.
+func entriesJSON(entries []audit.Entry) ([][]byte, error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
-	bySlot := make(map[int]int, len(entries)) // slot → index in ups
-	var ups []firestore.Update
-	for _, e := range entries {
+	out := make([][]byte, len(entries))
+	for i, e := range entries {
 		b, err := json.Marshal(e)
 		if err != nil {
 			return nil, fmt.Errorf("%w: audit entry %d: %v", store.ErrInvalid, e.Seq, err)
 		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// ringUpdatesOf is ringUpdates of entries whose JSON is js.
+func ringUpdatesOf(entries []audit.Entry, js [][]byte) []firestore.Update {
+	if len(entries) == 0 {
+		return nil
+	}
+	bySlot := make(map[int]int, len(entries)) // slot → index in ups
+	var ups []firestore.Update
+	for k, e := range entries {
+		b := js[k]
 		slot := audit.Slot(e.Seq)
 		if i, ok := bySlot[slot]; ok {
 			ups[i].Value = string(b)
@@ -198,7 +250,7 @@ func ringUpdates(entries []audit.Entry) ([]firestore.Update, error) {
 		bySlot[slot] = len(ups)
 		ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{fieldRing, strconv.Itoa(slot)}, Value: string(b)})
 	}
-	return ups, nil
+	return ups
 }
 
 // replace is the field updates that turn document old into doc: every
@@ -289,161 +341,4 @@ func createDoc(tx batch, ref *firestore.DocumentRef, v any) error {
 		return err
 	}
 	return tx.Create(ref, d)
-}
-
-// writeStage queues the three writes of a staged reveal a: its public
-// marker (reveals/{id}), the reveal itself with its link (links/{id},
-// never readable by clients) and its record r, each only if it does not
-// exist; nothing of the game. A duplicate (the seat's reveal for that
-// index staged already, or the record written) fails the commit, and the
-// next attempt's read shows why.
-func writeStage(tx batch, game *firestore.DocumentRef, refs []*firestore.DocumentRef, r *store.Record, a *engine.Action) (int, error) {
-	id := stageID(a.Index, a.Seat)
-	if err := createDoc(tx, game.Collection(collMarks).Doc(id), store.MarkOf(a)); err != nil {
-		return 0, err
-	}
-	if err := createDoc(tx, game.Collection(collLinks).Doc(id), store.StagedReveal{Index: a.Index, Seat: a.Seat, Action: *a, Verified: a.Verified}); err != nil {
-		return 0, err
-	}
-	n := 2
-	if len(refs) == 3 {
-		if err := createDoc(tx, refs[2], r); err != nil {
-			return 0, err
-		}
-		n++
-	}
-	return n, nil
-}
-
-// The collections of a trustless round's staged reveals: the public
-// markers and the hidden reveals (docs/store.md, "Reveals").
-const (
-	collMarks = "reveals"
-	collLinks = "links"
-)
-
-// stageID is the document id of seat's staged reveal for index: the
-// index zero-padded to 20 digits, "-", the seat to 3, so that ids sort by
-// index, then seat.
-func stageID(index uint32, seat int) string { return fmt.Sprintf("%020d-%03d", index, seat) }
-
-// stagedOf reads the reveals staged for index (one query of the links
-// collection by id range), in the order they were accepted.
-func (s *Store) stagedOf(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, error) {
-	out, _, err := s.stagedAt(ctx, game, index)
-	return out, err
-}
-
-// stagedAt is stagedOf with the time each seat's staged reveal was
-// written (its document's creation), by seat.
-func (s *Store) stagedAt(ctx context.Context, game *firestore.DocumentRef, index uint32) ([]engine.Action, map[int]time.Time, error) {
-	out := []engine.Action{}
-	created := map[int]time.Time{}
-	err := queryEach(ctx, s, roundQuery(game, index), collLinks, func(d *store.StagedReveal, snap *firestore.DocumentSnapshot) error {
-		if err := checkStaged(d, index); err != nil {
-			return err
-		}
-		out = append(out, d.Reveal())
-		created[d.Seat] = snap.CreateTime
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	store.SortStaged(out)
-	return out, created, nil
-}
-
-// roundQuery is the query of the reveals staged for index: the links
-// collection's id range of that index.
-func roundQuery(game *firestore.DocumentRef, index uint32) firestore.Query {
-	return game.Collection(collLinks).OrderBy(firestore.DocumentID, firestore.Asc).
-		StartAt(fmt.Sprintf("%020d-", index)).EndBefore(fmt.Sprintf("%020d.", index))
-}
-
-// checkStaged checks that a staged reveal read for index is one: its
-// index and seat are its action's.
-func checkStaged(d *store.StagedReveal, index uint32) error {
-	if d.Index != index || d.Action.Index != index || d.Action.Seat != d.Seat {
-		return fmt.Errorf("fsstore: the staged reveal of seat %d for index %d holds index %d seat %d", d.Seat, d.Index, d.Action.Index, d.Action.Seat)
-	}
-	return nil
-}
-
-// privateData is the private state's data without its audit ring, or nil
-// when the game has no private state yet: the fields of engine.Secret's
-// document that it holds. Only those are converted from the snapshot:
-// the ring (up to 500 entries) is never needed by an action, which only
-// adds its own entries to it, and converting it took about a tenth of an
-// audited action's client CPU above the floor. A field the document holds
-// that engine.Secret does not have (none is ever written) is left out,
-// and so left as it is by the commit.
-func privateData(snap *firestore.DocumentSnapshot) map[string]any {
-	if !snap.Exists() {
-		return nil
-	}
-	d := make(map[string]any, len(secretFields))
-	for _, f := range secretFields {
-		v, err := snap.DataAtPath(firestore.FieldPath{f})
-		if err != nil {
-			continue // not there (an omitted empty field)
-		}
-		d[f] = v
-	}
-	return d
-}
-
-// secretFields are the top-level fields of engine.Secret's document: the
-// JSON names of its exported fields.
-var secretFields = jsonFields(reflect.TypeFor[engine.Secret]())
-
-// jsonFields are the names encoding/json gives the exported fields of
-// struct type t (none of engine.Secret's is embedded or untagged-dash).
-func jsonFields(t reflect.Type) []string {
-	var out []string
-	for f := range t.Fields() {
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case name == "-":
-			continue
-		case name == "":
-			name = f.Name
-		}
-		out = append(out, name)
-	}
-	return out
-}
-
-// decodeGame fills g from the game document's data and the private
-// state's (privateData). It leaves both maps as they are.
-func decodeGame(pub, priv map[string]any, g *engine.Game) error {
-	pub = maps.Clone(pub)
-	delete(pub, fieldOwner)
-	delete(pub, fieldPlayers)
-	delete(pub, fieldDue)
-	if err := store.FromDoc(pub, &g.Public); err != nil {
-		return fmt.Errorf("fsstore: decode game: %w", err)
-	}
-	if priv != nil {
-		if err := store.FromDoc(priv, &g.Secret); err != nil {
-			return fmt.Errorf("fsstore: decode private state: %w", err)
-		}
-	}
-	return nil
-}
-
-// decodeRecord decodes a stored record and checks it belongs to req.
-func decodeRecord(d map[string]any, req store.Request) (*store.Record, error) {
-	var rec store.Record
-	if err := store.FromDoc(d, &rec); err != nil {
-		return nil, fmt.Errorf("fsstore: decode action record: %w", err)
-	}
-	if err := rec.Matches(req); err != nil {
-		return nil, err
-	}
-	rec.Replayed = true
-	return &rec, nil
 }
