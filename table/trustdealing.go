@@ -22,7 +22,9 @@ import (
 
 // DealMessage is a seat's mental-poker message (KindDeal): exactly one
 // of its pass, its keys (of the others' cards at the deal, or of the
-// cards a pending move shows) or its end-of-hand reveal.
+// cards a pending move shows) or its end-of-hand reveal; or the pass that
+// completes the deal with the sender's keys of the others' cards (they
+// ride with it: docs/fairness.md, "Cost in commits").
 type DealMessage struct {
 	Pass   *mentalpoker.PassMessage   `json:"pass,omitempty"`
 	Keys   []*mentalpoker.KeyMessage  `json:"keys,omitempty"`
@@ -77,8 +79,8 @@ func (t *Table) dealAction(a *Action) *Error {
 		return reject(CodeNotSeated, "the actor holds no seat")
 	}
 	d := a.Deal
-	if d == nil || countParts(d) != 1 {
-		return reject(CodeInvalidAction, "a deal action carries exactly one of a pass, keys and a reveal")
+	if d == nil || countParts(d) != 1 && (countParts(d) != 2 || d.Pass == nil || len(d.Keys) == 0) {
+		return reject(CodeInvalidAction, "a deal action carries exactly one of a pass, keys and a reveal, or a pass with keys")
 	}
 	return t.dealDo(trustdeal.Action{Seat: s, At: a.At, Pass: d.Pass, Keys: d.Keys, Reveal: d.Reveal}, a.Actor)
 }

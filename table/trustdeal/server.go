@@ -47,7 +47,8 @@ type Config struct {
 }
 
 // Action is what a seat sends: exactly one of a pass, keys, a move or its
-// reveal. Seat is the sender, as the transport authenticated it; At the
+// reveal; or the pass that completes the deal with the sender's keys of
+// the others' cards. Seat is the sender, as the transport authenticated it; At the
 // server's clock (unix ms).
 type Action struct {
 	Seat   int
@@ -178,6 +179,8 @@ func (s *Server) do(a Action) error {
 	switch {
 	case a.Seat < 0 || a.Seat >= len(s.cfg.Keys):
 		return fmt.Errorf("%w: no seat %d", ErrPhase, a.Seat)
+	case a.Pass != nil && (a.Move != nil || a.Reveal != nil):
+		return fmt.Errorf("%w: a pass carries no move nor reveal", ErrPhase)
 	case a.Pass != nil && s.phase == PhasePass:
 		return s.pass(a)
 	case len(a.Keys) > 0 && s.phase == PhaseDeal:
@@ -196,6 +199,11 @@ func (s *Server) pass(a Action) error {
 	if _, seat := s.tb.Next(); seat != a.Seat {
 		return fmt.Errorf("%w: the deal awaits seat %d's pass", ErrPhase, seat)
 	}
+	if len(a.Keys) > 0 {
+		if err := s.keysWithPass(a); err != nil {
+			return err
+		}
+	}
 	if err := s.tb.Accept(a.Pass); err != nil {
 		if provenCheat(err) {
 			s.rec.Refused = a.Pass
@@ -203,14 +211,78 @@ func (s *Server) pass(a Action) error {
 		}
 		return err
 	}
-	_ = s.twin.Accept(a.Pass)
+	if len(a.Keys) == 0 { // keysWithPass has taken it on the twin
+		_ = s.twin.Accept(a.Pass)
+	}
 	s.rec.Passes = append(s.rec.Passes, a.Pass)
 	s.deadline = a.At + s.cfg.DeadlineMs
 	if s.tb.Dealt() {
 		s.phase = PhaseDeal
+		for _, k := range a.Keys {
+			if err := s.tb.AcceptKey(k); err != nil {
+				panic("trustdeal: a key the twin table took was refused: " + err.Error())
+			}
+			s.rec.Keys = append(s.rec.Keys, k)
+		}
 		s.afterDealKeys()
 	}
 	return nil
+}
+
+// keysWithPass checks the keys that ride with the pass completing the
+// deal (the last seat's pass 2: the deck is fixed by it, so its keys of
+// the others' cards need no commit of their own; docs/fairness.md, "Cost
+// in commits"): exactly the seat's keys of the positions dealt to the
+// other seats, each once, checked on the twin table after the pass. On
+// any refusal nothing changes (the twin is made again from the table)
+// and the pass is not taken either: the seat sends it again. A pass the
+// twin refuses is left to the table (the same refusal, a signed cheat
+// forfeiting).
+func (s *Server) keysWithPass(a Action) error {
+	if len(s.tb.Messages())+1 != 2*len(s.cfg.Keys) {
+		return fmt.Errorf("%w: keys ride only with the pass that completes the deal", ErrNotDue)
+	}
+	var due []int
+	for p, o := range s.d.Owners() {
+		if o != game.All && o != a.Seat {
+			due = append(due, p)
+		}
+	}
+	if len(a.Keys) != len(due) {
+		return fmt.Errorf("%w: %d keys with the pass; the deal waits for seat %d's keys of positions %v", ErrNotDue, len(a.Keys), a.Seat, due)
+	}
+	for i, k := range a.Keys {
+		if k == nil || int(k.Seat) != a.Seat || int(k.Position) != due[i] {
+			return fmt.Errorf("%w: the keys with seat %d's pass must be for positions %v in order", ErrNotDue, a.Seat, due)
+		}
+	}
+	if err := s.twin.Accept(a.Pass); err != nil {
+		return nil // the table refuses it the same way
+	}
+	for _, k := range a.Keys {
+		if err := s.twin.AcceptKey(k); err != nil {
+			s.twin = s.remakeTwin()
+			return err
+		}
+	}
+	return nil
+}
+
+// remakeTwin makes the twin table again from the table's passes and
+// published keys (the twin holds no staged key in the pass phase).
+func (s *Server) remakeTwin() *mentalpoker.Table {
+	twin, _ := mentalpoker.NewTable(s.cfg.GameID, s.cfg.Hand, s.tb.Cards(), s.cfg.Keys)
+	for _, m := range s.tb.Messages() {
+		if err := twin.Accept(m); err != nil {
+			panic("trustdeal: remaking the twin: " + err.Error())
+		}
+	}
+	for _, k := range s.rec.Keys {
+		if err := twin.AcceptKey(k); err != nil {
+			panic("trustdeal: remaking the twin: " + err.Error())
+		}
+	}
+	return twin
 }
 
 // provenCheat reports whether a refused pass is signed evidence against
