@@ -103,7 +103,9 @@ var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemo
 // its own time: deadline_not_passed before); kind "deal" (a seat, at a
 // trustless table of a game that deals: Kuhn poker) carries the seat's
 // mental-poker message Deal (docs/fairness.md, "Dealing without a dealer
-// who sees"), with no version.
+// who sees"), with no version; the first move at such a table may carry
+// its seat's deal keys as Deal ({keys}) while the deal waits only for
+// them.
 type TableActRequest struct {
 	Game      string             `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
 	GameID    string             `json:"gameId"`
@@ -214,8 +216,10 @@ func (q *TableActRequest) check() error {
 		return fieldErr("seat", fmt.Sprintf("must be 0 to %d", MaxTableSeats-1))
 	case len(q.Signature) > 128:
 		return fieldErr("signature", "must be 128 hex digits")
-	case (q.Kind == table.KindDeal) != (q.Deal != nil):
-		return fieldErr("deal", "is required with kind deal, and only there")
+	case q.Kind == table.KindDeal && q.Deal == nil:
+		return fieldErr("deal", "is required with kind deal")
+	case q.Deal != nil && q.Kind != table.KindDeal && q.Kind != table.KindMove:
+		return fieldErr("deal", "goes with kind deal, or with a move at the deal (its seat's keys)")
 	case q.Reveal != nil && q.Kind != table.KindMove:
 		return fieldErr("reveal", "goes with a move only")
 	case q.Reveal != nil && !revealSized(q.Reveal.Link, q.Reveal.Digest, q.Reveal.Transcript, q.Reveal.Signature):

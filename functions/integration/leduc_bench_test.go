@@ -122,10 +122,11 @@ type handRun struct {
 
 // firstBet plays tt's started hand to its first move (a raise if the
 // seat may, else its first legal move) as a lean client does: the seat
-// whose message the deal awaits (the pass's seat; at the deal, each seat
-// that still owes keys; then the seat to move) reads its view, makes its
-// message and sends it. Each act is counted; an act that changes nothing
-// (a replay) would be an error here, as would a refusal.
+// whose message the deal awaits (the pass's seat; at the deal, the seat
+// to move, whose move carries its keys, or another that still owes keys)
+// reads its view, makes its message and sends it; then the other seat
+// reads. Each act is counted; an act that changes nothing (a replay)
+// would be an error here, as would a refusal.
 func firstBet(tt *functest.TrustTable) (handRun, error) {
 	var r handRun
 	var start time.Time
@@ -142,8 +143,9 @@ func firstBet(tt *functest.TrustTable) (handRun, error) {
 			return r, fmt.Errorf("not a dealing table")
 		}
 		var a *table.Action
-		switch dv.Phase {
-		case trustdeal.PhasePlay:
+		switch {
+		case dv.Phase == trustdeal.PhasePlay || dv.Phase == trustdeal.PhaseDeal && v.ToMove == s.Index():
+			// the first move; at the deal, it carries the mover's keys
 			if v.ToMove != s.Index() {
 				next = v.ToMove
 				continue
@@ -159,7 +161,7 @@ func firstBet(tt *functest.TrustTable) (handRun, error) {
 				return r, err
 			}
 			a = &act
-		case trustdeal.PhasePass, trustdeal.PhaseDeal:
+		case dv.Phase == trustdeal.PhasePass || dv.Phase == trustdeal.PhaseDeal:
 			if a, err = s.DealTo(fmt.Sprint("d", step), v); err != nil {
 				return r, err
 			}
@@ -184,6 +186,7 @@ func firstBet(tt *functest.TrustTable) (handRun, error) {
 			return r, fmt.Errorf("seat %d's %s was a replay", s.Index(), a.Kind)
 		}
 		r.commits++
+		next = (s.Index() + 1) % len(tt.Seats) // the other seat's turn: its pass, its keys or its move
 		if a.Kind == table.KindMove {
 			r.d = time.Since(start)
 			return r, nil

@@ -132,12 +132,12 @@ func (s *Seat) Act(v *View, choose Choose) (*Action, error) {
 		if s.tb.Dealt() && !s.Leak {
 			// The pass that completes the deal (the seat's own table
 			// holds it now): its keys of the others' cards ride with it.
-			if a.Keys, err = s.dealKeys(); err != nil {
+			if a.Keys, err = s.DueKeys(); err != nil {
 				return nil, err
 			}
 		}
 	case PhaseDeal:
-		ks, err := s.dealKeys()
+		ks, err := s.DueKeys()
 		if err != nil || len(ks) == 0 {
 			return nil, err
 		}
@@ -175,9 +175,11 @@ func (s *Seat) Act(v *View, choose Choose) (*Action, error) {
 	return a, nil
 }
 
-// dealKeys returns the seat's keys, not yet published, of the positions
-// dealt to the other seats (and, with Leak, of its own).
-func (s *Seat) dealKeys() ([]*mentalpoker.KeyMessage, error) {
+// DueKeys returns the seat's keys, not yet published, of the positions
+// dealt to the other seats (and, with Leak, of its own): what it owes the
+// deal, sent alone, with the pass that completes the deal or with its
+// first move.
+func (s *Seat) DueKeys() ([]*mentalpoker.KeyMessage, error) {
 	var out []*mentalpoker.KeyMessage
 	for p, o := range s.d.Owners() {
 		if o != game.All && (o != s.idx || s.Leak) && slices.Contains(s.tb.Missing(p, -1), s.idx) {

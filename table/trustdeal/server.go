@@ -48,7 +48,8 @@ type Config struct {
 
 // Action is what a seat sends: exactly one of a pass, keys, a move or its
 // reveal; or the pass that completes the deal with the sender's keys of
-// the others' cards. Seat is the sender, as the transport authenticated it; At the
+// the others' cards; or, at the deal, the first move with the last keys
+// the deal waits for, all its sender's. Seat is the sender, as the transport authenticated it; At the
 // server's clock (unix ms).
 type Action struct {
 	Seat   int
@@ -181,6 +182,10 @@ func (s *Server) do(a Action) error {
 		return fmt.Errorf("%w: no seat %d", ErrPhase, a.Seat)
 	case a.Pass != nil && (a.Move != nil || a.Reveal != nil):
 		return fmt.Errorf("%w: a pass carries no move nor reveal", ErrPhase)
+	case a.Move != nil && len(a.Keys) > 0 && s.phase == PhaseDeal:
+		return s.moveWithKeys(a)
+	case a.Move != nil && len(a.Keys) > 0:
+		return fmt.Errorf("%w: keys ride with a move only at the deal (the hand is in phase %s)", ErrPhase, s.phase)
 	case a.Pass != nil && s.phase == PhasePass:
 		return s.pass(a)
 	case len(a.Keys) > 0 && s.phase == PhaseDeal:
@@ -268,8 +273,51 @@ func (s *Server) keysWithPass(a Action) error {
 	return nil
 }
 
+// moveWithKeys applies, at the deal, the first move with its sender's
+// keys when they are every key the deal still waits for (the mover's of
+// the others' cards: they ride with its move; docs/fairness.md, "Cost in
+// commits"): the move is checked first (its seat, the game's dry run),
+// then the keys on the twin table, and only then is anything taken, so a
+// refusal changes nothing.
+func (s *Server) moveWithKeys(a Action) error {
+	mv := *a.Move
+	if mv.Seat != a.Seat {
+		return fmt.Errorf("%w: seat %d sends a move of seat %d", ErrPhase, a.Seat, mv.Seat)
+	}
+	due := s.d.PrivateKeysDue()
+	if len(a.Keys) != len(due) {
+		return fmt.Errorf("%w: %d keys with the move; the deal waits for %v (position, seat)", ErrNotDue, len(a.Keys), due)
+	}
+	for i, k := range a.Keys {
+		if k == nil || int(k.Seat) != a.Seat || due[i] != [2]int{int(k.Position), a.Seat} {
+			return fmt.Errorf("%w: a move carries every key the deal waits for, all its seat's, in order: %v (position, seat)", ErrNotDue, due)
+		}
+	}
+	if _, err := s.m.WouldDraw(mv); err != nil {
+		return fmt.Errorf("%w: %v", ErrMove, err)
+	}
+	for _, k := range a.Keys {
+		if err := s.twin.AcceptKey(k); err != nil {
+			s.twin = s.remakeTwin()
+			return err
+		}
+	}
+	for _, k := range a.Keys {
+		if err := s.tb.AcceptKey(k); err != nil {
+			panic("trustdeal: a key the twin table took was refused: " + err.Error())
+		}
+		s.rec.Keys = append(s.rec.Keys, k)
+	}
+	s.afterDealKeys()
+	if err := s.move(a); err != nil {
+		panic("trustdeal: a move its dry run took was refused: " + err.Error())
+	}
+	return nil
+}
+
 // remakeTwin makes the twin table again from the table's passes and
-// published keys (the twin holds no staged key in the pass phase).
+// published keys (the twin holds no staged key in the pass and deal
+// phases).
 func (s *Server) remakeTwin() *mentalpoker.Table {
 	twin, _ := mentalpoker.NewTable(s.cfg.GameID, s.cfg.Hand, s.tb.Cards(), s.cfg.Keys)
 	for _, m := range s.tb.Messages() {
