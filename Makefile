@@ -14,10 +14,11 @@ bench:
 	go test -run '^$$' -bench . -benchmem ./...
 
 # Issue 28's speed figures, on request only (docs/fairness.md "Cost",
-# docs/sim.md "Speed"; bench-leduc-hand below): the 4-seat 52-card deal against the 658ca0c SRA
-# shuffle, alternating in one process (COUNT runs of BENCHTIME pairs, about
-# 2 s of CPU a pair; in WebAssembly under Node, 15 to 25 s a pair), and the
-# solver's iterations and seconds to each exploitability bound.
+# docs/sim.md "Speed"; bench-leduc-hand below): the 4-seat 52-card deal
+# against the 658ca0c SRA shuffle, alternating in one process (COUNT runs
+# of BENCHTIME pairs, about 2 s of CPU a pair; in WebAssembly under Node,
+# 15 to 25 s a pair), and the solver's iterations and seconds to each
+# exploitability bound.
 bench-deal:
 	go test -run '^$$' -bench 'DealVsSRA' -benchtime $(or $(BENCHTIME),3x) -count $(or $(COUNT),4) ./rng/mentalpoker
 
@@ -30,7 +31,8 @@ bench-solve:
 # A 2-seat trustless Leduc hand through the functions on the emulators,
 # from the first pass to the first bet, alternating with its floor (2S + 1
 # request-commits in a row): docs/fairness.md, "Cost in commits". A fresh
-# Firestore emulator per run; about 0.5 s an iteration.
+# Firestore emulator per run; 0.4 s an iteration at load 11, 1.2 to 1.8 s at
+# load 20 to 33.
 bench-leduc-hand:
 	go test -run '^$$' -bench 'TrustlessLeducHand' -benchtime $(or $(BENCHTIME),20x) -count $(or $(COUNT),5) ./functions/integration/
 
