@@ -172,3 +172,23 @@ func TestKeysRideWithTheFirstMove(t *testing.T) {
 	_, err = match.VerifyDeal(kuhn.Def, nil, copyRecord(t, x.srv.Record()))
 	require.NoError(t, err)
 }
+
+// A pass after the passes is refused even with keys the deal waits for:
+// the keys do not go in without it (seat 0's last pass sent again with
+// its due keys, at the deal); the keys alone are the control.
+func TestPassWithKeysAfterThePasses(t *testing.T) {
+	x := newHand(t, 720)
+	for x.srv.Phase() != trustdeal.PhaseDeal {
+		require.True(t, x.step(t, 1, -1))
+	}
+	v := x.srv.View()
+	require.NoError(t, x.seats[0].Sync(v))
+	ks, err := x.seats[0].DueKeys()
+	require.NoError(t, err)
+	log := len(x.srv.Log())
+	require.ErrorIs(t, x.srv.Do(trustdeal.Action{Seat: 0, At: 2, Pass: v.Passes[2], Keys: ks}), trustdeal.ErrPhase)
+	require.Equal(t, log, len(x.srv.Log()))
+	require.Len(t, x.srv.View().Keys, 1)
+	require.NoError(t, x.srv.Do(trustdeal.Action{Seat: 0, At: 2, Keys: ks}), "the control")
+	require.Equal(t, trustdeal.PhasePlay, x.srv.Phase())
+}

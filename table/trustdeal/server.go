@@ -182,6 +182,8 @@ func (s *Server) do(a Action) error {
 		return fmt.Errorf("%w: no seat %d", ErrPhase, a.Seat)
 	case a.Pass != nil && (a.Move != nil || a.Reveal != nil):
 		return fmt.Errorf("%w: a pass carries no move nor reveal", ErrPhase)
+	case a.Pass != nil && s.phase != PhasePass:
+		return fmt.Errorf("%w: a pass in phase %s", ErrPhase, s.phase)
 	case a.Move != nil && len(a.Keys) > 0 && s.phase == PhaseDeal:
 		return s.moveWithKeys(a)
 	case a.Move != nil && len(a.Keys) > 0:
