@@ -1,5 +1,5 @@
 # The README's two commands, plus the jobs run on request.
-.PHONY: test demo bench bench-deal bench-deal-wasm bench-solve bench-vs fuzz mutation strength flaky
+.PHONY: test demo bench bench-deal bench-deal-wasm bench-solve bench-leduc-hand bench-vs fuzz mutation strength flaky
 
 # Every test, as CI runs it (.ci/run): static checks, then go test.
 test:
@@ -14,10 +14,11 @@ bench:
 	go test -run '^$$' -bench . -benchmem ./...
 
 # Issue 28's speed figures, on request only (docs/fairness.md "Cost",
-# docs/sim.md "Speed"): the 4-seat 52-card deal against the 658ca0c SRA
-# shuffle, alternating in one process (COUNT runs of BENCHTIME pairs, about
-# 2 s of CPU a pair; in WebAssembly under Node, 15 to 25 s a pair), and the
-# solver's iterations and seconds to each exploitability bound.
+# docs/sim.md "Speed"; bench-leduc-hand below): the 4-seat 52-card deal
+# against the 658ca0c SRA shuffle, alternating in one process (COUNT runs
+# of BENCHTIME pairs, about 2 s of CPU a pair; in WebAssembly under Node,
+# 15 to 25 s a pair), and the solver's iterations and seconds to each
+# exploitability bound.
 bench-deal:
 	go test -run '^$$' -bench 'DealVsSRA' -benchtime $(or $(BENCHTIME),3x) -count $(or $(COUNT),4) ./rng/mentalpoker
 
@@ -26,6 +27,14 @@ bench-deal-wasm:
 
 bench-solve:
 	go test -run '^$$' -bench 'Solve' -benchtime 1x -count $(or $(COUNT),3) ./match
+
+# A 2-seat trustless Leduc hand through the functions on the emulators,
+# from the first pass to the first bet, alternating with its floor (2S + 1
+# request-commits in a row): docs/fairness.md, "Cost in commits". A fresh
+# Firestore emulator per run; 0.4 s an iteration at load 11, 1.2 to 1.8 s at
+# load 20 to 33.
+bench-leduc-hand:
+	go test -run '^$$' -bench 'TrustlessLeducHand' -benchtime $(or $(BENCHTIME),20x) -count $(or $(COUNT),5) ./functions/integration/
 
 # One benchmark of this tree against revision REV, runs alternating (PAIRS of
 # them, 10 by default), on request only: the ratio of medians and the pairs'

@@ -13,9 +13,13 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustdeal"
+	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // newSweepServer is newTrustServer with the sweep served ("Bearer
@@ -126,21 +130,23 @@ func TestSweepAbortsStalledTables(t *testing.T) {
 
 // The sweep also aborts a dealing table (trustless Kuhn) whose deal waits
 // past its deadline for a seat's keys, naming that seat, which forfeits
-// its ante: before the fix the table was never due (its DueAt read only
-// reveal rounds), so a stalled hand stayed open until someone called.
-// The control is the same sweep at the deadline itself, which finds
-// nothing.
+// its ante: seat 1's keys rode with its last pass, and seat 0 never sends
+// its own (alone or with a first move). Before the fix the table was
+// never due (its DueAt read only reveal rounds), so a stalled hand stayed
+// open until someone called. The control is the same sweep at the
+// deadline itself, which finds nothing.
 func TestSweepAbortsStalledDeal(t *testing.T) {
 	var now atomic.Int64
 	now.Store(1_760_000_000_000)
 	c := newSweepServer(t, &now)
 	ctx := context.Background()
 	ps := devPlayers("swd", 2)
-	tt, a := toKeyWait(t, c, ps, "sw-deal")
-	_, err := tt.Do(*a) // seat 0 gives its keys; seat 1 never does
+	tt, err := functest.NewTrustTable(ctx, c, kuhn.Def, "sw-deal", ps, map[string]any{"deadlineMs": 5000}, true)
 	require.NoError(t, err)
-	v, err := tt.View(ps[0].UID)
+	inDeal := func(v *table.View) bool { return v.Trustless.Deal.Phase == trustdeal.PhaseDeal }
+	v, err := trustseat.Play(tt, tt.Seats, func(v *table.View) game.Move { return v.Legal[0] }, inDeal, 20)
 	require.NoError(t, err)
+	require.Equal(t, trustdeal.PhaseDeal, v.Trustless.Deal.Phase)
 	deadline := v.Trustless.Deal.Deadline
 
 	now.Store(deadline)
@@ -151,11 +157,10 @@ func TestSweepAbortsStalledDeal(t *testing.T) {
 	out, err = c.Sweep(ctx, "scheduler")
 	require.NoError(t, err)
 	require.Equal(t, 1, out.Tables.Due)
-	require.Len(t, out.Tables.Aborted, 1)
-	require.Equal(t, functions.TableAbort{GameID: "sw-deal", Missing: []string{ps[1].UID}}, out.Tables.Aborted[0])
+	require.Equal(t, []functions.TableAbort{{GameID: "sw-deal", Missing: []string{ps[0].UID}}}, out.Tables.Aborted)
 	end, err := tt.View(ps[0].UID)
 	require.NoError(t, err)
-	require.Equal(t, &table.Outcome{Abandoned: true, Winners: []int{}, Payoffs: []float64{1, -1}, Reason: match.ForfeitDeadline, Missing: []int{1}}, end.Outcome)
+	require.Equal(t, &table.Outcome{Abandoned: true, Winners: []int{}, Payoffs: []float64{-1, 1}, Reason: match.ForfeitDeadline, Missing: []int{0}}, end.Outcome)
 	out, err = c.Sweep(ctx, "scheduler")
 	require.NoError(t, err)
 	require.Equal(t, 0, out.Tables.Due, "a swept table is due no more")

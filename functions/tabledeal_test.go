@@ -85,29 +85,50 @@ func TestTrustlessLeducOverHTTP(t *testing.T) {
 	}
 }
 
-// Hostile seats through the functions: a pass with a bad signature is
-// refused by its code (bad_signature) and changes nothing; a seat that
-// withholds its deal key past the deadline: act's abort before it is
-// refused (deadline_not_passed), after it the game ends naming the seat,
-// which loses its ante; the exported record verifies.
+// Hostile seats through the functions: seat 1's last pass with its keys
+// riding, one key's signature broken, is refused by its code
+// (bad_signature) and changes nothing (the same pass with its keys
+// intact is then taken: the control); seat 0 then withholds its deal key
+// past the deadline: act's abort before it is refused
+// (deadline_not_passed), after it the game ends naming seat 0, which
+// loses its ante; the exported record verifies.
 func TestTrustlessKuhnStallerOverHTTP(t *testing.T) {
 	var now atomic.Int64
 	now.Store(1_760_000_000_000)
 	c := newTrustServer(t, &now)
 	ctx := context.Background()
 	ps := devPlayers("tks", 2)
-	tt, a := toKeyWait(t, c, ps, "tk-st")
+	tt, err := functest.NewTrustTable(ctx, c, kuhn.Def, "tk-st", ps, map[string]any{"deadlineMs": 5000}, true)
+	require.NoError(t, err)
+	lastPass := func(v *table.View) bool { return len(v.Trustless.Deal.Passes) == 3 }
+	v, err := trustseat.Play(tt, tt.Seats, func(v *table.View) game.Move { return v.Legal[0] }, lastPass, 20)
+	require.NoError(t, err)
+	require.Equal(t, trustdeal.PhasePass, v.Trustless.Deal.Phase)
+
+	v1, err := tt.View(ps[1].UID)
+	require.NoError(t, err)
+	a, err := tt.Seats[1].DealTo("p1", v1)
+	require.NoError(t, err)
+	require.NotNil(t, a.Deal.Pass)
+	require.Len(t, a.Deal.Keys, 1)
 	bad := *a
-	bad.ActionID = "k0-bad"
+	bad.ActionID = "p1-bad"
 	k := *a.Deal.Keys[0]
 	k.Sig = append([]byte(nil), k.Sig...)
 	k.Sig[0] ^= 1
-	bad.Deal = &table.DealMessage{Keys: []*mentalpoker.KeyMessage{&k}}
-	_, err := tt.Do(bad)
+	bad.Deal = &table.DealMessage{Pass: a.Deal.Pass, Keys: []*mentalpoker.KeyMessage{&k}}
+	_, err = tt.Do(bad)
 	require.Error(t, err)
 	require.Equal(t, "bad_signature", err.(*functest.Error).Details["code"], "%v", err)
+	v1, err = tt.View(ps[1].UID)
+	require.NoError(t, err)
+	require.Equal(t, trustdeal.PhasePass, v1.Trustless.Deal.Phase, "nothing changed")
+	require.Len(t, v1.Trustless.Deal.Passes, 3, "nothing changed")
 	_, err = tt.Do(*a) // the control
 	require.NoError(t, err)
+	v1, err = tt.View(ps[1].UID)
+	require.NoError(t, err)
+	require.Equal(t, trustdeal.PhaseDeal, v1.Trustless.Deal.Phase)
 
 	deadline := now.Load() + 5000
 	abort := table.Action{Actor: ps[0].UID, ActionID: "ab", Kind: table.KindAbort}
@@ -120,7 +141,7 @@ func TestTrustlessKuhnStallerOverHTTP(t *testing.T) {
 	require.NoError(t, err)
 	end, err := tt.View(ps[0].UID)
 	require.NoError(t, err)
-	require.Equal(t, &table.Outcome{Abandoned: true, Winners: []int{}, Payoffs: []float64{1, -1}, Reason: match.ForfeitDeadline, Missing: []int{1}}, end.Outcome)
+	require.Equal(t, &table.Outcome{Abandoned: true, Winners: []int{}, Payoffs: []float64{-1, 1}, Reason: match.ForfeitDeadline, Missing: []int{0}}, end.Outcome)
 	var raw json.RawMessage
 	require.NoError(t, c.Call(ctx, "exportGame", ps[0].Token, map[string]any{"gameId": "tk-st"}, &raw))
 	rec, err := match.ReadRecord(raw)
@@ -128,22 +149,4 @@ func TestTrustlessKuhnStallerOverHTTP(t *testing.T) {
 	div, err := match.CheckRecord(kuhn.Def, rec)
 	require.NoError(t, err)
 	require.NoError(t, div)
-}
-
-// toKeyWait makes the trustless Kuhn table g of ps (a 5 s deadline) and
-// plays it to the deal's first wait for keys: it returns the table and
-// seat 0's keys for that wait, not sent.
-func toKeyWait(t *testing.T, c *functest.Client, ps []functest.Player, g string) (*functest.TrustTable, *table.Action) {
-	t.Helper()
-	tt, err := functest.NewTrustTable(context.Background(), c, kuhn.Def, g, ps, map[string]any{"deadlineMs": 5000}, true)
-	require.NoError(t, err)
-	inDeal := func(v *table.View) bool { return v.Trustless.Deal.Phase == trustdeal.PhaseDeal }
-	v, err := trustseat.Play(tt, tt.Seats, func(v *table.View) game.Move { return v.Legal[0] }, inDeal, 20)
-	require.NoError(t, err)
-	require.Equal(t, trustdeal.PhaseDeal, v.Trustless.Deal.Phase)
-	v0, err := tt.View(ps[0].UID)
-	require.NoError(t, err)
-	a, err := tt.Seats[0].DealTo("k0", v0)
-	require.NoError(t, err)
-	return tt, a
 }

@@ -109,11 +109,12 @@ var tableActKinds = []table.Kind{table.KindMove, table.KindLeave, table.KindRemo
 // its own time: deadline_not_passed before); kind "deal" (a seat, at a
 // trustless table of a game that deals: Kuhn poker) carries the seat's
 // mental-poker message Deal (docs/fairness.md, "Dealing without a dealer
-// who sees"), with no version; kind "open" (a seat, at a fair table with
-// openings, every seat taken) carries Entropy, the seat's 32-byte
-// contribution as 64 hex digits, which must open its commitment. At such
-// a table an abort asks the server to end a lobby whose openings are
-// past their deadline.
+// who sees"), with no version; the first move at such a table may carry
+// its seat's deal keys as Deal ({keys}) while the deal waits only for
+// them. Kind "open" (a seat, at a fair table with openings, every seat
+// taken) carries Entropy, the seat's 32-byte contribution as 64 hex
+// digits, which must open its commitment. At such a table an abort asks
+// the server to end a lobby whose openings are past their deadline.
 type TableActRequest struct {
 	Game      string             `json:"game,omitempty"` // the table's game: optional, spares the dungeon's read (docs/functions.md, "Routing")
 	GameID    string             `json:"gameId"`
@@ -228,8 +229,10 @@ func (q *TableActRequest) check() error {
 		return fieldErr("seat", fmt.Sprintf("must be 0 to %d", MaxTableSeats-1))
 	case len(q.Signature) > 128:
 		return fieldErr("signature", "must be 128 hex digits")
-	case (q.Kind == table.KindDeal) != (q.Deal != nil):
-		return fieldErr("deal", "is required with kind deal, and only there")
+	case q.Kind == table.KindDeal && q.Deal == nil:
+		return fieldErr("deal", "is required with kind deal")
+	case q.Deal != nil && q.Kind != table.KindDeal && q.Kind != table.KindMove:
+		return fieldErr("deal", "goes with kind deal, or with a move at the deal (its seat's keys)")
 	case (q.Kind == table.KindOpen) != (q.Entropy != ""):
 		return fieldErr("entropy", "is required with kind open, and only there")
 	case len(q.Entropy) > 2*fair.ContributionSize:

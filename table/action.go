@@ -174,8 +174,8 @@ func (t *Table) Do(a Action) (*Result, error) {
 		return nil, reject(CodeInvalidAction, string(a.Kind)+" is for trustless tables; this one is "+string(t.mode))
 	case a.Kind == KindDeal && !t.tl.Dealing && t.phase == PhasePlaying, a.Kind == KindReveal && t.dl != nil:
 		return nil, reject(CodeInvalidAction, string(a.Kind)+" is not for this table's game")
-	case a.Deal != nil && a.Kind != KindDeal:
-		return nil, reject(CodeInvalidAction, "only a deal action carries a deal message")
+	case a.Deal != nil && a.Kind != KindDeal && (a.Kind != KindMove || t.dl == nil):
+		return nil, reject(CodeInvalidAction, "only a deal action, or a move at a dealing table, carries a deal message")
 	case t.phase == PhasePlaying && a.Kind != KindMove && a.Kind != KindAbandon && a.Kind != KindReveal && a.Kind != KindAbort && a.Kind != KindDeal:
 		return nil, reject(CodeAlreadyStarted, string(a.Kind)+" is for the lobby; the game has started")
 	case t.phase == PhaseLobby && (a.Kind == KindMove || a.Kind == KindReveal || a.Kind == KindAbort && t.op == nil || a.Kind == KindDeal):

@@ -77,18 +77,18 @@ func TestTrustlessKuhnSaveRestore(t *testing.T) {
 	require.NoError(t, div)
 }
 
-// A seat that withholds its deal key past the deadline: the server's
-// abort before it is refused, after it ends the game naming the seat,
-// which loses its ante; the record verifies.
+// A seat that withholds its deal key past the deadline (seat 0: seat 1's
+// keys rode with its pass, which completed the deal): the server's abort
+// before it is refused, after it ends the game naming the seat, which
+// loses its ante; the record verifies.
 func TestTrustlessKuhnWithheldKey(t *testing.T) {
 	tbl, seats := kuhnTable(t, "kw")
 	inDeal := func(v *table.View) bool { return v.Trustless.Deal.Phase == trustdeal.PhaseDeal }
 	_, err := trustseat.Play(tblSrv{tbl}, seats, betAlways, inDeal, 20)
 	require.NoError(t, err)
-	a, err := seats[0].DealTo("k0", tbl.View(uid(0)))
+	a, err := seats[1].DealTo("k1", tbl.View(uid(1)))
 	require.NoError(t, err)
-	_, err = tbl.Do(*a)
-	require.NoError(t, err)
+	require.Nil(t, a, "seat 1 owes no key")
 	dl := tbl.View("").Trustless.Deal
 	require.Equal(t, trustdeal.PhaseDeal, dl.Phase)
 	require.False(t, tbl.AbortDue(dl.Deadline))
@@ -101,7 +101,7 @@ func TestTrustlessKuhnWithheldKey(t *testing.T) {
 	_, err = tbl.Do(table.Action{Actor: table.ServerActor, ActionID: "ab1", Kind: table.KindAbort, At: dl.Deadline + 1})
 	require.NoError(t, err)
 	v := tbl.View("")
-	require.Equal(t, &table.Outcome{Abandoned: true, Payoffs: []float64{1, -1}, Reason: match.ForfeitDeadline, Missing: []int{1}}, v.Outcome)
+	require.Equal(t, &table.Outcome{Abandoned: true, Payoffs: []float64{-1, 1}, Reason: match.ForfeitDeadline, Missing: []int{0}}, v.Outcome)
 	require.Zero(t, tbl.DueAt(), "a finished table is due no more")
 	rec, err := tbl.Record(uid(0))
 	require.NoError(t, err)

@@ -22,7 +22,9 @@ import (
 
 // DealMessage is a seat's mental-poker message (KindDeal): exactly one
 // of its pass, its keys (of the others' cards at the deal, or of the
-// cards a pending move shows) or its end-of-hand reveal.
+// cards a pending move shows) or its end-of-hand reveal; or the pass that
+// completes the deal with the sender's keys of the others' cards (they
+// ride with it: docs/fairness.md, "Cost in commits").
 type DealMessage struct {
 	Pass   *mentalpoker.PassMessage   `json:"pass,omitempty"`
 	Keys   []*mentalpoker.KeyMessage  `json:"keys,omitempty"`
@@ -77,8 +79,8 @@ func (t *Table) dealAction(a *Action) *Error {
 		return reject(CodeNotSeated, "the actor holds no seat")
 	}
 	d := a.Deal
-	if d == nil || countParts(d) != 1 {
-		return reject(CodeInvalidAction, "a deal action carries exactly one of a pass, keys and a reveal")
+	if d == nil || countParts(d) != 1 && (countParts(d) != 2 || d.Pass == nil || len(d.Keys) == 0) {
+		return reject(CodeInvalidAction, "a deal action carries exactly one of a pass, keys and a reveal, or a pass with keys")
 	}
 	return t.dealDo(trustdeal.Action{Seat: s, At: a.At, Pass: d.Pass, Keys: d.Keys, Reveal: d.Reveal}, a.Actor)
 }
@@ -115,17 +117,26 @@ func (t *Table) dealDo(da trustdeal.Action, uid string) *Error {
 }
 
 // moveDealing applies a signed move at a dealing table: at once, or
-// pending until every seat's key of the cards it shows is in.
+// pending until every seat's key of the cards it shows is in. At the
+// deal, the first move may carry its seat's keys (Deal.Keys alone) when
+// they are the last the deal waits for: both are taken, or neither.
 func (t *Table) moveDealing(a *Action, mv game.Move, tr [32]byte) *Error {
 	if a.Reveal != nil {
 		return reject(CodeInvalidAction, "a move at a dealing table carries no reveal")
 	}
-	if t.dl.Phase() != trustdeal.PhasePlay {
-		return reject(CodePending, "the deal awaits the seats' "+string(t.dl.Phase())+" messages")
+	var keys []*mentalpoker.KeyMessage
+	if d := a.Deal; d != nil {
+		if d.Pass != nil || d.Reveal != nil || len(d.Keys) == 0 {
+			return reject(CodeInvalidAction, "a move carries only its seat's deal keys")
+		}
+		keys = d.Keys
+	}
+	if ph := t.dl.Phase(); ph != trustdeal.PhasePlay && (keys == nil || ph != trustdeal.PhaseDeal) {
+		return reject(CodePending, "the deal awaits the seats' "+string(ph)+" messages")
 	}
 	next := hexArr(tr)
 	t.tl.DealPending, t.tl.DealNext = &trustMove{Version: a.Version, Sig: a.Signature}, &next
-	if err := t.dealDo(trustdeal.Action{Seat: mv.Seat, At: a.At, Move: &mv}, a.Actor); err != nil {
+	if err := t.dealDo(trustdeal.Action{Seat: mv.Seat, At: a.At, Move: &mv, Keys: keys}, a.Actor); err != nil {
 		t.tl.DealPending = nil
 		return err
 	}

@@ -49,6 +49,9 @@ func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 		d["version"] = a.Version
 	case table.KindMove:
 		d["version"], d["move"], d["signature"] = a.Version, json.RawMessage(a.Move), a.Signature
+		if a.Deal != nil {
+			d["deal"] = a.Deal // the seat's deal keys, riding with its first move
+		}
 		if r := a.Reveal; r != nil {
 			d["reveal"] = map[string]any{"seat": r.Seat, "index": r.Index, "link": r.Link, "digest": r.Digest,
 				"transcript": r.Transcript, "signature": r.Signature}

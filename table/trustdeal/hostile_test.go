@@ -96,34 +96,36 @@ func TestSubstitutionForfeits(t *testing.T) {
 }
 
 // A seat that withholds its keys past the deadline ends the hand, named:
-// at the deal (it loses its ante), at a showdown's staged opening (it
-// loses its ante and bet, 2) and at the end-of-hand reveal (it forfeits
-// as a cheat, 2, since the reveal is what shows its passes honest). An
-// abort before the deadline is refused. Each record verifies.
+// at the deal (it loses its ante; seat 0, since seat 1's keys rode with
+// its pass), at a showdown's staged opening (it loses its ante and bet,
+// 2) and at the end-of-hand reveal (it forfeits as a cheat, 2, since the
+// reveal is what shows its passes honest). An abort before the deadline
+// is refused. Each record verifies.
 func TestWithheldKeysAbort(t *testing.T) {
 	for _, c := range []struct {
-		phase  trustdeal.Phase
-		reason string
-		pay    []float64
+		phase   trustdeal.Phase
+		staller int
+		reason  string
+		pay     []float64
 	}{
-		{trustdeal.PhaseDeal, match.ForfeitDeadline, []float64{1, -1}},
-		{trustdeal.PhaseOpen, match.ForfeitDeadline, []float64{2, -2}},
-		{trustdeal.PhaseReveal, match.ForfeitCheat, []float64{2, -2}},
+		{trustdeal.PhaseDeal, 0, match.ForfeitDeadline, []float64{-1, 1}},
+		{trustdeal.PhaseOpen, 1, match.ForfeitDeadline, []float64{2, -2}},
+		{trustdeal.PhaseReveal, 1, match.ForfeitCheat, []float64{2, -2}},
 	} {
 		t.Run(string(c.phase), func(t *testing.T) {
 			x := newHand(t, 600)
 			for x.srv.Phase() != c.phase {
 				require.True(t, x.step(t, 1, -1))
 			}
-			for x.step(t, 2, 1) { // seat 1 withholds
+			for x.step(t, 2, c.staller) {
 			}
 			_, err := x.srv.Abort(x.srv.Deadline())
 			require.ErrorIs(t, err, trustdeal.ErrPhase)
 			missing, err := x.srv.Abort(x.srv.Deadline() + 1)
 			require.NoError(t, err)
-			require.Equal(t, []int{1}, missing)
+			require.Equal(t, []int{c.staller}, missing)
 			r := x.srv.Record()
-			require.Equal(t, &match.DealForfeit{Reason: c.reason, Seats: []int{1}}, r.Forfeit)
+			require.Equal(t, &match.DealForfeit{Reason: c.reason, Seats: []int{c.staller}}, r.Forfeit)
 			require.Equal(t, c.pay, r.Payoffs)
 			_, err = match.VerifyDeal(kuhn.Def, nil, copyRecord(t, r))
 			require.NoError(t, err)
@@ -145,9 +147,11 @@ func TestWithheldPassAborts(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// When every seat withholds (at the deal, at an opening, at the end) the
-// abort names them all and the hand is void; a record whose deadline
-// forfeit names another seat than the one the hand waited for is refused.
+// When every seat withholds (at an opening, at the end) the abort names
+// them all and the hand is void; at the deal only seat 0 can (seat 1's
+// keys rode with its pass), and it alone is named. A record whose
+// deadline forfeit names another seat than the one the hand waited for is
+// refused.
 func TestEverySeatWithholds(t *testing.T) {
 	for _, ph := range []trustdeal.Phase{trustdeal.PhaseDeal, trustdeal.PhaseOpen, trustdeal.PhaseReveal} {
 		x := newHand(t, 610)
@@ -156,9 +160,13 @@ func TestEverySeatWithholds(t *testing.T) {
 		}
 		missing, err := x.srv.Abort(x.srv.Deadline() + 1)
 		require.NoError(t, err)
-		require.Equal(t, []int{0, 1}, missing, "phase %s", ph)
+		want, pay := []int{0, 1}, []float64{0, 0}
+		if ph == trustdeal.PhaseDeal {
+			want, pay = []int{0}, []float64{-1, 1}
+		}
+		require.Equal(t, want, missing, "phase %s", ph)
 		r := x.srv.Record()
-		require.Equal(t, []float64{0, 0}, r.Payoffs)
+		require.Equal(t, pay, r.Payoffs)
 		_, err = match.VerifyDeal(kuhn.Def, nil, copyRecord(t, r))
 		require.NoError(t, err, "phase %s", ph)
 	}

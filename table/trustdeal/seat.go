@@ -110,7 +110,9 @@ func (s *Seat) Sync(v *View) error {
 type Choose func(seat int, cards map[int]int, legal []game.Move) game.Move
 
 // Act returns the seat's action for the view (after Sync), or nil when
-// the hand waits for another seat. In PhaseOpen it sends its keys only
+// the hand waits for another seat. In PhasePass it sends its pass, with
+// its keys of the others' cards when that pass completes the deal (the
+// deck is then fixed). In PhaseOpen it sends its keys only
 // for the positions its own replay of the pending move opens; a server
 // that asks for others is refused. In PhaseReveal it reveals every key
 // only once its own replay of the hand is over or a card it can open
@@ -127,19 +129,19 @@ func (s *Seat) Act(v *View, choose Choose) (*Action, error) {
 			return nil, err
 		}
 		a.Pass = m
-	case PhaseDeal:
-		for p, o := range s.d.Owners() {
-			if o != game.All && (o != s.idx || s.Leak) && slices.Contains(s.tb.Missing(p, -1), s.idx) {
-				k, err := s.ms.Key(s.tb, p)
-				if err != nil {
-					return nil, err
-				}
-				a.Keys = append(a.Keys, k)
+		if s.tb.Dealt() && !s.Leak {
+			// The pass that completes the deal (the seat's own table
+			// holds it now): its keys of the others' cards ride with it.
+			if a.Keys, err = s.DueKeys(); err != nil {
+				return nil, err
 			}
 		}
-		if len(a.Keys) == 0 {
-			return nil, nil
+	case PhaseDeal:
+		ks, err := s.DueKeys()
+		if err != nil || len(ks) == 0 {
+			return nil, err
 		}
+		a.Keys = ks
 	case PhasePlay:
 		if v.ToMove != s.idx {
 			return nil, nil
@@ -171,6 +173,24 @@ func (s *Seat) Act(v *View, choose Choose) (*Action, error) {
 		return nil, nil
 	}
 	return a, nil
+}
+
+// DueKeys returns the seat's keys, not yet published, of the positions
+// dealt to the other seats (and, with Leak, of its own): what it owes the
+// deal, sent alone, with the pass that completes the deal or with its
+// first move.
+func (s *Seat) DueKeys() ([]*mentalpoker.KeyMessage, error) {
+	var out []*mentalpoker.KeyMessage
+	for p, o := range s.d.Owners() {
+		if o != game.All && (o != s.idx || s.Leak) && slices.Contains(s.tb.Missing(p, -1), s.idx) {
+			k, err := s.ms.Key(s.tb, p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, k)
+		}
+	}
+	return out, nil
 }
 
 // cheatSeen reports whether a position the seat can open (its own, or

@@ -47,7 +47,9 @@ type Config struct {
 }
 
 // Action is what a seat sends: exactly one of a pass, keys, a move or its
-// reveal. Seat is the sender, as the transport authenticated it; At the
+// reveal; or the pass that completes the deal with the sender's keys of
+// the others' cards; or, at the deal, the first move with the last keys
+// the deal waits for, all its sender's. Seat is the sender, as the transport authenticated it; At the
 // server's clock (unix ms).
 type Action struct {
 	Seat   int
@@ -183,6 +185,14 @@ func (s *Server) do(a Action) error {
 	switch {
 	case a.Seat < 0 || a.Seat >= len(s.cfg.Keys):
 		return fmt.Errorf("%w: no seat %d", ErrPhase, a.Seat)
+	case a.Pass != nil && (a.Move != nil || a.Reveal != nil):
+		return fmt.Errorf("%w: a pass carries no move nor reveal", ErrPhase)
+	case a.Pass != nil && s.phase != PhasePass:
+		return fmt.Errorf("%w: a pass in phase %s", ErrPhase, s.phase)
+	case a.Move != nil && len(a.Keys) > 0 && s.phase == PhaseDeal:
+		return s.moveWithKeys(a)
+	case a.Move != nil && len(a.Keys) > 0:
+		return fmt.Errorf("%w: keys ride with a move only at the deal (the hand is in phase %s)", ErrPhase, s.phase)
 	case a.Pass != nil && s.phase == PhasePass:
 		return s.pass(a)
 	case len(a.Keys) > 0 && s.phase == PhaseDeal:
@@ -201,6 +211,11 @@ func (s *Server) pass(a Action) error {
 	if _, seat := s.tb.Next(); seat != a.Seat {
 		return fmt.Errorf("%w: the deal awaits seat %d's pass", ErrPhase, seat)
 	}
+	if len(a.Keys) > 0 {
+		if err := s.keysWithPass(a); err != nil {
+			return err
+		}
+	}
 	if err := s.tb.Accept(a.Pass); err != nil {
 		if provenCheat(err) {
 			s.rec.Refused = a.Pass
@@ -208,11 +223,19 @@ func (s *Server) pass(a Action) error {
 		}
 		return err
 	}
-	_ = s.twin.Accept(a.Pass)
+	if len(a.Keys) == 0 { // keysWithPass has taken it on the twin
+		_ = s.twin.Accept(a.Pass)
+	}
 	s.rec.Passes = append(s.rec.Passes, a.Pass)
 	s.deadline = a.At + s.cfg.DeadlineMs
 	if s.tb.Dealt() {
 		s.phase = PhaseDeal
+		for _, k := range a.Keys {
+			if err := s.tb.AcceptKey(k); err != nil {
+				panic("trustdeal: a key the twin table took was refused: " + err.Error())
+			}
+			s.rec.Keys = append(s.rec.Keys, k)
+		}
 		s.afterDealKeys()
 	}
 	return nil

@@ -37,10 +37,22 @@ func Play(srv Server, seats []*Seat, choose Choose, stop func(*table.View) bool,
 		}
 		id := fmt.Sprintf("a%d", step)
 		if dv := pub.Trustless.Deal; dv != nil && dv.Phase != trustdeal.PhasePlay {
-			if err := dealStep(srv, seats, id); err != nil {
+			// At the deal, the seat to move sends its keys with its
+			// move once no other seat owes any.
+			skip := -1
+			if dv.Phase == trustdeal.PhaseDeal {
+				skip = pub.ToMove
+			}
+			acted, err := dealStep(srv, seats, id, skip)
+			if err != nil {
 				return nil, err
 			}
-			continue
+			if acted || dv.Phase != trustdeal.PhaseDeal {
+				if !acted {
+					return nil, fmt.Errorf("trustseat: no seat has a deal action")
+				}
+				continue
+			}
 		}
 		if p := pub.Trustless.Pending; p != nil {
 			s := nextRevealer(seats, p)
@@ -83,24 +95,28 @@ func nextRevealer(seats []*Seat, p *table.PendingRound) *Seat {
 	return seats[0] // every seat revealed: the round closed before the view
 }
 
-// dealStep sends the first deal action a seat has for its own view.
-func dealStep(srv Server, seats []*Seat, id string) error {
+// dealStep sends the first deal action a seat but skip has for its own
+// view, and reports whether one did.
+func dealStep(srv Server, seats []*Seat, id string, skip int) (bool, error) {
 	for _, s := range seats {
+		if s.seat == skip {
+			continue
+		}
 		v, err := srv.View(s.uid)
 		if err != nil {
-			return err
+			return false, err
 		}
 		a, err := s.DealTo(id, v)
 		if err != nil {
-			return fmt.Errorf("seat %d: %w", s.seat, err)
+			return false, fmt.Errorf("seat %d: %w", s.seat, err)
 		}
 		if a == nil {
 			continue
 		}
 		if _, err := srv.Do(*a); err != nil {
-			return fmt.Errorf("seat %d's deal action: %w", s.seat, err)
+			return false, fmt.Errorf("seat %d's deal action: %w", s.seat, err)
 		}
-		return nil
+		return true, nil
 	}
-	return fmt.Errorf("trustseat: no seat has a deal action")
+	return false, nil
 }

@@ -129,7 +129,8 @@ func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
 // Move returns the move action for mv against the view v (the seat's
 // own, at its version), signed; if mv draws, it carries the seat's own
 // reveal for the round mv opens (docs/fairness.md, "An action with its
-// reveal"). It checks the view's protocol first.
+// reveal"); at a dealing table still at the deal, the seat's keys of the
+// others' cards. It checks the view's protocol first.
 func (s *Seat) Move(actionID string, v *table.View, mv game.Move) (table.Action, error) {
 	f, err := s.follow(v)
 	if err != nil {
@@ -140,6 +141,17 @@ func (s *Seat) Move(actionID string, v *table.View, mv game.Move) (table.Action,
 	sig := ed25519.Sign(s.priv, trustless.ActionMessage(s.gameID, canon))
 	a := table.Action{Actor: s.uid, ActionID: actionID, Version: v.Version, Kind: table.KindMove,
 		Move: game.AppendMoveJSON(nil, s.def.Kinds(), mv), Signature: hex.EncodeToString(sig)}
+	if d := v.Trustless.Deal; d != nil && d.Phase == trustdeal.PhaseDeal {
+		// The first move at the deal carries the seat's keys of the
+		// others' cards (docs/fairness.md, "Cost in commits").
+		ks, err := s.deal.DueKeys()
+		if err != nil {
+			return table.Action{}, err
+		}
+		if len(ks) > 0 {
+			a.Deal = &table.DealMessage{Keys: ks}
+		}
+	}
 	draws, err := f.Match.WouldDraw(mv)
 	if err != nil || !draws || f.Next > uint32(s.chain.Len()) || s.deal != nil { // a dealing table's move waits for keys, not a round
 		return a, err
