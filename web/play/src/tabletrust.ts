@@ -163,7 +163,9 @@ export class TrustPage {
         ? "Your seat's hash chain and signing key" + (t.deal ? ", and your keys of the deck," : "") +
           " were drawn in this page's WebAssembly and never leave it: this page signs your moves and reveals your links" + (t.deal ? " and keys" : "") +
           ", after checking every signature and round the table shows. Keep this tab open until the game ends (a reload loses the keys)."
-        : "Every die comes from the seats' hash chains, revealed by each player's page.";
+        : t.deal
+          ? "Every card is dealt by mental poker between the players' pages: each page adds its own encryption, and a card opens only with every page's key."
+          : "Every die comes from the seats' hash chains, revealed by each player's page.";
     const p = t.pendingRound;
     const due = this.due(v);
     box.dataset.revealDue = due ? "1" : "";
