@@ -169,6 +169,7 @@ export class TrustPage {
     const p = t.pendingRound;
     const due = this.due(v);
     box.dataset.revealDue = due ? "1" : "";
+    box.dataset.dealing = v.phase === "playing" && this.dealing(v) ? "1" : "";
     const round = byId("tg-trust-round");
     const abort = byId("tg-trust-abort");
     if (!p || v.phase !== "playing") {
@@ -195,9 +196,11 @@ export class TrustPage {
     if (v.phase === "finished") void this.judge(v);
   }
 
-  /** turn says, while a round is open, what the game waits for (the
-   * move is made; its die waits for the seats' links), or null. */
+  /** turn says, while a round is open or the deal between passes, keys
+   * or openings, what the game waits for (the move is made; its die
+   * waits for the seats' links, or its cards for their keys), or null. */
   turn(v: TableView, name: SeatNames): string | null {
+    if (v.phase === "playing" && this.dealing(v)) return "The cards wait for the players' pages, which send their keys by themselves…";
     const p = trustOf(v)?.pendingRound;
     if (!p || v.phase !== "playing") return null;
     if (this.due(v)) return "Your page reveals your link for the die…";
