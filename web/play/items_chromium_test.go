@@ -341,7 +341,8 @@ func settledOf(s surface) string {
 
 // checkTrustlessRematch: the rematch of a trustless table is trustless,
 // each page seated in it with no refusal; the owner starts it, the first
-// move is made, and once it is over (a dealt hand played to its end, Pig
+// move is made (the screen checked and saved as items-<game>-trustless-
+// rematch-<width>.png), and once it is over (a dealt hand played to its end, Pig
 // abandoned by the owner) each page judges its record ok and finds in it
 // the chain head and key it drew for the new table (its signed rematch
 // join's).
@@ -358,6 +359,7 @@ func checkTrustlessRematch(t *testing.T, c itemCase, s surface, ps []*player) {
 		p.WaitFor(s.data("phase")+` === "playing"`, time.Minute)
 	}
 	require.Equal(t, 1, playFirst(t, c, s, ps, 1), "a first move in the rematch")
+	checkAt(t, ada, fmt.Sprintf("items-%s-%s-rematch", c.game, c.mode), fmt.Sprintf("the rematch in play (%s, %s)", c.game, c.mode))
 	if c.game != "pig" {
 		// A dealt hand is played to its end: a hand abandoned before its
 		// end-of-hand keys leaves a record the page judges invalid

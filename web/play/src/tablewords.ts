@@ -319,7 +319,12 @@ export function stateRows(state: unknown, game: string, seats: number, name: Sea
     const isSeat = h?.seatFields.includes(key) === true && typeof v === "number";
     rows.push({ key, label: label(path), value: isSeat ? name(v as number) : say(key, v), seat: -1, ...(isSeat ? { toMove: true } : {}) });
   };
-  if (state !== null && state !== undefined) walk(state, []);
+  // A spectator reads the public part alone (the game's AppendPublic), a
+  // seat its view ({public, private}); the hints name the fields of the
+  // latter, so the former is read as its public part.
+  const hinted = !!h && Object.keys(h.labels).some((k) => k.startsWith("public."));
+  const flat = hinted && typeof state === "object" && state !== null && !Array.isArray(state) && !("public" in state);
+  if (state !== null && state !== undefined) walk(flat ? { public: state } : state, []);
   return rows;
 }
 

@@ -103,6 +103,24 @@ eq(leduc.map((r) => [r.key, r.label, r.value, r.seat]), [
   ["private.card", "Your card", "Jh", -1],
 ], "Leduc's state");
 check(leduc.find((r) => r.key === "public.toMove")?.toMove === true, "Leduc's seat to move is marked as such");
+// A spectator's state is the public part alone: the same labels (it said
+// "Round1", "In" and "To move 0").
+const watched = stateRows({ round: 1, round1: "", round2: "", publicCard: null, in: [1, 1], pot: 2, toMove: 0 }, "leduc", 2, name);
+eq(watched.map((r) => [r.label, r.value]), [
+  ["Round", "1"],
+  ["Round 1 betting", "—"],
+  ["Round 2 betting", "—"],
+  ["Public card", "—"],
+  ["Chips in", "1"],
+  ["Chips in", "1"],
+  ["Pot", "2"],
+  ["To move", "Seat 1 · alice"],
+], "Leduc's state as a spectator reads it");
+eq(stateRows({ history: "p", pot: 2, toMove: 1 }, "kuhn", 2, name).map((r) => [r.label, r.value]), [
+  ["Betting", "pass"],
+  ["Pot", "2"],
+  ["To move", "Seat 2 · bob (you)"],
+], "Kuhn's state as a spectator reads it");
 // Kuhn's: the betting and the cards in words, the seat to move by name
 // (it said "To move 0" and "History pb").
 const kuhn = stateRows({ public: { history: "pb", pot: 3, toMove: 0, shown: [2, 0] }, private: { card: 1 } }, "kuhn", 2, name);
