@@ -57,7 +57,7 @@ const rematchActionID = "rematch"
 // rematch of a finished game for one of its seated players: data
 // [RematchRequest], result [RematchResult]. The new game is of the same
 // game, owner, mode (a fair game with a fresh server seed, a trustless
-// one with the same chain length and deadline), rules and seat count,
+// game or table with the same chain length and deadline), rules and seat count,
 // visible by link only and open to spectators if the old one was; its
 // players join it themselves, each into its seat rotated by one (the
 // player of the k-th seat taken, in seat order, to seat k+1 mod the
@@ -216,6 +216,10 @@ func (a *API) rematchTable(ctx context.Context, uid, name, old string) (any, err
 		}
 	case rng.ModeSeeded:
 		req.Seed = newID
+	case rng.ModeTrustless:
+		if tl := v.Trustless; tl != nil {
+			req.ChainLength, req.DeadlineMs = tl.ChainLength, tl.DeadlineMs
+		}
 	}
 	if _, err := a.tables.Create(ctx, newID, name, req); err != nil {
 		// Made by an earlier call (a fair create's fresh seed makes this

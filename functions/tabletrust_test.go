@@ -168,3 +168,50 @@ func TestTrustlessTableRefusalsAndStallerOverHTTP(t *testing.T) {
 }
 
 var pigRoll = game.Move{Kind: pig.KindRoll}
+
+// A trustless table's rematch is a trustless table with the old one's
+// chain length and deadline (the values the test chose, not the
+// defaults), whose rotated seats each player joins with a chain and key
+// drawn for the new table.
+func TestRematchTrustlessTable(t *testing.T) {
+	var now atomic.Int64
+	now.Store(1_760_000_000_000)
+	c := newTrustServer(t, &now)
+	ctx := context.Background()
+	ps := devPlayers("rt", 2)
+	old, err := functest.NewTrustTable(ctx, c, pig.Def, "rt-old", ps, map[string]any{"chainLength": 4096, "deadlineMs": 7000}, true)
+	require.NoError(t, err)
+	v, err := old.View(ps[0].UID)
+	require.NoError(t, err)
+	require.NoError(t, c.Call(ctx, "act", ps[0].Token, map[string]any{"game": "pig", "gameId": "rt-old", "actionId": "ab", "version": v.Version, "kind": "abandon"}, nil))
+
+	var r struct {
+		GameID string `json:"gameId"`
+		Mode   string `json:"mode"`
+		Seat   int    `json:"seat"`
+	}
+	nu := &functest.TrustTable{C: c, Ctx: ctx, Def: pig.Def, Players: ps}
+	for i, p := range ps {
+		require.NoError(t, c.Call(ctx, "rematch", p.Token, map[string]any{"game": "pig", "gameId": "rt-old"}, &r))
+		require.Equal(t, "trustless", r.Mode)
+		require.Equal(t, (i+1)%2, r.Seat)
+		nu.ID = r.GameID
+	}
+	v, err = nu.View(ps[0].UID)
+	require.NoError(t, err)
+	require.Equal(t, "trustless", string(v.Mode))
+	require.NotNil(t, v.Trustless)
+	require.Equal(t, uint32(4096), v.Trustless.ChainLength)
+	require.Equal(t, uint64(7000), v.Trustless.DeadlineMs)
+	for i, p := range ps {
+		v, err := nu.View(p.UID)
+		require.NoError(t, err)
+		s, err := trustseat.New(pig.Def, nu.ID, p.UID, (i+1)%2, v.Trustless.ChainLength)
+		require.NoError(t, err)
+		_, err = nu.Do(s.Join("j", v.Version, nil, nil))
+		require.NoError(t, err, "%s joins its rotated seat", p.UID)
+	}
+	v, err = nu.View(ps[0].UID)
+	require.NoError(t, err)
+	require.Equal(t, []string{ps[1].UID, ps[0].UID}, []string{v.Trustless.Seats[0].UID, v.Trustless.Seats[1].UID}, "the seats rotated")
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
@@ -17,12 +18,16 @@ import (
 // itemCase is one game in one mode.
 type itemCase struct{ game, mode string }
 
-// itemCases are every game with a page of its own (the dungeon: crypto,
-// fair, trustless) and every game on the generic board (Pig, Kuhn poker,
-// Leduc hold'em: crypto and fair; trustless is the dungeon's only).
+// itemCases are every game with a page of its own (the dungeon) and
+// every game on the generic board (Pig, Kuhn poker, Leduc hold'em), each
+// in every mode the page offers it: crypto, fair and trustless (Pig's
+// dice from the seats' hash chains, Kuhn's and Leduc's cards dealt by
+// mental poker between the pages).
 var itemCases = []itemCase{
 	{"dungeon", "crypto"}, {"dungeon", "fair"}, {"dungeon", "trustless"},
-	{"pig", "crypto"}, {"pig", "fair"}, {"kuhn", "crypto"}, {"kuhn", "fair"}, {"leduc", "crypto"}, {"leduc", "fair"},
+	{"pig", "crypto"}, {"pig", "fair"}, {"pig", "trustless"},
+	{"kuhn", "crypto"}, {"kuhn", "fair"}, {"kuhn", "trustless"},
+	{"leduc", "crypto"}, {"leduc", "fair"}, {"leduc", "trustless"},
 }
 
 // TestPageItemsInChromium (issue 30, "How it is tested"): for each game
@@ -52,9 +57,12 @@ func TestPageItemsInChromium(t *testing.T) {
 
 func runItems(t *testing.T, c itemCase) {
 	var srv *server
-	if c.mode == "trustless" {
+	switch {
+	case c.mode == "trustless" && c.game == "dungeon":
 		srv = emuServer(t)
-	} else {
+	case c.mode == "trustless":
+		srv, _ = emuTableServer(t)
+	default:
 		srv = newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 			return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 		})
@@ -132,7 +140,7 @@ func runItems(t *testing.T, c itemCase) {
 	for _, p := range []*player{ada, ben} {
 		p.WaitFor(s.data("phase") + ` !== "lobby"`)
 		if c.mode == "trustless" {
-			p.WaitFor(settledRound)
+			p.WaitFor(settledOf(s), time.Minute)
 		}
 	}
 	if c.game != "dungeon" {
@@ -184,6 +192,9 @@ func runItems(t *testing.T, c itemCase) {
 	next := ada.String(q(s.id) + `.textContent`)
 	require.Equal(t, next, ben.String(q(s.id)+`.textContent`), "the same rematch")
 	ben.WaitFor(q(s.players) + `.textContent.includes("Ada Lovelace")`)
+	if c.mode == "trustless" && c.game != "dungeon" {
+		checkTrustlessRematch(t, c, s, []*player{ada, ben})
+	}
 
 	// A bad address.
 	cleo.open(srv.URL, "no-such-"+c.game)
@@ -194,13 +205,13 @@ func runItems(t *testing.T, c itemCase) {
 // playFirst plays up to n moves (fewer if the game ends), each by the
 // page whose move it is, pressing the first button it offers after
 // checking it is not an irreversible one; every page then shows the
-// move's version.
-func playFirst(t *testing.T, c itemCase, s surface, ps []*player, n int) {
+// move's version; it returns the number of moves made.
+func playFirst(t *testing.T, c itemCase, s surface, ps []*player, n int) int {
 	t.Helper()
 	for i := 0; i < n; i++ {
 		mover := waitMover(t, s, ps)
 		if mover == nil {
-			return
+			return i
 		}
 		first := mover.String(q(s.moves) + `.dataset.kind`)
 		require.NotContains(t, []string{"dropItem", "discard"}, first, "the first button is never irreversible")
@@ -208,47 +219,77 @@ func playFirst(t *testing.T, c itemCase, s surface, ps []*player, n int) {
 		mover.Eval(q(s.moves)+`.scrollIntoView({block: "center"})`, nil)
 		mover.Click(s.moves)
 		for _, p := range ps {
-			p.WaitFor(fmt.Sprintf(`+%s > %d`, s.data("version"), v))
+			p.WaitFor(fmt.Sprintf(`+%s > %d`, s.data("version"), v), time.Minute)
 			if c.mode == "trustless" {
-				p.WaitFor(settledRound)
+				p.WaitFor(settledOf(s), time.Minute)
 			}
+		}
+	}
+	return n
+}
+
+// waitMover returns the page whose move it is, once it offers its
+// buttons, or nil once the game is over. Every page first shows the
+// latest version any of them shows (a reveal or a deal's key moves a page
+// on without a click), a table with no reveal round open; the first
+// page's board then says whose move it is: the dungeon's by uid, a
+// table's by seat (none while a trustless deal passes its cards, whose
+// next version is then awaited).
+func waitMover(t *testing.T, s surface, ps []*player) *player {
+	t.Helper()
+	first := ps[0]
+	for step := 0; ; step++ {
+		require.Less(t, step, 200, "the game never waited for a move")
+		v := latestVersion(s, ps)
+		for _, p := range ps {
+			p.WaitFor(fmt.Sprintf(`+%s >= %d`, s.data("version"), v), time.Minute)
+		}
+		settled := s.data("pending") + ` === ""`
+		if s == tableSurface {
+			settled += ` && ` + settledOf(s)
+		}
+		first.WaitFor(settled, time.Minute)
+		v, _ = strconv.Atoi(first.String(s.data("version")))
+		if first.String(s.data("phase")) == "finished" {
+			return nil
+		}
+		var mover *player
+		if s == dungeonSurface {
+			awaiting := first.String(s.data("awaiting"))
+			for _, p := range ps {
+				if p.uid == awaiting {
+					mover = p
+				}
+			}
+			require.NotNil(t, mover, "the game waits for someone here")
+		} else {
+			toMove := first.String(s.data("toMove"))
+			for _, p := range ps {
+				if p.String(s.data("seat")) == toMove {
+					mover = p
+				}
+			}
+		}
+		later := fmt.Sprintf(`+%s > %d || %s === "finished"`, s.data("version"), v, s.data("phase"))
+		if mover == nil {
+			first.WaitFor(later, time.Minute)
+			continue
+		}
+		mover.WaitFor(s.data("mine")+` === "1" || `+later, time.Minute)
+		if mover.String(s.data("mine")) == "1" {
+			return mover
 		}
 	}
 }
 
-// waitMover returns the page whose move it is, once it offers its
-// buttons, or nil once the game is over; the first page's board (shown
-// at the last move's version) says whose move it is: the dungeon's by
-// uid, a table's by seat.
-func waitMover(t *testing.T, s surface, ps []*player) *player {
-	t.Helper()
-	first := ps[0]
-	first.WaitFor(s.data("pending") + ` === ""`)
-	if first.String(s.data("phase")) == "finished" {
-		return nil
+// latestVersion is the latest version the pages show.
+func latestVersion(s surface, ps []*player) int {
+	v := 0
+	for _, p := range ps {
+		pv, _ := strconv.Atoi(p.String(s.data("version")))
+		v = max(v, pv)
 	}
-	var mover *player
-	if s == dungeonSurface {
-		awaiting := first.String(s.data("awaiting"))
-		for _, p := range ps {
-			if p.uid == awaiting {
-				mover = p
-			}
-		}
-	} else {
-		toMove := first.String(s.data("toMove"))
-		for _, p := range ps {
-			if p.String(s.data("seat")) == toMove {
-				mover = p
-			}
-		}
-	}
-	require.NotNil(t, mover, "the game waits for someone here")
-	mover.WaitFor(s.data("mine") + ` === "1" || ` + s.data("phase") + ` === "finished"`)
-	if mover.String(s.data("phase")) == "finished" {
-		return nil
-	}
-	return mover
+	return v
 }
 
 // notes stands in for the browser's notifications, the permission
@@ -285,5 +326,52 @@ func checkTurnAlert(t *testing.T, s surface, ps []*player) {
 		p.SetHidden(false)
 		p.WaitFor(`document.title === "fairboard: play"`)
 		p.Eval(`window.__restoreNotes()`, nil)
+	}
+}
+
+// settledOf is a JavaScript condition: the page shows no reveal round
+// open (the dungeon's, or a trustless table's) and a table's deal is not
+// between passes, keys or openings.
+func settledOf(s surface) string {
+	if s == dungeonSurface {
+		return settledRound
+	}
+	return `!document.getElementById("tg-trust-round").dataset.deadline && !document.getElementById("tg-trust").dataset.dealing`
+}
+
+// checkTrustlessRematch: the rematch of a trustless table is trustless,
+// each page seated in it with no refusal; the owner starts it, the first
+// move is made (the screen checked and saved as items-<game>-trustless-
+// rematch-<width>.png), and once the owner has abandoned it (a dealt
+// hand in mid-hand: docs/fairness.md, "Abandoned by the owner") each
+// page judges its record ok and finds in it
+// the chain head and key it drew for the new table (its signed rematch
+// join's).
+func checkTrustlessRematch(t *testing.T, c itemCase, s surface, ps []*player) {
+	t.Helper()
+	ada := ps[0]
+	for _, p := range ps {
+		require.Contains(t, p.String(`document.getElementById("tg-mode").textContent`), "Mode: trustless", "%s: the rematch is trustless", p.name)
+		require.NotContains(t, p.String(`document.getElementById("tg-status").textContent`), "Refused", "%s's rematch join", p.name)
+	}
+	ada.WaitFor(shown("#tg-start"))
+	ada.Click("#tg-start")
+	for _, p := range ps {
+		p.WaitFor(s.data("phase")+` === "playing"`, time.Minute)
+	}
+	require.Equal(t, 1, playFirst(t, c, s, ps, 1), "a first move in the rematch")
+	checkAt(t, ada, fmt.Sprintf("items-%s-%s-rematch", c.game, c.mode), fmt.Sprintf("the rematch in play (%s, %s)", c.game, c.mode))
+	// The owner abandons the hand in play (a dealt hand too: its deal ends
+	// as abandoned, nothing revealed, and its record verifies).
+	if ada.String(s.data("phase")) != "finished" {
+		ada.WaitFor(shown(s.abandon))
+		ada.Click(s.abandon)
+		ada.WaitFor(shown(s.confirm))
+		ada.Click(s.confirm)
+	}
+	for _, p := range ps {
+		p.WaitFor(s.data("phase")+` === "finished" && !["", "unread"].includes(document.getElementById("tg-trust-end").dataset.status)`, time.Minute)
+		require.Equal(t, "ok", p.String(`document.getElementById("tg-trust-end").dataset.status`), p.String(`document.getElementById("tg-trust-checks").textContent`))
+		require.Equal(t, "yes", p.String(`document.getElementById("tg-trust-end").dataset.mine`), "%s: the rematch's record holds the seat this page drew for it", p.name)
 	}
 }

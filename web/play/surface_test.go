@@ -59,8 +59,11 @@ func shown(sel string) string { return fmt.Sprintf("(%s && !%s.hidden)", q(sel),
 
 // codeWords are the code's words a page must never show a player: a deck
 // id ("treasure.t1"), an HTTP status in brackets ("[400]"), a gRPC status
-// ("NOT_FOUND"), a functions error code, a request field path.
-var codeWords = regexp.MustCompile(`\b(treasure|enemy)\.t\d\b|\[\d{3}\]|\b[A-Z]+_[A-Z_]+\b|functions/[a-z-]+|\bdata\.[a-zA-Z]+`)
+// ("NOT_FOUND"), a functions error code, a request field path, and an
+// event said by its field names where the page has no words for it
+// ("Showdown: card0 2, card1 0", "Round closed: index 3", "Deal
+// settled").
+var codeWords = regexp.MustCompile(`\b(treasure|enemy)\.t\d\b|\[\d{3}\]|\b[A-Z]+_[A-Z_]+\b|functions/[a-z-]+|\bdata\.[a-zA-Z]+|\bcard\d\b|: index \d|\bDeal settled\b`)
 
 // longToken is a run of letters and digits long enough to be an id.
 var longToken = regexp.MustCompile(`[0-9A-Za-z]{20,}`)
@@ -92,12 +95,13 @@ func badWords(text string) []string {
 func TestBadWords(t *testing.T) {
 	for _, seen := range []string{"Loot: treasure.t1", "(no such game [404])", "Refused: (every seat is taken [400])",
 		"INVALID_ARGUMENT", "functions/not-found", "data.gameId must be 1-128 characters",
-		"SiDAGZ3hwno9QkLmX7Oret drew Dagger"} {
+		"SiDAGZ3hwno9QkLmX7Oret drew Dagger", "Showdown: card0 2, card1 0", "Round closed: index 3", "Pending: index 0, Ben Okri", "Deal settled"} {
 		require.NotEmpty(t, badWords(seen), "%q", seen)
 	}
 	for _, fine := range []string{"Pig game gifqiwquyvv", "Ada Lovelace (you) rolled 3 (turn total 3)",
 		"The server's seed, revealed: e9c247f046f8109b21c305adb9fe44d1e95532d877ca4f5a067ce8c7ae0d003b",
-		"Watching: you are a spectator.", "Game no-such-pig", "Your move — fairboard"} {
+		"Watching: you are a spectator.", "Game no-such-pig", "Your move — fairboard",
+		"Showdown: Ada Lovelace shows Q, Ben Okri shows K", "No round open; the next uses index 5 of the chains."} {
 		require.Empty(t, badWords(fine), "%q", fine)
 	}
 }

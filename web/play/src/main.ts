@@ -129,7 +129,7 @@ function openTable(id: string, v: TableView): void {
   localStorage.setItem("fairboard.lastGame." + app.user!.uid, id);
   table = new TableGame(tableContext(), id, v);
   screen("table");
-  joinRematchTable(call, newId, table, v);
+  joinRematchTable(call, newId, app.user!.uid, table, v);
 }
 
 void boot();

@@ -6,6 +6,7 @@
 import { byId, h, replace, show } from "./dom";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
+import { joinAt } from "./tabletrust";
 import type { TableView } from "./tablewords";
 
 /** Call calls a function (sending it again while its answer is lost). */
@@ -238,17 +239,21 @@ export class Poller {
 }
 
 /** joinRematchTable joins, on a table's page just opened, the seat a
- * rematch this player asked for keeps for them, then reads the table. A
- * join refused as stale (the other players' rematch joins land at the
- * same time: joins do not depend on each other) is sent again at the
- * version read, while the seat is still free, at most five times. */
-export function joinRematchTable(call: Call, newId: (prefix: string) => string, t: { refresh(): Promise<void> }, v: TableView): void {
+ * rematch this player (uid) asked for keeps for them, then reads the
+ * table. At a trustless table the join carries the seat's chain head,
+ * key and signature (tabletrust.ts joinAt): a seat drawn in this page's
+ * WebAssembly for the new table, never the old table's. A join refused
+ * as stale (the other players' rematch joins land at the same time:
+ * joins do not depend on each other) is sent again at the version read,
+ * signed again there, while the seat is still free, at most five times. */
+export function joinRematchTable(call: Call, newId: (prefix: string) => string, uid: string, t: { refresh(): Promise<void> }, v: TableView): void {
   const r = takeRematch(v.gameId);
   if (!r || v.phase !== "lobby" || v.seat >= 0) return;
   const join = async (): Promise<void> => {
-    let version = v.version;
+    let at = v;
     for (let tries = 0; ; tries++) {
-      const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version, seat: r.seat, ...(r.options ? { options: r.options } : {}) };
+      const trust = at.mode === "trustless" ? joinAt(at, uid, r.seat) : {};
+      const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version: at.version, seat: r.seat, ...(r.options ? { options: r.options } : {}), ...trust };
       try {
         await call("joinGame", data);
         return;
@@ -256,7 +261,7 @@ export function joinRematchTable(call: Call, newId: (prefix: string) => string, 
         if (!(e instanceof CallError && e.details?.code === "stale_version") || tries >= 4) throw e;
         const now = await call<TableView>("getView", { game: v.game, gameId: v.gameId });
         if (now.phase !== "lobby" || now.seats[r.seat]?.uid !== "") throw e;
-        version = now.version;
+        at = now;
       }
     }
   };

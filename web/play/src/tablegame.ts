@@ -18,7 +18,7 @@ import { drawEntropy } from "./tablefair";
 import { Follower } from "./tablefollow";
 import { showRematch } from "./spectate";
 import { chosenOptions, fill, optionSelects, type TableContext, type TableResult } from "./tablecreate";
-import { joinAt, signedMove, TrustPage } from "./tabletrust";
+import { joinAt, signedMove, trustOf, TrustPage } from "./tabletrust";
 import { gameLabel, outcomeLine, seatName, uidName, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** modeWords say what a table's mode means. */
@@ -26,8 +26,15 @@ const modeWords: Record<string, string> = {
   crypto: " (dice and cards from the server's secure generator)",
   fair: " (the server committed to its seed before anyone joined; each player's browser adds its own random bytes; everything is revealed and checked at the end)",
   seeded: " (replayable from its seed: for development)",
-  trustless: " (dice from the players' hash chains, each revealed by its player's page, and cards dealt by mental poker between the players' pages; nobody, the server included, knows one before it is drawn)",
+  trustless: " (dice from the players' hash chains, each revealed by its player's page; nobody, the server included, knows a die before it is drawn)",
 };
+
+/** dealtWords say what a trustless table that deals cards means (its
+ * view shows the deal from the start on); lobbyTrustWords what a
+ * trustless table means before, when the page cannot tell yet. */
+const dealtWords = " (cards dealt by mental poker between the players' pages; nobody, the server included, knows a card before its player's page opens it)";
+const lobbyTrustWords =
+  " (dice from the players' hash chains, each revealed by its player's page, and cards dealt by mental poker between the players' pages; nobody, the server included, knows one before it is drawn)";
 
 /** TableGame is an open table game: its view as last shown, brought by
  * its Follower (tablefollow.ts: listeners or getView). */
@@ -142,7 +149,9 @@ export class TableGame {
     el.dataset.version = String(v.version);
     el.dataset.seat = String(v.seat);
     el.dataset.toMove = String(v.toMove);
-    byId("tg-mode").textContent = `Mode: ${v.mode}${modeWords[v.mode] ?? ""}. ` +
+    const trustless = v.mode === "trustless" && (trustOf(v)?.deal ? dealtWords : v.phase === "lobby" ? lobbyTrustWords : "");
+    const meaning = trustless || (modeWords[v.mode] ?? "");
+    byId("tg-mode").textContent = `Mode: ${v.mode}${meaning}. ` +
       (this.live ? "The page follows the game live." : "The page reads the game every second.");
     el.dataset.live = this.live ? "1" : "";
     this.fair.render(v, this.name);

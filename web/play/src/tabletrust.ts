@@ -196,10 +196,13 @@ export class TrustPage {
         ? "Your seat's hash chain and signing key" + (t.deal ? ", and your keys of the deck," : "") +
           " were drawn in this page's WebAssembly and never leave it: this page signs your moves and reveals your links" + (t.deal ? " and keys" : "") +
           ", after checking every signature and round the table shows. They are kept in this browser (IndexedDB), never sent: a reload, or the table's link opened again here, resumes your seat; another browser or device cannot sign for it."
-        : "Every die comes from the seats' hash chains, revealed by each player's page.";
+        : t.deal
+          ? "Every card is dealt by mental poker between the players' pages: each page adds its own encryption, and a card opens only with every page's key."
+          : "Every die comes from the seats' hash chains, revealed by each player's page.";
     const p = t.pendingRound;
     const due = this.due(v);
     box.dataset.revealDue = due ? "1" : "";
+    box.dataset.dealing = v.phase === "playing" && this.dealing(v) ? "1" : "";
     const round = byId("tg-trust-round");
     const abort = byId("tg-trust-abort");
     if (!p || v.phase !== "playing") {
@@ -226,9 +229,11 @@ export class TrustPage {
     if (v.phase === "finished") void this.judge(v);
   }
 
-  /** turn says, while a round is open, what the game waits for (the
-   * move is made; its die waits for the seats' links), or null. */
+  /** turn says, while a round is open or the deal between passes, keys
+   * or openings, what the game waits for (the move is made; its die
+   * waits for the seats' links, or its cards for their keys), or null. */
   turn(v: TableView, name: SeatNames): string | null {
+    if (v.phase === "playing" && this.dealing(v)) return "The cards wait for the players' pages, which send their keys by themselves…";
     const p = trustOf(v)?.pendingRound;
     if (!p || v.phase !== "playing") return null;
     if (this.due(v)) return "Your page reveals your link for the die…";

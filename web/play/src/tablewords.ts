@@ -103,6 +103,15 @@ const phrasebooks: Record<string, Phrasebook> = {
     Held: (e, who) => `${who} held: banked ${num(e["banked"])}`,
     Won: (e, who) => `${who} won with ${num(e["score"])}`,
   },
+  kuhn: {
+    Dealt: (e) => `Your card: ${kuhnCard(e["card"])}`,
+    Passed: (e, who) => `${who} passed (pot ${num(e["pot"])})`,
+    Bet: (e, who) => `${who} bet (pot ${num(e["pot"])})`,
+    Folded: (_e, who) => `${who} folded`,
+    Called: (e, who) => `${who} called (pot ${num(e["pot"])})`,
+    Showdown: (e, _who, seatOf) => `Showdown: ${seatOf(0)} shows ${kuhnCard(e["card0"])}, ${seatOf(1)} shows ${kuhnCard(e["card1"])}`,
+    Won: (e, who) => `${who} won the pot of ${num(e["pot"])}`,
+  },
   leduc: {
     Dealt: (e, _who, _seatOf, n) => `Your card: ${leducCard(e["card"], n)}`,
     Checked: (_e, who) => `${who} checked`,
@@ -152,6 +161,19 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
       case "Addressed":
         // The trace of an event addressed to one seat: who got it, nothing of it.
         return `${seatOf(e["seat"])} was told something only they can see`;
+      // A trustless table's protocol (tablestore.TableEventFields).
+      case "Pending":
+        return num(e["index"]) === 0
+          ? `${seatOf(e["seat"])} moved: the move waits for the players' keys of the cards it shows`
+          : `${seatOf(e["seat"])} moved: the move waits for reveal round ${num(e["index"])}`;
+      case "Revealed":
+        return `${seatOf(e["seat"])} revealed a link for reveal round ${num(e["index"])}`;
+      case "RoundClosed":
+        return `Reveal round ${num(e["index"])}: every player's link is revealed; the draw follows`;
+      case "Aborted":
+        return aborted(e, who);
+      case "DealSettled":
+        return dealSettled(e, who);
     }
   }
   const book = phrasebooks[game]?.[e.type];
@@ -161,6 +183,38 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
     .filter(([k]) => !skip.has(k))
     .map(([k, v]) => (k === "seat" ? seatOf(v) : `${words(k)} ${typeof v === "object" ? JSON.stringify(v) : String(v)}`));
   return words(e.type).replace(/^./, (c) => c.toUpperCase()) + (parts.length ? ": " + parts.join(", ") : "");
+}
+
+/** aborted says a trustless table's abort: its round, its reason (the
+ * event's first option) and the players whose reveal did not come (the
+ * other options, uids). */
+function aborted(e: TableEvent, who: (uid: unknown) => string): string {
+  const [reason, ...missing] = e.options ?? [];
+  const at = num(e["index"]) > 0 ? ` at reveal round ${num(e["index"])}` : "";
+  switch (reason) {
+    case "deadline":
+      return `The game ended${at}: no reveal came from ${missing.map(who).join(", ") || "a player"} by the deadline`;
+    case "chainExhausted":
+      return `The game ended${at}: a move needed more rounds than the players' chains hold`;
+    default:
+      return `The game was stopped${at}`;
+  }
+}
+
+/** dealSettled says the end of a dealt hand: settled (every key in, the
+ * deal checked), or forfeited by the players named (uids after the
+ * reason): a deadline missed or a pass or key that did not check. */
+function dealSettled(e: TableEvent, who: (uid: unknown) => string): string {
+  const [reason, ...seats] = e.options ?? [];
+  const names = seats.map(who).join(", ") || "a player";
+  switch (reason) {
+    case "deadline":
+      return `The hand ended: no pass or key came from ${names} by the deadline, who loses what they had put in`;
+    case "cheat":
+      return `The hand ended: a pass or key from ${names} did not check, who loses the most the hand could cost`;
+    default:
+      return "The hand is settled: every player's keys are in and the deal checks";
+  }
 }
 
 /** moveLabel is a move's button label: its kind in words with its
@@ -265,7 +319,12 @@ export function stateRows(state: unknown, game: string, seats: number, name: Sea
     const isSeat = h?.seatFields.includes(key) === true && typeof v === "number";
     rows.push({ key, label: label(path), value: isSeat ? name(v as number) : say(key, v), seat: -1, ...(isSeat ? { toMove: true } : {}) });
   };
-  if (state !== null && state !== undefined) walk(state, []);
+  // A spectator reads the public part alone (the game's AppendPublic), a
+  // seat its view ({public, private}); the hints name the fields of the
+  // latter, so the former is read as its public part.
+  const hinted = !!h && Object.keys(h.labels).some((k) => k.startsWith("public."));
+  const flat = hinted && typeof state === "object" && state !== null && !Array.isArray(state) && !("public" in state);
+  if (state !== null && state !== undefined) walk(flat ? { public: state } : state, []);
   return rows;
 }
 

@@ -39,6 +39,25 @@ eq(describeTableEvent({ seq: 10, type: "Showdown", game: true, card0: 0, card1: 
 eq(describeTableEvent({ seq: 11, type: "Won", game: true, seat: 1, pot: 6 }, "leduc", name), "Seat 2 · bob (you) won the pot of 6", "the win");
 eq(describeTableEvent({ seq: 11, type: "Split", game: true, pot: 10 }, "leduc", name), "Equal ranks: the pot of 10 is split", "a split");
 eq(describeTableEvent({ seq: 12, type: "Folded", game: true, seat: 0 }, "leduc", name), "Seat 1 · alice folded", "a fold");
+// Kuhn's own words: its cards by name (0 J, 1 Q, 2 K), never "card0 2".
+eq(describeTableEvent({ seq: 5, type: "Dealt", game: true, to: 1, card: 2 }, "kuhn", name), "Your card: K", "Kuhn: a private card");
+eq(describeTableEvent({ seq: 6, type: "Passed", game: true, seat: 0, pot: 2 }, "kuhn", name), "Seat 1 · alice passed (pot 2)", "Kuhn: a pass");
+eq(describeTableEvent({ seq: 7, type: "Bet", game: true, seat: 1, pot: 3 }, "kuhn", name), "Seat 2 · bob (you) bet (pot 3)", "Kuhn: a bet");
+eq(describeTableEvent({ seq: 8, type: "Called", game: true, seat: 0, pot: 4 }, "kuhn", name), "Seat 1 · alice called (pot 4)", "Kuhn: a call");
+eq(describeTableEvent({ seq: 8, type: "Folded", game: true, seat: 0 }, "kuhn", name), "Seat 1 · alice folded", "Kuhn: a fold");
+eq(describeTableEvent({ seq: 9, type: "Showdown", game: true, card0: 1, card1: 2 }, "kuhn", name), "Showdown: Seat 1 · alice shows Q, Seat 2 · bob (you) shows K", "Kuhn: the showdown");
+eq(describeTableEvent({ seq: 10, type: "Won", game: true, seat: 1, pot: 4 }, "kuhn", name), "Seat 2 · bob (you) won the pot of 4", "Kuhn: the win");
+// A trustless table's protocol events, in words.
+const byName = uidName({ alice: "Alice", bob: "Bob" });
+eq(describeTableEvent({ seq: 6, type: "Pending", index: 3, seat: 0, uid: "alice" }, "pig", name, byName), "Seat 1 · alice moved: the move waits for reveal round 3", "a move pending its round");
+eq(describeTableEvent({ seq: 6, type: "Pending", index: 0, seat: 1, uid: "bob" }, "kuhn", name, byName), "Seat 2 · bob (you) moved: the move waits for the players' keys of the cards it shows", "a move pending the deal's keys");
+eq(describeTableEvent({ seq: 7, type: "Revealed", index: 3, seat: 1, uid: "bob" }, "pig", name, byName), "Seat 2 · bob (you) revealed a link for reveal round 3", "a reveal");
+eq(describeTableEvent({ seq: 8, type: "RoundClosed", index: 3 }, "pig", name, byName), "Reveal round 3: every player's link is revealed; the draw follows", "a round closed");
+eq(describeTableEvent({ seq: 9, type: "Aborted", index: 4, uid: "alice", options: ["deadline", "bob"] }, "pig", name, byName), "The game ended at reveal round 4: no reveal came from Bob by the deadline", "an abort at the deadline");
+eq(describeTableEvent({ seq: 9, type: "Aborted", index: 0, options: ["chainExhausted"] }, "pig", name, byName), "The game ended: a move needed more rounds than the players' chains hold", "an abort: the chains used up");
+eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "bob", options: ["settled"] }, "kuhn", name, byName), "The hand is settled: every player's keys are in and the deal checks", "a hand settled");
+eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "alice", options: ["deadline", "bob"] }, "kuhn", name, byName), "The hand ended: no pass or key came from Bob by the deadline, who loses what they had put in", "a hand forfeited at the deadline");
+eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "alice", options: ["cheat", "alice"] }, "kuhn", name, byName), "The hand ended: a pass or key from Alice did not check, who loses the most the hand could cost", "a hand forfeited by a bad key");
 // A game without a phrasebook: the definition's names in words.
 eq(describeTableEvent({ seq: 12, type: "Rolled", game: true, seat: 0, value: 5, turnTotal: 8 }, "other", name), "Rolled: Seat 1 · alice, value 5, turn total 8", "the generic words");
 eq(describeTableEvent({ seq: 13, type: "CardPlayed", game: true, to: 1, seat: 1, cardId: 7 }, "other", name), "Card played: Seat 2 · bob (you), card id 7", "an addressed event");
@@ -84,6 +103,24 @@ eq(leduc.map((r) => [r.key, r.label, r.value, r.seat]), [
   ["private.card", "Your card", "Jh", -1],
 ], "Leduc's state");
 check(leduc.find((r) => r.key === "public.toMove")?.toMove === true, "Leduc's seat to move is marked as such");
+// A spectator's state is the public part alone: the same labels (it said
+// "Round1", "In" and "To move 0").
+const watched = stateRows({ round: 1, round1: "", round2: "", publicCard: null, in: [1, 1], pot: 2, toMove: 0 }, "leduc", 2, name);
+eq(watched.map((r) => [r.label, r.value]), [
+  ["Round", "1"],
+  ["Round 1 betting", "—"],
+  ["Round 2 betting", "—"],
+  ["Public card", "—"],
+  ["Chips in", "1"],
+  ["Chips in", "1"],
+  ["Pot", "2"],
+  ["To move", "Seat 1 · alice"],
+], "Leduc's state as a spectator reads it");
+eq(stateRows({ history: "p", pot: 2, toMove: 1 }, "kuhn", 2, name).map((r) => [r.label, r.value]), [
+  ["Betting", "pass"],
+  ["Pot", "2"],
+  ["To move", "Seat 2 · bob (you)"],
+], "Kuhn's state as a spectator reads it");
 // Kuhn's: the betting and the cards in words, the seat to move by name
 // (it said "To move 0" and "History pb").
 const kuhn = stateRows({ public: { history: "pb", pot: 3, toMove: 0, shown: [2, 0] }, private: { card: 1 } }, "kuhn", 2, name);
