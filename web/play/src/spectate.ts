@@ -252,7 +252,7 @@ export function joinRematchTable(call: Call, newId: (prefix: string) => string, 
   const join = async (): Promise<void> => {
     let at = v;
     for (let tries = 0; ; tries++) {
-      const trust = at.mode === "trustless" ? joinAt(at, uid, r.seat) : {};
+      const trust = at.mode === "trustless" ? await joinAt(at, uid, r.seat) : {};
       const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version: at.version, seat: r.seat, ...(r.options ? { options: r.options } : {}), ...trust };
       try {
         await call("joinGame", data);
