@@ -360,6 +360,10 @@ func checkTrustlessRematch(t *testing.T, c itemCase, s surface, ps []*player) {
 		p.WaitFor(s.data("phase")+` === "playing"`, time.Minute)
 	}
 	require.Equal(t, 1, playFirst(t, c, s, ps, 1), "a first move in the rematch")
+	for _, p := range ps {
+		require.Equal(t, "false", p.String(`String(!!document.querySelector('[data-key^="private."]'))`),
+			"%s: a trustless table's board shows no closed private card (the card is shown opened on the device)", p.name)
+	}
 	checkAt(t, ada, fmt.Sprintf("items-%s-%s-rematch", c.game, c.mode), fmt.Sprintf("the rematch in play (%s, %s)", c.game, c.mode))
 	// The owner abandons the hand in play (a dealt hand too: its deal ends
 	// as abandoned, nothing revealed, and its record verifies).

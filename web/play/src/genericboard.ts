@@ -33,9 +33,13 @@ export function renderPlayers(ul: HTMLElement, v: TableView, info: GameInfo | un
 }
 
 /** renderState draws the public state as a list of key/value pairs; a
- * per-seat value names its seat. */
+ * per-seat value names its seat. At a trustless table the seat's private
+ * part is left out: the server's state holds its cards closed, and the
+ * card opened on this device is shown with the table's protocol. */
 export function renderState(dl: HTMLElement, v: TableView, name: SeatNames): void {
-  const rows = stateRows(v.state, v.game, v.seats.length, name).filter((r) => !r.toMove || v.phase === "playing");
+  const rows = stateRows(v.state, v.game, v.seats.length, name).filter(
+    (r) => (!r.toMove || v.phase === "playing") && !(v.mode === "trustless" && r.key.startsWith("private.")),
+  );
   if (rows.length === 0) {
     replace(dl, h("dt", {}, "State"), h("dd", {}, v.phase === "lobby" ? "The game has not started." : "—"));
     return;
