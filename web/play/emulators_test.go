@@ -38,6 +38,7 @@ var emu = emulator.NewSuite(emulator.Config{Firestore: true, Auth: true, Rules: 
 var chrome = browser.NewShared()
 
 func TestMain(m *testing.M) {
+	raiseParallel()
 	code := emu.Run(m)
 	chrome.Stop()
 	os.Exit(code)
@@ -84,7 +85,7 @@ func emuTableServer(t *testing.T) (*server, *fstables.Store) {
 // checks at 1280 and 390 px; each game is verified in the page at its
 // end. The fair game is played by the keyboard alone.
 func TestWholeGamesInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv := emuServer(t)
 	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
@@ -251,7 +252,7 @@ func offline(t *testing.T, p *player, off bool) {
 // pages read on across the switch, a page opened after it reads the mixed
 // log from the start, and the game is abandoned and verified.
 func TestBothLogLayoutsInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	emu.Require(t)
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
 	require.NoError(t, err)

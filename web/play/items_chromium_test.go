@@ -48,7 +48,7 @@ func TestPageItemsInChromium(t *testing.T) {
 	t.Parallel()
 	for _, c := range itemCases {
 		t.Run(c.game+"-"+c.mode, func(t *testing.T) {
-			t.Parallel()
+			pageTest(t, c.mode == "trustless")
 			runItems(t, c)
 		})
 	}

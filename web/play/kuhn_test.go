@@ -21,7 +21,7 @@ import (
 // the other seat was told something (the trace). Played to the end by
 // clicking the first move each page offers.
 func TestKuhnShowsEachSeatItsOwnCard(t *testing.T) {
-	t.Parallel()
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})

@@ -51,7 +51,7 @@ type leducView struct {
 // at the showdown both pages show both cards, in the state and in the
 // log, and the result.
 func TestLeducOnGenericBoard(t *testing.T) {
-	t.Parallel()
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})

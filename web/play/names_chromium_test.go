@@ -68,7 +68,7 @@ func markupLeaked(p *player) string {
 // as text, and a rename reaches the game in play and the lines already
 // said.
 func TestNamesInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, false)
 	ctx := context.Background()
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}

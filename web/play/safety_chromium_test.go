@@ -23,7 +23,7 @@ import (
 // item); a guest is warned before signing out of a seat; a page in the
 // background says when it is the player's move; the end says "You won".
 func TestSafeDefaultsInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})

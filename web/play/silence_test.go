@@ -62,15 +62,16 @@ func silentRun(t *testing.T, appJS []byte, wait time.Duration) bool {
 // itself after 5 s without news; the page built without that
 // (--define:LOOK_AGAIN=false, the positive control) shows nothing in the
 // same time. The two runs (each its own server, game and pages) wait side
-// by side.
+// by side; they count as page tests off the emulators (pageTest): a create,
+// a join and a start, their listeners held.
 func TestSilentListenerInChromium(t *testing.T) {
 	t.Parallel()
 	t.Run("shipped", func(t *testing.T) {
-		t.Parallel()
+		pageTest(t, false)
 		require.True(t, silentRun(t, nil, 12*time.Second), "Ben's page showed Ann's action, its listeners silent")
 	})
 	t.Run("without looking again", func(t *testing.T) {
-		t.Parallel()
+		pageTest(t, false)
 		require.False(t, silentRun(t, noLookAgain(t), 12*time.Second), "without looking again, the silent page shows nothing (the control)")
 	})
 }
@@ -132,11 +133,11 @@ func silentTableRun(t *testing.T, appJS []byte, wait time.Duration) bool {
 func TestSilentTableListenerInChromium(t *testing.T) {
 	t.Parallel()
 	t.Run("shipped", func(t *testing.T) {
-		t.Parallel()
+		pageTest(t, false)
 		require.True(t, silentTableRun(t, nil, 12*time.Second), "Ben's table page showed Ann's start, its listeners silent")
 	})
 	t.Run("without looking again", func(t *testing.T) {
-		t.Parallel()
+		pageTest(t, false)
 		require.False(t, silentTableRun(t, noLookAgain(t), 12*time.Second), "without looking again, the silent table page shows nothing (the control)")
 	})
 }

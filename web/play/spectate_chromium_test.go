@@ -30,7 +30,7 @@ import (
 // there with their seats rotated. Then the dungeon: a public game Carol
 // watches read-only, with no action button.
 func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, false)
 	ctx := context.Background()
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
@@ -257,7 +257,7 @@ func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
 // and follows the players' moves read-only, while the players' pages
 // listen; the console stays clean (no refused read of a document).
 func TestSpectatorOnFirestoreInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv := emuServer(t)
 	b := chrome.Browser(t)
 	url := srv.URL + "/play/"

@@ -48,7 +48,7 @@ type tableView struct {
 // page's log, its scores and the server's view agree, and so do Pig's
 // rules recomputed from the log; exactly the winner reads "You won".
 func TestPigOnGenericBoard(t *testing.T) {
-	t.Parallel()
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})

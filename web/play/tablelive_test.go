@@ -34,7 +34,7 @@ import (
 // it with a roll changed). Along the way Bob, a guest, is warned before
 // signing out of a game he sits in. Screenshots at 1280 and 390 px.
 func TestFairPigLiveInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv, tables := emuTableServer(t)
 	b := chrome.Browser(t)
 	url := srv.URL + "/play/"

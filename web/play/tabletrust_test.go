@@ -36,7 +36,7 @@ import (
 // refused by the same check in the page (the positive control).
 // Screenshots and axe at 1280 and 390 px.
 func TestTrustlessPigInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv, _ := emuTableServer(t)
 	t.Cleanup(func() {
 		if !t.Failed() {
@@ -196,7 +196,7 @@ func TestTrustlessPigInChromium(t *testing.T) {
 // ends the game abandoned for "deadline", Bob missing, and her page still
 // verifies the record.
 func TestTrustlessPigAbortInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, false)
 	ctx := context.Background()
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
@@ -286,7 +286,7 @@ func TestTrustlessPigAbortInChromium(t *testing.T) {
 // the deal (match.VerifyDeal, the independent source) gives each seat
 // the card its page showed, and each page judges the record ok.
 func TestTrustlessKuhnInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv, _ := emuTableServer(t)
 	b := chrome.Browser(t)
 	url := srv.URL + "/play/"

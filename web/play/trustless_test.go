@@ -47,7 +47,7 @@ func (p *player) trust() trustState {
 // while a round waits for him (the round, whom it waits for and the
 // deadline are shown and photographed), and reloads mid-game.
 func TestTrustlessGameInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv := emuServer(t)
 	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
@@ -189,7 +189,7 @@ func TestTrustlessGameInChromium(t *testing.T) {
 // action and reveals nothing more; before it, the same pages found
 // nothing wrong (the positive control).
 func TestTrustlessTamperedLogInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv := emuServer(t)
 	ann, ben := twoGuests(t, srv)
 	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}, settled: settledRound, stopAfter: 6}
@@ -254,7 +254,7 @@ func TestTrustlessTamperedLogInChromium(t *testing.T) {
 // count TestTrustlessGameInChromium requires to be one per seat and index
 // catches it.
 func TestTrustlessTwoTabsControlInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	out := filepath.Join(t.TempDir(), "app.js")
 	require.NoError(t, bundle.Build(out, "--define:SEAT_GUARD=false"))
 	variant, err := os.ReadFile(out)
@@ -327,7 +327,7 @@ func revealCounts(calls []string) map[string]int {
 // the round closes with one reveal of that seat, and the game goes on
 // with no problem on any page.
 func TestTrustlessRevealRetriedInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv := emuServer(t)
 	ann, ben := twoGuests(t, srv)
 	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}, settled: settledRound, stopAfter: 4}

@@ -208,7 +208,7 @@ func oneRevealPerIndex(t *testing.T, srv *server) int {
 // the record as it is in the lock (one reveal per seat and index reaches
 // the server), the game ends and verifies.
 func TestTrustlessTwoTabsRaceInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	srv, tabs, b := twoTabsOfOneSeat(t, false)
 	races, both, noted := 0, 0, [2]int{}
 	kinds := map[string]int{}
@@ -282,7 +282,7 @@ func TestTrustlessTwoTabsRaceInChromium(t *testing.T) {
 // revealed for the seat meanwhile (the record in the lock, not a copy
 // from before, says which link is next).
 func TestTrustlessTabLostRaceInChromium(t *testing.T) {
-	t.Parallel()
+	pageTest(t, true)
 	t0 := time.Now()
 	srv, tabs, b := twoTabsOfOneSeat(t, true)
 	tab1, tab2 := tabs[0], tabs[1]
