@@ -3,6 +3,7 @@ package play_test
 import (
 	"flag"
 	"testing"
+	"time"
 )
 
 // The page tests run in parallel, scheduled here rather than by go
@@ -23,11 +24,14 @@ var (
 
 // pageTest makes t a parallel page test and waits for its turn: a page
 // slot, and the emulator slot first when onEmulators. Both are given back
-// when the test ends. A test whose subtests are page tests calls
-// t.Parallel itself and leaves the slots to them.
+// when the test ends; the test logs how long it waited (go test's
+// duration of a test includes the wait). A test whose subtests are page
+// tests calls t.Parallel itself and leaves the slots to them.
 func pageTest(t *testing.T, onEmulators bool) {
 	t.Helper()
 	t.Parallel()
+	start := time.Now()
+	defer func() { t.Logf("waited %v for its turn", time.Since(start).Round(time.Millisecond)) }()
 	if onEmulators {
 		emulatorTurns <- struct{}{}
 		t.Cleanup(func() { <-emulatorTurns })
