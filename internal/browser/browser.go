@@ -3,7 +3,9 @@
 // (a pipe, no port). It starts the browser with the flags this closed
 // network needs, opens pages in separate browser contexts (each its own
 // cookies and storage: one player each), and gives the checks every page
-// test shares:
+// test shares. A package of many page tests shares one process ([Shared],
+// stopped in TestMain), each test's pages in contexts of their own; a test
+// that needs flags of its own starts its own ([Start]). The checks:
 //
 //   - the console: every message, uncaught exception and browser log entry
 //     is recorded; [Page.CheckConsole] fails on any entry but the expected
@@ -72,20 +74,32 @@ var Flags = []string{"headless", "no-sandbox", "disable-gpu", "disable-quic", "n
 // Timeout bounds one step (a navigation, an evaluation, a wait).
 const Timeout = 60 * time.Second
 
-// Browser is one headless Chromium process, stopped when the test ends.
+// Browser is one headless Chromium process: a test's own ([Start]) or a
+// test binary's ([Shared]).
 type Browser struct {
-	t    testing.TB
 	root context.Context // the browser's first tab: keeps the process
 }
 
 // Start starts headless Chromium for the test (skipping it when there is no
 // browser; see [Path]); it is stopped at the test's end. extra are more
 // flags, as name=value ("host-resolver-rules=MAP play.test 127.0.0.1") or
-// a name alone.
+// a name alone. A package of many page tests shares one process instead
+// ([Shared]); Start is for a test that needs flags of its own.
 func Start(t testing.TB, extra ...string) *Browser {
 	t.Helper()
 	bin := Path(t)
-	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(t.TempDir()),
+	root, cancel, err := launch(bin, t.TempDir(), extra)
+	if err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	t.Cleanup(cancel)
+	return &Browser{root: root}
+}
+
+// allocatorOptions are the options of a Chromium started from bin with its
+// profile in dir: [Flags], a 1280x900 window, and the extra flags.
+func allocatorOptions(bin, dir string, extra []string) []chromedp.ExecAllocatorOption {
+	opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 900), chromedp.Flag("hide-scrollbars", true), chromedp.Flag("mute-audio", true)}
 	for _, f := range Flags {
 		opts = append(opts, chromedp.Flag(f, true))
@@ -97,16 +111,7 @@ func Start(t testing.TB, extra ...string) *Browser {
 			opts = append(opts, chromedp.Flag(f, true))
 		}
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	root, cancelRoot := chromedp.NewContext(alloc)
-	t.Cleanup(func() {
-		cancelRoot()
-		cancelAlloc()
-	})
-	if err := chromedp.Do(root, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	return &Browser{t: t, root: root}
+	return opts
 }
 
 // Page is one tab, in a browser context of its own.
@@ -301,13 +306,17 @@ func (p *Page) String(expr string) string {
 	return s
 }
 
-// waitSlice is how long one evaluation of WaitFor waits in the page for the
-// DOM to change before it answers; WaitFor then asks again.
-const waitSlice = 2 * time.Second
+// waitSlice is how long one evaluation of WaitFor waits in the page for a
+// change before it answers; WaitFor then asks again. It bounds how late a
+// condition on something that is neither the DOM nor a watched event
+// (a variable of the page's script) is seen.
+const waitSlice = 500 * time.Millisecond
 
 // WaitFor waits until the JavaScript condition cond is true in the page: it
 // is checked at once and again after every change of the DOM (a
-// MutationObserver), for up to timeout (Timeout if 0). It fails the test
+// MutationObserver), of the window's size, of the focus and of the page's
+// visibility, and at least every waitSlice, for up to timeout (Timeout if
+// 0). It fails the test
 // with the page's text when the time runs out. An exception in cond counts
 // as false (the element is not there yet).
 func (p *Page) WaitFor(cond string, timeout ...time.Duration) {
@@ -326,10 +335,14 @@ func (p *Page) wait(cond string, d time.Duration) error {
 	expr := `new Promise((resolve) => {
   const check = () => { try { return !!(` + cond + `); } catch (e) { return false; } };
   if (check()) { resolve(true); return; }
+  const events = ["resize", "focusin", "focusout", "visibilitychange"];
   let timer;
-  const obs = new MutationObserver(() => { if (check()) { obs.disconnect(); clearTimeout(timer); resolve(true); } });
+  const done = (v) => { obs.disconnect(); for (const e of events) window.removeEventListener(e, changed, true); clearTimeout(timer); resolve(v); };
+  const changed = () => { if (check()) done(true); };
+  const obs = new MutationObserver(changed);
   obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  timer = setTimeout(() => { obs.disconnect(); resolve(check()); }, ` + fmt.Sprint(waitSlice.Milliseconds()) + `);
+  for (const e of events) window.addEventListener(e, changed, true);
+  timer = setTimeout(() => done(check()), ` + fmt.Sprint(waitSlice.Milliseconds()) + `);
 })`
 	deadline := time.Now().Add(d)
 	for {

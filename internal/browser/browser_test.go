@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/chromedp/chromedp/kb"
@@ -152,4 +153,58 @@ func TestAtEachAndSetHidden(t *testing.T) {
 	var seen []string
 	p.Eval(`window.seen`, &seen)
 	require.Equal(t, []string{"hidden true", "visible false"}, seen)
+}
+
+// A Shared browser is one process for many tests: each test's pages are
+// browser contexts of their own (storage set by one test's page is not
+// seen by the next test's; a second tab of the same context does see it,
+// the positive control), disposed at the test's end; a process that died
+// is started again; Stop ends it.
+func TestSharedBrowser(t *testing.T) {
+	srv := pages(t)
+	s := browser.NewShared()
+	t.Cleanup(s.Stop)
+	var first *browser.Browser
+	t.Run("first test", func(t *testing.T) {
+		first = s.Browser(t)
+		p := first.NewPage(t)
+		p.Navigate(srv.URL + "/clean.html")
+		p.Eval(`localStorage.setItem("who", "first")`, nil)
+		tab := p.NewTab(t)
+		tab.Navigate(srv.URL + "/clean.html")
+		require.Equal(t, "first", tab.String(`localStorage.getItem("who")`), "control: a tab of the same context shares its storage")
+		ids, err := browser.BrowserContexts(first)
+		require.NoError(t, err)
+		require.Len(t, ids, 1, "the page's own context")
+	})
+	t.Run("second test", func(t *testing.T) {
+		b := s.Browser(t)
+		require.Same(t, first, b, "the same process")
+		ids, err := browser.BrowserContexts(b)
+		require.NoError(t, err)
+		require.Empty(t, ids, "the first test's context was disposed at its end")
+		p := b.NewPage(t)
+		p.Navigate(srv.URL + "/clean.html")
+		require.Equal(t, "null", p.String(`localStorage.getItem("who")`), "nothing of the first test's pages")
+	})
+	require.Equal(t, 1, s.Starts())
+
+	// A crashed process is replaced.
+	require.NoError(t, browser.Process(first).Kill())
+	<-browser.Stopped(first)
+	t.Run("after a crash", func(t *testing.T) {
+		b := s.Browser(t)
+		require.NotSame(t, first, b)
+		p := b.NewPage(t)
+		p.Navigate(srv.URL + "/clean.html")
+		require.Equal(t, "Clean", p.String(`document.querySelector("h1").textContent`))
+	})
+	require.Equal(t, 2, s.Starts())
+
+	// Stop ends the process.
+	proc := browser.Process(s.Browser(t))
+	s.Stop()
+	_, err := proc.Wait()
+	require.Error(t, err, "the process was already reaped: it has exited")
+	require.Error(t, proc.Signal(syscall.Signal(0)), "no process left")
 }

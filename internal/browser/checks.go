@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fairboard/fairboard/internal/repo"
@@ -95,12 +96,16 @@ func (v Violation) String() string {
 	return fmt.Sprintf("%s (%s): %s: %s", v.ID, v.Impact, v.Help, strings.Join(v.Nodes, ", "))
 }
 
-// axeSource is node_modules/axe-core/axe.min.js, read once.
-var axeSource struct {
-	src string
-	err error
-	ok  bool
-}
+// axeSource is node_modules/axe-core/axe.min.js, read once (tests in
+// parallel may ask at once).
+var axeSource = sync.OnceValues(func() (string, error) {
+	path, err := AxePath()
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(path)
+	return string(b), err
+})
 
 // AxePath is axe-core's script in the repository's node_modules (npm ci
 // installs it from package-lock.json).
@@ -119,22 +124,14 @@ func AxePath() (string, error) {
 // installs it.
 func (p *Page) Axe() []Violation {
 	p.t.Helper()
-	if !axeSource.ok {
-		path, err := AxePath()
-		if err == nil {
-			var b []byte
-			b, err = os.ReadFile(path)
-			axeSource.src = string(b)
-		}
-		axeSource.err, axeSource.ok = err, true
-	}
-	if axeSource.err != nil {
-		p.t.Fatalf("axe-core: %v (run npm ci --ignore-scripts)", axeSource.err)
+	src, err := axeSource()
+	if err != nil {
+		p.t.Fatalf("axe-core: %v (run npm ci --ignore-scripts)", err)
 	}
 	var loaded bool
 	p.Eval(`typeof window.axe === "object"`, &loaded)
 	if !loaded {
-		p.Eval(axeSource.src+"\n;undefined", nil)
+		p.Eval(src+"\n;undefined", nil)
 	}
 	var vs []Violation
 	p.Eval(`axe.run(document, {resultTypes: ["violations"]}).then((r) => r.violations.map((v) => ({

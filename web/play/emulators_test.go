@@ -32,7 +32,17 @@ import (
 // them.
 var emu = emulator.NewSuite(emulator.Config{Firestore: true, Auth: true, Rules: "firestore.rules"})
 
-func TestMain(m *testing.M) { os.Exit(emu.Run(m)) }
+// chrome is the one Chromium process of the package's page tests, each
+// test's pages in browser contexts of their own (internal/browser.Shared);
+// started by the first test that asks for it, stopped after the last.
+var chrome = browser.NewShared()
+
+func TestMain(m *testing.M) {
+	raiseParallel()
+	code := emu.Run(m)
+	chrome.Stop()
+	os.Exit(code)
+}
 
 // emuServer serves the functions on the emulators and the page configured
 // for them, in the test's process.
@@ -75,8 +85,9 @@ func emuTableServer(t *testing.T) (*server, *fstables.Store) {
 // checks at 1280 and 390 px; each game is verified in the page at its
 // end. The fair game is played by the keyboard alone.
 func TestWholeGamesInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv := emuServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 
 	// The two games run one after the other: side by side on a loaded
@@ -241,6 +252,7 @@ func offline(t *testing.T, p *player, off bool) {
 // pages read on across the switch, a page opened after it reads the mixed
 // log from the start, and the game is abandoned and verified.
 func TestBothLogLayoutsInChromium(t *testing.T) {
+	pageTest(t, true)
 	emu.Require(t)
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
 	require.NoError(t, err)

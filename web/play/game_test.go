@@ -30,6 +30,14 @@ type match struct {
 	// stopWhen, if not nil, ends play before an action when it returns
 	// true (the game goes on).
 	stopWhen func() bool
+	// atTurns: the other pages are waited for (to show the action's
+	// version, or a later one) only when the turn passes to another
+	// player or the game ends, not after each action of a player's turn;
+	// latency is then measured at those actions only. For a polled page
+	// (the memory store: a read a second), which may skip a version
+	// anyway, this saves a poll per action; the awaited player's page is
+	// still waited for before each of its actions.
+	atTurns bool
 }
 
 func (m *match) byUID(uid string) *player {
@@ -112,6 +120,14 @@ func (m *match) play(maxMoves int) int {
 			}
 		}
 		v, _ := strconv.Atoi(s.Version)
+		if m.atTurns && s.Phase != "finished" && p.String(`document.getElementById("game").dataset.awaiting`) == p.uid {
+			// The same player's turn goes on: the others' pages are
+			// waited for at its end.
+			if m.onMove != nil {
+				m.onMove(n, p, b)
+			}
+			continue
+		}
 		var slowest time.Duration
 		for _, o := range m.players {
 			if o == p {

@@ -50,8 +50,12 @@ var itemCases = []itemCase{
 // <screen>-<width>.png). The dungeon in trustless mode runs on the
 // emulators (its seats reveal through Firestore), the rest in memory.
 func TestPageItemsInChromium(t *testing.T) {
+	t.Parallel()
 	for _, c := range itemCases {
-		t.Run(c.game+"-"+c.mode, func(t *testing.T) { runItems(t, c) })
+		t.Run(c.game+"-"+c.mode, func(t *testing.T) {
+			pageTest(t, c.mode == "trustless")
+			runItems(t, c)
+		})
 	}
 }
 
@@ -67,7 +71,7 @@ func runItems(t *testing.T, c itemCase) {
 			return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 		})
 	}
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	s := surfaceOf(c.game)
 	shot := func(p *player, screen, what string) {

@@ -21,10 +21,11 @@ import (
 // the other seat was told something (the trace). Played to the end by
 // clicking the first move each page offers.
 func TestKuhnShowsEachSeatItsOwnCard(t *testing.T) {
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
 	alice.signInDev()

@@ -21,8 +21,9 @@ import (
 // page's log is, event for event, the table's view of that seat (getView's
 // source), and its card row the one the table dealt it.
 func TestKuhnLiveInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv, tables := emuTableServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "bob", browser.Phone, srv.URL+"/play/")
 	alice.signInGuest()

@@ -51,10 +51,11 @@ type leducView struct {
 // at the showdown both pages show both cards, in the state and in the
 // log, and the result.
 func TestLeducOnGenericBoard(t *testing.T) {
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
 	alice.signInDev()

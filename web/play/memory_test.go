@@ -19,10 +19,11 @@ import (
 // action whose answer is lost is sent again with the same action id and
 // applied once; the owner abandons the game, and the page verifies it.
 func TestPlayOnMemoryStore(t *testing.T) {
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
 	alice.signInDev()
@@ -74,6 +75,7 @@ func TestPlayOnMemoryStore(t *testing.T) {
 // trying a LAN address), the browser withholds crypto.subtle: the page says
 // what it needs and how to get it, and does nothing else.
 func TestInsecureContextExplained(t *testing.T) {
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})

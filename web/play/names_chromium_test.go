@@ -68,11 +68,12 @@ func markupLeaked(p *player) string {
 // as text, and a rename reaches the game in play and the lines already
 // said.
 func TestNamesInChromium(t *testing.T) {
+	pageTest(t, false)
 	ctx := context.Background()
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
 	alice.signInDev()

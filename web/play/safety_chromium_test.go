@@ -23,10 +23,11 @@ import (
 // item); a guest is warned before signing out of a seat; a page in the
 // background says when it is the player's move; the end says "You won".
 func TestSafeDefaultsInChromium(t *testing.T) {
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 
 	// A bad address.
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
@@ -88,7 +89,9 @@ func TestSafeDefaultsInChromium(t *testing.T) {
 	require.Contains(t, bob.String(`document.getElementById("who").textContent`), "as guest")
 	alice.Navigate(srv.URL + "/play/")
 	alice.screen("lobby")
-	m := &match{t: t, base: srv.URL, players: []*player{alice, bob}}
+	// Polled pages: the other page is waited for at each change of turn,
+	// not after every action (a poll a second).
+	m := &match{t: t, base: srv.URL, players: []*player{alice, bob}, atTurns: true}
 	m.lobby("crypto", nil)
 	require.Equal(t, "true", alice.String(`String(document.getElementById("share").hidden)`), "no invitation once the game has started")
 	// The fairness records (here the sealed shuffles) are in the log,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,15 +61,42 @@ func silentRun(t *testing.T, appJS []byte, wait time.Duration) bool {
 // the other player's action (the owner's start), by reading the game
 // itself after 5 s without news; the page built without that
 // (--define:LOOK_AGAIN=false, the positive control) shows nothing in the
-// same time.
+// same time. The two runs (each its own server, game and pages) wait side
+// by side; they count as page tests off the emulators (pageTest): a create,
+// a join and a start, their listeners held.
 func TestSilentListenerInChromium(t *testing.T) {
-	require.True(t, silentRun(t, nil, 12*time.Second), "Ben's page showed Ann's action, its listeners silent")
-	out := filepath.Join(t.TempDir(), "app.js")
-	require.NoError(t, bundle.Build(out, "--define:LOOK_AGAIN=false"))
-	variant, err := os.ReadFile(out)
-	require.NoError(t, err)
-	require.False(t, silentRun(t, variant, 12*time.Second), "without looking again, the silent page shows nothing (the control)")
+	t.Parallel()
+	t.Run("shipped", func(t *testing.T) {
+		pageTest(t, false)
+		require.True(t, silentRun(t, nil, 12*time.Second), "Ben's page showed Ann's action, its listeners silent")
+	})
+	t.Run("without looking again", func(t *testing.T) {
+		pageTest(t, false)
+		require.False(t, silentRun(t, noLookAgain(t), 12*time.Second), "without looking again, the silent page shows nothing (the control)")
+	})
 }
+
+// noLookAgain is the page built with --define:LOOK_AGAIN=false (no read
+// after a silence), built once for the package.
+func noLookAgain(t *testing.T) []byte {
+	t.Helper()
+	b, err := noLookAgainBuild()
+	require.NoError(t, err)
+	return b
+}
+
+var noLookAgainBuild = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "fairboard-nolookagain-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "app.js")
+	if err := bundle.Build(out, "--define:LOOK_AGAIN=false"); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(out)
+})
 
 // silentTableRun has Ann create a Pig table on the emulators and Ben,
 // whose page's listeners are silent from the start, join it; Ann starts
@@ -103,10 +131,13 @@ func silentTableRun(t *testing.T, appJS []byte, wait time.Duration) bool {
 // news; the page built without that (--define:LOOK_AGAIN=false, the
 // positive control) shows nothing in the same time.
 func TestSilentTableListenerInChromium(t *testing.T) {
-	require.True(t, silentTableRun(t, nil, 12*time.Second), "Ben's table page showed Ann's start, its listeners silent")
-	out := filepath.Join(t.TempDir(), "app.js")
-	require.NoError(t, bundle.Build(out, "--define:LOOK_AGAIN=false"))
-	variant, err := os.ReadFile(out)
-	require.NoError(t, err)
-	require.False(t, silentTableRun(t, variant, 12*time.Second), "without looking again, the silent table page shows nothing (the control)")
+	t.Parallel()
+	t.Run("shipped", func(t *testing.T) {
+		pageTest(t, false)
+		require.True(t, silentTableRun(t, nil, 12*time.Second), "Ben's table page showed Ann's start, its listeners silent")
+	})
+	t.Run("without looking again", func(t *testing.T) {
+		pageTest(t, false)
+		require.False(t, silentTableRun(t, noLookAgain(t), 12*time.Second), "without looking again, the silent table page shows nothing (the control)")
+	})
 }

@@ -30,12 +30,13 @@ import (
 // there with their seats rotated. Then the dungeon: a public game Carol
 // watches read-only, with no action button.
 func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
+	pageTest(t, false)
 	ctx := context.Background()
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})
 	api := &functest.Client{Base: srv.URL}
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Desktop, srv.URL+"/play/")
 	carol := newPlayer(t, b, "Carol", browser.Phone, srv.URL+"/play/")
@@ -256,8 +257,9 @@ func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
 // and follows the players' moves read-only, while the players' pages
 // listen; the console stays clean (no refused read of a document).
 func TestSpectatorOnFirestoreInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv := emuServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
 	bob := newPlayer(t, b, "bob", browser.Desktop, url)

@@ -48,10 +48,11 @@ type tableView struct {
 // page's log, its scores and the server's view agree, and so do Pig's
 // rules recomputed from the log; exactly the winner reads "You won".
 func TestPigOnGenericBoard(t *testing.T) {
+	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
 	})
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
 	alice.signInDev()

@@ -34,8 +34,9 @@ import (
 // it with a roll changed). Along the way Bob, a guest, is warned before
 // signing out of a game he sits in. Screenshots at 1280 and 390 px.
 func TestFairPigLiveInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv, tables := emuTableServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
 	bob := newPlayer(t, b, "bob", browser.Phone, url)

@@ -36,6 +36,7 @@ import (
 // refused by the same check in the page (the positive control).
 // Screenshots and axe at 1280 and 390 px.
 func TestTrustlessPigInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv, _ := emuTableServer(t)
 	t.Cleanup(func() {
 		if !t.Failed() {
@@ -47,7 +48,7 @@ func TestTrustlessPigInChromium(t *testing.T) {
 		}
 		t.Logf("acts: %v", srv.actCalls())
 	})
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
 	bob := newPlayer(t, b, "bob", browser.Phone, url)
@@ -195,6 +196,7 @@ func TestTrustlessPigInChromium(t *testing.T) {
 // ends the game abandoned for "deadline", Bob missing, and her page still
 // verifies the record.
 func TestTrustlessPigAbortInChromium(t *testing.T) {
+	pageTest(t, false)
 	ctx := context.Background()
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
 		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
@@ -202,7 +204,7 @@ func TestTrustlessPigAbortInChromium(t *testing.T) {
 	api := &functest.Client{Base: srv.URL}
 	def, err := registry.Lookup("pig")
 	require.NoError(t, err)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Phone, srv.URL+"/play/")
 	alice.signInDev()
 
@@ -284,8 +286,9 @@ func TestTrustlessPigAbortInChromium(t *testing.T) {
 // the deal (match.VerifyDeal, the independent source) gives each seat
 // the card its page showed, and each page judges the record ok.
 func TestTrustlessKuhnInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv, _ := emuTableServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
 	bob := newPlayer(t, b, "bob", browser.Phone, url)

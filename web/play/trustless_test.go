@@ -47,8 +47,9 @@ func (p *player) trust() trustState {
 // while a round waits for him (the round, whom it waits for and the
 // deadline are shown and photographed), and reloads mid-game.
 func TestTrustlessGameInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv := emuServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
 	bob := newPlayer(t, b, "bob", browser.Phone, url)
@@ -188,6 +189,7 @@ func TestTrustlessGameInChromium(t *testing.T) {
 // action and reveals nothing more; before it, the same pages found
 // nothing wrong (the positive control).
 func TestTrustlessTamperedLogInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv := emuServer(t)
 	ann, ben := twoGuests(t, srv)
 	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}, settled: settledRound, stopAfter: 6}
@@ -252,6 +254,7 @@ func TestTrustlessTamperedLogInChromium(t *testing.T) {
 // count TestTrustlessGameInChromium requires to be one per seat and index
 // catches it.
 func TestTrustlessTwoTabsControlInChromium(t *testing.T) {
+	pageTest(t, true)
 	out := filepath.Join(t.TempDir(), "app.js")
 	require.NoError(t, bundle.Build(out, "--define:SEAT_GUARD=false"))
 	variant, err := os.ReadFile(out)
@@ -324,6 +327,7 @@ func revealCounts(calls []string) map[string]int {
 // the round closes with one reveal of that seat, and the game goes on
 // with no problem on any page.
 func TestTrustlessRevealRetriedInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv := emuServer(t)
 	ann, ben := twoGuests(t, srv)
 	m := &match{t: t, base: srv.URL, players: []*player{ann, ben}, settled: settledRound, stopAfter: 4}
@@ -355,7 +359,7 @@ func TestTrustlessRevealRetriedInChromium(t *testing.T) {
 // (ann and ben), each signed in in a browser context of their own.
 func twoGuests(t *testing.T, srv *server) (*player, *player) {
 	t.Helper()
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	ann := newPlayer(t, b, "ann", browser.Desktop, url)
 	ben := newPlayer(t, b, "ben", browser.Desktop, url)

@@ -86,7 +86,7 @@ func twoTabsOfOneSeat(t *testing.T, start bool) (srv *server, tabs [2]*player, b
 	t.Helper()
 	t0 := time.Now()
 	srv = emuServer(t)
-	br := browser.Start(t)
+	br := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	tab1 := newPlayer(t, br, "alice, tab 1", browser.Desktop, url)
 	tab1.signInGuest()
@@ -208,6 +208,7 @@ func oneRevealPerIndex(t *testing.T, srv *server) int {
 // the record as it is in the lock (one reveal per seat and index reaches
 // the server), the game ends and verifies.
 func TestTrustlessTwoTabsRaceInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv, tabs, b := twoTabsOfOneSeat(t, false)
 	races, both, noted := 0, 0, [2]int{}
 	kinds := map[string]int{}
@@ -281,6 +282,7 @@ func TestTrustlessTwoTabsRaceInChromium(t *testing.T) {
 // revealed for the seat meanwhile (the record in the lock, not a copy
 // from before, says which link is next).
 func TestTrustlessTabLostRaceInChromium(t *testing.T) {
+	pageTest(t, true)
 	t0 := time.Now()
 	srv, tabs, b := twoTabsOfOneSeat(t, true)
 	tab1, tab2 := tabs[0], tabs[1]
