@@ -206,8 +206,9 @@ func dealtCards(t *testing.T, srv *server, game string) []int {
 // the key of its own card at the deal (ownKeysSent, whose positive
 // control is TestTrustlessLeakCaughtInChromium).
 func TestTrustlessKuhnReloadInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv, _ := emuTableServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
 	bob := newPlayer(t, b, "bob", browser.Phone, url)
@@ -279,8 +280,9 @@ func TestTrustlessKuhnReloadInChromium(t *testing.T) {
 // both pages, and its recomputation of the deal gives each seat the card
 // its page showed.
 func TestTrustlessLeducInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv, _ := emuTableServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
 	bob := newPlayer(t, b, "bob", browser.Phone, url)
@@ -338,6 +340,7 @@ func TestTrustlessLeducInChromium(t *testing.T) {
 // nothing in TestTrustlessKuhnReloadInChromium and
 // TestTrustlessLeducInChromium names that key.
 func TestTrustlessLeakCaughtInChromium(t *testing.T) {
+	pageTest(t, true)
 	wasm := filepath.Join(t.TempDir(), "leak.wasm")
 	cmd := exec.Command("go", "build", "-tags", "leaktest", "-o", wasm, bundle.WasmPackage)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
@@ -347,7 +350,7 @@ func TestTrustlessLeakCaughtInChromium(t *testing.T) {
 	require.NoError(t, err)
 
 	srv, _ := emuTableServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := &player{Page: b.NewPage(t), t: t, name: "alice"}
 	alice.SetViewport(browser.Desktop)
@@ -389,8 +392,9 @@ func TestTrustlessLeakCaughtInChromium(t *testing.T) {
 // their own seat's head and key in it, and every roll's round holds both
 // seats' links.
 func TestTrustlessPigReloadInChromium(t *testing.T) {
+	pageTest(t, true)
 	srv, _ := emuTableServer(t)
-	b := browser.Start(t)
+	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
 	bob := newPlayer(t, b, "bob", browser.Phone, url)
