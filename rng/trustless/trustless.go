@@ -153,11 +153,23 @@ func NewChain(gameID string, seat, n uint32, secret [32]byte) (*Chain, error) {
 // GenerateChain draws a fresh 32-byte secret from crypto/rand and builds
 // its chain (see [NewChain]).
 func GenerateChain(gameID string, seat, n uint32) (*Chain, error) {
-	var secret [32]byte
-	if _, err := rand.Read(secret[:]); err != nil {
-		return nil, fmt.Errorf("trustless: drawing a chain secret: %w", err)
+	secret, err := NewSecret()
+	if err != nil {
+		return nil, err
 	}
 	return NewChain(gameID, seat, n, secret)
+}
+
+// NewSecret draws a fresh 32-byte secret from crypto/rand: a chain's
+// secret, a signing key's seed, a deal's seed, for a client that keeps
+// its secrets to make them again (the RNG package is where raw
+// randomness enters: randlint). An error only if crypto/rand fails.
+func NewSecret() ([32]byte, error) {
+	var secret [32]byte
+	if _, err := rand.Read(secret[:]); err != nil {
+		return secret, fmt.Errorf("trustless: drawing a secret: %w", err)
+	}
+	return secret, nil
 }
 
 // Head returns x_0, the chain's public head.

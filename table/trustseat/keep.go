@@ -3,7 +3,6 @@ package trustseat
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -160,14 +159,8 @@ func mustHex(h string) []byte {
 	return b
 }
 
-// draw32 draws a 32-byte secret from crypto/rand.
-func draw32() ([32]byte, error) {
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return b, fmt.Errorf("trustseat: drawing a secret: %w", err)
-	}
-	return b, nil
-}
+// draw32 draws a 32-byte secret from crypto/rand (trustless.NewSecret).
+func draw32() ([32]byte, error) { return trustless.NewSecret() }
 
 // build makes the seat from its secrets.
 func build(def game.Definition, gameID, uid string, seat int, n uint32, chainSec, keySeed, dealSeed [32]byte) (*Seat, error) {
