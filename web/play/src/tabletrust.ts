@@ -145,7 +145,7 @@ function ended(v: TableView, name: SeatNames): string {
     case "chainExhausted":
       return "The game ended: a move needed more rounds than the seats' chains hold.";
     case "abandoned":
-      return "The game was abandoned during a round.";
+      return "The owner abandoned the game before its end.";
     default:
       return "";
   }
