@@ -91,14 +91,7 @@ func TestKeysRideWithTheLastPass(t *testing.T) {
 	require.Equal(t, log+1, len(x.srv.Log()), "one action")
 	require.Equal(t, []*mentalpoker.KeyMessage{a.Keys[0]}, v.Keys)
 
-	end, err := trustdeal.Play(x.srv, x.seats, betAll, 40)
-	require.NoError(t, err)
-	require.Equal(t, trustdeal.PhaseDone, end.Phase)
-	restored, err := trustdeal.Restore(x.cfg, x.srv.Log())
-	require.NoError(t, err)
-	require.Equal(t, end, restored.View())
-	_, err = match.VerifyDeal(kuhn.Def, nil, copyRecord(t, x.srv.Record()))
-	require.NoError(t, err)
+	playOutAndCheck(t, x)
 }
 
 // At the deal, once only seat 0's keys are due, its first move carries
@@ -163,14 +156,7 @@ func TestKeysRideWithTheFirstMove(t *testing.T) {
 	after := trustdeal.Action{Seat: 1, At: 3, Move: &game.Move{Seat: 1, Kind: kuhn.KindBet}, Keys: ks}
 	require.ErrorIs(t, x.srv.Do(after), trustdeal.ErrPhase, "keys with a move after the deal")
 
-	end, err := trustdeal.Play(x.srv, x.seats, betAll, 40)
-	require.NoError(t, err)
-	require.Equal(t, trustdeal.PhaseDone, end.Phase)
-	restored, err := trustdeal.Restore(x.cfg, x.srv.Log())
-	require.NoError(t, err)
-	require.Equal(t, end, restored.View())
-	_, err = match.VerifyDeal(kuhn.Def, nil, copyRecord(t, x.srv.Record()))
-	require.NoError(t, err)
+	playOutAndCheck(t, x)
 }
 
 // A pass after the passes is refused even with keys the deal waits for:
@@ -191,4 +177,18 @@ func TestPassWithKeysAfterThePasses(t *testing.T) {
 	require.Len(t, x.srv.View().Keys, 1)
 	require.NoError(t, x.srv.Do(trustdeal.Action{Seat: 0, At: 2, Keys: ks}), "the control")
 	require.Equal(t, trustdeal.PhasePlay, x.srv.Phase())
+}
+
+// playOutAndCheck plays the hand to its end, restores it from its log
+// (the same view) and verifies its record.
+func playOutAndCheck(t *testing.T, x *hand) {
+	t.Helper()
+	end, err := trustdeal.Play(x.srv, x.seats, betAll, 40)
+	require.NoError(t, err)
+	require.Equal(t, trustdeal.PhaseDone, end.Phase)
+	restored, err := trustdeal.Restore(x.cfg, x.srv.Log())
+	require.NoError(t, err)
+	require.Equal(t, end, restored.View())
+	_, err = match.VerifyDeal(kuhn.Def, nil, copyRecord(t, x.srv.Record()))
+	require.NoError(t, err)
 }

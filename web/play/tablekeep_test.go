@@ -89,6 +89,26 @@ func ownCards(t *testing.T, p *player, id string) map[int]int {
 	return out
 }
 
+// deskAndPhoneGuests takes the test's turn on the emulators and gives it a table
+// server there with Alice (1280 px) and Bob (390 px) signed in as guests
+// on its play page; with deals, each page's deal actions are logged
+// (logDeals) from the start.
+func deskAndPhoneGuests(t *testing.T, deals bool) (*server, []*player) {
+	t.Helper()
+	pageTest(t, true)
+	srv, _ := emuTableServer(t)
+	b := chrome.Browser(t)
+	url := srv.URL + "/play/"
+	players := []*player{newPlayer(t, b, "alice", browser.Desktop, url), newPlayer(t, b, "bob", browser.Phone, url)}
+	for _, p := range players {
+		if deals {
+			logDeals(p)
+		}
+		p.signInGuest()
+	}
+	return srv, players
+}
+
 // twoPageTable has the first page create a trustless table of game, the
 // second join it, and starts it; before the start, hook (if not nil)
 // runs.
@@ -206,17 +226,8 @@ func dealtCards(t *testing.T, srv *server, game string) []int {
 // the key of its own card at the deal (ownKeysSent, whose positive
 // control is TestTrustlessLeakCaughtInChromium).
 func TestTrustlessKuhnReloadInChromium(t *testing.T) {
-	pageTest(t, true)
-	srv, _ := emuTableServer(t)
-	b := chrome.Browser(t)
-	url := srv.URL + "/play/"
-	alice := newPlayer(t, b, "alice", browser.Desktop, url)
-	bob := newPlayer(t, b, "bob", browser.Phone, url)
-	players := []*player{alice, bob}
-	for _, p := range players {
-		logDeals(p)
-		p.signInGuest()
-	}
+	srv, players := deskAndPhoneGuests(t, true)
+	alice, bob := players[0], players[1]
 	start := time.Now()
 	lap := func(what string) { t.Logf("%5.1fs %s", time.Since(start).Seconds(), what) }
 	id := twoPageTable(t, srv, "kuhn", players, nil)
@@ -280,17 +291,8 @@ func TestTrustlessKuhnReloadInChromium(t *testing.T) {
 // both pages, and its recomputation of the deal gives each seat the card
 // its page showed.
 func TestTrustlessLeducInChromium(t *testing.T) {
-	pageTest(t, true)
-	srv, _ := emuTableServer(t)
-	b := chrome.Browser(t)
-	url := srv.URL + "/play/"
-	alice := newPlayer(t, b, "alice", browser.Desktop, url)
-	bob := newPlayer(t, b, "bob", browser.Phone, url)
-	players := []*player{alice, bob}
-	for _, p := range players {
-		logDeals(p)
-		p.signInGuest()
-	}
+	srv, players := deskAndPhoneGuests(t, true)
+	alice, bob := players[0], players[1]
 	id := twoPageTable(t, srv, "leduc", players, nil)
 	own := make([]map[int]int, 2)
 	for i, p := range players {
@@ -392,16 +394,8 @@ func TestTrustlessLeakCaughtInChromium(t *testing.T) {
 // their own seat's head and key in it, and every roll's round holds both
 // seats' links.
 func TestTrustlessPigReloadInChromium(t *testing.T) {
-	pageTest(t, true)
-	srv, _ := emuTableServer(t)
-	b := chrome.Browser(t)
-	url := srv.URL + "/play/"
-	alice := newPlayer(t, b, "alice", browser.Desktop, url)
-	bob := newPlayer(t, b, "bob", browser.Phone, url)
-	players := []*player{alice, bob}
-	for _, p := range players {
-		p.signInGuest()
-	}
+	srv, players := deskAndPhoneGuests(t, false)
+	alice, bob := players[0], players[1]
 	twoPageTable(t, srv, "pig", players, nil)
 	for _, p := range players {
 		p.WaitFor(`document.getElementById("table").dataset.phase === "playing"`, time.Minute)

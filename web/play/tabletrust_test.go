@@ -286,14 +286,8 @@ func TestTrustlessPigAbortInChromium(t *testing.T) {
 // the deal (match.VerifyDeal, the independent source) gives each seat
 // the card its page showed, and each page judges the record ok.
 func TestTrustlessKuhnInChromium(t *testing.T) {
-	pageTest(t, true)
-	srv, _ := emuTableServer(t)
-	b := chrome.Browser(t)
-	url := srv.URL + "/play/"
-	alice := newPlayer(t, b, "alice", browser.Desktop, url)
-	bob := newPlayer(t, b, "bob", browser.Phone, url)
-	alice.signInGuest()
-	bob.signInGuest()
+	srv, players := deskAndPhoneGuests(t, false)
+	alice, bob := players[0], players[1]
 	id := alice.createTable("kuhn", "trustless", nil)
 	alice.uid = alice.String(`document.querySelector("#tg-players li.me").dataset.uid`)
 	bob.open(srv.URL, id)
@@ -301,7 +295,6 @@ func TestTrustlessKuhnInChromium(t *testing.T) {
 	bob.uid = bob.String(`document.querySelector("#tg-players li.me").dataset.uid`)
 	alice.WaitFor(`!document.getElementById("tg-start").hidden`)
 	alice.Click("#tg-start")
-	players := []*player{alice, bob}
 	shown := make([]string, 2)
 	for i, p := range players {
 		p.WaitFor(`document.getElementById("tg-trust-cards").dataset.cards !== ""`, 2*time.Minute)
