@@ -7,8 +7,9 @@
 //	                              [{uid, options}], playerUids, version, toMove, rules,
 //	                              rulesHash, state (the game's public part, JSON text,
 //	                              once started), outcome (once finished), fairness (a
-//	                              fair table's: its commitment, and once finished the
-//	                              server seed, the contributions and the game seed),
+//	                              fair table's: its commitment, with openings each seat's
+//	                              commitment, whether it opened and the deadline, and once
+//	                              finished the server seed, the contributions and the game seed),
 //	                              tableDueAt (a trustless table's pending round's
 //	                              deadline or a dealing table's current wait's,
 //	                              unix ms, absent when none: the sweep's query)
@@ -39,7 +40,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/grpc/codes"
@@ -79,53 +79,6 @@ func New(c *firestore.Client, lookup tablestore.Lookup) *Store {
 type privateDoc struct {
 	Game  string `firestore:"game"`
 	Saved string `firestore:"saved"`
-}
-
-// seatDoc is one seat of the public document.
-type seatDoc struct {
-	UID     string   `firestore:"uid"`
-	Options []string `firestore:"options"`
-}
-
-// outcomeDoc is a finished table's outcome.
-type outcomeDoc struct {
-	Abandoned bool      `firestore:"abandoned"`
-	Winners   []int64   `firestore:"winners"`
-	Payoffs   []float64 `firestore:"payoffs"`
-}
-
-// fairnessDoc is a fair table's protocol as every reader sees it
-// (table.Fairness): the commitment, and once finished what opens it.
-type fairnessDoc struct {
-	CommitmentHex    string   `firestore:"commitmentHex"`
-	ServerSeedHex    string   `firestore:"serverSeedHex,omitempty"`
-	ContributionsHex []string `firestore:"contributionsHex,omitempty"`
-	GameSeedHex      string   `firestore:"gameSeedHex,omitempty"`
-}
-
-// publicDoc is games/{id}: the table's public part (table.Table.Public).
-type publicDoc struct {
-	Game       string      `firestore:"game"`
-	Mode       string      `firestore:"mode"`
-	OwnerUID   string      `firestore:"ownerUid"`
-	Phase      string      `firestore:"phase"`
-	Version    int64       `firestore:"version"`
-	Seats      []seatDoc   `firestore:"seats"`
-	PlayerUIDs []string    `firestore:"playerUids"`
-	ToMove     int64       `firestore:"toMove"`
-	Rules      string      `firestore:"rules"`
-	RulesHash  string      `firestore:"rulesHash"`
-	State      string      `firestore:"state,omitempty"`
-	Outcome    *outcomeDoc `firestore:"outcome,omitempty"`
-	// Fairness is a fair table's (absent in other modes), so that a page
-	// following the table by listeners shows the commitment and checks
-	// the reveal as it would from getView.
-	Fairness *fairnessDoc `firestore:"fairness,omitempty"`
-	// TableDueAt is table.Table.DueAt (a trustless table's pending
-	// round's deadline, unix ms), absent when 0: the one indexed field
-	// the sweep queries (Due). Not the dungeon's dueAt, which its own
-	// sweep queries over the same collection.
-	TableDueAt int64 `firestore:"tableDueAt,omitempty"`
 }
 
 func (s *Store) refs(gameID string) (pub, priv *firestore.DocumentRef) {
@@ -321,29 +274,6 @@ func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, 
 	}
 	id := fmt.Sprintf("%020d", fresh[len(fresh)-1].Seq)
 	return tx.Create(pubRef.Collection(collLog).Doc(id), doc)
-}
-
-func publicOf(v *table.View) publicDoc {
-	d := publicDoc{Game: v.Game, Mode: string(v.Mode), OwnerUID: v.Owner, Phase: string(v.Phase),
-		Version: int64(v.Version), ToMove: int64(v.ToMove), Rules: string(v.Rules), RulesHash: v.RulesHash,
-		State: string(v.State), PlayerUIDs: []string{}}
-	for _, st := range v.Seats {
-		d.Seats = append(d.Seats, seatDoc{UID: st.UID, Options: slices.Clone(st.Options)})
-		if st.UID != "" {
-			d.PlayerUIDs = append(d.PlayerUIDs, st.UID)
-		}
-	}
-	if f := v.Fairness; f != nil {
-		d.Fairness = &fairnessDoc{CommitmentHex: f.CommitmentHex, ServerSeedHex: f.ServerSeedHex,
-			ContributionsHex: slices.Clone(f.ContributionsHex), GameSeedHex: f.GameSeedHex}
-	}
-	if o := v.Outcome; o != nil {
-		d.Outcome = &outcomeDoc{Abandoned: o.Abandoned, Payoffs: slices.Clone(o.Payoffs), Winners: []int64{}}
-		for _, w := range o.Winners {
-			d.Outcome.Winners = append(d.Outcome.Winners, int64(w))
-		}
-	}
-	return d
 }
 
 // logDoc is {events: [...]}, each event the map of its

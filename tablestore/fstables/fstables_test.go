@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -238,4 +239,43 @@ func TestFirestoreFairnessInPublicDocument(t *testing.T) {
 	snap, err := fc.Collection("games").Doc("fs-crypto").Get(ctx)
 	require.NoError(t, err)
 	require.NotContains(t, snap.Data(), "fairness")
+}
+
+// A fair table with openings: its public document carries each seat's
+// commitment, whether it opened and the deadline (table.Openings), for a
+// page that opens its seat's contribution by listeners; ended at the
+// deadline, its outcome names the seats that did not open. Seat 0's
+// commitment is rng/trustless/testdata/vectors.json's ("g1", seat 0, 32
+// zero bytes: Node's SHA-256), which the table checks the opening against.
+func TestFirestoreOpeningsInPublicDocument(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	fc := emu.Client(t)
+	const seed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	const commit0 = "8346373fe8022682f7d170cf71ae2e8bd49c0ff1ddc22f1d37e22c82499394b3"
+	commit1 := strings.Repeat("ab", 32)
+	res, err := s.Create(ctx, "g1", "pig", table.CreateRequest{Actor: storetest.UID(0), ActionID: "c", Mode: rng.ModeFair, ServerSeed: seed, Seats: 2, GameID: "g1", Openings: true, DeadlineMs: 1000})
+	require.NoError(t, err)
+	doc := func() map[string]any {
+		snap, err := fc.Collection("games").Doc("g1").Get(ctx)
+		require.NoError(t, err)
+		return snap.Data()
+	}
+	openings := func() any { return doc()["fairness"].(map[string]any)["openings"] }
+	require.Equal(t, map[string]any{"deadlineMs": int64(1000), "deadline": int64(0), "commitmentsHex": []any{"", ""}, "opened": []any{false, false}}, openings())
+	v := res.Version
+	for i, c := range []string{commit0, commit1} {
+		r, err := s.Do(ctx, "g1", table.Action{Actor: storetest.UID(i), ActionID: "j", Version: v, Kind: table.KindJoin, Seat: i, EntropyCommitment: c})
+		require.NoError(t, err)
+		v = r.Version
+	}
+	const at = 1_760_000_000_000
+	r, err := s.Do(ctx, "g1", table.Action{Actor: storetest.UID(0), ActionID: "o", Version: v, Kind: table.KindOpen, Entropy: strings.Repeat("00", 32), At: at})
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"deadlineMs": int64(1000), "deadline": int64(at + 1000), "commitmentsHex": []any{commit0, commit1}, "opened": []any{true, false}}, openings())
+	_, err = s.Do(ctx, "g1", table.Action{Actor: table.ServerActor, ActionID: "abort", Version: r.Version, Kind: table.KindAbort, At: at + 1001})
+	require.NoError(t, err)
+	out := doc()["outcome"].(map[string]any)
+	require.Equal(t, "unopened", out["reason"])
+	require.Equal(t, []any{int64(1)}, out["missing"])
 }
