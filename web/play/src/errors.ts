@@ -31,6 +31,10 @@ const causes: Record<string, string> = {
   deadline_passed: "the round's deadline has passed",
   deadline_not_passed: "the round's deadline has not passed yet",
   not_exportable: "this game cannot be exported (it was played before the server kept its actions)",
+  bad_entropy: "the contribution or its commitment is not one this table takes",
+  wrong_opening: "the contribution does not open the commitment this seat made at its join",
+  already_opened: "this seat has opened its contribution already",
+  not_opened: "a seat has not opened its contribution yet",
 };
 
 const statuses: Record<string, string> = {
@@ -59,6 +63,7 @@ export function retryable(e: unknown): boolean {
 const selfExplained = new Set([
   "not_your_turn", "not_owner", "not_created", "stale_version", "not_started", "already_started", "game_over", "game_full",
   "seat_taken", "already_joined", "already_created", "duplicate_action", "action_id_reused", "seeded_disabled",
+  "wrong_opening", "already_opened", "not_opened",
   "functions/not-found", "functions/unauthenticated",
 ]);
 

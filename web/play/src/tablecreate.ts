@@ -9,6 +9,7 @@ import type { Firestore } from "firebase/firestore";
 import type { Engine, GameInfo } from "./engine";
 import { saveSent } from "./tableend";
 import { drawEntropy } from "./tablefair";
+import { commitAtJoin } from "./tableopen";
 import { joinFields } from "./tabletrust";
 import { openFields } from "./spectate";
 import { gameLabel, words, type TableView } from "./tablewords";
@@ -92,6 +93,9 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
     // API's: the page does not know whether the server allows them), and
     // trustless if its game allows it (info.trustless).
     show(byId("create-mode-trustless"), dungeon || !!info?.trustless);
+    // Openings: a fair table game's (the dungeon's page joins without).
+    const fair = document.querySelector<HTMLInputElement>('input[name="mode"][value="fair"]')?.checked ?? false;
+    show(byId("create-openings-label"), !dungeon && fair);
     const trustless = document.querySelector<HTMLInputElement>('input[name="mode"][value="trustless"]');
     if (!dungeon && !info.trustless && trustless?.checked) document.querySelector<HTMLInputElement>('input[name="mode"][value="crypto"]')!.checked = true;
     for (const id of ["create-seats-label", "create-seats"]) show(byId(id), !dungeon);
@@ -109,6 +113,7 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
   };
   sel.addEventListener("change", update);
   seats.addEventListener("change", update);
+  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.addEventListener("change", update);
   update();
 }
 
@@ -117,15 +122,19 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
  * to its seed; trustless: the seats' chains), seats its creator and opens
  * it. At a fair table the
  * creator's contribution is drawn after the page has read the
- * commitment, and kept with it (tableend.ts, saveSent). */
+ * commitment, and kept with it (tableend.ts, saveSent); with openings
+ * (the form's choice) the join sends only the commitment to it, the
+ * contribution kept on this device (tableopen.ts). */
 export async function createTable(ctx: TableContext, game: string, mode: string): Promise<void> {
   const gameId = ctx.newId("g");
   const seats = Number(byId<HTMLSelectElement>("create-seats").value);
   const seat = Number(byId<HTMLSelectElement>("create-seat").value);
-  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode, seats, ...openFields() });
+  const openings = mode === "fair" && byId<HTMLInputElement>("create-openings").checked;
+  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode, seats, ...(openings ? { openings } : {}), ...openFields() });
   const options = chosenOptions(byId("create-options"));
   const join: Record<string, unknown> = { game, gameId, actionId: ctx.newId("j"), version: created.version, seat, ...(options ? { options } : {}) };
-  if (mode === "fair") join["entropy"] = await fairEntropy(ctx, game, gameId);
+  if (openings) join["entropyCommitment"] = await commitAtJoin(ctx.uid, gameId, seat, await serverCommitment(ctx, game, gameId));
+  else if (mode === "fair") join["entropy"] = await fairEntropy(ctx, game, gameId);
   if (mode === "trustless") {
     const t = await joinFields(ctx.call, game, gameId, ctx.uid, seat);
     Object.assign(join, t.fields, { version: t.version });
@@ -134,12 +143,18 @@ export async function createTable(ctx: TableContext, game: string, mode: string)
   location.hash = "game=" + gameId;
 }
 
-/** fairEntropy reads a fair table's commitment, draws this player's
- * contribution and keeps both (before the join sends it). */
-async function fairEntropy(ctx: TableContext, game: string, gameId: string): Promise<string> {
+/** serverCommitment reads a fair table's commitment to its server seed. */
+async function serverCommitment(ctx: TableContext, game: string, gameId: string): Promise<string> {
   const v = await ctx.call<TableView>("getView", { game, gameId });
   const commitmentHex = v.fairness?.commitmentHex;
   if (!commitmentHex) throw new Error("the fair table shows no commitment: not joining it");
+  return commitmentHex;
+}
+
+/** fairEntropy reads a fair table's commitment, draws this player's
+ * contribution and keeps both (before the join sends it). */
+async function fairEntropy(ctx: TableContext, game: string, gameId: string): Promise<string> {
+  const commitmentHex = await serverCommitment(ctx, game, gameId);
   const entropyHex = drawEntropy();
   saveSent(ctx.uid, gameId, { commitmentHex, entropyHex });
   return entropyHex;

@@ -5,7 +5,8 @@
 
 import { byId, h, replace, show } from "./dom";
 import { refusal } from "./errors";
-import { check, checkLines, ok, sentKey, short, type Sent } from "./tablefair";
+import { check, checkLines, ok, sentKey, short, type Sent, type TableFairness } from "./tablefair";
+import { keptSent } from "./tableopen";
 import type { SeatNames, TableView } from "./tablewords";
 
 /** loadSent returns what this device saw and sent at its join of the
@@ -41,13 +42,14 @@ export class FairView {
     const f = v.fairness;
     const line = byId("tg-fair");
     show(line, !!f);
-    show(byId("tg-entropy-note"), !!f && v.phase === "lobby" && v.seat < 0);
+    show(byId("tg-entropy-note"), !!f && !f.openings && v.phase === "lobby" && v.seat < 0);
+    show(byId("tg-commit-note"), !!f?.openings && v.phase === "lobby" && v.seat < 0);
     const end = byId("tg-fair-end");
     if (!f) {
       show(end, false);
       return;
     }
-    const text = `Fair game: commitment ${short(f.commitmentHex)}`;
+    const text = `Fair game${f.openings ? " with openings" : ""}: commitment ${short(f.commitmentHex)}`;
     if (line.textContent !== text) line.textContent = text;
     line.title = f.commitmentHex;
     line.dataset.commitment = f.commitmentHex;
@@ -57,35 +59,43 @@ export class FairView {
     const key = JSON.stringify([f, v.seat]);
     if (key === this.checked) return;
     this.checked = key;
-    const sent = loadSent(this.uid, this.gameId);
-    replace(byId("tg-fair-seed"), "The server's seed, revealed: ", h("code", {}, f.serverSeedHex ?? ""));
-    replace(
-      byId("tg-fair-contributions"),
-      ...(f.contributionsHex ?? []).map((c, i) =>
-        h(
-          "li",
-          { class: i === v.seat ? "me" : undefined, "data-seat": i },
-          `${name(i)}: `,
-          c ? h("code", {}, c) : "none",
-          i === v.seat ? (sent ? " (yours)" : " (yours; this device did not keep what it sent)") : "",
-        ),
-      ),
-    );
+    void this.reveal(v, f, name, key);
+  }
+
+  /** reveal shows the reveal and its checks: against what this device
+   * kept (localStorage at a fair table's join, IndexedDB at one with
+   * openings: tableopen.ts). */
+  private async reveal(v: TableView, f: TableFairness, name: SeatNames, key: string): Promise<void> {
+    const end = byId("tg-fair-end");
     const checks = byId("tg-fair-checks");
     replace(checks, h("li", {}, "Checking…"));
-    void check(f, v.seat, sent).then(
-      (c) => {
-        if (this.checked !== key) return;
-        replace(checks, ...checkLines(c).map((l) => h("li", {}, l)));
-        end.dataset.ok = ok(c) ? "yes" : "no";
-        end.dataset.opens = String(c.opens);
-        end.dataset.mine = String(c.mine);
-      },
-      (e) => {
-        replace(checks, h("li", {}, "The reveal could not be checked: " + String(e)));
-        end.dataset.ok = "no";
-      },
-    );
+    try {
+      const sent = loadSent(this.uid, this.gameId) ?? (f.openings ? await keptSent(this.uid, this.gameId) : null);
+      if (this.checked !== key) return;
+      replace(byId("tg-fair-seed"), "The server's seed, revealed: ", h("code", {}, f.serverSeedHex ?? ""));
+      replace(
+        byId("tg-fair-contributions"),
+        ...(f.contributionsHex ?? []).map((c, i) =>
+          h(
+            "li",
+            { class: i === v.seat ? "me" : undefined, "data-seat": i },
+            `${name(i)}: `,
+            c ? h("code", {}, c) : "none",
+            i === v.seat ? (sent ? " (yours)" : " (yours; this device did not keep what it sent)") : "",
+          ),
+        ),
+      );
+      const c = await check(f, v.seat, sent, v.gameId);
+      if (this.checked !== key) return;
+      replace(checks, ...checkLines(c, name).map((l) => h("li", {}, l)));
+      end.dataset.ok = ok(c) ? "yes" : "no";
+      end.dataset.opens = String(c.opens);
+      end.dataset.mine = String(c.mine);
+      end.dataset.openings = String(c.openings);
+    } catch (e) {
+      replace(checks, h("li", {}, "The reveal could not be checked: " + String(e)));
+      end.dataset.ok = "no";
+    }
   }
 }
 

@@ -8,12 +8,25 @@
 // Node in TestTableFairInNode against rng/fair's vectors).
 
 /** TableFairness is a fair table's protocol in its view: the commitment
- * from the create on, and once finished what opens it. */
+ * from the create on, and once finished what opens it; with openings,
+ * the seats' commitments to their contributions. */
 export interface TableFairness {
   commitmentHex: string;
   serverSeedHex?: string;
   contributionsHex?: string[];
   gameSeedHex?: string;
+  openings?: TableOpenings | null;
+}
+
+/** TableOpenings is a fair table's with openings (docs/fairness.md,
+ * "Openings at tables"): each seat's commitment (64 hex digits, "" while
+ * free) and whether it opened, the time the seats have from the first
+ * opening (ms) and that deadline (unix ms; 0 when no opening is awaited). */
+export interface TableOpenings {
+  deadlineMs: number;
+  deadline: number;
+  commitmentsHex: string[];
+  opened: boolean[];
 }
 
 /** Sent is what this device saw and sent at its join of a fair table:
@@ -75,6 +88,14 @@ export function gameSeedOf(serverSeedHex: string, contributionsHex: string[]): P
   ]);
 }
 
+/** contributionCommitmentOf is SHA-256(field("fairboard/fair-commit/v1")
+ * ‖ field(gameId) ‖ u32(seat) ‖ field(c)), as hex: what a join at a fair
+ * table with openings commits to (rng/fair.ContributionCommitment; seat
+ * from 0). */
+export function contributionCommitmentOf(gameId: string, seat: number, entropyHex: string): Promise<string> {
+  return sha256([...field("fairboard/fair-commit/v1"), ...field(gameId), u32(seat), ...field(unhex(entropyHex))]);
+}
+
 /** ENTROPY_BYTES is how much a player contributes: 32 bytes. */
 export const ENTROPY_BYTES = 32;
 
@@ -100,23 +121,45 @@ export interface Check {
    * join (true when the page kept none). */
   sameCommitment: boolean;
   /** mine: this player's contribution is the one it sent (null: the page
-   * kept none, or the player holds no seat). */
+   * kept none, the player holds no seat, or its seat never opened at a
+   * table with openings ended before its start). */
   mine: boolean | null;
   /** gameSeed: the seed and the contributions make the game seed (null:
    * abandoned before the start, no game seed). */
   gameSeed: boolean | null;
+  /** openings: at a table with openings, every seat's contribution opens
+   * the commitment that seat made at its join (a seat that never opened
+   * at a table ended before its start is not checked; null: no
+   * openings).
+   * wrongOpenings are the seats whose contribution does not. */
+  openings: boolean | null;
+  wrongOpenings: number[];
 }
 
 /** check checks a finished fair table's reveal against what this page
- * saw and sent. */
-export async function check(f: TableFairness, seat: number, sent: Sent | null): Promise<Check> {
+ * saw and sent; at a table with openings (of game id gameId) also each
+ * contribution against its seat's commitment. */
+export async function check(f: TableFairness, seat: number, sent: Sent | null, gameId = ""): Promise<Check> {
   const seed = f.serverSeedHex ?? "";
   const seen = sent?.commitmentHex || f.commitmentHex;
   const opens = seed !== "" && (await commitmentOf(seed)) === seen.toLowerCase();
   const contributions = f.contributionsHex ?? [];
-  const mine = sent && seat >= 0 && seat < contributions.length ? contributions[seat] === sent.entropyHex.toLowerCase() : null;
+  const unopened = !!f.openings && !f.openings.opened[seat] && !f.gameSeedHex; // this seat never opened: nothing of it to check
+  const mine = sent && seat >= 0 && seat < contributions.length && !unopened ? contributions[seat] === sent.entropyHex.toLowerCase() : null;
   const gameSeed = f.gameSeedHex ? (await gameSeedOf(seed, contributions)) === f.gameSeedHex : null;
-  return { opens, sameCommitment: !sent || sent.commitmentHex === f.commitmentHex, mine, gameSeed };
+  const wrongOpenings: number[] = [];
+  const op = f.openings;
+  if (op) {
+    for (let i = 0; i < op.commitmentsHex.length; i++) {
+      // A seat that never opened (a table ended before its start) has no
+      // contribution; once the game started every seat had opened.
+      if (!op.opened[i] && !f.gameSeedHex) continue;
+      const c = contributions[i] ?? "";
+      if (!/^[0-9a-f]{64}$/i.test(c) || (await contributionCommitmentOf(gameId, i, c)) !== op.commitmentsHex[i]?.toLowerCase()) wrongOpenings.push(i);
+    }
+  }
+  const openings = op ? wrongOpenings.length === 0 && op.commitmentsHex.length > 0 : null;
+  return { opens, sameCommitment: !sent || sent.commitmentHex === f.commitmentHex, mine, gameSeed, openings, wrongOpenings };
 }
 
 /** short is the first 16 hex digits of a commitment, and an ellipsis. */
@@ -124,8 +167,9 @@ export function short(h: string): string {
   return h.slice(0, 16) + "…";
 }
 
-/** checkLines says a Check in words, one line each. */
-export function checkLines(c: Check): string[] {
+/** checkLines says a Check in words, one line each (seats named by
+ * name, from 0). */
+export function checkLines(c: Check, name: (seat: number) => string = (s) => "Seat " + (s + 1)): string[] {
   const lines = [
     c.opens
       ? "The server seed opens the commitment this page saw before you joined."
@@ -136,10 +180,17 @@ export function checkLines(c: Check): string[] {
   if (c.mine === false) lines.push("Your contribution is NOT the one this device sent.");
   if (c.gameSeed === true) lines.push("The server seed and the contributions make the game seed.");
   if (c.gameSeed === false) lines.push("The server seed and the contributions do NOT make the game seed.");
+  if (c.openings === true) lines.push("Every contribution opens the commitment its seat made when it joined.");
+  if (c.openings === false)
+    lines.push(
+      c.wrongOpenings.length
+        ? `The contribution of ${c.wrongOpenings.map(name).join(", ")} does NOT open the commitment made when it joined.`
+        : "The table shows NO commitments to check the contributions against.",
+    );
   return lines;
 }
 
 /** ok says whether every check passed. */
 export function ok(c: Check): boolean {
-  return c.opens && c.sameCommitment && c.mine !== false && c.gameSeed !== false;
+  return c.opens && c.sameCommitment && c.mine !== false && c.gameSeed !== false && c.openings !== false;
 }

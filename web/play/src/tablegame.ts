@@ -16,6 +16,7 @@ import { appendLog, moveButtons, redescribeLog, renderPlayers, renderState, turn
 import { downloadRecord, FairView, saveSent } from "./tableend";
 import { drawEntropy } from "./tablefair";
 import { Follower } from "./tablefollow";
+import { commitAtJoin, OpenPage } from "./tableopen";
 import { showRematch } from "./spectate";
 import { chosenOptions, fill, optionSelects, type TableContext, type TableResult } from "./tablecreate";
 import { joinAt, signedMove, trustOf, TrustPage } from "./tabletrust";
@@ -48,6 +49,7 @@ export class TableGame {
   private readonly ac = new AbortController();
   private readonly fair: FairView;
   private readonly trust: TrustPage;
+  private readonly opening: OpenPage;
   private readonly alert = new TurnAlert();
   private readonly follower: Follower;
   /** awaitVersion is the version an action of this page answered: its
@@ -65,6 +67,7 @@ export class TableGame {
     this.info = ctx.info(first.game);
     this.fair = new FairView(ctx.uid, id);
     this.trust = new TrustPage({ uid: ctx.uid, gameId: id, call: ctx.call, refresh: () => this.refresh(), say: (t) => (byId("tg-status").textContent = t) });
+    this.opening = new OpenPage({ uid: ctx.uid, gameId: id, call: ctx.call, newId: ctx.newId, refresh: () => this.refresh() });
     byId("tg-game").textContent = this.info ? gameLabel(this.info) : first.game;
     byId("tg-id").textContent = id;
     const link = location.origin + location.pathname + "#game=" + id;
@@ -106,6 +109,7 @@ export class TableGame {
   close(): void {
     this.closed = true;
     this.follower.close();
+    this.opening.close();
     this.ac.abort();
     document.title = pageTitle({ hidden: false, yourMove: false, revealDue: false });
     show(byId("tg-notify"), false);
@@ -156,6 +160,7 @@ export class TableGame {
     el.dataset.live = this.live ? "1" : "";
     this.fair.render(v, this.name);
     this.trust.render(v, this.name);
+    this.opening.render(v, this.name);
     show(byId("tg-share"), v.phase === "lobby" && v.seats.some((s) => s.uid === "")); // an invitation while a seat is free
     this.lastSeq = appendLog(byId("tg-log"), v, this.lastSeq, this.name, this.who);
     el.dataset.logSeq = String(this.lastSeq);
@@ -163,7 +168,7 @@ export class TableGame {
     box.scrollTop = box.scrollHeight;
     renderPlayers(byId("tg-players"), v, this.info, this.name);
     renderState(byId("tg-state"), v, this.name);
-    byId("tg-turn").textContent = this.trust.turn(v, this.name) ?? turnLine(v, this.name, this.ctx.uid);
+    byId("tg-turn").textContent = this.trust.turn(v, this.name) ?? this.opening.turn(v) ?? turnLine(v, this.name, this.ctx.uid);
     show(byId("tg-end"), v.phase === "finished");
     show(byId("tg-watching"), !!v.spectating && v.phase !== "lobby"); // read-only: no seat, no move
     showRematch("tg-rematch", v.seat >= 0, v.phase === "finished");
@@ -185,7 +190,8 @@ export class TableGame {
     const joining = v.phase === "lobby" && v.seat < 0 && free.length > 0 && !this.pending;
     show(byId("tg-join"), joining);
     if (joining) fill(byId<HTMLSelectElement>("tg-join-seat"), free.map((i) => [String(i), "Seat " + (i + 1)]));
-    show(byId("tg-start"), v.phase === "lobby" && v.owner === this.ctx.uid && free.length === 0 && !this.pending);
+    const opened = v.fairness?.openings?.opened.every(Boolean) ?? true; // a table with openings starts once every seat opened
+    show(byId("tg-start"), v.phase === "lobby" && v.owner === this.ctx.uid && free.length === 0 && opened && !this.pending);
     const canAbandon = v.phase !== "finished" && v.owner === this.ctx.uid && !this.pending;
     show(byId("tg-abandon"), canAbandon);
     if (!canAbandon) show(byId("tg-abandon-confirm"), false);
@@ -217,11 +223,20 @@ export class TableGame {
 
   /** join takes the seat chosen; at a fair table with the player's
    * contribution, drawn now (after the page has shown the commitment)
-   * and kept with the commitment seen. */
+   * and kept with the commitment seen; at one with openings with the
+   * commitment to it alone (tableopen.ts). */
   private join(): void {
     const seat = Number(byId<HTMLSelectElement>("tg-join-seat").value);
     const options = chosenOptions(byId("tg-join-options"));
     const f = this.view.fairness;
+    if (f?.openings && !this.pending) {
+      // With openings: the commitment only, the contribution kept here.
+      void commitAtJoin(this.ctx.uid, this.id, seat, f.commitmentHex).then(
+        (c) => this.do("joinGame", { seat, ...(options ? { options } : {}), entropyCommitment: c }),
+        (e) => (byId("tg-status").textContent = "Your contribution could not be drawn and kept: " + refusal(e)),
+      );
+      return;
+    }
     let entropy: Record<string, string> = {};
     if (f && !this.pending) {
       const entropyHex = drawEntropy();

@@ -36,7 +36,10 @@ export interface TableView {
   state: unknown;
   legal: TableMove[];
   log: TableEvent[];
-  outcome: { abandoned: boolean; winners: number[]; payoffs: number[] } | null;
+  /** outcome: reason and missing for a table ended before its end (at
+   * a fair table with openings "unopened", and the seats, from 0, that
+   * did not open). */
+  outcome: { abandoned: boolean; winners: number[]; payoffs: number[]; reason?: string; missing?: number[] } | null;
   /** the players' names copied into the game, by uid (untrusted text). */
   names?: Record<string, string>;
   /** a fair table's protocol: its commitment, and once finished what
@@ -156,6 +159,8 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
         return `Seat ${num(e["seat"]) + 1} was removed by the owner`;
       case "Started":
         return "The game started";
+      case "Opened":
+        return `${who(e.uid)} opened their contribution`;
       case "Abandoned":
         return "The owner abandoned the game";
       case "Addressed":
@@ -185,15 +190,17 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
   return words(e.type).replace(/^./, (c) => c.toUpperCase()) + (parts.length ? ": " + parts.join(", ") : "");
 }
 
-/** aborted says a trustless table's abort: its round, its reason (the
- * event's first option) and the players whose reveal did not come (the
- * other options, uids). */
+/** aborted says a table's abort: its round (a trustless table's), its
+ * reason (the event's first option) and the players whose reveal or
+ * opening did not come (the other options, uids). */
 function aborted(e: TableEvent, who: (uid: unknown) => string): string {
   const [reason, ...missing] = e.options ?? [];
   const at = num(e["index"]) > 0 ? ` at reveal round ${num(e["index"])}` : "";
   switch (reason) {
     case "deadline":
       return `The game ended${at}: no reveal came from ${missing.map(who).join(", ") || "a player"} by the deadline`;
+    case "unopened":
+      return `The table ended before its start: ${missing.map(who).join(", ") || "a player"} did not open their contribution by the deadline`;
     case "chainExhausted":
       return `The game ended${at}: a move needed more rounds than the players' chains hold`;
     default:
@@ -338,6 +345,8 @@ function fmt(v: unknown): string {
 export function outcomeLine(v: TableView, name: SeatNames): string {
   const o = v.outcome;
   if (!o) return "";
+  if (o.reason === "unopened")
+    return `The table ended before its start: ${(o.missing ?? []).map(name).join(", ") || "a seat"} did not open the contribution committed to at the join by the deadline. No winner.`;
   if (o.abandoned) return "The game was abandoned: no winner.";
   if (o.winners.length === 0) return "The game ended with no winner.";
   if (o.winners.includes(v.seat)) return o.winners.length === 1 ? "You won." : `You won, with ${o.winners.filter((w) => w !== v.seat).map(name).join(", ")}.`;

@@ -55,6 +55,8 @@ eq(describeTableEvent({ seq: 7, type: "Revealed", index: 3, seat: 1, uid: "bob" 
 eq(describeTableEvent({ seq: 8, type: "RoundClosed", index: 3 }, "pig", name, byName), "Reveal round 3: every player's link is revealed; the draw follows", "a round closed");
 eq(describeTableEvent({ seq: 9, type: "Aborted", index: 4, uid: "alice", options: ["deadline", "bob"] }, "pig", name, byName), "The game ended at reveal round 4: no reveal came from Bob by the deadline", "an abort at the deadline");
 eq(describeTableEvent({ seq: 9, type: "Aborted", index: 0, options: ["chainExhausted"] }, "pig", name, byName), "The game ended: a move needed more rounds than the players' chains hold", "an abort: the chains used up");
+eq(describeTableEvent({ seq: 9, type: "Aborted", index: 0, uid: "alice", options: ["unopened", "bob"] }, "pig", name, byName), "The table ended before its start: Bob did not open their contribution by the deadline", "an abort of a table with openings");
+eq(describeTableEvent({ seq: 8, type: "Opened", uid: "bob" }, "pig", name, byName), "Bob opened their contribution", "an opening");
 eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "bob", options: ["settled"] }, "kuhn", name, byName), "The hand is settled: every player's keys are in and the deal checks", "a hand settled");
 eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "alice", options: ["deadline", "bob"] }, "kuhn", name, byName), "The hand ended: no pass or key came from Bob by the deadline, who loses what they had put in", "a hand forfeited at the deadline");
 eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "alice", options: ["cheat", "alice"] }, "kuhn", name, byName), "The hand ended: a pass or key from Alice did not check, who loses the most the hand could cost", "a hand forfeited by a bad key");
@@ -153,6 +155,11 @@ const view = (seat: number, outcome: TableView["outcome"]): TableView => ({ game
 eq(outcomeLine(view(0, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 0)), "You won.", "the winner");
 eq(outcomeLine(view(1, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 1)), "Seat 1 · alice won.", "the other");
 eq(outcomeLine(view(1, { abandoned: true, winners: [], payoffs: [0, 0] }), seatName(seats, 1)), "The game was abandoned: no winner.", "abandoned");
+eq(
+  outcomeLine(view(0, { abandoned: true, winners: [], payoffs: [0, 0], reason: "unopened", missing: [1] }), seatName(seats, 0)),
+  "The table ended before its start: Seat 2 · bob did not open the contribution committed to at the join by the deadline. No winner.",
+  "ended: a seat did not open",
+);
 // With the game's names: players by name (untrusted text, kept as it
 // is), the reader's "(you)", the uid where no name is known.
 const names = { alice: "Alice", bob: "<b>Bob</b>" };
