@@ -74,7 +74,8 @@ const shortPig = `(() => { const f = window.fetch; window.fetch = (u, o) => {
 // sent (the table's, and the one kept) is rng/fair's
 // ContributionCommitment of the contribution that page opened and the
 // end revealed, and the record downloaded from Alice's page verifies
-// (match.CheckRecord), and is refused with a commitment changed.
+// (match.CheckRecord), and is refused with a commitment changed. The
+// rematch, with openings again, is joined and opened by both pages.
 func TestFairOpeningsPigInChromium(t *testing.T) {
 	pageTest(t, true)
 	ctx := context.Background()
@@ -205,6 +206,24 @@ func TestFairOpeningsPigInChromium(t *testing.T) {
 	rec.Fairness.Openings.CommitmentsHex[1] = commitHex(t, id, 1, strings.Repeat("00", 32))
 	d, err = fbmatch.CheckRecord(def, rec)
 	require.True(t, err != nil || d != nil, "a record whose commitment is changed is refused")
+
+	// The rematch is a fair table with openings again: each page joins it
+	// with a new commitment, and both open by themselves.
+	for _, p := range []*player{bob, alice} {
+		p.WaitFor(`!document.getElementById("tg-rematch").hidden`)
+		p.Click("#tg-rematch")
+		p.WaitFor(`document.getElementById("tg-id").textContent !== "` + id + `" && document.querySelector("#tg-players li.me")`)
+	}
+	again := alice.String(`document.getElementById("tg-id").textContent`)
+	for _, p := range players {
+		p.WaitFor(`document.getElementById("tg-open").dataset.state === "opened" && document.querySelectorAll("#tg-open-seats li[data-opened='1']").length === 2`, time.Minute)
+	}
+	rv, _, err := tables.View(ctx, again, alice.uid)
+	require.NoError(t, err)
+	for _, p := range players {
+		k := kept(t, p, again)
+		require.Equal(t, commitHex(t, again, k.Seat, k.EntropyHex), rv.Fairness.Openings.Commitments[k.Seat], "%s's rematch commitment", p.name)
+	}
 	for _, p := range players {
 		p.CheckConsole(expectedConsole...)
 	}

@@ -6,6 +6,7 @@
 import { byId, h, replace, show } from "./dom";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
+import { commitAtJoin } from "./tableopen";
 import { joinAt } from "./tabletrust";
 import type { TableView } from "./tablewords";
 
@@ -245,7 +246,9 @@ export class Poller {
  * WebAssembly for the new table, never the old table's. A join refused
  * as stale (the other players' rematch joins land at the same time:
  * joins do not depend on each other) is sent again at the version read,
- * signed again there, while the seat is still free, at most five times. */
+ * signed again there, while the seat is still free, at most five times.
+ * At a fair table with openings it carries the commitment to a
+ * contribution kept on this device (tableopen.ts, commitAtJoin). */
 export function joinRematchTable(call: Call, newId: (prefix: string) => string, uid: string, t: { refresh(): Promise<void> }, v: TableView): void {
   const r = takeRematch(v.gameId);
   if (!r || v.phase !== "lobby" || v.seat >= 0) return;
@@ -253,7 +256,11 @@ export function joinRematchTable(call: Call, newId: (prefix: string) => string, 
     let at = v;
     for (let tries = 0; ; tries++) {
       const trust = at.mode === "trustless" ? await joinAt(at, uid, r.seat) : {};
-      const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version: at.version, seat: r.seat, ...(r.options ? { options: r.options } : {}), ...trust };
+      // A fair rematch with openings: the commitment to a contribution
+      // drawn and kept here for the new table (tableopen.ts).
+      const f = at.fairness;
+      const opening = f?.openings ? { entropyCommitment: await commitAtJoin(uid, v.gameId, r.seat, f.commitmentHex) } : {};
+      const data = { game: v.game, gameId: v.gameId, actionId: newId("j"), version: at.version, seat: r.seat, ...(r.options ? { options: r.options } : {}), ...trust, ...opening };
       try {
         await call("joinGame", data);
         return;
