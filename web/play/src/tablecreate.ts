@@ -93,9 +93,7 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
     // API's: the page does not know whether the server allows them), and
     // trustless if its game allows it (info.trustless).
     show(byId("create-mode-trustless"), dungeon || !!info?.trustless);
-    // Openings: a fair table game's (the dungeon's page joins without).
-    const fair = document.querySelector<HTMLInputElement>('input[name="mode"][value="fair"]')?.checked ?? false;
-    show(byId("create-openings-label"), !dungeon && fair);
+    showOpenings();
     const trustless = document.querySelector<HTMLInputElement>('input[name="mode"][value="trustless"]');
     if (!dungeon && !info.trustless && trustless?.checked) document.querySelector<HTMLInputElement>('input[name="mode"][value="crypto"]')!.checked = true;
     for (const id of ["create-seats-label", "create-seats"]) show(byId(id), !dungeon);
@@ -113,8 +111,15 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
   };
   sel.addEventListener("change", update);
   seats.addEventListener("change", update);
-  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.addEventListener("change", update);
+  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.addEventListener("change", showOpenings);
   update();
+}
+
+/** showOpenings offers the Openings choice for a fair table game (the
+ * dungeon's page joins its fair games without). */
+function showOpenings(): void {
+  const fair = document.querySelector<HTMLInputElement>('input[name="mode"][value="fair"]')?.checked ?? false;
+  show(byId("create-openings-label"), chosenGame() !== "dungeon" && fair);
 }
 
 /** createTable creates a table of the game chosen in the lobby, in the
