@@ -182,3 +182,14 @@ type Style struct {
 type Policy interface {
 	Choose(s State, seat int, legal []Move) Move
 }
+
+// Quieter is implemented by a State that can skip building the events of
+// its moves. The machinery calls Quiet once, after Setup, on a state whose
+// events nobody will read (a lean match: a simulation's), and from then
+// on Apply may append no event. A quiet state plays exactly as before:
+// the same draws in the same order, the same legal moves, whose turn and
+// outcome; only its events, and what the game keeps for a verifier alone
+// (its secret part's records), may be left out. Its clones are not quiet.
+type Quieter interface {
+	Quiet()
+}

@@ -35,7 +35,9 @@ type Config struct {
 	// deals is refused at setup, as one that draws.
 	Dealer game.Dealer
 	// Lean keeps no log and no record (a simulation's match): Events,
-	// Moves and Draws stay empty and Replay cannot be used.
+	// Moves and Draws stay empty and Replay cannot be used; a state that
+	// can skip its events (game.Quieter) is made quiet, so Apply may
+	// return none.
 	Lean bool
 }
 
@@ -130,6 +132,8 @@ func setup(def game.Definition, cfg Config, s *rng.Stream, base game.Rand) (*Mat
 	m.st = st
 	if !cfg.Lean {
 		m.log = ev
+	} else if q, ok := st.(game.Quieter); ok {
+		q.Quiet()
 	}
 	return m, nil
 }

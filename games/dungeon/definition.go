@@ -138,7 +138,10 @@ func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []g
 			classes[i] = engine.Class(s.Options[0])
 		}
 	}
-	st := &State{rules: rules, g: new(engine.Game), uids: make([]string, len(seats))}
+	// The set-up's engine events at once (about 4 a seat and a few
+	// more: 18 for four seats), not by doubling from one: an engine
+	// event is some 550 bytes, and Apply reuses the buffer.
+	st := &State{rules: rules, g: new(engine.Game), uids: make([]string, len(seats)), buf: make([]engine.Event, 0, 8+4*len(seats))}
 	for i := range st.uids {
 		st.uids[i] = bot.UID(i)
 	}

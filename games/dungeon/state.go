@@ -26,6 +26,23 @@ type State struct {
 	disp *engine.Dispatcher // made on first use; never shared
 	buf  []engine.Event     // the engine events of the last Setup or Apply
 	acts []engine.Action    // LegalActions' buffer
+	act  engine.Action      // Apply's action (the dispatcher holds it by pointer)
+	// quiet: Apply builds no event (Quiet): the dispatcher is lean
+	quiet bool
+}
+
+// Quiet implements game.Quieter: from now on the state's dispatcher is
+// lean (engine.Dispatcher.Lean, keeping no event) and Apply appends no
+// game event. It plays the same game (the same handlers and draws) but
+// commits no shuffle: its secret part then holds no shuffle record and
+// its fairness reveal no salts, which only a verifier reads. For
+// simulations (a lean match), never for a game anyone may see.
+func (s *State) Quiet() {
+	if s.disp == nil {
+		s.disp = s.rules.eng.NewDispatcher()
+	}
+	s.disp.Lean(0)
+	s.quiet = true
 }
 
 // FromGame returns the state over a copy of g, an engine game under r in
@@ -76,6 +93,9 @@ func (s *State) dispatch(a *engine.Action, rnd game.Rand, ev []game.Event) ([]ga
 	}
 	if err != nil {
 		return ev, err
+	}
+	if s.quiet {
+		return ev, nil
 	}
 	for i := n; i < len(s.buf); i++ {
 		ev = append(ev, s.summary(&s.buf[i]))
@@ -209,12 +229,12 @@ func (s *State) action(m game.Move) (engine.Action, error) {
 // game.Codes has it and are invalid_action otherwise, the engine's code
 // leading the message. On refusal nothing changed and nothing was drawn.
 func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
-	a, err := s.action(m)
-	if err != nil {
+	var err error
+	if s.act, err = s.action(m); err != nil {
 		return ev, err
 	}
 	s.buf = s.buf[:0]
-	out, err := s.dispatch(&a, rnd, ev)
+	out, err := s.dispatch(&s.act, rnd, ev)
 	if err != nil {
 		return ev, fromEngine(err)
 	}

@@ -9,26 +9,32 @@ import (
 // styles are the engine bots' heuristic policies (bot.Heuristics).
 var styles = []game.Style{
 	{Name: "cautious", Doc: "bot.Cautious: heals early, sleeps when hurt, never challenges, re-rolls a low defense die",
-		New: func(int) game.Policy { return Policy{bot.Cautious{}} }},
+		New: func(int) game.Policy { return &Policy{Bot: bot.Cautious{}} }},
 	{Name: "aggressive", Doc: "bot.Aggressive: challenges whoever holds the best item when healthy, sleeps only when nearly knocked out",
-		New: func(int) game.Policy { return Policy{bot.Aggressive{}} }},
+		New: func(int) game.Policy { return &Policy{Bot: bot.Aggressive{}} }},
 }
 
 // Policy is a game.Policy over an engine bot policy: the bot chooses from
 // the public view bot.View gives it (what bot.Runner hands it), and its
-// action is mapped to the move that stands for it (State.Move).
+// action is mapped to the move that stands for it (State.Move). A *Policy
+// keeps that view between moves, so that a move allocates none: one
+// Policy serves one seat of one game at a time (as match deals them),
+// never two goroutines at once.
 type Policy struct {
-	Bot bot.Policy
+	Bot  bot.Policy
+	view *engine.Public
 }
 
 // Choose implements game.Policy: the listed move that stands for the
 // bot's action; legal[0] if none does (a bot's bug: bot.Runner would
 // refuse it).
-func (p Policy) Choose(st game.State, seat int, legal []game.Move) game.Move {
+func (p *Policy) Choose(st game.State, seat int, legal []game.Move) game.Move {
 	s := st.(*State)
-	var view engine.Public
-	bot.View(&view, &s.g.Public)
-	a := p.Bot.Choose(&view, s.rules.r, s.uids[seat])
+	if p.view == nil {
+		p.view = new(engine.Public)
+	}
+	bot.View(p.view, &s.g.Public)
+	a := p.Bot.Choose(p.view, s.rules.r, s.uids[seat])
 	if m, ok := s.Move(seat, &a); ok {
 		for _, l := range legal {
 			if l == m {

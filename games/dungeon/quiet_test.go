@@ -1,0 +1,99 @@
+package dungeon_test
+
+import (
+	"encoding/json"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
+)
+
+// publicSansFairness is the public state's JSON without what a quiet
+// state leaves out (engine.Dispatcher.Lean): the fairness reveal's salts.
+func publicSansFairness(t *testing.T, st game.State) string {
+	t.Helper()
+	p := st.(*dungeon.State).Game().Public
+	p.Fairness = nil
+	b, err := json.Marshal(&p)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// A lean match makes the dungeon's state quiet (game.Quieter): it plays
+// the same game as a full match, move for move, to the same public state
+// (but for the fairness reveal's salts), while its moves yield no events;
+// the full match's do (the control that the lean match is quiet), and a
+// clone of a quiet state is not quiet.
+func TestQuietPlaysTheSameGame(t *testing.T) {
+	for i := range 12 {
+		seed := "quiet#" + strconv.Itoa(i)
+		cfg := match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 2+i%3)}
+		loud, err := match.New(dungeon.Def, cfg)
+		require.NoError(t, err)
+		cfg.Lean = true
+		quiet, err := match.New(dungeon.Def, cfg)
+		require.NoError(t, err)
+		var bots []match.Bot
+		for s := range cfg.Seats {
+			b, err := match.NewBot(dungeon.Def, []string{"cautious", "aggressive"}[s%2], nil)
+			require.NoError(t, err)
+			bots = append(bots, b)
+		}
+		var legal []game.Move
+		loudEvents, moves, cloneEvents := 0, 0, 0
+		for !loud.Over() {
+			st := loud.State()
+			seat := st.ToMove()
+			legal = st.Legal(seat, legal)
+			mv := bots[seat].Choose(st, seat, legal)
+			require.Equal(t, seat, quiet.State().ToMove(), "%s move %d", seed, moves)
+			require.Equal(t, legal, quiet.State().Legal(seat, nil), "%s move %d", seed, moves)
+			if ev, err := quiet.State().Clone().Apply(mv, game.FromStream(mustSeeded(t, seed+"/clone")), nil); err == nil {
+				cloneEvents += len(ev)
+			}
+			ev, err := loud.Apply(mv)
+			require.NoError(t, err)
+			loudEvents += len(ev)
+			ev, err = quiet.Apply(mv)
+			require.NoError(t, err)
+			require.Empty(t, ev, "%s move %d: a quiet state's events", seed, moves)
+			moves++
+		}
+		require.True(t, quiet.Over(), seed)
+		require.Positive(t, loudEvents, seed)
+		require.Positive(t, cloneEvents, "%s: a clone of a quiet state is not quiet", seed)
+		require.Equal(t, publicSansFairness(t, loud.State()), publicSansFairness(t, quiet.State()), seed)
+		require.Equal(t, loud.State().Outcome(), quiet.State().Outcome(), seed)
+	}
+}
+
+// A style's Policy keeps its view between moves (styles.go): one Policy
+// playing a second game chooses exactly as a fresh one does.
+func TestPolicyKeepsNothingBetweenGames(t *testing.T) {
+	reused, err := match.NewBot(dungeon.Def, "aggressive", nil)
+	require.NoError(t, err)
+	play := func(seed string, b match.Bot) []game.Move {
+		m, err := match.New(dungeon.Def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 3)})
+		require.NoError(t, err)
+		var out, legal []game.Move
+		for !m.Over() {
+			st := m.State()
+			seat := st.ToMove()
+			legal = st.Legal(seat, legal)
+			mv := b.Choose(st, seat, legal)
+			_, err := m.Apply(mv)
+			require.NoError(t, err)
+			out = append(out, mv)
+		}
+		return out
+	}
+	play("policy#a", reused)
+	fresh, err := match.NewBot(dungeon.Def, "aggressive", nil)
+	require.NoError(t, err)
+	require.Equal(t, play("policy#b", fresh), play("policy#b", reused))
+}
