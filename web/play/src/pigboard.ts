@@ -6,7 +6,7 @@
 import { h, replace } from "./dom";
 import { die, track } from "./boardparts";
 import type { Board, BoardContext } from "./boards";
-import type { TableEvent, TableView } from "./tablewords";
+import { outcomeLine, type TableEvent, type TableView } from "./tablewords";
 
 /** PigSeat is one seat's line on Pig's board. */
 export interface PigSeat {
@@ -88,7 +88,8 @@ export const pigBoard: Board = {
       }),
     );
     const roll = m.lastRoll;
-    const turnText = m.toMove < 0 ? "The game is over" : m.seats[m.toMove]?.me ? "Your turn" : `${c.name(m.toMove)}'s turn`;
+    const over = c.view.outcome ? outcomeLine(c.view, c.name) : "The game is over.";
+    const turnText = m.toMove < 0 ? over : m.seats[m.toMove]?.me ? "Your turn" : `${c.name(m.toMove)}'s turn`;
     replace(
       el,
       tracks,

@@ -9,7 +9,7 @@
 import { h, replace } from "./dom";
 import { cardBack, cardFace, cardWords } from "./boardparts";
 import type { Board, BoardContext } from "./boards";
-import { kuhnCard, leducCard, stateRows, type SeatNames, type TableEvent, type TableView } from "./tablewords";
+import { kuhnCard, leducCard, outcomeLine, stateRows, type SeatNames, type TableEvent, type TableView } from "./tablewords";
 
 /** PokerSeat is one seat on the board: its card face up (its name, as
  * "Kh" or Kuhn's "K") or null (face down), whether it is the reader's,
@@ -140,8 +140,13 @@ function drawPoker(game: string, el: HTMLElement, c: BoardContext): void {
       "p",
       { class: "pot-words" },
       h("span", { class: "chips", "aria-hidden": "true" }),
-      h("span", { class: "board-big" }, "Pot: ", h("strong", { "data-board": "pot" }, m.pot === null ? "—" : String(m.pot))),
-      h("span", { class: "board-line" }, m.round ? `${m.round}: ${m.betting}` : m.betting),
+      h(
+        "span",
+        { class: "pot-text" },
+        h("span", { class: "board-big" }, "Pot: ", h("strong", { "data-board": "pot" }, m.pot === null ? "—" : String(m.pot))),
+        h("span", { class: "board-line" }, m.round ? `${m.round}: ${m.betting}` : m.betting),
+        c.view.outcome ? h("span", { class: "board-line turn-mark" }, outcomeLine(c.view, c.name)) : null,
+      ),
     ),
   );
   replace(el, middle, h("ol", { class: "poker-seats", "aria-label": "Seats" }, ...seats));
