@@ -37,7 +37,9 @@ var itemCases = []itemCase{
 // name, and he joins from the list; Ada's page names Ben; Ada starts;
 // Cleo (390 px) opens the link and watches read-only; a few moves are
 // played by the first button offered, "what just happened" marked and
-// the board before the players on a phone; the mover's page in the
+// the board before the players on a phone, a table game's own board
+// (each player's and the spectator's) read against getView (checkBoard,
+// in play and at the end); the mover's page in the
 // background says "Your move" in its title, the other's does not, and
 // neither once back; the first button offered is never an irreversible
 // one; "How to play" shows the game's own help; the game ends (by the
