@@ -28,6 +28,8 @@ type boardShown struct {
 		Value  float64 `json:"value"`
 		Max    float64 `json:"max"`
 		Label  string  `json:"label"`
+		// Pending is the meter of the turn total not banked yet (-1: none).
+		Pending float64 `json:"pending"`
 	} `json:"tracks"`
 	TurnTotal *string `json:"turnTotal"`
 	Die       *string `json:"die"`
@@ -48,7 +50,8 @@ const readBoard = `(() => {
   return JSON.stringify({
     gameId: document.getElementById("tg-id").textContent, seat: Number(t.dataset.seat), version: Number(t.dataset.version), hidden: b.hidden, text: b.textContent,
     tracks: Array.from(b.querySelectorAll("li.track")).map((li) => ({ seat: Number(li.dataset.seat), banked: Number(li.dataset.banked),
-      value: meter(li) ? meter(li).value : -1, max: meter(li) ? meter(li).max : -1, label: meter(li) ? meter(li).getAttribute("aria-label") : "" })),
+      value: meter(li) ? meter(li).value : -1, max: meter(li) ? meter(li).max : -1, label: meter(li) ? meter(li).getAttribute("aria-label") : "",
+      pending: li.querySelector("meter.pending") ? li.querySelector("meter.pending").value : -1 })),
     turnTotal: b.querySelector('[data-board="turn-total"]')?.textContent ?? null,
     die: b.querySelector(".die")?.dataset.value ?? null,
     seats: Array.from(b.querySelectorAll("li.poker-seat")).map((li) => ({ seat: Number(li.dataset.seat), card: li.querySelector(".card").dataset.card,
@@ -135,6 +138,7 @@ func checkBoard(t *testing.T, srv *server, game string, p *player, what string) 
 	case "pig":
 		var st struct {
 			Banked    []int `json:"banked"`
+			Turn      int   `json:"turn"`
 			TurnTotal int   `json:"turnTotal"`
 			Over      bool  `json:"over"`
 		}
@@ -148,6 +152,11 @@ func checkBoard(t *testing.T, srv *server, game string, p *player, what string) 
 			require.Equal(t, min(float64(st.Banked[s]), goal), tr.Value, "%s: seat %d's meter", what, s)
 			require.Equal(t, goal, tr.Max, "%s: the track ends at the goal", what)
 			require.Contains(t, tr.Label, fmt.Sprintf("score %d of %d", st.Banked[s], int(goal)), "%s: the meter's label", what)
+			pending := -1.0 // the turn total's part: the seat to move's, while it has one
+			if v.Phase == "playing" && !st.Over && s == st.Turn && st.TurnTotal > 0 {
+				pending = min(float64(st.Banked[s]+st.TurnTotal), goal)
+			}
+			require.Equal(t, pending, tr.Pending, "%s: seat %d's turn total on its track", what, s)
 		}
 		if v.Phase == "playing" && !st.Over {
 			require.NotNil(t, b.TurnTotal, "%s: the turn total shown", what)

@@ -71,9 +71,14 @@ export function cardBack(label: string): HTMLElement {
 }
 
 /** track draws a score on its way to a goal: a meter from 0 to the goal
- * (none without a goal), labelled in words, and the score in figures. */
-export function track(score: number, goal: number | null, label: string, extra: string): HTMLElement[] {
+ * (none without a goal), labelled in words, and the score in figures;
+ * with a pending part (a turn total not banked yet: pending is the score
+ * it would make, labelled pendingLabel), a second, paler meter under the
+ * first reaches it. */
+export function track(score: number, goal: number | null, label: string, extra: string, pending?: { to: number; label: string }): HTMLElement[] {
   const figures = h("span", { class: "track-score" }, goal ? `${score} of ${goal}` : String(score), extra ? h("span", { class: "track-extra" }, extra) : null);
   if (!goal) return [figures];
-  return [h("meter", { min: 0, max: goal, value: Math.min(score, goal), "aria-label": label, class: "track-bar" }), figures];
+  const bar = h("meter", { min: 0, max: goal, value: Math.min(score, goal), "aria-label": label, class: "track-bar" + (pending ? " over-pending" : "") });
+  if (!pending) return [bar, figures];
+  return [bar, h("meter", { min: 0, max: goal, value: Math.min(pending.to, goal), "aria-label": pending.label, class: "track-bar pending" }), figures];
 }

@@ -83,7 +83,8 @@ export const pigBoard: Board = {
           "li",
           { class: `track s${(s.seat % 6) + 1}` + (s.toMove ? " to-move" : "") + (s.me ? " me" : ""), "data-seat": s.seat, "data-banked": s.banked },
           h("span", { class: "track-name" }, who, s.toMove ? h("span", { class: "turn-mark" }, " · to move") : null),
-          ...track(s.banked, m.goal, `${who}: score ${s.banked}` + (m.goal ? ` of ${m.goal}` : ""), extra),
+          ...track(s.banked, m.goal, `${who}: score ${s.banked}` + (m.goal ? ` of ${m.goal}` : ""), extra,
+            extra ? { to: s.banked + m.turnTotal, label: `${who}: ${s.banked + m.turnTotal} if the turn total is banked now` } : undefined),
         );
       }),
     );
