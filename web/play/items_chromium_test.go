@@ -37,7 +37,9 @@ var itemCases = []itemCase{
 // name, and he joins from the list; Ada's page names Ben; Ada starts;
 // Cleo (390 px) opens the link and watches read-only; a few moves are
 // played by the first button offered, "what just happened" marked and
-// the board before the players on a phone; the mover's page in the
+// the board before the players on a phone, a table game's own board
+// (each player's and the spectator's) read against getView (checkBoard,
+// in play and at the end); the mover's page in the
 // background says "Your move" in its title, the other's does not, and
 // neither once back; the first button offered is never an irreversible
 // one; "How to play" shows the game's own help; the game ends (by the
@@ -162,6 +164,11 @@ func runItems(t *testing.T, c itemCase) {
 	for _, p := range []*player{ada, ben} {
 		checkJustHappened(t, p, s)
 	}
+	if c.game != "dungeon" {
+		for _, p := range []*player{ada, ben, cleo} {
+			checkBoard(t, srv, c.game, p, "in play")
+		}
+	}
 	shot(ada, "play", "the game in play")
 	checkTurnAlert(t, s, []*player{ada, ben})
 
@@ -183,6 +190,9 @@ func runItems(t *testing.T, c itemCase) {
 		p.WaitFor(s.data("phase") + ` === "finished" && ` + q(s.result) + `.textContent !== ""`)
 	}
 	require.Equal(t, "true", cleo.String(`String(`+q(s.rematch)+`.hidden)`), "no rematch for a spectator")
+	if c.game != "dungeon" {
+		checkBoard(t, srv, c.game, ben, "at the end")
+	}
 	shot(ben, "end", "the end")
 
 	// Rematch: both land in the same new game, seated.
@@ -197,7 +207,7 @@ func runItems(t *testing.T, c itemCase) {
 	require.Equal(t, next, ben.String(q(s.id)+`.textContent`), "the same rematch")
 	ben.WaitFor(q(s.players) + `.textContent.includes("Ada Lovelace")`)
 	if c.mode == "trustless" && c.game != "dungeon" {
-		checkTrustlessRematch(t, c, s, []*player{ada, ben})
+		checkTrustlessRematch(t, srv, c, s, []*player{ada, ben})
 	}
 
 	// A bad address.
@@ -351,7 +361,7 @@ func settledOf(s surface) string {
 // page judges its record ok and finds in it
 // the chain head and key it drew for the new table (its signed rematch
 // join's).
-func checkTrustlessRematch(t *testing.T, c itemCase, s surface, ps []*player) {
+func checkTrustlessRematch(t *testing.T, srv *server, c itemCase, s surface, ps []*player) {
 	t.Helper()
 	ada := ps[0]
 	for _, p := range ps {
@@ -367,6 +377,7 @@ func checkTrustlessRematch(t *testing.T, c itemCase, s surface, ps []*player) {
 	for _, p := range ps {
 		require.Equal(t, "false", p.String(`String(!!document.querySelector('[data-key^="private."]'))`),
 			"%s: a trustless table's board shows no closed private card (the card is shown opened on the device)", p.name)
+		checkBoard(t, srv, c.game, p, "the rematch in play")
 	}
 	checkAt(t, ada, fmt.Sprintf("items-%s-%s-rematch", c.game, c.mode), fmt.Sprintf("the rematch in play (%s, %s)", c.game, c.mode))
 	// The owner abandons the hand in play (a dealt hand too: its deal ends

@@ -15,9 +15,11 @@ import (
 	"github.com/fairboard/fairboard/web/play"
 )
 
-// Kuhn poker in the browser, on the generic board: each page shows its
-// own card (the private row, from its own getView) and never the other
-// seat's; its log says its own deal and, for the other seat's, only that
+// Kuhn poker in the browser, on its own board (pokerboard.ts), its values
+// still listed as the generic board's rows: each page shows its own card
+// (the private row and the card face up on the board, from its own
+// getView) and never the other seat's (face down on the board until the
+// showdown: checkBoard); its log says its own deal and, for the other seat's, only that
 // the other seat was told something (the trace). Played to the end by
 // clicking the first move each page offers.
 func TestKuhnShowsEachSeatItsOwnCard(t *testing.T) {
@@ -70,8 +72,18 @@ func TestKuhnShowsEachSeatItsOwnCard(t *testing.T) {
 		cards[uid] = v.State.Private.Card
 		require.Equal(t, []string{"J", "Q", "K"}[v.State.Private.Card], p.String(`document.querySelector('#tg-state dd[data-key="private.card"]').textContent`), "%s's page shows its own card", uid)
 		require.Equal(t, "1", p.String(`String(document.querySelectorAll('#tg-state dd[data-key^="private"]').length)`), "one private row: its own")
+		require.Equal(t, []string{"J", "Q", "K"}[v.State.Private.Card], p.String(`document.querySelector("#tg-board li.poker-seat.me .card").dataset.card`), "%s's board: its own card face up", uid)
+		require.Equal(t, "", p.String(`document.querySelector("#tg-board li.poker-seat:not(.me) .card").dataset.card`), "%s's board: the other's card face down", uid)
 	}
 	require.NotEqual(t, cards[alice.uid], cards[bob.uid], "Kuhn deals two different cards")
+	for uid, p := range players {
+		for other, c := range cards {
+			if other != uid {
+				require.NotContains(t, p.String(`document.getElementById("tg-board").textContent`), cardWordsOf([]string{"J", "Q", "K"}[c]), "%s's board says the other's card", uid)
+			}
+		}
+		checkBoard(t, srv, "kuhn", p, "dealt")
+	}
 
 	for moves := 0; ; moves++ {
 		require.Less(t, moves, 10)
@@ -88,6 +100,7 @@ func TestKuhnShowsEachSeatItsOwnCard(t *testing.T) {
 		final := view(p, id)
 		p.WaitFor(fmt.Sprintf(`document.getElementById("table").dataset.phase === "finished" && document.getElementById("table").dataset.logSeq === "%d"`, len(final.Log)))
 		require.Equal(t, []string{"J", "Q", "K"}[cards[uid]], p.String(`document.querySelector('#tg-state dd[data-key="private.card"]').textContent`))
+		checkBoard(t, srv, "kuhn", p, "at the end")
 		var items []string
 		p.Eval(`Array.from(document.querySelectorAll("#tg-log li")).map((li) => li.dataset.type + " " + li.textContent)`, &items)
 		dealt, traces := 0, 0

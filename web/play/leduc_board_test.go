@@ -42,14 +42,17 @@ type leducView struct {
 	} `json:"outcome"`
 }
 
-// Leduc hold'em in the browser, on the generic board: Alice creates a
+// Leduc hold'em in the browser, on its own board (pokerboard.ts), its
+// values still listed as the generic board's rows: Alice creates a
 // Leduc table from the lobby, Bob joins by the link, and they play a hand
 // by clicking the buttons their pages offer (Alice raises first, then
 // every move is a call: a showdown). Every move offered is one the server
 // lists. Before the showdown each page shows its own card (the server's
-// card for that seat) and nowhere in its state or its log the other's;
-// at the showdown both pages show both cards, in the state and in the
-// log, and the result.
+// card for that seat) face up on the board, the other's face down, and
+// nowhere in its board, its state or its log the other's; at the
+// showdown both pages show both cards face up on the board, in the state
+// and in the log, and the result; the board's pot, chips in and public
+// card are getView's (checkBoard).
 func TestLeducOnGenericBoard(t *testing.T) {
 	pageTest(t, false)
 	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
@@ -108,9 +111,12 @@ func TestLeducOnGenericBoard(t *testing.T) {
 		for _, p := range players {
 			p.WaitFor(fmt.Sprintf(`document.getElementById("table").dataset.version === "%d"`, v.Version))
 			require.Equal(t, card[p], p.String(`document.querySelector('#tg-state dd[data-key="private.card"]').textContent`))
-			for _, part := range []string{"#tg-state", "#tg-log"} {
+			require.Equal(t, card[p], p.String(`document.querySelector("#tg-board li.poker-seat.me .card").dataset.card`), "%s's board: its own card face up", p.name)
+			require.Equal(t, "", p.String(`document.querySelector("#tg-board li.poker-seat:not(.me) .card").dataset.card`), "%s's board: the other's card face down", p.name)
+			for _, part := range []string{"#tg-state", "#tg-log", "#tg-board"} {
 				text := p.String(`document.querySelector("` + part + `").textContent`)
 				require.NotContains(t, text, card[other(p)], "%s's %s shows the other seat's card", p.name, part)
+				require.NotContains(t, text, cardWordsOf(card[other(p)]), "%s's %s says the other seat's card", p.name, part)
 			}
 			require.Contains(t, p.String(`document.getElementById("tg-log").textContent`), "Your card: "+card[p])
 		}
@@ -139,6 +145,7 @@ func TestLeducOnGenericBoard(t *testing.T) {
 		}
 		require.GreaterOrEqual(t, pick, 0, "%s is offered", kind)
 		if moves == 1 {
+			checkBoard(t, srv, "leduc", p, "in play")
 			p.shot("leduc-play-" + p.uid)
 			p.checkScreen("Leduc in play")
 		}
@@ -161,7 +168,9 @@ func TestLeducOnGenericBoard(t *testing.T) {
 		p.WaitFor(fmt.Sprintf(`document.getElementById("table").dataset.phase === "finished" && document.getElementById("table").dataset.logSeq === "%v"`, log[len(log)-1]["seq"]))
 		for s, c := range shown {
 			require.Equal(t, c, p.String(fmt.Sprintf(`document.querySelector('#tg-state dd[data-key="public.shown.%d"]').textContent`, s)))
+			require.Equal(t, c, p.String(fmt.Sprintf(`document.querySelector('#tg-board li.poker-seat[data-seat="%d"] .card').dataset.card`, s)), "the showdown: seat %d's card face up on the board", s)
 		}
+		checkBoard(t, srv, "leduc", p, "at the showdown")
 		// The showdown names the players (by their names, the reader's own
 		// with "(you)"), never "seat 1".
 		names := map[int]string{}

@@ -38,7 +38,7 @@ import (
 //go:embed static
 var static embed.FS
 
-// Files returns the page's files: index.html, style.css, app.js,
+// Files returns the page's files: index.html, style.css, boards.css, app.js,
 // wasm_exec.js and play.wasm.
 func Files() fs.FS {
 	sub, err := fs.Sub(static, "static")

@@ -169,7 +169,7 @@ func TestHandler(t *testing.T) {
 	require.Equal(t, emulators, c)
 	r, _ = get("/play/play.wasm")
 	require.Equal(t, "application/wasm", r.Header.Get("Content-Type"))
-	for _, f := range []string{"app.js", "style.css", "wasm_exec.js"} {
+	for _, f := range []string{"app.js", "style.css", "boards.css", "wasm_exec.js"} {
 		r, _ = get("/play/" + f)
 		require.Equal(t, http.StatusOK, r.StatusCode, f)
 	}
@@ -197,6 +197,17 @@ func TestLogReaderInNode(t *testing.T) {
 func TestTableWordsInNode(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "tablewords_test.mjs")
 	nodeTools(t, bundle.Esbuild("test/tablewords_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}
+
+// The board registry (a game without its own board plays on the generic
+// one) and what Pig's, Kuhn's and Leduc's boards read from a view, run by
+// Node (test/boards_test.ts).
+func TestBoardsInNode(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "boards_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/boards_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
 	b, err := exec.Command("node", out).CombinedOutput()
 	require.NoError(t, err, "%s", b)
 	require.Equal(t, "ok\n", string(b))

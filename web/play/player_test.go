@@ -62,6 +62,7 @@ type server struct {
 type viewCall struct {
 	uid    string
 	answer tableView
+	raw    json.RawMessage // the answer's result as sent
 }
 
 // use switches the functions to the i-th store's.
@@ -151,7 +152,9 @@ func (s *server) observeRead(w http.ResponseWriter, r *http.Request, mux http.Ha
 	} else {
 		var ans struct{ Result tableView }
 		_ = json.Unmarshal(body, &ans) // a dungeon's view or a refusal: a zero answer
-		s.views = append(s.views, viewCall{uid: tokenUID(r.Header.Get("Authorization")), answer: ans.Result})
+		var raw struct{ Result json.RawMessage }
+		_ = json.Unmarshal(body, &raw)
+		s.views = append(s.views, viewCall{uid: tokenUID(r.Header.Get("Authorization")), answer: ans.Result, raw: raw.Result})
 	}
 	s.mu.Unlock()
 	for k, vs := range rec.Header() {

@@ -12,8 +12,8 @@ import (
 )
 
 // surface names the elements of a game's page that issue 30's items are
-// checked on: the dungeon's own page, or a table game's (the generic
-// board), which say the same things in the same places under other ids.
+// checked on: the dungeon's own page, or a table game's (its own board,
+// boards.ts), which say the same things in the same places under other ids.
 type surface struct {
 	screen   string // document.body.dataset.screen
 	root     string // carries data-phase, data-version, data-mine
@@ -36,7 +36,7 @@ var (
 	dungeonSurface = surface{screen: "game", root: "#game", id: "#game-id", board: "#board", players: "#players", log: "#log",
 		newest: "#recent li.newest", turn: "#turn", watching: "#watching", result: "#result", rematch: "#rematch",
 		moves: "#action-buttons button", abandon: "#abandon", confirm: "#abandon-confirm", notify: "#notify"}
-	tableSurface = surface{screen: "table", root: "#table", id: "#tg-id", board: "#tg-state", players: "#tg-players", log: "#tg-log",
+	tableSurface = surface{screen: "table", root: "#table", id: "#tg-id", board: "#tg-board", players: "#tg-players", log: "#tg-log",
 		newest: "#tg-log li.newest", turn: "#tg-turn", watching: "#tg-watching", result: "#tg-result", rematch: "#tg-rematch",
 		moves: "#tg-move-buttons button", abandon: "#tg-abandon", confirm: "#tg-abandon-confirm", notify: "#tg-notify"}
 )

@@ -45,7 +45,8 @@ type tableView struct {
 // choice and creates a table, Bob (phone) joins by the link, Alice starts,
 // and both play to the end by clicking the move buttons their pages
 // offer. Every move offered is one the server lists and accepts; the
-// page's log, its scores and the server's view agree, and so do Pig's
+// page's log, its scores (the rows and Pig's own board's tracks) and the
+// server's view agree, and so do Pig's
 // rules recomputed from the log; exactly the winner reads "You won".
 func TestPigOnGenericBoard(t *testing.T) {
 	pageTest(t, false)
@@ -205,6 +206,8 @@ func TestPigOnGenericBoard(t *testing.T) {
 		for s, banked := range final.State.Banked {
 			require.Equal(t, fmt.Sprint(banked), p.String(fmt.Sprintf(`document.querySelector('#tg-state dd[data-key="banked.%d"]').textContent`, s)))
 		}
+		// And so are its board's: the tracks, out of the ruleset's goal.
+		checkBoard(t, srv, "pig", p, "at the end")
 	}
 
 	// Pig's rules recomputed from the log give the server's scores and

@@ -1,7 +1,7 @@
 // A table game's page (any registered game but the dungeon, docs/play.md,
 // "Other games: the generic board"; the lobby's form is tablecreate.ts):
-// the open game drawn on the generic board (genericboard.ts), with its
-// join, start and moves. A seated player's page follows the game by
+// the open game drawn on its own board where it has one, else on the
+// generic board (boards.ts), with its join, start and moves. A seated player's page follows the game by
 // Firestore listeners where the page has Firestore (tablewatch.ts),
 // reading getView once per version at which it is to move, for its legal
 // moves; elsewhere (the in-memory server, or a page without a seat, which
@@ -12,7 +12,8 @@ import type { GameInfo } from "./engine";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
 import { clearStale, noteStatus, pageTitle, signalTurn, TurnAlert } from "./safety";
-import { appendLog, moveButtons, redescribeLog, renderPlayers, renderState, turnLine } from "./genericboard";
+import { appendLog, moveButtons, redescribeLog, renderPlayers, turnLine } from "./genericboard";
+import { boardFor, genericBoard, seenEvents } from "./boards";
 import { downloadRecord, FairView, saveSent } from "./tableend";
 import { drawEntropy } from "./tablefair";
 import { Follower } from "./tablefollow";
@@ -66,7 +67,10 @@ export class TableGame {
     const self = this;
     this.info = ctx.info(first.game);
     this.fair = new FairView(ctx.uid, id);
-    this.trust = new TrustPage({ uid: ctx.uid, gameId: id, call: ctx.call, refresh: () => this.refresh(), say: (t) => (byId("tg-status").textContent = t) });
+    this.trust = new TrustPage({
+      uid: ctx.uid, gameId: id, call: ctx.call, refresh: () => this.refresh(), say: (t) => (byId("tg-status").textContent = t),
+      opened: (cards) => this.openedCards(cards),
+    });
     this.opening = new OpenPage({ uid: ctx.uid, gameId: id, call: ctx.call, newId: ctx.newId, refresh: () => this.refresh() });
     byId("tg-game").textContent = this.info ? gameLabel(this.info) : first.game;
     byId("tg-id").textContent = id;
@@ -137,9 +141,42 @@ export class TableGame {
    * names change; namesKey the names and seats they were said with. */
   private events = new Map<number, TableEvent>();
   private namesKey = "";
+  /** rules is the ruleset getView last answered (the listeners' view has
+   * none); opened the cards opened on this device at a trustless table. */
+  private rules: unknown = null;
+  private opened: number[] | null = null;
+
+  /** openedCards takes the cards opened on this device (a trustless
+   * table's deal) and draws the board again if they changed. */
+  private openedCards(cards: number[]): void {
+    const next = cards.length ? cards : null;
+    if (JSON.stringify(next) === JSON.stringify(this.opened)) return;
+    this.opened = next;
+    if (!this.closed) this.drawBoard();
+  }
+
+  /** drawBoard draws the game's own board, if it has one, and the
+   * game's values as rows: the generic board itself for a game without
+   * one, folded under its own board for a game with one. */
+  private drawBoard(): void {
+    const v = this.view;
+    const board = boardFor(v.game);
+    const ctx = { view: v, events: seenEvents(this.events), rules: this.rules, name: this.name, opened: this.opened };
+    show(byId("tg-board-body"), board.own);
+    if (board.own) board.draw(byId("tg-board-body"), ctx);
+    genericBoard.draw(byId("tg-state"), ctx);
+    const more = byId<HTMLDetailsElement>("tg-state-more");
+    if (more.dataset.own !== String(board.own)) {
+      more.dataset.own = String(board.own);
+      more.open = !board.own;
+      byId("tg-board-title").textContent = board.own ? "The board" : "The game";
+      byId("tg-state-summary").textContent = board.own ? "Every value of the game, in words" : "The game's values";
+    }
+  }
 
   private take(v: TableView): void {
     this.view = v;
+    if (v.rules !== undefined && v.rules !== null) this.rules = v.rules;
     this.name = seatName(v.seats, v.seat, v.names);
     this.who = uidName(v.names);
     for (const e of v.log) this.events.set(e.seq, e);
@@ -167,7 +204,7 @@ export class TableGame {
     const box = byId("tg-log-box");
     box.scrollTop = box.scrollHeight;
     renderPlayers(byId("tg-players"), v, this.info, this.name);
-    renderState(byId("tg-state"), v, this.name);
+    this.drawBoard();
     byId("tg-turn").textContent = this.trust.turn(v, this.name) ?? this.opening.turn(v) ?? turnLine(v, this.name, this.ctx.uid);
     show(byId("tg-end"), v.phase === "finished");
     show(byId("tg-watching"), !!v.spectating && v.phase !== "lobby"); // read-only: no seat, no move

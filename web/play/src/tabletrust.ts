@@ -166,7 +166,9 @@ export class TrustPage {
   revealsSent = 0;
 
   constructor(
-    private readonly d: { uid: string; gameId: string; call: Call; refresh(): Promise<void>; say(text: string): void },
+    /** opened, if given, takes the seat's cards each time they are read
+     * from this device (the game's board draws the seat's card). */
+    private readonly d: { uid: string; gameId: string; call: Call; refresh(): Promise<void>; say(text: string): void; opened?(cards: number[]): void },
   ) {}
 
   /** due says whether the table awaits this seat's reveal. */
@@ -325,6 +327,7 @@ export class TrustPage {
     if (el.textContent !== text) el.textContent = text;
     el.dataset.cards = cards.join(",");
     show(el, true);
+    this.d.opened?.(cards);
   }
 
   /** judge fetches the finished table's record and judges it here, once. */

@@ -34,6 +34,9 @@ export interface TableView {
   seat: number;
   toMove: number;
   state: unknown;
+  /** the game's ruleset (getView's; absent from a view made of the
+   * table's documents). */
+  rules?: unknown;
   legal: TableMove[];
   log: TableEvent[];
   /** outcome: reason and missing for a table ended before its end (at
