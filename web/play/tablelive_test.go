@@ -31,8 +31,10 @@ import (
 // and that the seed opens the commitment it saw before joining (its
 // SHA-256 computed in the page); the record downloaded from Alice's page
 // is the one exportGame answered, and /verify/ verifies it (and refuses
-// it with a roll changed). Along the way Bob, a guest, is warned before
-// signing out of a game he sits in. Screenshots at 1280 and 390 px.
+// it with a roll changed). Along the way Bob leaves his seat and joins
+// again (his page, which no longer may read the table's documents, polls
+// meanwhile), and, a guest, is warned before signing out of a game he
+// sits in. Screenshots at 1280 and 390 px.
 func TestFairPigLiveInChromium(t *testing.T) {
 	pageTest(t, true)
 	srv, tables := emuTableServer(t)
@@ -71,7 +73,23 @@ func TestFairPigLiveInChromium(t *testing.T) {
 	bob.Click("#tg-join-button")
 	bob.WaitFor(`document.querySelector("#tg-players li.me")`)
 	bob.uid = bob.String(`document.querySelector("#tg-players li.me").dataset.uid`)
+	// Bob leaves his seat and takes it again: his page, live once seated,
+	// stops its listeners (the rules keep a page without a seat out of
+	// the table's documents) and polls, with no word of a failed
+	// connection; his second join sends new bytes, kept in place of the
+	// first (the end checks them).
+	bob.WaitFor(`document.getElementById("table").dataset.live === "1"`)
+	bob.Click("#tg-seat-leave")
+	bob.WaitFor(`!document.getElementById("tg-seat-leave-confirm").hidden`)
+	bob.Click("#tg-seat-leave-confirm")
+	bob.WaitFor(`document.getElementById("table").dataset.seat === "-1" && !document.getElementById("tg-join").hidden && document.getElementById("table").dataset.live === ""`)
+	alice.WaitFor(`document.getElementById("tg-log").textContent.includes("left seat 2")`)
+	require.Equal(t, "", bob.String(`document.getElementById("tg-status").textContent`))
+	_, firstEntropy := sent(bob)
+	bob.Click("#tg-join-button")
+	bob.WaitFor(`document.querySelector("#tg-players li.me")`)
 	bc, be := sent(bob)
+	require.NotEqual(t, firstEntropy, be, "a join again draws its bytes again")
 	require.Equal(t, commitment, bc)
 	require.NotEqual(t, ae, be)
 

@@ -3,6 +3,7 @@ package play_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,8 +13,11 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustseat"
 	"github.com/fairboard/fairboard/web/play"
 )
 
@@ -159,5 +163,90 @@ func TestTableSeatsLeaveRemoveInChromium(t *testing.T) {
 	require.Equal(t, "playing", v.Phase)
 	require.Equal(t, "bob", v.Seats[1].UID, "the refused leave left the seat taken")
 	bob.CheckConsole(expectedConsole...)
+	alice.CheckConsole(expectedConsole...)
+}
+
+// trustSeatOf is the chain head and key uid's seat joined with at a
+// trustless table, as the table shows them ("" while uid holds none).
+func trustSeatOf(v *table.View, uid string) string {
+	for _, s := range v.Trustless.Seats {
+		if s.UID == uid {
+			return s.ChainHead + " " + s.PublicKey
+		}
+	}
+	return ""
+}
+
+// A trustless Pig table's seat kept on the device across a leave and a
+// removal, on the in-memory server: Alice's page joins seat 2, leaves
+// it, and joins again with the same chain head and key (the seat kept in
+// IndexedDB, never revealed in the lobby, made again for the same seat);
+// the owner Bob (the API) removes her, her page says so, and she joins a
+// third time, again with them. Once started, Bob's roll waits for its
+// round, and Alice's page reveals her link for it: the server checks it
+// against the chain head of her last join, and the round closes.
+func TestTrustlessSeatLeaveInChromium(t *testing.T) {
+	pageTest(t, false)
+	ctx := context.Background()
+	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
+		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
+	})
+	api := &functest.Client{Base: srv.URL}
+	def, err := registry.Lookup("pig")
+	require.NoError(t, err)
+	b := chrome.Browser(t)
+	alice := newPlayer(t, b, "Alice", browser.Phone, srv.URL+"/play/")
+	alice.signInDev()
+
+	id := "trust-seats-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	tt := &functest.TrustTable{C: api, Ctx: ctx, Def: def, ID: id, Players: []functest.Player{{UID: "bob", Token: "dev:bob"}, {UID: "alice", Token: "dev:alice"}}}
+	require.NoError(t, api.Call(ctx, "createGame", "dev:bob", map[string]any{"game": "pig", "gameId": id, "actionId": "create", "mode": "trustless", "seats": 2}, nil))
+	view := func() *table.View {
+		t.Helper()
+		v, err := tt.View("bob")
+		require.NoError(t, err)
+		return v
+	}
+	v := view()
+	bobSeat, err := trustseat.New(def, id, "bob", 0, v.Trustless.ChainLength)
+	require.NoError(t, err)
+	_, err = tt.Do(bobSeat.Join("join", v.Version, nil, nil))
+	require.NoError(t, err)
+
+	alice.open(srv.URL, id)
+	alice.joinTable()
+	first := trustSeatOf(view(), "alice")
+	require.NotEmpty(t, first)
+	alice.Click("#tg-seat-leave")
+	alice.WaitFor(`!document.getElementById("tg-seat-leave-confirm").hidden`)
+	alice.Click("#tg-seat-leave-confirm")
+	alice.WaitFor(`document.getElementById("tg-seat-news").dataset.kind === "left" && !document.getElementById("tg-join").hidden`)
+	v = view()
+	require.Equal(t, "", v.Seats[1].UID)
+	require.Equal(t, "", trustSeatOf(v, "alice"), "the seat's chain and key left with it")
+
+	alice.joinTable()
+	require.Equal(t, first, trustSeatOf(view(), "alice"), "the seat kept on the device, joined again")
+	v = view()
+	require.NoError(t, api.Call(ctx, "act", "dev:bob", map[string]any{"game": "pig", "gameId": id, "actionId": "remove", "version": v.Version, "kind": "removeSeat", "seat": 1}, nil))
+	alice.WaitFor(`document.getElementById("tg-seat-news").dataset.kind === "removed" && !document.getElementById("tg-join").hidden`)
+	require.Equal(t, "The owner removed you from seat 2. You may take a free seat again below.", alice.String(`document.getElementById("tg-seat-news").textContent`))
+	require.Equal(t, "", view().Seats[1].UID)
+	alice.joinTable()
+	require.Equal(t, first, trustSeatOf(view(), "alice"))
+
+	v = view()
+	_, err = tt.Do(table.Action{Actor: "bob", ActionID: "start", Version: v.Version, Kind: table.KindStart})
+	require.NoError(t, err)
+	v = view()
+	require.Equal(t, 0, v.ToMove)
+	a, err := bobSeat.Move("roll", v, v.Legal[0])
+	require.NoError(t, err)
+	_, err = tt.Do(a)
+	require.NoError(t, err)
+	p := view().Trustless.Pending
+	require.NotNil(t, p, "the roll waits for its round")
+	alice.WaitFor(fmt.Sprintf(`document.getElementById("tg-trust").dataset.revealed === "%d"`, p.Index), time.Minute)
+	require.Eventually(t, func() bool { return view().Trustless.Pending == nil }, time.Minute, 100*time.Millisecond, "Alice's reveal closed the round")
 	alice.CheckConsole(expectedConsole...)
 }

@@ -315,8 +315,8 @@ export class TableGame {
       .then(async () => {
         this.pending = false;
         // Followed live, the listeners bring the action's result; polled,
-        // it is read now.
-        if (!this.live) await this.refresh();
+        // it is read now, and after a leave (the listeners lose the table).
+        if (!this.live || fields["kind"] === "leave") await this.refresh();
         this.movesKey = "";
         this.renderControls();
       });
