@@ -42,3 +42,15 @@ func TestTableWatchInNode(t *testing.T) {
 	require.NoError(t, err, "%s", b)
 	require.Equal(t, "ok\n", string(b))
 }
+
+// A table's seats in its lobby, run by Node: the log's words for a leave
+// and a removal, the news of the player's own seat freed, when the seats
+// may change, and a leave's or a removal's refusals in words
+// (test/tableseats_test.ts).
+func TestTableSeatsInNode(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tableseats_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/tableseats_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}

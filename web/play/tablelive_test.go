@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/fairboard/fairboard/internal/browser"
 	fbmatch "github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/table"
 )
 
 // A fair Pig table on the emulators, followed through Firestore listeners
@@ -31,8 +33,10 @@ import (
 // and that the seed opens the commitment it saw before joining (its
 // SHA-256 computed in the page); the record downloaded from Alice's page
 // is the one exportGame answered, and /verify/ verifies it (and refuses
-// it with a roll changed). Along the way Bob, a guest, is warned before
-// signing out of a game he sits in. Screenshots at 1280 and 390 px.
+// it with a roll changed). Along the way Bob leaves his seat and joins
+// again (his page, which no longer may read the table's documents, polls
+// meanwhile: it shows Carol take his seat and leave it), and, a guest, is warned before signing out of a game he
+// sits in. Screenshots at 1280 and 390 px.
 func TestFairPigLiveInChromium(t *testing.T) {
 	pageTest(t, true)
 	srv, tables := emuTableServer(t)
@@ -71,7 +75,33 @@ func TestFairPigLiveInChromium(t *testing.T) {
 	bob.Click("#tg-join-button")
 	bob.WaitFor(`document.querySelector("#tg-players li.me")`)
 	bob.uid = bob.String(`document.querySelector("#tg-players li.me").dataset.uid`)
+	// Bob leaves his seat and takes it again: his page, live once seated,
+	// stops its listeners (the rules keep a page without a seat out of
+	// the table's documents) and polls, with no word of a failed
+	// connection; his second join sends new bytes, kept in place of the
+	// first (the end checks them).
+	bob.WaitFor(`document.getElementById("table").dataset.live === "1"`)
+	bob.Click("#tg-seat-leave")
+	bob.WaitFor(`!document.getElementById("tg-seat-leave-confirm").hidden`)
+	bob.Click("#tg-seat-leave-confirm")
+	bob.WaitFor(`document.getElementById("table").dataset.seat === "-1" && !document.getElementById("tg-join").hidden && document.getElementById("table").dataset.live === ""`)
+	alice.WaitFor(`document.getElementById("tg-log").textContent.includes("left seat 2")`)
+	require.Equal(t, "", bob.String(`document.getElementById("tg-status").textContent`))
+	// Meanwhile his page follows the table: Carol takes the seat he left
+	// and leaves it again, and his page shows both.
+	lv, _, err := tables.View(context.Background(), id, alice.uid)
+	require.NoError(t, err)
+	_, err = tables.Do(context.Background(), id, table.Action{Actor: "carol", ActionID: "carol-join", Version: lv.Version, Kind: table.KindJoin, Seat: 1, Entropy: strings.Repeat("cc", 32)})
+	require.NoError(t, err)
+	bob.WaitFor(`document.querySelector("#tg-players li[data-seat='1']").dataset.uid === "carol" && document.getElementById("tg-join").hidden`)
+	_, err = tables.Do(context.Background(), id, table.Action{Actor: "carol", ActionID: "carol-leave", Version: lv.Version + 1, Kind: table.KindLeave})
+	require.NoError(t, err)
+	bob.WaitFor(`document.querySelector("#tg-players li[data-seat='1']").dataset.uid === "" && !document.getElementById("tg-join").hidden`)
+	_, firstEntropy := sent(bob)
+	bob.Click("#tg-join-button")
+	bob.WaitFor(`document.querySelector("#tg-players li.me")`)
 	bc, be := sent(bob)
+	require.NotEqual(t, firstEntropy, be, "a join again draws its bytes again")
 	require.Equal(t, commitment, bc)
 	require.NotEqual(t, ae, be)
 

@@ -35,6 +35,7 @@ import {
 } from "firebase/firestore";
 import { getFunctions, httpsCallableFromURL, type Functions } from "firebase/functions";
 
+import { CallError } from "./callerror";
 import { functionURL, type Config } from "./config";
 import { docId, eventsOfDoc, InOrder } from "./log";
 import type { GameEvent, Mark, Public, View } from "./types";
@@ -46,18 +47,9 @@ export interface User {
   label: string;
 }
 
-/** CallError is a refused or failed call: code is the callable status as
- * the Firebase SDK spells it ("functions/failed-precondition"), details
- * the server's ({code: "wrong_step"}). */
-export class CallError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: { code?: string },
-  ) {
-    super(message);
-  }
-}
+// CallError lives in callerror.ts (no Firebase there: errors.ts and its
+// Node tests use it); the page imports it from here as before.
+export { CallError };
 
 /** Watch is what a followed game reports. */
 export interface WatchHandlers {

@@ -1,6 +1,6 @@
 // A refused call, said in words naming its cause.
 
-import { CallError } from "./backend";
+import { CallError } from "./callerror";
 
 const causes: Record<string, string> = {
   not_your_turn: "it is not your turn",
@@ -19,6 +19,8 @@ const causes: Record<string, string> = {
   unknown_player: "that player is not in the game",
   seat_taken: "that seat is taken",
   already_joined: "you are already seated in this game",
+  not_seated: "you hold no seat in this game (the owner may have removed you)",
+  seat_free: "that seat is free already",
   already_created: "a game with that id already exists",
   duplicate_action: "that action was already applied",
   action_id_reused: "that action id was already used for another action",
@@ -62,7 +64,7 @@ export function retryable(e: unknown): boolean {
  * the server's own message would only say it again in the code's words. */
 const selfExplained = new Set([
   "not_your_turn", "not_owner", "not_created", "stale_version", "not_started", "already_started", "game_over", "game_full",
-  "seat_taken", "already_joined", "already_created", "duplicate_action", "action_id_reused", "seeded_disabled",
+  "seat_taken", "already_joined", "not_seated", "seat_free", "already_created", "duplicate_action", "action_id_reused", "seeded_disabled",
   "wrong_opening", "already_opened", "not_opened",
   "functions/not-found", "functions/unauthenticated",
 ]);

@@ -91,7 +91,7 @@ export class Follower {
 
   private tick(): void {
     if (document.hidden && ++this.ticks % HIDDEN_TICKS !== 0) return;
-    if (this.page.view.phase === "finished" || this.unwatch) return window.clearInterval(this.timer);
+    if (this.page.view.phase === "finished" || this.unwatch) return this.stopPolling();
     void this.refresh();
   }
 
@@ -100,7 +100,7 @@ export class Follower {
   follow(): void {
     const db = this.ctx.db;
     if (!db || this.unwatch || this.closed || this.page.view.seat < 0) return;
-    window.clearInterval(this.timer);
+    this.stopPolling();
     const news = () => (this.lastNews = Date.now());
     news();
     if (LOOK_AGAIN && !this.silence) this.silence = window.setInterval(() => this.lookAgain(), 1000);
@@ -126,6 +126,25 @@ export class Follower {
       },
       error: (e) => this.rewatch(e),
     });
+  }
+
+  /** unfollow stops listening once this player holds no seat (it left,
+   * or the owner removed it: the rules keep the page out of the table's
+   * documents) and polls getView again, while the game is not over. */
+  unfollow(): void {
+    if (this.closed) return;
+    this.unwatch?.();
+    this.unwatch = null;
+    window.clearInterval(this.silence);
+    this.silence = 0;
+    this.tableDoc = null;
+    this.seatDoc = null;
+    if (!this.timer && this.page.view.phase !== "finished") this.timer = window.setInterval(() => this.tick(), POLL_MS);
+  }
+
+  private stopPolling(): void {
+    window.clearInterval(this.timer);
+    this.timer = 0;
   }
 
   /** lookAgain reads the table after SILENCE_MS without news from the
@@ -158,17 +177,25 @@ export class Follower {
 
   /** rewatch listens again after a listener failed (a failed listener is
    * over): it reads what it missed with getView first, at growing
-   * intervals, up to five times in a row. */
+   * intervals, up to five times in a row. A failure that the seat's leave
+   * or removal explains (the rules keep a page without a seat out of the
+   * table's documents; getView says so at once) is not said: the page
+   * polls getView again. */
   private rewatch(e: unknown): void {
     this.unwatch?.();
     this.unwatch = null;
-    this.page.say("The live connection failed: " + refusal(e));
-    if (this.closed || this.watchFailures >= 5) return;
-    const delay = 1000 * 2 ** this.watchFailures++;
-    window.setTimeout(() => {
+    if (this.closed) return;
+    void this.refresh().then(() => {
       if (this.closed || this.unwatch) return;
-      void this.refresh().then(() => this.follow());
-    }, delay);
+      if (this.page.view.seat < 0) return this.unfollow();
+      this.page.say("The live connection failed: " + refusal(e));
+      if (this.watchFailures >= 5) return;
+      const delay = 1000 * 2 ** this.watchFailures++;
+      window.setTimeout(() => {
+        if (this.closed || this.unwatch) return;
+        void this.refresh().then(() => this.follow());
+      }, delay);
+    });
   }
 
   /** offer shows v unless the page shows a later version already. */

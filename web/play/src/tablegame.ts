@@ -20,6 +20,7 @@ import { Follower } from "./tablefollow";
 import { commitAtJoin, OpenPage } from "./tableopen";
 import { showRematch } from "./spectate";
 import { chosenOptions, fill, optionSelects, type TableContext, type TableResult } from "./tablecreate";
+import { SeatControls } from "./tableseats";
 import { joinAt, signedMove, trustOf, TrustPage } from "./tabletrust";
 import { gameLabel, outcomeLine, seatName, uidName, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
@@ -53,6 +54,7 @@ export class TableGame {
   private readonly opening: OpenPage;
   private readonly alert = new TurnAlert();
   private readonly follower: Follower;
+  private readonly seatControls: SeatControls;
   /** awaitVersion is the version an action of this page answered: its
    * moves wait until the board shows it. */
   private awaitVersion = 0;
@@ -100,6 +102,7 @@ export class TableGame {
       this.do("act", { kind: "abandon" });
     }, sig);
     document.addEventListener("visibilitychange", () => this.renderTitle(), sig);
+    this.seatControls = new SeatControls({ uid: ctx.uid, act: (f) => this.do("act", f) }, this.ac.signal);
     if (this.info) optionSelects(byId("tg-join-options"), "tg-option", this.info);
     this.follower = new Follower(ctx, { id, get view() { return self.view; }, get lastSeq() { return self.lastSeq; }, take: (v) => this.take(v), say: (t) => (byId("tg-status").textContent = t) });
     this.take(first);
@@ -217,6 +220,7 @@ export class TableGame {
     // A trustless table is read by getView (its protocol is not in the
     // table's documents): the page polls it every second.
     if (v.seat >= 0 && v.mode !== "trustless") this.follower?.follow();
+    else this.follower?.unfollow(); // left, or removed: out of the table's documents
   }
 
   /** renderControls offers the join form, the owner's start and the
@@ -232,6 +236,7 @@ export class TableGame {
     const canAbandon = v.phase !== "finished" && v.owner === this.ctx.uid && !this.pending;
     show(byId("tg-abandon"), canAbandon);
     if (!canAbandon) show(byId("tg-abandon-confirm"), false);
+    this.seatControls.render(v, this.name, this.pending);
     const waiting = this.pending || v.version < this.awaitVersion; // an action answered, not shown yet
     const legal = waiting || v.phase !== "playing" || this.trust.dealing(v) ? [] : v.legal;
     const el = byId("table");
@@ -303,7 +308,9 @@ export class TableGame {
    * (the same one again while its answer is lost), then reads the game.
    * A join refused as stale (another player joined first: joins do not
    * depend on each other) is sent again at the version read, while its
-   * seat is still free, at most five times. */
+   * seat is still free, at most five times; a leave likewise, while the
+   * page still holds a seat in the lobby (a removal is not: the seat may
+   * have changed hands). */
   private do(fn: string, fields: Record<string, unknown>): void {
     if (this.pending) return;
     this.pending = true;
@@ -319,8 +326,14 @@ export class TableGame {
           return await this.ctx.call<TableResult>(fn, data);
         } catch (e) {
           const stale = e instanceof CallError && e.details?.code === "stale_version";
-          if (!stale || fn !== "joinGame" || tries >= 4) throw e;
+          const leave = fn === "act" && fields["kind"] === "leave";
+          if (!stale || (fn !== "joinGame" && !leave) || tries >= 4) throw e;
           await this.refresh();
+          if (leave) {
+            if (this.view.phase !== "lobby" || this.view.seat < 0) throw e;
+            version = this.view.version;
+            continue;
+          }
           const seat = this.view.seats[Number(fields["seat"])];
           if (this.view.phase !== "lobby" || !seat || seat.uid !== "") throw e;
           version = this.view.version;
@@ -339,8 +352,8 @@ export class TableGame {
       .then(async () => {
         this.pending = false;
         // Followed live, the listeners bring the action's result; polled,
-        // it is read now.
-        if (!this.live) await this.refresh();
+        // it is read now, and after a leave (the listeners lose the table).
+        if (!this.live || fields["kind"] === "leave") await this.refresh();
         this.movesKey = "";
         this.renderControls();
       });

@@ -159,7 +159,7 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
       case "Left":
         return `${who(e.uid)} left seat ${num(e["seat"]) + 1}`;
       case "SeatRemoved":
-        return `Seat ${num(e["seat"]) + 1} was removed by the owner`;
+        return `The owner removed ${who(e.uid)} from seat ${num(e["seat"]) + 1}`;
       case "Started":
         return "The game started";
       case "Opened":
