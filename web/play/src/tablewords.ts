@@ -268,6 +268,27 @@ function betting(letters: Record<string, string>): (v: unknown) => string {
   return (v) => (typeof v === "string" && v !== "" ? Array.from(v, (c) => letters[c] ?? c).join(", ") : "—");
 }
 
+/** leducBetting words a Leduc round's betting: its 'c' is a check while
+ * no raise is open in the round (as the log's Checked says), a call
+ * after one. */
+function leducBetting(v: unknown): string {
+  if (typeof v !== "string" || v === "") return "—";
+  let raised = false;
+  return Array.from(v, (c) => {
+    switch (c) {
+      case "r":
+        raised = true;
+        return "raise";
+      case "c":
+        return raised ? "call" : "check";
+      case "f":
+        return "fold";
+      default:
+        return c;
+    }
+  }).join(", ");
+}
+
 /** kuhnCard names a Kuhn card (0 J, 1 Q, 2 K; -1, a card the server does
  * not know at a trustless table, "—"). */
 export const kuhnCard = (v: unknown) => ["J", "Q", "K"][num(v)] ?? (num(v) === -1 ? "—" : String(v));
@@ -292,7 +313,7 @@ const hints: Record<string, Hints> = {
     },
     seatFields: ["public.toMove"],
     hidden: [],
-    formats: { "public.round1": betting({ c: "call", r: "raise", f: "fold" }), "public.round2": betting({ c: "call", r: "raise", f: "fold" }) },
+    formats: { "public.round1": leducBetting, "public.round2": leducBetting },
   },
   kuhn: {
     labels: { "public.history": "Betting", "public.pot": "Pot", "public.toMove": "To move", "public.shown": "Shown", "private.card": "Your card" },

@@ -105,6 +105,11 @@ eq(leduc.map((r) => [r.key, r.label, r.value, r.seat]), [
   ["private.card", "Your card", "Jh", -1],
 ], "Leduc's state");
 check(leduc.find((r) => r.key === "public.toMove")?.toMove === true, "Leduc's seat to move is marked as such");
+// A round's 'c' is a check until someone raises, a call after (the log
+// says "checked" and "called" so); a round that went check, check said
+// "call, call".
+const rounds = stateRows({ public: { round: 2, round1: "crc", round2: "cc" } }, "leduc", 2, name);
+eq(rounds.filter((r) => r.key.startsWith("public.round") && r.key !== "public.round").map((r) => r.value), ["check, raise, call", "check, check"], "Leduc's checks and calls");
 // A spectator's state is the public part alone: the same labels (it said
 // "Round1", "In" and "To move 0").
 const watched = stateRows({ round: 1, round1: "", round2: "", publicCard: null, in: [1, 1], pot: 2, toMove: 0 }, "leduc", 2, name);
