@@ -99,6 +99,16 @@ func TestRoundsCloseInTheLastRevealsCommit(t *testing.T) {
 			}
 		})
 	}
+	// The closer's wait without its direct reads (fsstore.WithRoundPolls(0):
+	// the listener alone, which also takes a staging later than the
+	// reads): still no round takes a commit more.
+	t.Run("6P-listener", func(t *testing.T) {
+		const n, rounds = 6, 10
+		extra := closingShare(t, roundInstances(t, n, fsstore.WithRoundWait(5*time.Second), fsstore.WithRoundPolls(0)), n, rounds, "listen6")
+		if extra > 0 {
+			t.Fatalf("%d of %d rounds took a commit more than the reveals sent; want none", extra, rounds)
+		}
+	})
 }
 
 // TestTamperedStagedRevealRefusedAtClose: a staged reveal is not

@@ -20,18 +20,42 @@ import (
 // reveal stages, and the last to arrive closes the round).
 const DefaultRoundWait = 500 * time.Millisecond
 
-// awaitStaged listens to the round index's staged reveals (one
-// snapshot listener on the round's id range: its first snapshot reads
-// what is staged, each later one only what changed) until every seat of
-// seats is among them, and returns them (in the order they were
-// accepted); once the store's round wait has passed, it reads the staged
-// reveals once more directly and returns what it finds. Reads only: it
-// writes nothing, holds no lock and contends with nothing. The
-// context's end is an error.
+// DefaultRoundPolls is how many direct reads of the round's staged reveals a
+// closer makes, one after the other, before it listens instead: reveals
+// sent together land within a few commits' time, and a read that follows
+// the last one sees it sooner than a listener delivers it (the
+// emulator's listeners took 25 ms to their first snapshot and tens more
+// to each change under load; issue 29's 6-player rounds). A seat later
+// than that costs no more reads: the listener waits for it.
+const DefaultRoundPolls = 6
+
+// awaitStaged reads the round index's staged reveals directly, up to
+// the store's round polls (DefaultRoundPolls) times back to back, then listens to them (one snapshot
+// listener on the round's id range: its first snapshot reads what is
+// staged, each later one only what changed) until every seat of seats is
+// among them, and returns them (in the order they were accepted); once
+// the store's round wait has passed, it reads the staged reveals once
+// more directly and returns what it finds. Reads only: it writes
+// nothing, holds no lock and contends with nothing. The context's end
+// is an error.
 func (s *Store) awaitStaged(ctx context.Context, game *firestore.DocumentRef, index uint32, seats []int) ([]engine.Action, error) {
 	s.waits.Add(1)
 	defer func(t0 time.Time) { s.waitedNs.Add(int64(time.Since(t0))) }(time.Now())
-	wctx, cancel := context.WithTimeout(ctx, s.roundWait)
+	deadline := time.Now().Add(s.roundWait)
+	for range s.roundPolls {
+		staged, err := s.stagedOf(ctx, game, index)
+		if err != nil {
+			return nil, err
+		}
+		if all(staged, seats) {
+			s.waited.Add(1)
+			return staged, nil
+		}
+		if !time.Now().Before(deadline) {
+			return staged, nil
+		}
+	}
+	wctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	it := roundQuery(game, index).Snapshots(wctx)
 	defer it.Stop()

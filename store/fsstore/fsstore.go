@@ -69,6 +69,8 @@ type Store struct {
 	// roundWait bounds how long a reveal that would complete its round
 	// waits for the others it needs (store.Outcome.Await); 0: never.
 	roundWait time.Duration
+	// roundPolls: the closer's direct reads before it listens (await.go)
+	roundPolls int
 
 	txns, attempts, reads         atomic.Int64
 	plainReplays, unknown, solved atomic.Int64
@@ -139,6 +141,17 @@ func WithRoundWait(d time.Duration) Option {
 	}
 }
 
+// WithRoundPolls sets how many direct reads of the round's staged
+// reveals a waiting closer makes before it listens instead (n >= 0; 0:
+// it listens at once). Default DefaultRoundPolls.
+func WithRoundPolls(n int) Option {
+	return func(s *Store) {
+		if n >= 0 {
+			s.roundPolls = n
+		}
+	}
+}
+
 // WithCloseClient makes Close close the client too.
 func WithCloseClient() Option { return func(s *Store) { s.ownClient = true } }
 
@@ -146,7 +159,7 @@ func WithCloseClient() Option { return func(s *Store) { s.ownClient = true } }
 // unless WithCloseClient is given. Each Store has its own per-game queue:
 // two Stores on one client behave like two server instances.
 func New(c *firestore.Client, opts ...Option) *Store {
-	s := &Store{c: c, maxAttempts: DefaultMaxAttempts, resolveTimeout: DefaultResolveTimeout, roundWait: DefaultRoundWait}
+	s := &Store{c: c, maxAttempts: DefaultMaxAttempts, resolveTimeout: DefaultResolveTimeout, roundWait: DefaultRoundWait, roundPolls: DefaultRoundPolls}
 	for _, o := range opts {
 		o(s)
 	}
