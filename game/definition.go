@@ -183,6 +183,17 @@ type Policy interface {
 	Choose(s State, seat int, legal []Move) Move
 }
 
+// DirectPolicy is a Policy that can choose without the legal list: a
+// heuristic that builds its move from the state (as the dungeon's engine
+// bots do). The machinery may call ChooseDirect instead of listing the
+// seat's legal moves for it; the move must be legal, since Apply refuses
+// any other (a policy's bug, then, is the game's refusal). ChooseDirect
+// chooses as Choose would over the legal list.
+type DirectPolicy interface {
+	Policy
+	ChooseDirect(s State, seat int) Move
+}
+
 // Quieter is implemented by a State that can skip building the events of
 // its moves. The machinery calls Quiet once, after Setup, on a state whose
 // events nobody will read (a lean match: a simulation's), and from then

@@ -21,3 +21,7 @@ func NewPeekingMCTS(n int, s *rng.Stream) *MCTS {
 func IterateAllocs(s *Solver, runs int) float64 {
 	return testing.AllocsPerRun(runs, s.c.iterate)
 }
+
+// NewStyleBot is a style's bot over the policy p, as NewBot makes one
+// for a definition's style (for tests of a policy no game ships).
+func NewStyleBot(name string, p game.Policy) Bot { return styleBot{name: name, p: p} }

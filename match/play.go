@@ -98,10 +98,16 @@ func dealBots(def game.Definition, r game.Ruleset, names []string, n int, stream
 	return bots, dealt, nil
 }
 
-// playTo lets each seat's bot move until the game awaits nobody, at most
-// maxMoves moves (0: DefaultMaxMoves); it returns the moves made. A bot
-// with an Err method (CFRBot) that reports an error after its Choose
-// stops the game with it.
+// PlayOut is the simulations' loop (Simulate's, Play's): each seat's bot
+// (bots[seat]) moves until the game awaits nobody, at most maxMoves moves
+// (0: DefaultMaxMoves), and it returns the moves made. A style whose
+// policy is a game.DirectPolicy chooses without the legal list; any
+// other bot chooses from the seat's list. Errors: a seat awaited with no
+// legal move, a bot's refused move, a game not over after maxMoves, and
+// a bot's own (an Err method, as CFRBot's, reporting one after Choose).
+func PlayOut(m *Match, bots []Bot, maxMoves int) (int64, error) { return playTo(m, bots, maxMoves) }
+
+// playTo is PlayOut.
 func playTo(m *Match, bots []Bot, maxMoves int) (int64, error) {
 	if maxMoves == 0 {
 		maxMoves = DefaultMaxMoves
@@ -114,11 +120,18 @@ func playTo(m *Match, bots []Bot, maxMoves int) (int64, error) {
 			return moves, fmt.Errorf("not over after %d moves", maxMoves)
 		}
 		seat := st.ToMove()
-		legal = st.Legal(seat, legal)
-		if len(legal) == 0 {
-			return moves, fmt.Errorf("seat %d is awaited but has no legal move", seat)
+		var mv game.Move
+		direct := false
+		if d, ok := bots[seat].(directChooser); ok {
+			mv, direct = d.chooseDirect(st, seat) // no list: Apply checks the move
 		}
-		mv := bots[seat].Choose(st, seat, legal)
+		if !direct {
+			legal = st.Legal(seat, legal)
+			if len(legal) == 0 {
+				return moves, fmt.Errorf("seat %d is awaited but has no legal move", seat)
+			}
+			mv = bots[seat].Choose(st, seat, legal)
+		}
 		if f, ok := bots[seat].(interface{ Err() error }); ok && f.Err() != nil {
 			return moves, fmt.Errorf("move %d: %w", moves+1, f.Err())
 		}

@@ -97,3 +97,33 @@ func TestPolicyKeepsNothingBetweenGames(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, play("policy#b", fresh), play("policy#b", reused))
 }
+
+// A style chooses without the legal list (game.DirectPolicy, which the
+// simulations' loop asks) exactly the move it chooses from the list, at
+// every state of whole games, for both styles and every seat.
+func TestDirectChoosesAsTheList(t *testing.T) {
+	var pols []game.DirectPolicy
+	for _, st := range dungeon.Def.Styles() {
+		p, ok := st.New(st.Default).(game.DirectPolicy)
+		require.True(t, ok, st.Name)
+		pols = append(pols, p)
+	}
+	states := 0
+	for i := range 6 {
+		m, err := match.New(dungeon.Def, match.Config{Mode: rng.ModeSeeded, Seed: "direct#" + strconv.Itoa(i), Seats: make([]game.Seat, 3+i%3)})
+		require.NoError(t, err)
+		var legal []game.Move
+		for !m.Over() {
+			st := m.State()
+			seat := st.ToMove()
+			legal = st.Legal(seat, legal)
+			for _, p := range pols {
+				require.Equal(t, p.Choose(st, seat, legal), p.ChooseDirect(st, seat), "move %d", states)
+			}
+			_, err := m.Apply(pols[seat%2].Choose(st, seat, legal))
+			require.NoError(t, err)
+			states++
+		}
+	}
+	require.Greater(t, states, 300)
+}

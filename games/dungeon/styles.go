@@ -29,13 +29,7 @@ type Policy struct {
 // bot's action; legal[0] if none does (a bot's bug: bot.Runner would
 // refuse it).
 func (p *Policy) Choose(st game.State, seat int, legal []game.Move) game.Move {
-	s := st.(*State)
-	if p.view == nil {
-		p.view = new(engine.Public)
-	}
-	bot.View(p.view, &s.g.Public)
-	a := p.Bot.Choose(p.view, s.rules.r, s.uids[seat])
-	if m, ok := s.Move(seat, &a); ok {
+	if m, ok := p.choose(st, seat); ok {
 		for _, l := range legal {
 			if l == m {
 				return l
@@ -43,4 +37,28 @@ func (p *Policy) Choose(st game.State, seat int, legal []game.Move) game.Move {
 		}
 	}
 	return legal[0]
+}
+
+// ChooseDirect implements game.DirectPolicy: the move that stands for the
+// bot's action, without the legal list (the engine's bots never build
+// one: bot.Runner dispatches their action and the engine checks it); an
+// action no move stands for (a bot's bug) is returned as a move of its
+// kind with no arguments, which Apply refuses.
+func (p *Policy) ChooseDirect(st game.State, seat int) game.Move {
+	m, ok := p.choose(st, seat)
+	if !ok {
+		return game.Move{Seat: seat, Kind: "unmapped"}
+	}
+	return m
+}
+
+// choose is the bot's action as a move, and whether one stands for it.
+func (p *Policy) choose(st game.State, seat int) (game.Move, bool) {
+	s := st.(*State)
+	if p.view == nil {
+		p.view = new(engine.Public)
+	}
+	bot.View(p.view, &s.g.Public)
+	a := p.Bot.Choose(p.view, s.rules.r, s.uids[seat])
+	return s.Move(seat, &a)
 }

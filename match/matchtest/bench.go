@@ -44,8 +44,9 @@ func Interleaved(b *testing.B, pipeline, bare Play) {
 
 // Pipeline plays the seeded game of seed through the simulation pipeline:
 // a lean match of def with seats seats, the bot called bot on the stream
-// "SEED/bots" for every seat, the state's legal list, Apply's guards. It
-// returns the final state and the moves, and fails tb on any error.
+// "SEED/bots" for every seat, the simulations' loop (match.PlayOut: the
+// state's legal list, or a direct policy's choice, and Apply's guards).
+// It returns the final state and the moves, and fails tb on any error.
 func Pipeline(tb testing.TB, def game.Definition, seats int, seed, bot string) (game.State, int) {
 	m, err := match.New(def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, seats), Lean: true})
 	if err != nil {
@@ -56,16 +57,13 @@ func Pipeline(tb testing.TB, def game.Definition, seats int, seed, bot string) (
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st := m.State()
-	var legal []game.Move
-	moves := 0
-	for !m.Over() {
-		seat := st.ToMove()
-		legal = st.Legal(seat, legal)
-		if _, err := m.Apply(b.Choose(st, seat, legal)); err != nil {
-			tb.Fatal(err)
-		}
-		moves++
+	bots := make([]match.Bot, seats)
+	for i := range bots {
+		bots[i] = b
 	}
-	return st, moves
+	moves, err := match.PlayOut(m, bots, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m.State(), int(moves)
 }
