@@ -9,9 +9,8 @@
 // never prepare an action or a reveal from secrets the other has moved
 // past. The page never reads the secrets and never sends them.
 
-import { open } from "./trust";
+import { getRecord, putRecord } from "./trust";
 
-const STORE = "seats";
 
 /** TableSeatRecord is a table seat's record in the store. */
 interface TableSeatRecord {
@@ -26,26 +25,14 @@ function tableKey(uid: string, gameId: string): string {
 
 /** loadSecrets reads the seat's secrets kept on this device, or null. */
 export async function loadSecrets(uid: string, gameId: string): Promise<string | null> {
-  const db = await open();
-  return new Promise((resolve, reject) => {
-    const r = db.transaction(STORE, "readonly").objectStore(STORE).get(tableKey(uid, gameId));
-    r.onsuccess = () => resolve(((r.result as TableSeatRecord | undefined) ?? null)?.secrets ?? null);
-    r.onerror = () => reject(r.error);
-  });
+  return (await getRecord<TableSeatRecord>(tableKey(uid, gameId)))?.secrets ?? null;
 }
 
 /** saveSecrets stores the seat's secrets; the promise resolves once the
  * browser reports them on disk (strict durability). */
-export async function saveSecrets(uid: string, gameId: string, secrets: string): Promise<void> {
-  const db = await open();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(STORE, "readwrite", { durability: "strict" });
-    const rec: TableSeatRecord = { key: tableKey(uid, gameId), secrets };
-    tx.objectStore(STORE).put(rec);
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error("the IndexedDB write was aborted"));
-  });
+export function saveSecrets(uid: string, gameId: string, secrets: string): Promise<void> {
+  const rec: TableSeatRecord = { key: tableKey(uid, gameId), secrets };
+  return putRecord(rec);
 }
 
 /** withTableLock runs fn holding the seat's Web Lock (without one, where

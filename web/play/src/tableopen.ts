@@ -11,11 +11,10 @@
 import { byId, h, replace, show } from "./dom";
 import { CallError } from "./backend";
 import { refusal } from "./errors";
-import { open } from "./trust";
+import { getRecord, putRecord } from "./trust";
 import { contributionCommitmentOf, drawEntropy, type Sent } from "./tablefair";
 import type { SeatNames, TableView } from "./tablewords";
 
-const STORE = "seats";
 
 /** Kept is a seat's contribution kept on this device: the seat it was
  * committed for, the contribution (64 hex digits), the commitment the
@@ -37,29 +36,15 @@ function keptKey(uid: string, gameId: string): string {
 
 /** loadKept reads the contribution kept for the game, or null. */
 export async function loadKept(uid: string, gameId: string): Promise<Kept | null> {
-  const db = await open();
-  return new Promise((resolve, reject) => {
-    const r = db.transaction(STORE, "readonly").objectStore(STORE).get(keptKey(uid, gameId));
-    r.onsuccess = () => {
-      const k = r.result as KeptRecord | undefined;
-      resolve(k && typeof k.entropyHex === "string" && typeof k.seat === "number" ? k : null);
-    };
-    r.onerror = () => reject(r.error);
-  });
+  const k = await getRecord<KeptRecord>(keptKey(uid, gameId));
+  return k && typeof k.entropyHex === "string" && typeof k.seat === "number" ? k : null;
 }
 
 /** keep stores k; the promise resolves once the browser reports it on
  * disk (strict durability). */
-async function keep(uid: string, gameId: string, k: Kept): Promise<void> {
-  const db = await open();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(STORE, "readwrite", { durability: "strict" });
-    const rec: KeptRecord = { key: keptKey(uid, gameId), ...k };
-    tx.objectStore(STORE).put(rec);
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error ?? new Error("the IndexedDB write was aborted"));
-  });
+function keep(uid: string, gameId: string, k: Kept): Promise<void> {
+  const rec: KeptRecord = { key: keptKey(uid, gameId), ...k };
+  return putRecord(rec);
 }
 
 /** commitAtJoin gives the entropyCommitment of this player's join at

@@ -54,20 +54,23 @@ export function seatKey(uid: string, gameId: string): string {
   return uid + "/" + gameId;
 }
 
-/** load reads a seat's record, or null. */
-export async function load(uid: string, gameId: string): Promise<SeatRecord | null> {
+/** getRecord reads the record of key in the seats store, or undefined.
+ * The seats of the dungeon's trustless games (this file), the trustless
+ * tables' seats (tablekeep.ts) and the openings' contributions
+ * (tableopen.ts) share the store, each under its own key prefix. */
+export async function getRecord<T>(key: string): Promise<T | undefined> {
   const db = await open();
   return new Promise((resolve, reject) => {
-    const r = db.transaction(STORE, "readonly").objectStore(STORE).get(seatKey(uid, gameId));
-    r.onsuccess = () => resolve((r.result as SeatRecord | undefined) ?? null);
+    const r = db.transaction(STORE, "readonly").objectStore(STORE).get(key);
+    r.onsuccess = () => resolve(r.result as T | undefined);
     r.onerror = () => reject(r.error);
   });
 }
 
-/** save writes a record with strict durability: the promise resolves once
- * the browser reports it on disk, so a link is never sent before its
- * index and digest are stored. */
-export async function save(rec: SeatRecord): Promise<void> {
+/** putRecord writes rec (its key in rec.key) with strict durability: the
+ * promise resolves once the browser reports it on disk, so that nothing
+ * that depends on it is sent before it is kept. */
+export async function putRecord(rec: { key: string }): Promise<void> {
   const db = await open();
   return new Promise((resolve, reject) => {
     const tx = db.transaction(STORE, "readwrite", { durability: "strict" });
@@ -76,6 +79,17 @@ export async function save(rec: SeatRecord): Promise<void> {
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error ?? new Error("the IndexedDB write was aborted"));
   });
+}
+
+/** load reads a seat's record, or null. */
+export async function load(uid: string, gameId: string): Promise<SeatRecord | null> {
+  return (await getRecord<SeatRecord>(seatKey(uid, gameId))) ?? null;
+}
+
+/** save writes a seat's record (putRecord: a link is never sent before
+ * its index and digest are stored). */
+export function save(rec: SeatRecord): Promise<void> {
+  return putRecord(rec);
 }
 
 /** withSeatLock runs fn holding the seat's Web Lock: one tab at a time
