@@ -25,7 +25,10 @@ var (
 // pageTest makes t a parallel page test and waits for its turn: a page
 // slot, and the emulator slot first when onEmulators. Both are given back
 // when the test ends; the test logs how long it waited (go test's
-// duration of a test includes the wait). A test whose subtests are page
+// duration of a test includes the wait) and how long it then ran, its
+// cleanups included ("ran 1m2.345s on its turn": the figure to compare
+// tests by, and for an emulator test its share of the package's wall
+// time, since those run one at a time). A test whose subtests are page
 // tests calls t.Parallel itself and leaves the slots to them.
 func pageTest(t *testing.T, onEmulators bool) {
 	t.Helper()
@@ -38,6 +41,8 @@ func pageTest(t *testing.T, onEmulators bool) {
 	}
 	pageTurns <- struct{}{}
 	t.Cleanup(func() { <-pageTurns })
+	turn := time.Now()
+	t.Cleanup(func() { t.Logf("ran %v on its turn", time.Since(turn).Round(time.Millisecond)) })
 }
 
 // raiseParallel lifts go test's -parallel (GOMAXPROCS by default) when it
