@@ -375,7 +375,7 @@ func (p *player) signInEmail(email, password string) {
 // returns its id once the page shows it.
 func (p *player) create(mode, class string) string {
 	p.t.Helper()
-	p.Click(`input[name="mode"][value="` + mode + `"]`)
+	p.chooseMode(mode)
 	p.Do(chromedpSetValue("#create-class", class))
 	p.Click("#create")
 	p.screen("game")
@@ -390,7 +390,7 @@ func (p *player) create(mode, class string) string {
 func (p *player) createTable(game, mode string, options map[string]string) string {
 	p.t.Helper()
 	p.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "`+game+`"; s.dispatchEvent(new Event("change")); })()`, nil)
-	p.Click(`input[name="mode"][value="` + mode + `"]`)
+	p.chooseMode(mode)
 	for k, v := range options {
 		p.Do(chromedpSetValue("#create-option-"+k, v))
 	}

@@ -44,7 +44,7 @@ func TestFairPigLiveInChromium(t *testing.T) {
 	bob.signInGuest()
 
 	alice.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "pig"; s.dispatchEvent(new Event("change")); })()`, nil)
-	alice.Click(`input[name="mode"][value="fair"]`)
+	alice.chooseMode("fair")
 	alice.Click("#create")
 	alice.screen("table")
 	alice.WaitFor(`document.getElementById("table").dataset.phase === "lobby" && document.querySelector("#tg-players li.me")`)
