@@ -51,10 +51,11 @@ type server struct {
 	loseNext      int    // lose the answers of the next N act calls (applied, never answered)
 	loseReveals   int    // the same, for reveal calls
 	muxes         []http.Handler
-	active        atomic.Int32 // index of the mux serving the functions
-	names         names.Store  // the players' names, shared by every release
-	views         []viewCall   // every getView call, in order
-	exports       [][]byte     // every exportGame answer's body, in order
+	active        atomic.Int32    // index of the mux serving the functions
+	names         names.Store     // the players' names, shared by every release
+	views         []viewCall      // every getView call, in order
+	exports       [][]byte        // every exportGame answer's body, in order
+	createRules   json.RawMessage // if not nil, added to createGame calls that name no rules (withRules)
 }
 
 // viewCall is a getView call: who made it (the uid of its token) and the
@@ -100,6 +101,9 @@ func newServerTables(t *testing.T, stores []store.Store, ns names.Store, tables 
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mux := s.muxes[s.active.Load()]
+		if r.URL.Path == "/createGame" && r.Method == http.MethodPost {
+			s.addRules(r)
+		}
 		if r.URL.Path == "/reveal" && r.Method == http.MethodPost {
 			if s.observeReveal(w, r, mux) {
 				return

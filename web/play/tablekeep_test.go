@@ -386,7 +386,8 @@ func TestTrustlessLeakCaughtInChromium(t *testing.T) {
 	require.Equal(t, "seat 0's key of position 0", ownKeysSent(t, alice, 0, []int{0})[0])
 }
 
-// A trustless Pig table survives reloads in the middle of its rounds:
+// A trustless Pig table survives reloads in the middle of its rounds
+// (a game to 30 points, asked for by the test server: pigGoal):
 // Bob reloads right after the first roll (his reveal of its round due)
 // and again after the sixth click; his reloaded page reveals the rounds
 // it owes and signs his moves with the seat made from the secrets kept
@@ -396,6 +397,7 @@ func TestTrustlessLeakCaughtInChromium(t *testing.T) {
 func TestTrustlessPigReloadInChromium(t *testing.T) {
 	srv, players := deskAndPhoneGuests(t, false)
 	alice, bob := players[0], players[1]
+	srv.withRules(pigGoal)
 	twoPageTable(t, srv, "pig", players, nil)
 	for _, p := range players {
 		p.WaitFor(`document.getElementById("table").dataset.phase === "playing"`, time.Minute)
@@ -403,7 +405,7 @@ func TestTrustlessPigReloadInChromium(t *testing.T) {
 	reloads := 0
 	rollOrHold := func(p *player) string {
 		total, _ := strconv.Atoi(p.String(`(document.querySelector('#tg-state dd[data-key="turnTotal"]') || {}).textContent || "0"`))
-		if total >= 20 && isTrue(p, `!!document.querySelector('#tg-move-buttons button[data-kind="hold"]')`) {
+		if total >= pigHold && isTrue(p, `!!document.querySelector('#tg-move-buttons button[data-kind="hold"]')`) {
 			return `#tg-move-buttons button[data-kind="hold"]`
 		}
 		return `#tg-move-buttons button[data-kind="roll"]`
@@ -432,6 +434,7 @@ func TestTrustlessPigReloadInChromium(t *testing.T) {
 	div, err := fbmatch.CheckRecord(def, rec)
 	require.NoError(t, err)
 	require.NoError(t, div)
+	require.JSONEq(t, pigGoal, string(rec.Rules), "the table played to the goal the test asked for")
 	require.Len(t, rec.Moves, clicks, "every click is a move applied")
 	for i, m := range rec.Trustless.Moves {
 		if m.Index > 0 {
