@@ -166,18 +166,23 @@ func clickAt(p *player, prefs string, v int) string {
 
 // seatsMove waits until the game awaits the seat on both tabs (at the
 // same version, buttons offered, no round open) or has finished; it
-// returns that version, or 0 at the end.
+// returns that version, or 0 at the end. The game may move on while the
+// second tab catches up (a round closed by a reveal while the seat is
+// still to move): both tabs are then read again.
 func seatsMove(tabs [2]*player) int {
-	tabs[0].WaitFor(`document.getElementById("game").dataset.phase === "finished" || (document.getElementById("game").dataset.mine === "1" && ` + settledRound + `)`)
-	st := tabs[0].state()
-	if st.Phase == "finished" {
-		return 0
+	for try := 0; ; try++ {
+		require.Less(tabs[0].t, try, 20, "the two tabs never showed the seat's move at one version")
+		tabs[0].WaitFor(`document.getElementById("game").dataset.phase === "finished" || (document.getElementById("game").dataset.mine === "1" && ` + settledRound + `)`)
+		st := tabs[0].state()
+		if st.Phase == "finished" {
+			return 0
+		}
+		tabs[1].WaitFor(fmt.Sprintf(`+document.getElementById("game").dataset.version > %[1]s || (document.getElementById("game").dataset.version === "%[1]s" && document.getElementById("game").dataset.mine === "1")`, st.Version))
+		if tabs[1].state().Version == st.Version && tabs[0].state().Version == st.Version {
+			v, _ := strconv.Atoi(st.Version)
+			return v
+		}
 	}
-	for _, p := range tabs[1:] {
-		p.WaitFor(fmt.Sprintf(`document.getElementById("game").dataset.version === %q && document.getElementById("game").dataset.mine === "1"`, st.Version))
-	}
-	v, _ := strconv.Atoi(st.Version)
-	return v
 }
 
 // settle waits until the tab has no action on its way and shows a game
