@@ -8,9 +8,9 @@ import (
 // withRules has the server add rules to the next createGame calls that
 // name none: the page's create form offers a table game's seat options,
 // never its ruleset, and a test that plays a whole game asks for a short
-// one this way (Pig to a goal of 30 rather than 100: the page and the
-// record then say 30). A call whose body cannot be read is left as it is
-// (the functions refuse it).
+// one this way (Pig to a goal of 30 rather than 100: the game's record
+// then holds that ruleset). A call whose body cannot be read is left as
+// it is (the functions refuse it).
 func (s *server) withRules(rules string) {
 	s.mu.Lock()
 	s.createRules = json.RawMessage(rules)
