@@ -51,10 +51,11 @@ type server struct {
 	loseNext      int    // lose the answers of the next N act calls (applied, never answered)
 	loseReveals   int    // the same, for reveal calls
 	muxes         []http.Handler
-	active        atomic.Int32 // index of the mux serving the functions
-	names         names.Store  // the players' names, shared by every release
-	views         []viewCall   // every getView call, in order
-	exports       [][]byte     // every exportGame answer's body, in order
+	active        atomic.Int32    // index of the mux serving the functions
+	names         names.Store     // the players' names, shared by every release
+	views         []viewCall      // every getView call, in order
+	exports       [][]byte        // every exportGame answer's body, in order
+	createRules   json.RawMessage // if not nil, added to createGame calls that name no rules (withRules)
 }
 
 // viewCall is a getView call: who made it (the uid of its token) and the
@@ -101,6 +102,9 @@ func newServerTables(t *testing.T, stores []store.Store, ns names.Store, tables 
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mux := s.muxes[s.active.Load()]
+		if r.URL.Path == "/createGame" && r.Method == http.MethodPost {
+			s.addRules(r)
+		}
 		if r.URL.Path == "/reveal" && r.Method == http.MethodPost {
 			if s.observeReveal(w, r, mux) {
 				return
@@ -378,7 +382,7 @@ func (p *player) signInEmail(email, password string) {
 // returns its id once the page shows it.
 func (p *player) create(mode, class string) string {
 	p.t.Helper()
-	p.Click(`input[name="mode"][value="` + mode + `"]`)
+	p.chooseMode(mode)
 	p.Do(chromedpSetValue("#create-class", class))
 	p.Click("#create")
 	p.screen("game")
@@ -393,7 +397,7 @@ func (p *player) create(mode, class string) string {
 func (p *player) createTable(game, mode string, options map[string]string) string {
 	p.t.Helper()
 	p.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "`+game+`"; s.dispatchEvent(new Event("change")); })()`, nil)
-	p.Click(`input[name="mode"][value="` + mode + `"]`)
+	p.chooseMode(mode)
 	for k, v := range options {
 		p.Do(chromedpSetValue("#create-option-"+k, v))
 	}

@@ -1,25 +1,18 @@
 package play_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/fetch"
-	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	fbmatch "github.com/fairboard/fairboard/match"
-	"github.com/fairboard/fairboard/web/play/bundle"
 )
 
 // dealLog is a script that keeps, in the tab's sessionStorage (so across
@@ -334,59 +327,8 @@ func TestTrustlessLeducInChromium(t *testing.T) {
 	}
 }
 
-// The positive control of ownKeysSent, in the browser: Alice's page runs
-// a test build of the WebAssembly (-tags leaktest, served to her tab
-// alone in place of play.wasm; the page served never has tableLeak)
-// whose seat publishes its own key of its own card with its deal keys,
-// as trustseat's Leak does in the table tests. The same check that finds
-// nothing in TestTrustlessKuhnReloadInChromium and
-// TestTrustlessLeducInChromium names that key.
-func TestTrustlessLeakCaughtInChromium(t *testing.T) {
-	pageTest(t, true)
-	wasm := filepath.Join(t.TempDir(), "leak.wasm")
-	cmd := exec.Command("go", "build", "-tags", "leaktest", "-o", wasm, bundle.WasmPackage)
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(out))
-	leaky, err := os.ReadFile(wasm)
-	require.NoError(t, err)
-
-	srv, _ := emuTableServer(t)
-	b := chrome.Browser(t)
-	url := srv.URL + "/play/"
-	alice := &player{Page: b.NewPage(t), t: t, name: "alice"}
-	alice.SetViewport(browser.Desktop)
-	ctx := alice.Context()
-	require.NoError(t, chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*fetch.EventRequestPaused); ok {
-			go func() {
-				_, _ = chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: e.RequestID, ResponseCode: 200,
-					ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/wasm"}}, Body: leaky})
-			}()
-		}
-	}))
-	alice.Do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/play.wasm*"}}})
-		return err
-	}))
-	alice.OnNewDocument(dealLog)
-	alice.Navigate(url)
-	bob := newPlayer(t, b, "bob", browser.Phone, url)
-	players := []*player{alice, bob}
-	for _, p := range players {
-		p.signInGuest()
-	}
-	require.True(t, isTrue(alice, `typeof fairboard.tableLeak === "function"`), "Alice's tab runs the test build")
-	require.True(t, isTrue(bob, `typeof fairboard.tableLeak === "undefined"`), "the page served has no leak")
-	twoPageTable(t, srv, "kuhn", players, func(id string) {
-		require.True(t, isTrue(alice, `fairboard.tableLeak("`+id+`", "`+alice.uid+`").ok`))
-	})
-	// Wait for Alice's page's deal keys (any), then apply the check.
-	alice.WaitFor(`JSON.parse(sessionStorage.getItem("fb-deal-log") || "[]").some((b) => ((JSON.parse(b).data || {}).deal || {}).keys)`, 2*time.Minute)
-	require.Equal(t, "seat 0's key of position 0", ownKeysSent(t, alice, 0, []int{0})[0])
-}
-
-// A trustless Pig table survives reloads in the middle of its rounds:
+// A trustless Pig table survives reloads in the middle of its rounds
+// (a game to 30 points, asked for by the test server: pigGoal):
 // Bob reloads right after the first roll (his reveal of its round due)
 // and again after the sixth click; his reloaded page reveals the rounds
 // it owes and signs his moves with the seat made from the secrets kept
@@ -396,6 +338,7 @@ func TestTrustlessLeakCaughtInChromium(t *testing.T) {
 func TestTrustlessPigReloadInChromium(t *testing.T) {
 	srv, players := deskAndPhoneGuests(t, false)
 	alice, bob := players[0], players[1]
+	srv.withRules(pigGoal)
 	twoPageTable(t, srv, "pig", players, nil)
 	for _, p := range players {
 		p.WaitFor(`document.getElementById("table").dataset.phase === "playing"`, time.Minute)
@@ -403,7 +346,7 @@ func TestTrustlessPigReloadInChromium(t *testing.T) {
 	reloads := 0
 	rollOrHold := func(p *player) string {
 		total, _ := strconv.Atoi(p.String(`(document.querySelector('#tg-state dd[data-key="turnTotal"]') || {}).textContent || "0"`))
-		if total >= 20 && isTrue(p, `!!document.querySelector('#tg-move-buttons button[data-kind="hold"]')`) {
+		if total >= pigHold && isTrue(p, `!!document.querySelector('#tg-move-buttons button[data-kind="hold"]')`) {
 			return `#tg-move-buttons button[data-kind="hold"]`
 		}
 		return `#tg-move-buttons button[data-kind="roll"]`
@@ -432,6 +375,7 @@ func TestTrustlessPigReloadInChromium(t *testing.T) {
 	div, err := fbmatch.CheckRecord(def, rec)
 	require.NoError(t, err)
 	require.NoError(t, div)
+	require.JSONEq(t, pigGoal, string(rec.Rules), "the table played to the goal the test asked for")
 	require.Len(t, rec.Moves, clicks, "every click is a move applied")
 	for i, m := range rec.Trustless.Moves {
 		if m.Index > 0 {

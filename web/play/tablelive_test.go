@@ -24,7 +24,8 @@ import (
 // guest) creates it in fair mode, her page reads the commitment and joins
 // with 32 bytes of its own; Bob (phone, a guest) sees "Fair game:
 // commitment …" before he joins with his own; both play to the end by the
-// buttons their pages offer. The pages update without polling: every
+// buttons their pages offer (a game to 30 points, asked for by the test
+// server: pigGoal). The pages update without polling: every
 // getView call a page makes once live is answered a view at which that
 // page's seat is to move (its one read of the legal moves per version),
 // at most two a version, while the other page, which waits, reads
@@ -40,6 +41,7 @@ import (
 func TestFairPigLiveInChromium(t *testing.T) {
 	pageTest(t, true)
 	srv, tables := emuTableServer(t)
+	srv.withRules(pigGoal)
 	b := chrome.Browser(t)
 	url := srv.URL + "/play/"
 	alice := newPlayer(t, b, "alice", browser.Desktop, url)
@@ -48,7 +50,7 @@ func TestFairPigLiveInChromium(t *testing.T) {
 	bob.signInGuest()
 
 	alice.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "pig"; s.dispatchEvent(new Event("change")); })()`, nil)
-	alice.Click(`input[name="mode"][value="fair"]`)
+	alice.chooseMode("fair")
 	alice.Click("#create")
 	alice.screen("table")
 	alice.WaitFor(`document.getElementById("table").dataset.phase === "lobby" && document.querySelector("#tg-players li.me")`)
@@ -114,9 +116,9 @@ func TestFairPigLiveInChromium(t *testing.T) {
 	liveFrom, liveAt := len(srv.viewCalls()), time.Now()
 
 	// Play to the end: the page whose seat is to move (its buttons shown)
-	// rolls below a turn total of 20, else holds.
+	// rolls below a turn total of pigHold, else holds.
 	players := []*player{alice, bob}
-	moves := 0
+	moves, warned := 0, false
 	for ; ; moves++ {
 		require.Less(t, moves, 2000, "the game never ended")
 		version := alice.String(`document.getElementById("table").dataset.version`)
@@ -132,10 +134,10 @@ func TestFairPigLiveInChromium(t *testing.T) {
 		p.WaitFor(`document.getElementById("table").dataset.mine === "1"`, 2*time.Minute)
 		total, _ := strconv.Atoi(p.String(`(document.querySelector('#tg-state dd[data-key="turnTotal"]') || {}).textContent || "0"`))
 		pick := 1
-		if total >= 20 && isTrue(p, `document.querySelectorAll("#tg-move-buttons button").length > 1`) {
+		if total >= pigHold && isTrue(p, `document.querySelectorAll("#tg-move-buttons button").length > 1`) {
 			pick = 2
 		}
-		if moves == 8 {
+		if moves == 4 {
 			// A seated guest who signs out is warned first (and stays), and
 			// a seated player in play is offered the turn notification.
 			require.True(t, isTrue(bob, `!document.getElementById("tg-notify").hidden`))
@@ -144,6 +146,7 @@ func TestFairPigLiveInChromium(t *testing.T) {
 			bob.Click("#signout-cancel")
 			bob.WaitFor(`document.getElementById("signout-warning").hidden`)
 			bob.screen("table")
+			warned = true
 		}
 		if moves == 6 {
 			alice.shot("table-fair-play-1280")
@@ -158,6 +161,7 @@ func TestFairPigLiveInChromium(t *testing.T) {
 		require.NotContains(t, p.String(`document.getElementById("tg-status").textContent`), "Refused")
 	}
 	t.Logf("fair table %s: %d moves", id, moves)
+	require.True(t, warned, "the sign-out warning was checked in play")
 
 	// No polling once live: each getView call of a page was answered a
 	// view at which its seat was to move (or the end, when the last move
@@ -235,6 +239,7 @@ func TestFairPigLiveInChromium(t *testing.T) {
 	rec, err := fbmatch.ReadRecord(ans.Result)
 	require.NoError(t, err)
 	require.Equal(t, commitment, rec.Fairness.CommitmentHex)
+	require.JSONEq(t, pigGoal, string(rec.Rules), "the table played to the goal the test asked for")
 	for i, line := range rec.Log {
 		var e map[string]any
 		require.NoError(t, json.Unmarshal(line, &e))

@@ -49,20 +49,38 @@ func (h heldPolicy) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 
 // joinBot seats a bot at seat 1 of the game (an anonymous account on the
 // Auth emulator) and has it play until the game ends.
+//
+// The bot is stopped, and its play waited for, before its seat's file and
+// directory are removed: a test that ends mid-game (TestTrustlessTabLostRaceInChromium)
+// otherwise removed the directory while the bot still wrote there, and
+// failed on "directory not empty".
 func joinBot(t *testing.T, srv *server, gameID string) *seatBot {
 	t.Helper()
+	dir := t.TempDir() // first: its removal is the last cleanup
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	uid, tok, err := emu.Auth().SignInAnonymously(ctx)
 	require.NoError(t, err)
 	cfg := client.Config{Functions: &client.Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return tok, nil }},
-		UID: uid, GameID: gameID, SecretsFile: filepath.Join(t.TempDir(), "bot-seat.json"),
+		UID: uid, GameID: gameID, SecretsFile: filepath.Join(dir, "bot-seat.json"),
 		PollEvery: 100 * time.Millisecond, Retry: 50 * time.Millisecond}
 	c, err := client.Join(ctx, cfg, 1, engine.Classes[1], false)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	b := &seatBot{uid: uid, done: make(chan error, 1)}
-	go func() { b.done <- c.Play(ctx, heldPolicy{bot.Aggressive{}, b}, nil) }()
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		b.done <- c.Play(ctx, heldPolicy{bot.Aggressive{}, b}, nil)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-stopped:
+		case <-time.After(browser.Timeout):
+			t.Errorf("the bot's client did not stop within %v of its context's end", browser.Timeout)
+		}
+	})
 	return b
 }
 
@@ -148,18 +166,23 @@ func clickAt(p *player, prefs string, v int) string {
 
 // seatsMove waits until the game awaits the seat on both tabs (at the
 // same version, buttons offered, no round open) or has finished; it
-// returns that version, or 0 at the end.
+// returns that version, or 0 at the end. The game may move on while the
+// second tab catches up (a round closed by a reveal while the seat is
+// still to move): both tabs are then read again.
 func seatsMove(tabs [2]*player) int {
-	tabs[0].WaitFor(`document.getElementById("game").dataset.phase === "finished" || (document.getElementById("game").dataset.mine === "1" && ` + settledRound + `)`)
-	st := tabs[0].state()
-	if st.Phase == "finished" {
-		return 0
+	for try := 0; ; try++ {
+		require.Less(tabs[0].t, try, 20, "the two tabs never showed the seat's move at one version")
+		tabs[0].WaitFor(`document.getElementById("game").dataset.phase === "finished" || (document.getElementById("game").dataset.mine === "1" && ` + settledRound + `)`)
+		st := tabs[0].state()
+		if st.Phase == "finished" {
+			return 0
+		}
+		tabs[1].WaitFor(fmt.Sprintf(`+document.getElementById("game").dataset.version > %[1]s || (document.getElementById("game").dataset.version === "%[1]s" && document.getElementById("game").dataset.mine === "1")`, st.Version))
+		if tabs[1].state().Version == st.Version && tabs[0].state().Version == st.Version {
+			v, _ := strconv.Atoi(st.Version)
+			return v
+		}
 	}
-	for _, p := range tabs[1:] {
-		p.WaitFor(fmt.Sprintf(`document.getElementById("game").dataset.version === %q && document.getElementById("game").dataset.mine === "1"`, st.Version))
-	}
-	v, _ := strconv.Atoi(st.Version)
-	return v
 }
 
 // settle waits until the tab has no action on its way and shows a game
