@@ -9,10 +9,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // itemCase is one game in one mode.
@@ -69,9 +66,7 @@ func runItems(t *testing.T, c itemCase) {
 	case c.mode == "trustless":
 		srv, _ = emuTableServer(t)
 	default:
-		srv = newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-			return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-		})
+		srv = newDevServer(t)
 	}
 	b := chrome.Browser(t)
 	url := srv.URL + "/play/"

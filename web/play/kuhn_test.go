@@ -8,11 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // Kuhn poker in the browser, on its own board (pokerboard.ts), its values
@@ -24,9 +21,7 @@ import (
 // clicking the first move each page offers.
 func TestKuhnShowsEachSeatItsOwnCard(t *testing.T) {
 	pageTest(t, false)
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")

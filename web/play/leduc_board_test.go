@@ -10,11 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // leducView is the part of getView's answer for a Leduc table the test
@@ -55,9 +52,7 @@ type leducView struct {
 // card are getView's (checkBoard).
 func TestLeducOnGenericBoard(t *testing.T) {
 	pageTest(t, false)
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")

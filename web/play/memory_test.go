@@ -7,10 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // On gamectl serve's default (the in-memory store, development sign-in by
@@ -20,9 +17,7 @@ import (
 // applied once; the owner abandons the game, and the page verifies it.
 func TestPlayOnMemoryStore(t *testing.T) {
 	pageTest(t, false)
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
@@ -76,9 +71,7 @@ func TestPlayOnMemoryStore(t *testing.T) {
 // what it needs and how to get it, and does nothing else.
 func TestInsecureContextExplained(t *testing.T) {
 	pageTest(t, false)
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
 	b := browser.Start(t, "host-resolver-rules=MAP lan-box.test 127.0.0.1")
 	p := newPlayer(t, b, "phone", browser.Phone, "http://lan-box.test:"+port+"/play/")

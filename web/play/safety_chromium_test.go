@@ -9,10 +9,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // The page's help, safe defaults and your-turn title (issue 30, items 4,
@@ -24,9 +21,7 @@ import (
 // background says when it is the player's move; the end says "You won".
 func TestSafeDefaultsInChromium(t *testing.T) {
 	pageTest(t, false)
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	b := chrome.Browser(t)
 
 	// A bad address.

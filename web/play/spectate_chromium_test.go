@@ -11,11 +11,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // Open games, spectators and rematch in the browser (issue 30, items 5
@@ -32,9 +29,7 @@ import (
 func TestOpenGamesSpectatorsRematchInChromium(t *testing.T) {
 	pageTest(t, false)
 	ctx := context.Background()
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	api := &functest.Client{Base: srv.URL}
 	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")

@@ -9,12 +9,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // tableView is the part of getView's answer for a table game the test
@@ -50,9 +47,7 @@ type tableView struct {
 // rules recomputed from the log; exactly the winner reads "You won".
 func TestPigOnGenericBoard(t *testing.T) {
 	pageTest(t, false)
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")

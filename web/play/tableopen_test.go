@@ -12,14 +12,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	fbmatch "github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng/fair"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // keptOpening is a page's contribution kept in IndexedDB at a fair table
@@ -240,9 +237,7 @@ func TestFairOpeningsPigInChromium(t *testing.T) {
 func TestFairOpeningsRefusedInChromium(t *testing.T) {
 	pageTest(t, false)
 	ctx := context.Background()
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	api := &functest.Client{Base: srv.URL}
 	b := chrome.Browser(t)
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")

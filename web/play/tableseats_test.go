@@ -15,10 +15,8 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/table/trustseat"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // seatEvents are the table's own events about seats in v's log, as
@@ -53,9 +51,7 @@ func seatEvents(t *testing.T, v *functions.TableView) []string {
 func TestTableSeatsLeaveRemoveInChromium(t *testing.T) {
 	pageTest(t, false)
 	ctx := context.Background()
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	api := &functest.Client{Base: srv.URL}
 	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
@@ -188,9 +184,7 @@ func trustSeatOf(v *table.View, uid string) string {
 func TestTrustlessSeatLeaveInChromium(t *testing.T) {
 	pageTest(t, false)
 	ctx := context.Background()
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	api := &functest.Client{Base: srv.URL}
 	def, err := registry.Lookup("pig")
 	require.NoError(t, err)

@@ -11,15 +11,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	fbmatch "github.com/fairboard/fairboard/match"
-	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/table/trustseat"
-	"github.com/fairboard/fairboard/web/play"
 )
 
 // A trustless Pig table on the emulators, played in two pages through the
@@ -201,9 +198,7 @@ func TestTrustlessPigInChromium(t *testing.T) {
 func TestTrustlessPigAbortInChromium(t *testing.T) {
 	pageTest(t, false)
 	ctx := context.Background()
-	srv := newServer(t, store.NewMemory(), functions.InsecureDevVerifier{}, func(string) play.Config {
-		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true}
-	})
+	srv := newDevServer(t)
 	api := &functest.Client{Base: srv.URL}
 	def, err := registry.Lookup("pig")
 	require.NoError(t, err)
