@@ -9,31 +9,10 @@
 import { renderState } from "./genericboard";
 import { kuhnBoard, leducBoard } from "./pokerboard";
 import { pigBoard } from "./pigboard";
-import type { SeatNames, TableEvent, TableView } from "./tablewords";
+import type { Board } from "./boardtypes";
+import type { TableEvent } from "./tablewords";
 
-/** BoardContext is what a board is drawn from: the table's view (its
- * state, seats, the seat's own view and whose move it is), every event
- * the page has seen of it in order (a view read after a seq holds only
- * the later ones), the ruleset as getView last answered it (null if
- * never: the listeners' view has none), the seats' names, and at a
- * trustless table the cards opened on this device (their numbers, null
- * while none is), which the server's view holds closed. */
-export interface BoardContext {
-  view: TableView;
-  events: TableEvent[];
-  rules: unknown;
-  name: SeatNames;
-  opened: number[] | null;
-}
-
-/** Board draws one game's board into its element, replacing what it
- * drew before. A game's own board (own: true) is drawn in the page's
- * "The board" section, with the game's values still listed as rows
- * below; the generic board (own: false) is those rows. */
-export interface Board {
-  own: boolean;
-  draw(el: HTMLElement, c: BoardContext): void;
-}
+export type { Board, BoardContext } from "./boardtypes";
 
 /** genericBoard is the board of any game without its own: the public
  * state as key/value rows. */

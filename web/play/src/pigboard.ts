@@ -5,7 +5,7 @@
 
 import { h, replace } from "./dom";
 import { die, track } from "./boardparts";
-import type { Board, BoardContext } from "./boards";
+import type { Board, BoardContext } from "./boardtypes";
 import { outcomeLine, type TableEvent, type TableView } from "./tablewords";
 
 /** PigSeat is one seat's line on Pig's board. */

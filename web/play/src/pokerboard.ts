@@ -8,7 +8,7 @@
 
 import { h, replace } from "./dom";
 import { cardBack, cardFace, cardWords } from "./boardparts";
-import type { Board, BoardContext } from "./boards";
+import type { Board, BoardContext } from "./boardtypes";
 import { kuhnCard, leducCard, outcomeLine, stateRows, type SeatNames, type TableEvent, type TableView } from "./tablewords";
 
 /** PokerSeat is one seat on the board: its card face up (its name, as
