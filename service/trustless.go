@@ -291,7 +291,8 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 		}
 		seats = len(g.Public.Trustless.Seats) - revealed(&g.Public) // the staged reveals that complete the round
 		st := ea
-		return store.Outcome{Stage: &st, Await: awaits(&g.Public, staged, ea.Seat)}, nil
+		aw, waits := awaits(&g.Public, staged, ea.Seat)
+		return store.Outcome{Stage: &st, Await: aw, CloserWaits: waits}, nil
 	}
 	// Once staged, the store reads the round's staged reveals again and,
 	// if they complete it, closes it at once on the game it read
@@ -337,10 +338,10 @@ func (s *Service) Reveal(ctx context.Context, gameID string, a engine.Action) (*
 // waits, the others stage at once, and it applies the round in its one
 // commit once they are staged (a seat that comes later than the store
 // waits finds the closer staged, and closes the round itself).
-func awaits(p *engine.Public, staged []engine.Action, seat int) []int {
+func awaits(p *engine.Public, staged []engine.Action, seat int) ([]int, bool) {
 	t := p.Trustless
 	if t == nil || t.Pending == nil {
-		return nil
+		return nil, false
 	}
 	in := func(s int) bool {
 		for _, m := range t.Pending.Reveals {
@@ -357,7 +358,7 @@ func awaits(p *engine.Public, staged []engine.Action, seat int) []int {
 		}
 	}
 	if closer != seat {
-		return nil
+		return nil, closer >= 0 && !slices.ContainsFunc(staged, func(a engine.Action) bool { return a.Seat == closer })
 	}
 	var out []int
 	for _, ts := range t.Seats {
@@ -366,7 +367,7 @@ func awaits(p *engine.Public, staged []engine.Action, seat int) []int {
 		}
 		out = append(out, ts.Seat)
 	}
-	return out
+	return out, false
 }
 
 // closeIfComplete reads the round's staged reveals and, if there are

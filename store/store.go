@@ -93,6 +93,11 @@ type Outcome struct {
 	// request's one commit, or the reveal staged. A store that does not
 	// wait (Memory, whose requests on a game take turns) stages at once.
 	Await []int
+	// CloserWaits, with Stage, says that the round's closer had not
+	// staged when this reveal read the round: it waits for this staging
+	// and closes the round, so the store need not look again after
+	// staging (Request.Close).
+	CloserWaits bool
 }
 
 // AppliedAction is one action the game applied: Version is the game's

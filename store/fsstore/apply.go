@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/grpc/codes"
@@ -131,6 +132,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 		}()
 	}
 	snaps, err := s.readDocs(ctx, refs)
+	readAt := time.Now()
 	var got *prefetch
 	if pre != nil {
 		p := <-pre
@@ -235,7 +237,7 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	switch {
 	case err == nil:
 		s.committed(queued)
-		if r.Staged && req.Close != nil {
+		if r.Staged && req.Close != nil && !s.closerCloses(&out, readAt) {
 			r.Closed, r.CloseErr = s.closeAfter(ctx, req.Close, refs[:2], old, privData, out.Stage)
 		}
 		return r, committed, 0, nil
@@ -253,6 +255,21 @@ func (s *Store) attempt(ctx context.Context, req store.Request, key string, m st
 	// unknown: a deadline, a broken connection, or the answer to the
 	// client's own retry of a commit whose first answer was lost.
 	return nil, unknown, queued, err
+}
+
+// closerCloses reports whether a staging need not look at its round
+// again after its commit (docs/store.md, "Reveals", step 5): the round's
+// closer had not staged when this reveal read the round (out.CloserWaits),
+// so it is waiting for this staging and closes the round itself; this
+// store waits (a round wait above 0); and the commit landed within a
+// quarter of that wait after the read. Otherwise (a closer staged
+// already, or a slow commit) the staging looks, and may close the round.
+// The one race left: a closer that gives up its wait, stages and looks
+// between this read and this commit sees neither this staging nor is
+// seen; the round, complete, is then closed by the next call on the game
+// (getView included) or by the sweep, as after a crashed closer.
+func (s *Store) closerCloses(out *store.Outcome, readAt time.Time) bool {
+	return out.CloserWaits && s.roundWait > 0 && time.Since(readAt) < s.roundWait/4
 }
 
 // closeAfter runs close (store.Request.Close) once the reveal a is
