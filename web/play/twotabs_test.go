@@ -165,22 +165,34 @@ func clickAt(p *player, prefs string, v int) string {
 }
 
 // seatsMove waits until the game awaits the seat on both tabs (at the
-// same version, buttons offered, no round open) or has finished; it
-// returns that version, or 0 at the end. The game may move on while the
-// second tab catches up (a round closed by a reveal while the seat is
-// still to move): both tabs are then read again.
+// same version, buttons offered, the first tab with no round open) or has
+// finished; it returns that version, or 0 at the end. Either tab may be
+// behind the other (a round closed by a reveal while the seat is still
+// to move, seen by one tab first): the one behind is waited for until it
+// reaches the other's version, and both are read again.
 func seatsMove(tabs [2]*player) int {
+	const game = `document.getElementById("game").dataset`
 	for try := 0; ; try++ {
-		require.Less(tabs[0].t, try, 20, "the two tabs never showed the seat's move at one version")
-		tabs[0].WaitFor(`document.getElementById("game").dataset.phase === "finished" || (document.getElementById("game").dataset.mine === "1" && ` + settledRound + `)`)
-		st := tabs[0].state()
-		if st.Phase == "finished" {
+		require.Less(tabs[0].t, try, 60, "the two tabs never showed the seat's move at one version")
+		tabs[0].WaitFor(game + `.phase === "finished" || (` + game + `.mine === "1" && ` + settledRound + `)`)
+		s0 := tabs[0].state()
+		if s0.Phase == "finished" {
 			return 0
 		}
-		tabs[1].WaitFor(fmt.Sprintf(`+document.getElementById("game").dataset.version > %[1]s || (document.getElementById("game").dataset.version === "%[1]s" && document.getElementById("game").dataset.mine === "1")`, st.Version))
-		if tabs[1].state().Version == st.Version && tabs[0].state().Version == st.Version {
-			v, _ := strconv.Atoi(st.Version)
-			return v
+		s1 := tabs[1].state()
+		v0, _ := strconv.Atoi(s0.Version)
+		v1, _ := strconv.Atoi(s1.Version)
+		switch {
+		case v1 < v0: // the second tab is behind: wait for it
+			tabs[1].WaitFor(fmt.Sprintf(`+%s.version >= %d`, game, v0))
+		case v1 > v0: // the first tab is behind
+			tabs[0].WaitFor(fmt.Sprintf(`+%s.version >= %d`, game, v1))
+		case s1.Mine != "1": // the same version, the second tab not yet showing the move
+			tabs[1].WaitFor(fmt.Sprintf(`+%[1]s.version !== %[2]d || %[1]s.mine === "1"`, game, v0))
+		default:
+			if tabs[0].state().Version == s0.Version {
+				return v0
+			}
 		}
 	}
 }
