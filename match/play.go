@@ -59,7 +59,7 @@ func Play(def game.Definition, cfg PlayConfig) (*Match, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := playTo(m, bots, cfg.MaxMoves); err != nil {
+	if _, err := PlayOut(m, bots, cfg.MaxMoves); err != nil {
 		return m, names, err
 	}
 	return m, names, nil
@@ -105,10 +105,7 @@ func dealBots(def game.Definition, r game.Ruleset, names []string, n int, stream
 // other bot chooses from the seat's list. Errors: a seat awaited with no
 // legal move, a bot's refused move, a game not over after maxMoves, and
 // a bot's own (an Err method, as CFRBot's, reporting one after Choose).
-func PlayOut(m *Match, bots []Bot, maxMoves int) (int64, error) { return playTo(m, bots, maxMoves) }
-
-// playTo is PlayOut.
-func playTo(m *Match, bots []Bot, maxMoves int) (int64, error) {
+func PlayOut(m *Match, bots []Bot, maxMoves int) (int64, error) {
 	if maxMoves == 0 {
 		maxMoves = DefaultMaxMoves
 	}

@@ -202,7 +202,7 @@ func playOne(cfg *SimConfig, i int64, r *gameResult) {
 		r.err = err
 		return
 	}
-	if r.moves, r.err = playTo(m, bots, cfg.MaxMoves); r.err != nil {
+	if r.moves, r.err = PlayOut(m, bots, cfg.MaxMoves); r.err != nil {
 		return
 	}
 	st := m.State()
