@@ -204,3 +204,16 @@ type DirectPolicy interface {
 type Quieter interface {
 	Quiet()
 }
+
+// Resetter is implemented by a State that can set a new game up in its
+// own memory, as a simulation that plays game after game wants: the
+// machinery calls SetupAgain on the finished state of the game before
+// (a lean match's, match.Match.Reset), never on a state anyone else
+// holds. SetupAgain(r, seats, rnd, ev) must leave the state as
+// Definition.Setup(r, seats, rnd, ev) would make it, with the same draws
+// in the same order and the same refusals, and return the same events;
+// a quiet state (Quieter) stays quiet and may return none. On refusal the
+// state is unusable until a SetupAgain succeeds.
+type Resetter interface {
+	SetupAgain(r Ruleset, seats []Seat, rnd Rand, ev []Event) ([]Event, error)
+}

@@ -70,40 +70,50 @@ type Match struct {
 // lower-case hex digits, a trustless match with a seed or whose setup
 // draws, a ruleset of another game, and Setup's own.
 func New(def game.Definition, cfg Config) (*Match, error) {
+	if cfg.Dealer != nil && cfg.Mode != rng.ModeTrustless {
+		return nil, game.Reject(game.CodeBadSetup, "a dealer is for trustless matches")
+	}
+	if cfg.Mode == rng.ModeTrustless {
+		return newTrustless(def, cfg)
+	}
+	s, err := newStream(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return setup(def, cfg, s, nil)
+}
+
+// newStream is the stream of a seeded, fair or crypto cfg (New's
+// refusals of its mode and seed).
+func newStream(cfg Config) (*rng.Stream, error) {
 	var opts []rng.Option
 	if cfg.Auditor != nil {
 		opts = append(opts, rng.WithAuditor(cfg.Auditor))
 	}
-	if cfg.Dealer != nil && cfg.Mode != rng.ModeTrustless {
-		return nil, game.Reject(game.CodeBadSetup, "a dealer is for trustless matches")
-	}
-	var s *rng.Stream
 	switch cfg.Mode {
 	case rng.ModeSeeded:
 		if cfg.Seed == "" {
 			return nil, game.Reject(game.CodeBadSetup, "a seeded match needs a seed")
 		}
-		var err error
-		if s, err = rng.NewSeeded(cfg.Seed, opts...); err != nil {
+		s, err := rng.NewSeeded(cfg.Seed, opts...)
+		if err != nil {
 			return nil, game.Reject(game.CodeBadSetup, err.Error())
 		}
+		return s, nil
 	case rng.ModeFair:
 		seed, err := fair.ParseServerSeed(cfg.Seed) // a game seed has a server seed's form
 		if err != nil {
 			return nil, game.Reject(game.CodeBadSetup, "a fair match's seed is its game seed, 64 lower-case hex digits")
 		}
-		s = rng.NewFair(seed[:], opts...)
+		return rng.NewFair(seed[:], opts...), nil
 	case rng.ModeCrypto:
 		if cfg.Seed != "" {
 			return nil, game.Reject(game.CodeBadSetup, "a crypto match takes no seed")
 		}
-		s = rng.NewCrypto(opts...)
-	case rng.ModeTrustless:
-		return newTrustless(def, cfg)
+		return rng.NewCrypto(opts...), nil
 	default:
 		return nil, game.Reject(game.CodeBadSetup, fmt.Sprintf("mode %q: the machinery plays seeded, fair, crypto and trustless matches", cfg.Mode))
 	}
-	return setup(def, cfg, s, nil)
 }
 
 // setup makes the match over stream s, or over base instead when it is

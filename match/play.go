@@ -110,7 +110,7 @@ func PlayOut(m *Match, bots []Bot, maxMoves int) (int64, error) {
 		maxMoves = DefaultMaxMoves
 	}
 	st := m.State()
-	legal := make([]game.Move, 0, 16)
+	var legal []game.Move // made at the first listing: direct policies need none
 	var moves int64
 	for !m.Over() {
 		if moves == int64(maxMoves) {

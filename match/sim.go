@@ -116,19 +116,24 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 		w.WriteString(PlayersHeaderOf(cfg.Def) + "\n")
 	}
 	batch := make([]gameResult, simBatch)
+	// workers[w] is worker w's match, which Reset carries from game to
+	// game (nil until its first game, and after a failed set-up).
+	workers := make([]*Match, cfg.Workers)
 	for lo := int64(0); lo < cfg.Games && ctx.Err() == nil; lo += simBatch {
 		hi := min(cfg.Games, lo+simBatch)
 		var next atomic.Int64
 		next.Store(lo)
 		var wg sync.WaitGroup
-		for range cfg.Workers {
+		for w := range cfg.Workers {
 			wg.Add(1)
 			go func() {
+				worker := workers[w]
+				defer func() { workers[w] = worker }()
 				defer wg.Done()
 				for i := next.Add(1) - 1; i < hi; i = next.Add(1) - 1 {
 					r := &batch[i-lo]
 					r.rows = r.rows[:0]
-					playOne(&cfg, i, r)
+					playOne(&cfg, i, r, &worker)
 				}
 			}()
 		}
@@ -180,8 +185,9 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 	return res, nil
 }
 
-// playOne plays game i into r.
-func playOne(cfg *SimConfig, i int64, r *gameResult) {
+// playOne plays game i into r, on the worker's match *m (Match.Reset)
+// or a new one.
+func playOne(cfg *SimConfig, i int64, r *gameResult, m **Match) {
 	seed := cfg.Seed + "#" + strconv.FormatInt(i, 10)
 	r.err, r.moves = nil, 0
 	opts := cfg.Def.Seats().Options
@@ -192,9 +198,15 @@ func playOne(cfg *SimConfig, i int64, r *gameResult) {
 			seats[j].Options = append(seats[j].Options, opts[o].Values[idx[j]])
 		}
 	}
-	m, err := New(cfg.Def, Config{Mode: rng.ModeSeeded, Seed: seed, Seats: seats, Rules: cfg.Rules, Lean: true})
+	mc := Config{Mode: rng.ModeSeeded, Seed: seed, Seats: seats, Rules: cfg.Rules, Lean: true}
+	var err error
+	if *m == nil {
+		*m, err = New(cfg.Def, mc)
+	} else {
+		err = (*m).Reset(mc)
+	}
 	if err != nil {
-		r.err = err
+		r.err, *m = err, nil
 		return
 	}
 	bots, _, err := dealBots(cfg.Def, cfg.Rules, cfg.Bots, cfg.Seats, func(sub string) (*rng.Stream, error) { return rng.NewSeeded(seed + "/bots" + sub) })
@@ -202,15 +214,16 @@ func playOne(cfg *SimConfig, i int64, r *gameResult) {
 		r.err = err
 		return
 	}
-	if r.moves, r.err = PlayOut(m, bots, cfg.MaxMoves); r.err != nil {
+	if r.moves, r.err = PlayOut(*m, bots, cfg.MaxMoves); r.err != nil {
 		return
 	}
-	st := m.State()
+	st := (*m).State()
 	o := st.Outcome()
 	n := cfg.Seats
-	r.pos, r.won, r.payoff = resize(r.pos, n), resizeB(r.won, n), o.Payoffs
+	// The payoffs are copied: the worker's next game may reuse the state.
+	r.pos, r.won, r.payoff = resize(r.pos, n), resizeB(r.won, n), append(r.payoff[:0], o.Payoffs...)
 	for s := range n {
-		r.pos[s] = m.Position(s) - 1
+		r.pos[s] = (*m).Position(s) - 1
 		r.won[s] = false
 	}
 	for _, s := range o.Winners {

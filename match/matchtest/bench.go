@@ -47,8 +47,25 @@ func Interleaved(b *testing.B, pipeline, bare Play) {
 // "SEED/bots" for every seat, the simulations' loop (match.PlayOut: the
 // state's legal list, or a direct policy's choice, and Apply's guards).
 // It returns the final state and the moves, and fails tb on any error.
+// Each call makes a new match; a Worker's carries its match over.
 func Pipeline(tb testing.TB, def game.Definition, seats int, seed, bot string) (game.State, int) {
-	m, err := match.New(def, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, seats), Lean: true})
+	return new(Worker).Pipeline(tb, def, seats, seed, bot)
+}
+
+// A Worker plays game after game on one match, which match.Match.Reset
+// carries from game to game, as a worker of match.Simulate does. Its
+// Pipeline's state is valid until its next game.
+type Worker struct{ m *match.Match }
+
+// Pipeline is the package's Pipeline on the worker's match.
+func (w *Worker) Pipeline(tb testing.TB, def game.Definition, seats int, seed, bot string) (game.State, int) {
+	cfg := match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, seats), Lean: true}
+	var err error
+	if w.m == nil {
+		w.m, err = match.New(def, cfg)
+	} else {
+		err = w.m.Reset(cfg)
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -61,9 +78,9 @@ func Pipeline(tb testing.TB, def game.Definition, seats int, seed, bot string) (
 	for i := range bots {
 		bots[i] = b
 	}
-	moves, err := match.PlayOut(m, bots, 0)
+	moves, err := match.PlayOut(w.m, bots, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return m.State(), int(moves)
+	return w.m.State(), int(moves)
 }

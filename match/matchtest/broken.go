@@ -69,3 +69,36 @@ func (s *state) Clone() game.State { return &state{s.State.Clone(), s.b} }
 func (s *state) Sample(seat int, rnd game.Rand) game.State {
 	return &state{s.State.Sample(seat, rnd), s.b}
 }
+
+// SkewReset returns def with states that set a new game up again
+// (game.Resetter) one draw off: SetupAgain draws a value before def's
+// Setup, so the new game is not the one a fresh Setup makes. The
+// positive control of CheckReset.
+func SkewReset(def game.Definition) game.Definition { return skewed{def} }
+
+type skewed struct{ game.Definition }
+
+func (d skewed) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) (game.State, []game.Event, error) {
+	st, ev, err := d.Definition.Setup(r, seats, rnd, ev)
+	if err != nil {
+		return nil, ev, err
+	}
+	return &skewState{st, d}, ev, nil
+}
+
+type skewState struct {
+	game.State
+	d skewed
+}
+
+func (s *skewState) SetupAgain(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
+	if _, err := rnd.UniformInt(0, 1, "matchtest.skew", nil); err != nil {
+		return ev, err
+	}
+	st, ev, err := s.d.Definition.Setup(r, seats, rnd, ev)
+	if err != nil {
+		return ev, err
+	}
+	s.State = st
+	return ev, nil
+}
