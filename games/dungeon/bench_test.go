@@ -60,8 +60,9 @@ func engineGame(tb testing.TB, r *bot.Runner) matchtest.Play {
 func BenchmarkPipelineVsEngine(b *testing.B) {
 	r := bot.NewRunner(engine.New(engine.DefaultRules(), reducers.Table()))
 	r.Lean(0)
+	var w matchtest.Worker // as a worker of match.Simulate: Reset from game to game
 	matchtest.Interleaved(b, func(seed string) (int, int) {
-		st, moves := matchtest.Pipeline(b, dungeon.Def, 4, seed, "cautious")
+		st, moves := w.Pipeline(b, dungeon.Def, 4, seed, "cautious")
 		return result(&st.(*dungeon.State).Game().Public), moves
 	}, engineGame(b, r))
 }

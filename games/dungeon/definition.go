@@ -117,59 +117,94 @@ func (Definition) Styles() []game.Style { return append([]game.Style(nil), style
 // maxPlayers, more than one option or a class not of engine.Classes
 // (bad_setup), each named.
 func (Definition) Setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) (game.State, []game.Event, error) {
-	rules, ok := r.(*Rules)
-	if !ok {
-		return nil, ev, game.Reject(game.CodeBadRuleset, fmt.Sprintf("not a dungeon ruleset: %T", r))
-	}
-	er := rules.r
-	if len(seats) < er.MinPlayers || len(seats) > er.MaxPlayers {
-		return nil, ev, game.Reject(game.CodeBadSetup, fmt.Sprintf("the dungeon takes %d to %d seats, not %d", er.MinPlayers, er.MaxPlayers, len(seats)))
-	}
-	classes := make([]engine.Class, len(seats))
-	for i, s := range seats {
-		switch {
-		case len(s.Options) == 0:
-			classes[i] = engine.Classes[i%len(engine.Classes)]
-		case len(s.Options) > 1:
-			return nil, ev, game.Reject(game.CodeBadSetup, fmt.Sprintf("seat %d: one option (class), not %d", i, len(s.Options)))
-		case !engine.Class(s.Options[0]).Valid():
-			return nil, ev, game.Reject(game.CodeBadSetup, fmt.Sprintf("seat %d: unknown class %q", i, s.Options[0]))
-		default:
-			classes[i] = engine.Class(s.Options[0])
-		}
-	}
 	// The set-up's engine events at once (about 4 a seat and a few
 	// more: 18 for four seats), not by doubling from one: an engine
 	// event is some 550 bytes, and Apply reuses the buffer.
-	st := &State{rules: rules, g: new(engine.Game), uids: make([]string, len(seats)), buf: make([]engine.Event, 0, 8+4*len(seats))}
-	for i := range st.uids {
-		st.uids[i] = bot.UID(i)
+	st := &State{g: new(engine.Game), buf: make([]engine.Event, 0, 8+4*len(seats))}
+	out, err := st.setup(r, seats, rnd, ev)
+	if err != nil {
+		return nil, ev, err
 	}
-	create := engine.Action{Kind: engine.ActCreate, Actor: st.uids[0], GameID: CryptoGameID}
-	if s, ok := game.StreamOf(rnd); ok && s.Mode() == rng.ModeSeeded && s.Seq() == 0 {
-		create.Mode, create.Seed, create.GameID = string(rng.ModeSeeded), s.Seed(), "bot-"+s.Seed()
+	return st, out, nil
+}
+
+// SetupAgain implements game.Resetter: Setup in the state's own memory
+// (its engine game reset, engine.Game.Reset; its buffers and dispatcher
+// kept), for a lean match's next game. A quiet state stays quiet: its
+// set-up goes through the lean dispatcher, returns no event and commits
+// no shuffle, as its moves do. Refusals as Setup's.
+func (s *State) SetupAgain(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
+	s.g.Reset()
+	s.buf = s.buf[:0]
+	return s.setup(r, seats, rnd, ev)
+}
+
+// setup checks the ruleset and seats (Setup's refusals) and dispatches
+// the set-up's actions on s.g, a zero or reset engine game: create,
+// one join per seat, start.
+func (s *State) setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
+	rules, ok := r.(*Rules)
+	if !ok {
+		return ev, game.Reject(game.CodeBadRuleset, fmt.Sprintf("not a dungeon ruleset: %T", r))
+	}
+	er := rules.r
+	if len(seats) < er.MinPlayers || len(seats) > er.MaxPlayers {
+		return ev, game.Reject(game.CodeBadSetup, fmt.Sprintf("the dungeon takes %d to %d seats, not %d", er.MinPlayers, er.MaxPlayers, len(seats)))
+	}
+	for i, st := range seats {
+		switch {
+		case len(st.Options) > 1:
+			return ev, game.Reject(game.CodeBadSetup, fmt.Sprintf("seat %d: one option (class), not %d", i, len(st.Options)))
+		case len(st.Options) == 1 && !engine.Class(st.Options[0]).Valid():
+			return ev, game.Reject(game.CodeBadSetup, fmt.Sprintf("seat %d: unknown class %q", i, st.Options[0]))
+		}
+	}
+	if s.rules != rules {
+		// The dispatcher is the ruleset's engine's: a state that changes
+		// ruleset makes its own again, lean if the state is quiet.
+		s.rules, s.disp = rules, nil
+		if s.quiet {
+			s.disp = rules.eng.NewDispatcher()
+			s.disp.Lean(0)
+		}
+	}
+	if len(s.uids) != len(seats) {
+		s.uids = make([]string, len(seats)) // never changed in place: clones share it
+		for i := range s.uids {
+			s.uids[i] = bot.UID(i)
+		}
+	}
+	// The actions are written into s.act, which the dispatcher holds by
+	// pointer as Apply's.
+	s.act = engine.Action{Kind: engine.ActCreate, Actor: s.uids[0], GameID: CryptoGameID}
+	if st, ok := game.StreamOf(rnd); ok && st.Mode() == rng.ModeSeeded && st.Seq() == 0 {
+		s.act.Mode, s.act.Seed, s.act.GameID = string(rng.ModeSeeded), st.Seed(), "bot-"+st.Seed()
 	} else {
 		var seed [32]byte
 		for i := 0; i < len(seed); i += 4 {
 			w, err := rnd.UniformInt(0, rng.MaxSpan-1, TagServerSeed, nil)
 			if err != nil {
-				return nil, ev, game.Reject(game.CodeBadSetup, "the server seed: "+err.Error())
+				return ev, game.Reject(game.CodeBadSetup, "the server seed: "+err.Error())
 			}
 			seed[i], seed[i+1], seed[i+2], seed[i+3] = byte(w>>24), byte(w>>16), byte(w>>8), byte(w)
 		}
-		create.Mode, create.ServerSeed = string(rng.ModeCrypto), hex.EncodeToString(seed[:])
+		s.act.Mode, s.act.ServerSeed = string(rng.ModeCrypto), hex.EncodeToString(seed[:])
 	}
-	acts := []engine.Action{create}
-	for i, c := range classes {
-		acts = append(acts, engine.Action{Kind: engine.ActJoin, Actor: st.uids[i], Seat: i, Class: c})
-	}
-	acts = append(acts, engine.Action{Kind: engine.ActStart, Actor: st.uids[0]})
-	out := ev
-	for i := range acts {
-		var err error
-		if out, err = st.dispatch(&acts[i], rnd, out); err != nil {
-			return nil, ev, game.Reject(game.CodeBadSetup, "the engine refused the set-up's "+string(acts[i].Kind)+": "+err.Error())
+	out, err := s.dispatch(&s.act, rnd, ev)
+	for i := 0; err == nil && i <= len(seats); i++ {
+		if i < len(seats) {
+			c := engine.Classes[i%len(engine.Classes)]
+			if len(seats[i].Options) == 1 {
+				c = engine.Class(seats[i].Options[0])
+			}
+			s.act = engine.Action{Kind: engine.ActJoin, Actor: s.uids[i], Seat: i, Class: c}
+		} else {
+			s.act = engine.Action{Kind: engine.ActStart, Actor: s.uids[0]}
 		}
+		out, err = s.dispatch(&s.act, rnd, out)
 	}
-	return st, out, nil
+	if err != nil {
+		return ev, game.Reject(game.CodeBadSetup, "the engine refused the set-up's "+string(s.act.Kind)+": "+err.Error())
+	}
+	return out, nil
 }

@@ -7,9 +7,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
 	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/match/matchtest"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -126,4 +128,32 @@ func TestDirectChoosesAsTheList(t *testing.T) {
 		}
 	}
 	require.Greater(t, states, 300)
+}
+
+// A lean match that Reset carries from game to game (the dungeon's
+// SetupAgain: its engine game reset, its set-up on the lean dispatcher)
+// plays every game as a fresh match: the seats awaited, the legal moves,
+// the outcome, the positions and the public part (but for the fairness
+// reveal's salts), over 2 to 6 seats, dealt classes, and a change of
+// ruleset between games (the dispatcher made again, lean).
+func TestResetPlaysAsNew(t *testing.T) {
+	other, err := game.WithNumber(dungeon.Def, dungeon.Def.DefaultRuleset(), "capacity", 2)
+	require.NoError(t, err)
+	var cfgs []match.Config
+	for i := range 10 {
+		seats := make([]game.Seat, 2+i%5)
+		if i%3 == 1 {
+			for s := range seats {
+				seats[s].Options = []string{string(engine.Classes[(s+i)%len(engine.Classes)])}
+			}
+		}
+		cfg := match.Config{Mode: rng.ModeSeeded, Seed: "reset#" + strconv.Itoa(i), Seats: seats, Lean: true}
+		if i%4 == 2 {
+			cfg.Rules = other
+		}
+		cfgs = append(cfgs, cfg)
+	}
+	pub := func(st game.State) []byte { return []byte(publicSansFairness(t, st)) }
+	require.NoError(t, matchtest.CheckReset(dungeon.Def, cfgs, "cautious", pub))
+	require.NoError(t, matchtest.CheckReset(dungeon.Def, cfgs[:4], "aggressive", pub))
 }
