@@ -14,10 +14,11 @@ import (
 // serve uses them; the development sign-in with --insecure-dev-auth. On a
 // real project the web app's API key comes from FAIRBOARD_WEB_API_KEY (and
 // its auth domain from FAIRBOARD_WEB_AUTH_DOMAIN); without it there is no
-// page to serve (nil).
+// page to serve (nil). The page offers seeded tables where serve allows
+// them (--allow-seeded).
 func pageConfig(c *serveConfig) *play.Config {
 	pc := play.Config{ProjectID: c.project, APIKey: os.Getenv("FAIRBOARD_WEB_API_KEY"),
-		AuthDomain: os.Getenv("FAIRBOARD_WEB_AUTH_DOMAIN"), Store: play.StoreMemory}
+		AuthDomain: os.Getenv("FAIRBOARD_WEB_AUTH_DOMAIN"), Store: play.StoreMemory, AllowSeeded: c.allowSeeded}
 	if c.firestore {
 		pc.Store = play.StoreFirestore
 		pc.FirestoreEmulator = c.firestoreHost

@@ -68,6 +68,8 @@ func TestServePageConfig(t *testing.T) {
 	}{
 		{"dev sign-in", serveConfig{insecureDevAuth: true}, nil,
 			&play.Config{ProjectID: emulatorProject, APIKey: "emulator-api-key", Store: play.StoreMemory, DevAuth: true}},
+		{"dev sign-in, seeded games allowed", serveConfig{insecureDevAuth: true, allowSeeded: true}, nil,
+			&play.Config{ProjectID: emulatorProject, APIKey: "emulator-api-key", Store: play.StoreMemory, DevAuth: true, AllowSeeded: true}},
 		{"the emulators", serveConfig{project: "demo-x", firestore: true, authEmu: true, firestoreHost: "127.0.0.1:8081", authH: "127.0.0.1:9099"}, nil,
 			&play.Config{ProjectID: "demo-x", APIKey: "emulator-api-key", AuthEmulator: "http://127.0.0.1:9099", FirestoreEmulator: "127.0.0.1:8081", Store: play.StoreFirestore}},
 		{"memory store, Auth emulator", serveConfig{project: "demo-x", authEmu: true, authH: "127.0.0.1:9099"}, nil,

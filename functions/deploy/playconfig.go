@@ -25,7 +25,8 @@ const PlayConfigName = "playConfig"
 // PlayConfig answers GET with the play page's configuration for the
 // deployment's project (GOOGLE_CLOUD_PROJECT, EnvWebAPIKey,
 // EnvWebAuthDomain): the page and the functions then always name the same
-// project. The functions sit behind the Hosting origin (firebase.json's
+// project, and the page offers seeded tables exactly where createGame
+// makes them (EnvAllowSeeded). The functions sit behind the Hosting origin (firebase.json's
 // rewrites), so the page calls them on its own origin. It answers 503,
 // logging why, while the environment is incomplete or malformed.
 func PlayConfig(w http.ResponseWriter, r *http.Request) {
@@ -39,7 +40,7 @@ func PlayConfig(w http.ResponseWriter, r *http.Request) {
 		project = os.Getenv("GCLOUD_PROJECT")
 	}
 	c := pageconfig.Config{ProjectID: project, APIKey: os.Getenv(EnvWebAPIKey), AuthDomain: os.Getenv(EnvWebAuthDomain),
-		Store: pageconfig.StoreFirestore}
+		Store: pageconfig.StoreFirestore, AllowSeeded: os.Getenv(EnvAllowSeeded) == "1"}
 	if err := c.Check(); err != nil {
 		slog.Error("deploy: playConfig not configured", "err", err)
 		http.Error(w, "the play page is not configured", http.StatusServiceUnavailable)

@@ -13,7 +13,8 @@ import (
 )
 
 // playConfig serves the page's configuration from the deployment's
-// environment, and refuses to serve an incomplete one.
+// environment (allowSeeded exactly where createGame makes seeded games),
+// and refuses to serve an incomplete one.
 func TestPlayConfig(t *testing.T) {
 	get := func() *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
@@ -24,6 +25,7 @@ func TestPlayConfig(t *testing.T) {
 	t.Setenv("GCLOUD_PROJECT", "")
 	t.Setenv(deploy.EnvWebAPIKey, "AIzaFakeKey_1")
 	t.Setenv(deploy.EnvWebAuthDomain, "my-project.firebaseapp.com")
+	t.Setenv(deploy.EnvAllowSeeded, "")
 	w := get()
 	require.Equal(t, http.StatusOK, w.Code)
 	require.Equal(t, "no-store", w.Header().Get("Cache-Control"))
@@ -32,6 +34,16 @@ func TestPlayConfig(t *testing.T) {
 	require.Equal(t, pageconfig.Config{ProjectID: "my-project", APIKey: "AIzaFakeKey_1", AuthDomain: "my-project.firebaseapp.com",
 		Store: pageconfig.StoreFirestore}, c)
 	require.Equal(t, pageconfig.CSP(pageconfig.Hosting), pageconfig.CSP(c), "the Hosting policy fits every deployment")
+	require.NotContains(t, w.Body.String(), "allowSeeded", "said only where seeded games are allowed")
+
+	t.Setenv(deploy.EnvAllowSeeded, "1")
+	w = get()
+	require.Equal(t, http.StatusOK, w.Code)
+	c = pageconfig.Config{}
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &c))
+	require.True(t, c.AllowSeeded, "a deployment that allows seeded games says so to its page: %s", w.Body.String())
+	t.Setenv(deploy.EnvAllowSeeded, "yes") // only "1" allows them, as createGame reads it
+	require.NotContains(t, get().Body.String(), "allowSeeded")
 
 	t.Setenv(deploy.EnvWebAPIKey, "")
 	require.Equal(t, http.StatusServiceUnavailable, get().Code)

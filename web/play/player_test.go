@@ -46,6 +46,7 @@ type server struct {
 	views         []viewCall      // every getView call, in order
 	exports       [][]byte        // every exportGame answer's body, in order
 	createRules   json.RawMessage // if not nil, added to createGame calls that name no rules (withRules)
+	creates       int             // how many createGame calls reached the server
 }
 
 // viewCall is a getView call: who made it (the uid of its token) and the
@@ -74,6 +75,16 @@ func newDevServer(t *testing.T) *server {
 	})
 }
 
+// newSeededDevServer is newDevServer on a server that allows seeded games
+// (gamectl serve --allow-seeded), whose page's configuration says so.
+func newSeededDevServer(t *testing.T) *server {
+	t.Helper()
+	return newServerOpts(t, []store.Store{store.NewMemory()}, names.NewMemory(), tablestore.NewMemory(registry.Lookup), functions.InsecureDevVerifier{},
+		func(string) play.Config {
+			return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true, AllowSeeded: true}
+		}, true)
+}
+
 // newServerStores is newServer with a release per store: the functions
 // run on stores[0] until use(i) switches them to stores[i] (a rolling
 // deploy, as the tests of the log's two layouts need).
@@ -93,16 +104,26 @@ func newServerNames(t *testing.T, stores []store.Store, ns names.Store, v callab
 // newServerTables is newServerNames with the table games kept in tables.
 func newServerTables(t *testing.T, stores []store.Store, ns names.Store, tables tablestore.Store, v callable.TokenVerifier, conf func(base string) play.Config) *server {
 	t.Helper()
+	return newServerOpts(t, stores, ns, tables, v, conf, false)
+}
+
+// newServerOpts is newServerTables on a service that creates seeded games
+// when allowSeeded (service.Config.AllowSeeded).
+func newServerOpts(t *testing.T, stores []store.Store, ns names.Store, tables tablestore.Store, v callable.TokenVerifier, conf func(base string) play.Config, allowSeeded bool) *server {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &server{names: ns}
 	for _, st := range stores {
-		svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()), Logger: log})
+		svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()), Logger: log, AllowSeeded: allowSeeded})
 		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).WithNames(s.names).Mux())
 	}
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mux := s.muxes[s.active.Load()]
 		if r.URL.Path == "/createGame" && r.Method == http.MethodPost {
+			s.mu.Lock()
+			s.creates++
+			s.mu.Unlock()
 			s.addRules(r)
 		}
 		if r.URL.Path == "/reveal" && r.Method == http.MethodPost {
@@ -189,6 +210,13 @@ func tokenUID(auth string) string {
 	}
 	_ = json.Unmarshal(b, &claims)
 	return claims.UserID
+}
+
+// createCalls returns how many createGame calls reached the server.
+func (s *server) createCalls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.creates
 }
 
 // viewCalls returns the getView calls made so far.

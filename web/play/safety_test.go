@@ -32,6 +32,18 @@ func TestTableFairInNode(t *testing.T) {
 	require.Equal(t, "ok\n", string(b))
 }
 
+// A seeded table's checks on the page, run by Node: the seed refused
+// before it is sent (empty, over 256 bytes of UTF-8, a lone surrogate),
+// and the end's verdict on the record's seed with its positive controls
+// (test/tableseed_test.ts).
+func TestTableSeedInNode(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tableseed_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/tableseed_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}
+
 // A table followed by listeners, run by Node: own addressed events in
 // place of their traces, and the seat's view of its documents
 // (test/tablewatch_test.ts).

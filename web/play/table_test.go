@@ -45,9 +45,13 @@ type tableView struct {
 // page's log, its scores (the rows and Pig's own board's tracks) and the
 // server's view agree, and so do Pig's
 // rules recomputed from the log; exactly the winner reads "You won".
+// The server allows seeded games, and its page offers them for a table
+// (not for the dungeon): a second table is seeded (playSeededPig), a
+// third abandoned. (The control, a server that does not allow them:
+// TestFairOpeningsRefusedInChromium's forceSeeded.)
 func TestPigOnGenericBoard(t *testing.T) {
 	pageTest(t, false)
-	srv := newDevServer(t)
+	srv := newSeededDevServer(t)
 	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
@@ -72,11 +76,12 @@ func TestPigOnGenericBoard(t *testing.T) {
 	}
 	require.Equal(t, want, games)
 	require.Equal(t, "dungeon", alice.String(`document.getElementById("create-game").value`))
+	require.True(t, isTrue(alice, `document.getElementById("create-mode-seeded").hidden`), "no seeded dungeon from the lobby")
 	alice.Eval(`(() => { const s = document.getElementById("create-game"); s.value = "pig"; s.dispatchEvent(new Event("change")); })()`, nil)
 	require.True(t, isTrue(alice, `document.getElementById("create-class").hidden && !document.getElementById("create-seats").hidden`))
-	// A table's modes: crypto, fair and, for Pig (every part public),
-	// trustless.
-	require.True(t, isTrue(alice, `!document.getElementById("create-mode").hidden && !document.getElementById("create-mode-trustless").hidden`))
+	// A table's modes: crypto, fair, for Pig (every part public)
+	// trustless, and on this server seeded.
+	require.True(t, isTrue(alice, `!document.getElementById("create-mode").hidden && !document.getElementById("create-mode-trustless").hidden && !document.getElementById("create-mode-seeded").hidden`))
 	require.Equal(t, "2", alice.String(`document.getElementById("create-seats").value`), "Pig's default seat count")
 	alice.shot("pig-lobby-alice-desktop")
 	alice.checkScreen("the lobby with Pig chosen at 1280 px")
@@ -244,12 +249,17 @@ func TestPigOnGenericBoard(t *testing.T) {
 	alice.checkScreen("Pig's end at 1280 px")
 	bob.checkScreen("Pig's end at 390 px")
 	require.True(t, isTrue(alice, `document.getElementById("tg-abandon").hidden`), "no abandon once finished")
+	require.True(t, isTrue(alice, `document.getElementById("tg-seeded").hidden && document.getElementById("tg-seed-end").hidden`), "a crypto table says nothing of a seed")
 
-	// A second game, abandoned by its owner in play (after a confirmation):
+	// A second game, seeded.
+	playSeededPig(t, srv, alice, bob)
+
+	// A third game, abandoned by its owner in play (after a confirmation):
 	// both pages show the end, with no winner.
 	alice.Click("#tg-leave")
 	alice.screen("lobby")
 	require.Equal(t, "pig", alice.String(`document.getElementById("create-game").value`))
+	alice.chooseMode("crypto")
 	alice.Click("#create")
 	alice.screen("table")
 	alice.WaitFor(`document.getElementById("table").dataset.phase === "lobby" && document.querySelector("#tg-players li.me")`)

@@ -233,7 +233,10 @@ func TestFairOpeningsPigInChromium(t *testing.T) {
 // opens the altered one, which the server refuses as wrong_opening, and
 // the page says so in words. Alice opens hers, which starts the public
 // deadline the page shows; past it the page offers to end the table, and
-// ended it says in words that Bob's seat did not open.
+// ended it says in words that Bob's seat did not open. First, on this
+// server, which does not allow seeded games, the lobby does not offer
+// them and a forced seeded create is refused in words (forceSeeded: the
+// control of TestPigOnGenericBoard's seeded table).
 func TestFairOpeningsRefusedInChromium(t *testing.T) {
 	pageTest(t, false)
 	ctx := context.Background()
@@ -242,6 +245,7 @@ func TestFairOpeningsRefusedInChromium(t *testing.T) {
 	b := chrome.Browser(t)
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
 	bob.signInDev()
+	forceSeeded(t, srv, bob)
 
 	id := "open-refused-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	require.NoError(t, api.Call(ctx, "createGame", "dev:alice", map[string]any{"game": "pig", "gameId": id, "actionId": "create", "mode": "fair", "seats": 2, "openings": true, "deadlineMs": 1000}, nil))

@@ -47,6 +47,13 @@ type Config struct {
 	// (gamectl serve --insecure-dev-auth, in-memory store only); the page
 	// then signs in by name instead of with Firebase Auth.
 	DevAuth bool `json:"devAuth,omitempty"`
+	// AllowSeeded: the server creates seeded games (gamectl serve
+	// --allow-seeded, a deployment's FAIRBOARD_ALLOW_SEEDED=1), so the
+	// lobby offers a table game in seeded mode with its seed. It says
+	// what the server allows, never grants it: createGame refuses a
+	// seeded game by itself where the server does not allow them
+	// (seeded_disabled).
+	AllowSeeded bool `json:"allowSeeded,omitempty"`
 }
 
 // Hosting is the configuration of a deployment on Firebase Hosting: the

@@ -17,6 +17,9 @@ export interface Config {
   store: "firestore" | "memory";
   /** Development sign-in by name ("Bearer dev:<uid>", no proof). */
   devAuth?: boolean;
+  /** The server creates seeded games (gamectl serve --allow-seeded,
+   * FAIRBOARD_ALLOW_SEEDED=1): the lobby then offers seeded tables. */
+  allowSeeded?: boolean;
 }
 
 export async function loadConfig(): Promise<Config> {

@@ -31,7 +31,7 @@ export function setupForms(o: Open): void {
   for (let i = 0; i < engine.rules.maxPlayers; i++) seats.push([String(i), "Seat " + (i + 1)]);
   fillSelect(byId<HTMLSelectElement>("create-seat"), seats);
   fillSelect(byId<HTMLSelectElement>("create-class"), engine.rules.classes.map((c) => [c, classLabel(c)]));
-  setupGameChoice(engine, engine.rules.maxPlayers);
+  setupGameChoice(engine, engine.rules.maxPlayers, !!app.cfg.allowSeeded);
   setupVisibility();
 
   const err = byId("signin-error");

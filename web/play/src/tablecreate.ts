@@ -2,7 +2,8 @@
 // board"): the game choice with its modes, player count, seat and seat
 // options, and the create that seats its creator (at a fair table with
 // its contribution, at a trustless one with the seat drawn in the page's
-// WebAssembly: tabletrust.ts).
+// WebAssembly: tabletrust.ts; at a seeded one, where the server allows
+// them, with the seed typed here, checked first: tableseed.ts).
 
 import { byId, h, replace, show } from "./dom";
 import type { Firestore } from "firebase/firestore";
@@ -12,6 +13,7 @@ import { drawEntropy } from "./tablefair";
 import { commitAtJoin } from "./tableopen";
 import { joinFields } from "./tabletrust";
 import { openFields } from "./spectate";
+import { seedKey, seedProblem } from "./tableseed";
 import { gameLabel, words, type TableView } from "./tablewords";
 
 /** TableContext is what a table's page needs from the app. */
@@ -78,8 +80,9 @@ export function chosenGame(): string {
 /** setupGameChoice fills the lobby's "Game" choice from the registry (the
  * dungeon first, the default) and shows, for the game chosen, its fields:
  * the dungeon's modes and classes, or a table game's player count, seat
- * and seat options. */
-export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
+ * and seat options, and its seeded mode where the server allows it
+ * (allowSeeded: the page's configuration). */
+export function setupGameChoice(engine: Engine, dungeonSeats: number, allowSeeded: boolean): void {
   const games = engine.games();
   const sel = byId<HTMLSelectElement>("create-game");
   fill(sel, games.map((g) => [g.name, gameLabel(g)]), "dungeon");
@@ -89,13 +92,15 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
     const info = games.find((g) => g.name === sel.value);
     const dungeon = !info || info.name === "dungeon";
     for (const id of ["create-class-label", "create-class"]) show(byId(id), dungeon);
-    // A table plays crypto or fair (seeded tables are the CLI's and the
-    // API's: the page does not know whether the server allows them), and
-    // trustless if its game allows it (info.trustless).
+    // A table plays crypto or fair, trustless if its game allows it
+    // (info.trustless), and seeded where the server allows it (the
+    // dungeon's seeded games stay the CLI's and the API's).
     show(byId("create-mode-trustless"), dungeon || !!info?.trustless);
-    showOpenings();
-    const trustless = document.querySelector<HTMLInputElement>('input[name="mode"][value="trustless"]');
-    if (!dungeon && !info.trustless && trustless?.checked) document.querySelector<HTMLInputElement>('input[name="mode"][value="crypto"]')!.checked = true;
+    show(byId("create-mode-seeded"), !dungeon && allowSeeded);
+    const radio = (m: string) => document.querySelector<HTMLInputElement>(`input[name="mode"][value="${m}"]`);
+    if (!dungeon && !info.trustless && radio("trustless")?.checked) radio("crypto")!.checked = true;
+    if ((dungeon || !allowSeeded) && radio("seeded")?.checked) radio("crypto")!.checked = true;
+    showModeFields();
     for (const id of ["create-seats-label", "create-seats"]) show(byId(id), !dungeon);
     if (dungeon) {
       fill(seat, seatOptions(dungeonSeats));
@@ -111,15 +116,18 @@ export function setupGameChoice(engine: Engine, dungeonSeats: number): void {
   };
   sel.addEventListener("change", update);
   seats.addEventListener("change", update);
-  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.addEventListener("change", showOpenings);
+  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.addEventListener("change", showModeFields);
   update();
 }
 
-/** showOpenings offers the Openings choice for a fair table game (the
- * dungeon's page joins its fair games without). */
-function showOpenings(): void {
-  const fair = document.querySelector<HTMLInputElement>('input[name="mode"][value="fair"]')?.checked ?? false;
-  show(byId("create-openings-label"), chosenGame() !== "dungeon" && fair);
+/** showModeFields offers the Openings choice for a fair table game (the
+ * dungeon's page joins its fair games without), and the seed's field for
+ * a seeded one. */
+function showModeFields(): void {
+  const checked = (m: string) => document.querySelector<HTMLInputElement>(`input[name="mode"][value="${m}"]`)?.checked ?? false;
+  const table = chosenGame() !== "dungeon";
+  show(byId("create-openings-label"), table && checked("fair"));
+  for (const id of ["create-seed-label", "create-seed"]) show(byId(id), table && checked("seeded"));
 }
 
 /** createTable creates a table of the game chosen in the lobby, in the
@@ -129,13 +137,28 @@ function showOpenings(): void {
  * creator's contribution is drawn after the page has read the
  * commitment, and kept with it (tableend.ts, saveSent); with openings
  * (the form's choice) the join sends only the commitment to it, the
- * contribution kept on this device (tableopen.ts). */
+ * contribution kept on this device (tableopen.ts). A seeded table's seed
+ * is checked before anything is sent (an empty or over-long one throws,
+ * in words) and kept on this device for the end's check (tableend.ts). */
 export async function createTable(ctx: TableContext, game: string, mode: string): Promise<void> {
   const gameId = ctx.newId("g");
   const seats = Number(byId<HTMLSelectElement>("create-seats").value);
   const seat = Number(byId<HTMLSelectElement>("create-seat").value);
   const openings = mode === "fair" && byId<HTMLInputElement>("create-openings").checked;
-  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode, seats, ...(openings ? { openings } : {}), ...openFields() });
+  const seeded: Record<string, string> = {};
+  if (mode === "seeded") {
+    const field = byId<HTMLInputElement>("create-seed");
+    const seed = field.value;
+    const problem = seedProblem(seed);
+    field.setAttribute("aria-invalid", String(!!problem));
+    if (problem) {
+      field.focus(); // the words are the lobby's error line (role alert)
+      throw new Error(problem);
+    }
+    localStorage.setItem(seedKey(ctx.uid, gameId), seed);
+    seeded["seed"] = seed;
+  }
+  const created = await ctx.call<TableResult>("createGame", { game, gameId, actionId: ctx.newId("c"), mode, seats, ...(openings ? { openings } : {}), ...seeded, ...openFields() });
   const options = chosenOptions(byId("create-options"));
   const join: Record<string, unknown> = { game, gameId, actionId: ctx.newId("j"), version: created.version, seat, ...(options ? { options } : {}) };
   if (openings) join["entropyCommitment"] = await commitAtJoin(ctx.uid, gameId, seat, await serverCommitment(ctx, game, gameId));

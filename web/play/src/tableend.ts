@@ -1,12 +1,16 @@
 // A table game's fairness on its page and its end: the fair table's
 // commitment in play, its reveal checked at the end against what this
-// device saw and sent (tablefair.ts), and the game's record offered as a
-// download for the verifier page (/verify/) or gamectl verify.
+// device saw and sent (tablefair.ts); a seeded table said to be one, and
+// its record checked at the end, its seed against the one this device
+// typed (tableseed.ts); and the game's record offered as a download for
+// the verifier page (/verify/) or gamectl verify.
 
 import { byId, h, replace, show } from "./dom";
 import { refusal } from "./errors";
 import { check, checkLines, ok, sentKey, short, type Sent, type TableFairness } from "./tablefair";
 import { keptSent } from "./tableopen";
+import { seedCheck, seedKey, seedLines, seedOK, type SeededRecord } from "./tableseed";
+import { judgeRecord } from "./tabletrust";
 import type { SeatNames, TableView } from "./tablewords";
 
 /** loadSent returns what this device saw and sent at its join of the
@@ -95,6 +99,73 @@ export class FairView {
     } catch (e) {
       replace(checks, h("li", {}, "The reveal could not be checked: " + String(e)));
       end.dataset.ok = "no";
+    }
+  }
+}
+
+/** SeededView draws a seeded table's part of the page: the line that
+ * says so from the create on (with the seed, on the device that typed
+ * it), and at the end the record fetched and checked here (every move and
+ * draw replayed from the record's seed, in the page's WebAssembly) with
+ * its seed against the one this device kept, once per version. */
+export class SeededView {
+  private checked = "";
+
+  constructor(
+    private readonly uid: string,
+    private readonly gameId: string,
+    private readonly call: <T>(fn: string, data: object) => Promise<T>,
+  ) {}
+
+  /** kept is the seed this device sent at the create, if it is the
+   * creator's and kept it. */
+  private kept(): string | null {
+    try {
+      return localStorage.getItem(seedKey(this.uid, this.gameId));
+    } catch {
+      return null;
+    }
+  }
+
+  render(v: TableView): void {
+    const seeded = v.mode === "seeded";
+    const line = byId("tg-seeded");
+    show(line, seeded);
+    const end = byId("tg-seed-end");
+    show(end, seeded && v.phase === "finished");
+    if (!seeded) return;
+    const kept = this.kept();
+    const text =
+      "Seeded table, for development: every die and card follows from a seed its creator chose, so the game can be replayed, " +
+      "and whoever knows the seed can foresee them all. The record names the seed at the end." +
+      (kept !== null ? ` Your seed: “${kept}” (kept in this browser).` : "");
+    if (line.textContent !== text) line.textContent = text;
+    line.dataset.seed = kept ?? "";
+    if (v.phase !== "finished") return;
+    const key = v.gameId + "@" + v.version;
+    if (key === this.checked) return;
+    this.checked = key;
+    void this.check(v, kept, key);
+  }
+
+  /** check fetches the finished table's record and checks it here. */
+  private async check(v: TableView, kept: string | null, key: string): Promise<void> {
+    const end = byId("tg-seed-end");
+    const list = byId("tg-seed-checks");
+    replace(list, h("li", {}, "Checking…"));
+    try {
+      const rec = await this.call<SeededRecord>("exportGame", { game: v.game, gameId: v.gameId });
+      const j = judgeRecord(rec, v.gameId, this.uid);
+      if (this.checked !== key) return;
+      const c = seedCheck(rec, j.status, kept);
+      replace(list, ...seedLines(c, j.message).map((l) => h("li", {}, l)));
+      end.dataset.status = j.status;
+      end.dataset.ok = seedOK(c) ? "yes" : "no";
+      end.dataset.mine = c.mine === null ? "" : String(c.mine);
+    } catch (e) {
+      replace(list, h("li", {}, "The record could not be fetched: " + refusal(e)));
+      end.dataset.status = "unread";
+      this.checked = "";
     }
   }
 }

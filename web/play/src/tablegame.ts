@@ -14,7 +14,7 @@ import { refusal } from "./errors";
 import { clearStale, noteStatus, pageTitle, signalTurn, TurnAlert } from "./safety";
 import { appendLog, moveButtons, redescribeLog, renderPlayers, turnLine } from "./genericboard";
 import { boardFor, genericBoard, seenEvents } from "./boards";
-import { downloadRecord, FairView, saveSent } from "./tableend";
+import { downloadRecord, FairView, saveSent, SeededView } from "./tableend";
 import { drawEntropy } from "./tablefair";
 import { Follower } from "./tablefollow";
 import { commitAtJoin, OpenPage } from "./tableopen";
@@ -50,6 +50,7 @@ export class TableGame {
   private readonly info: GameInfo | undefined;
   private readonly ac = new AbortController();
   private readonly fair: FairView;
+  private readonly seeded: SeededView;
   private readonly trust: TrustPage;
   private readonly opening: OpenPage;
   private readonly alert = new TurnAlert();
@@ -69,6 +70,7 @@ export class TableGame {
     const self = this;
     this.info = ctx.info(first.game);
     this.fair = new FairView(ctx.uid, id);
+    this.seeded = new SeededView(ctx.uid, id, ctx.call);
     this.trust = new TrustPage({
       uid: ctx.uid, gameId: id, call: ctx.call, refresh: () => this.refresh(), say: (t) => (byId("tg-status").textContent = t),
       opened: (cards) => this.openedCards(cards),
@@ -199,6 +201,7 @@ export class TableGame {
       (this.live ? "The page follows the game live." : "The page reads the game every second.");
     el.dataset.live = this.live ? "1" : "";
     this.fair.render(v, this.name);
+    this.seeded.render(v);
     this.trust.render(v, this.name);
     this.opening.render(v, this.name);
     show(byId("tg-share"), v.phase === "lobby" && v.seats.some((s) => s.uid === "")); // an invitation while a seat is free

@@ -46,6 +46,14 @@ function api(): TableSeatAPI {
   return (globalThis as unknown as { fairboard: TableSeatAPI }).fairboard;
 }
 
+/** judgeRecord checks a table's record (fairboard-game/v1) in the page's
+ * WebAssembly, as the verifier page does (web/verify/judge): its status
+ * ("ok", "diverged" or "invalid") and its message. */
+export function judgeRecord(rec: object, gameId: string, uid: string): { status: string; message: string } {
+  const j = api().tableVerify(JSON.stringify(rec), gameId, uid);
+  return { status: j.status, message: j.message };
+}
+
 function must(a: Answer): Answer {
   if (!a.ok) throw new Error(a.error ?? "refused");
   return a;
