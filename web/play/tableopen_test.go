@@ -235,17 +235,13 @@ func TestFairOpeningsPigInChromium(t *testing.T) {
 // deadline the page shows; past it the page offers to end the table, and
 // ended it says in words that Bob's seat did not open.
 func TestFairOpeningsRefusedInChromium(t *testing.T) {
-	pageTest(t, false)
-	ctx := context.Background()
-	srv := newDevServer(t)
-	api := &functest.Client{Base: srv.URL}
-	b := chrome.Browser(t)
-	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
-	bob.signInDev()
+	m := newMemTable(t)
+	ctx, api := m.ctx, m.api
+	bob := m.page("Bob", browser.Phone)
 
-	id := "open-refused-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	require.NoError(t, api.Call(ctx, "createGame", "dev:alice", map[string]any{"game": "pig", "gameId": id, "actionId": "create", "mode": "fair", "seats": 2, "openings": true, "deadlineMs": 1000}, nil))
-	bob.open(srv.URL, id)
+	id := tableID("open-refused-")
+	m.create("alice", id, map[string]any{"mode": "fair", "seats": 2, "openings": true, "deadlineMs": 1000})
+	bob.open(m.srv.URL, id)
 	bob.joinTable()
 	require.Equal(t, "0", bob.String(`document.getElementById("table").dataset.seat`))
 	k := kept(t, bob, id)
