@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/service/trustlesstest"
 	"github.com/fairboard/fairboard/store"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/internal/trustlesstest"
+	"github.com/fairboard/fairboard/service/trustlesstest"
 )
 
 // crossGameControls runs TestCrossGameReplayRefused's positive controls

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/service/trustlesstest"
 	"github.com/fairboard/fairboard/session"
 	"github.com/fairboard/fairboard/store"
 )

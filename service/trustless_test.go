@@ -12,8 +12,8 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/service/trustlesstest"
 	"github.com/fairboard/fairboard/store"
 )
 

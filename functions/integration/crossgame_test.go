@@ -8,8 +8,8 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/service/trustlesstest"
 )
 
 // twinGames creates trustless game idA with ps seated, and game idB with

@@ -1,8 +1,12 @@
 package browser
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
+
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
 )
 
 // The console: what a page logged, and the check that nothing unexpected was.
@@ -85,4 +89,43 @@ func short(s string) string {
 		return s[:200] + "..."
 	}
 	return s
+}
+
+// record keeps the console's messages.
+func (p *Page) record(ev any) {
+	var e Entry
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		var parts []string
+		for _, a := range ev.Args {
+			switch {
+			case len(a.Value) > 0:
+				var s string
+				if json.Unmarshal(a.Value, &s) == nil {
+					parts = append(parts, s)
+				} else {
+					parts = append(parts, string(a.Value))
+				}
+			case a.Description != "":
+				parts = append(parts, a.Description)
+			default:
+				parts = append(parts, string(a.Type))
+			}
+		}
+		e = Entry{Kind: "console", Level: string(ev.Type), Text: strings.Join(parts, " ")}
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			text += " " + d.Exception.Description
+		}
+		e = Entry{Kind: "exception", Level: "error", Text: text, URL: d.URL}
+	case *cdplog.EventEntryAdded:
+		e = Entry{Kind: "log", Level: string(ev.Entry.Level), Source: string(ev.Entry.Source), Text: ev.Entry.Text, URL: ev.Entry.URL}
+	default:
+		return
+	}
+	p.mu.Lock()
+	p.entries = append(p.entries, e)
+	p.mu.Unlock()
 }

@@ -16,11 +16,11 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/emulator"
-	"github.com/fairboard/fairboard/internal/trustlesstest"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/service/trustlesstest"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/internal/trustlesstest"
+	"github.com/fairboard/fairboard/service/trustlesstest"
 	"github.com/fairboard/fairboard/store/fsstore"
 )
 

@@ -238,18 +238,14 @@ func TestFairOpeningsPigInChromium(t *testing.T) {
 // them and a forced seeded create is refused in words (forceSeeded: the
 // control of TestPigOnGenericBoard's seeded table).
 func TestFairOpeningsRefusedInChromium(t *testing.T) {
-	pageTest(t, false)
-	ctx := context.Background()
-	srv := newDevServer(t)
-	api := &functest.Client{Base: srv.URL}
-	b := chrome.Browser(t)
-	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
-	bob.signInDev()
-	forceSeeded(t, srv, bob)
+	m := newMemTable(t)
+	ctx, api := m.ctx, m.api
+	bob := m.page("Bob", browser.Phone)
+	forceSeeded(t, m.srv, bob)
 
-	id := "open-refused-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	require.NoError(t, api.Call(ctx, "createGame", "dev:alice", map[string]any{"game": "pig", "gameId": id, "actionId": "create", "mode": "fair", "seats": 2, "openings": true, "deadlineMs": 1000}, nil))
-	bob.open(srv.URL, id)
+	id := tableID("open-refused-")
+	m.create("alice", id, map[string]any{"mode": "fair", "seats": 2, "openings": true, "deadlineMs": 1000})
+	bob.open(m.srv.URL, id)
 	bob.joinTable()
 	require.Equal(t, "0", bob.String(`document.getElementById("table").dataset.seat`))
 	k := kept(t, bob, id)

@@ -1,7 +1,6 @@
 package play_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -13,10 +12,8 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/table"
-	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // seatEvents are the table's own events about seats in v's log, as
@@ -49,17 +46,12 @@ func seatEvents(t *testing.T, v *functions.TableView) []string {
 // on neither page offers a leave or a removal. A leave sent after the
 // start is refused, said in words, and he keeps his seat.
 func TestTableSeatsLeaveRemoveInChromium(t *testing.T) {
-	pageTest(t, false)
-	ctx := context.Background()
-	srv := newDevServer(t)
-	api := &functest.Client{Base: srv.URL}
-	b := chrome.Browser(t)
-	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
-	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
-	alice.signInDev()
-	bob.signInDev()
+	m := newMemTable(t)
+	ctx, api := m.ctx, m.api
+	alice := m.page("Alice", browser.Desktop)
+	bob := m.page("Bob", browser.Phone)
 
-	id := "seats-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	id := tableID("seats-")
 	// view is the table as the owner reads it by getView (not the pages).
 	view := func() *functions.TableView {
 		t.Helper()
@@ -67,10 +59,10 @@ func TestTableSeatsLeaveRemoveInChromium(t *testing.T) {
 		require.NoError(t, err)
 		return v
 	}
-	require.NoError(t, api.Call(ctx, "createGame", "dev:alice", map[string]any{"game": "pig", "gameId": id, "actionId": "create", "mode": "fair", "seats": 3, "openings": true}, nil))
-	alice.open(srv.URL, id)
+	m.create("alice", id, map[string]any{"mode": "fair", "seats": 3, "openings": true})
+	alice.open(m.srv.URL, id)
 	alice.joinTable()
-	bob.open(srv.URL, id)
+	bob.open(m.srv.URL, id)
 	bob.joinTable()
 	seatOf := `document.getElementById("table").dataset.seat`
 	require.Equal(t, "1", bob.String(seatOf))
@@ -182,32 +174,19 @@ func trustSeatOf(v *table.View, uid string) string {
 // round, and Alice's page reveals her link for it: the server checks it
 // against the chain head of her last join, and the round closes.
 func TestTrustlessSeatLeaveInChromium(t *testing.T) {
-	pageTest(t, false)
-	ctx := context.Background()
-	srv := newDevServer(t)
-	api := &functest.Client{Base: srv.URL}
-	def, err := registry.Lookup("pig")
-	require.NoError(t, err)
-	b := chrome.Browser(t)
-	alice := newPlayer(t, b, "Alice", browser.Phone, srv.URL+"/play/")
-	alice.signInDev()
+	m := newMemTable(t)
+	alice := m.page("Alice", browser.Phone)
 
-	id := "trust-seats-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	tt := &functest.TrustTable{C: api, Ctx: ctx, Def: def, ID: id, Players: []functest.Player{{UID: "bob", Token: "dev:bob"}, {UID: "alice", Token: "dev:alice"}}}
-	require.NoError(t, api.Call(ctx, "createGame", "dev:bob", map[string]any{"game": "pig", "gameId": id, "actionId": "create", "mode": "trustless", "seats": 2}, nil))
+	id := tableID("trust-seats-")
+	tt, bobSeat := m.trustPig(id, 0)
 	view := func() *table.View {
 		t.Helper()
 		v, err := tt.View("bob")
 		require.NoError(t, err)
 		return v
 	}
-	v := view()
-	bobSeat, err := trustseat.New(def, id, "bob", 0, v.Trustless.ChainLength)
-	require.NoError(t, err)
-	_, err = tt.Do(bobSeat.Join("join", v.Version, nil, nil))
-	require.NoError(t, err)
 
-	alice.open(srv.URL, id)
+	alice.open(m.srv.URL, id)
 	alice.joinTable()
 	first := trustSeatOf(view(), "alice")
 	require.NotEmpty(t, first)
@@ -215,14 +194,14 @@ func TestTrustlessSeatLeaveInChromium(t *testing.T) {
 	alice.WaitFor(`!document.getElementById("tg-seat-leave-confirm").hidden`)
 	alice.Click("#tg-seat-leave-confirm")
 	alice.WaitFor(`document.getElementById("tg-seat-news").dataset.kind === "left" && !document.getElementById("tg-join").hidden`)
-	v = view()
+	v := view()
 	require.Equal(t, "", v.Seats[1].UID)
 	require.Equal(t, "", trustSeatOf(v, "alice"), "the seat's chain and key left with it")
 
 	alice.joinTable()
 	require.Equal(t, first, trustSeatOf(view(), "alice"), "the seat kept on the device, joined again")
 	v = view()
-	require.NoError(t, api.Call(ctx, "act", "dev:bob", map[string]any{"game": "pig", "gameId": id, "actionId": "remove", "version": v.Version, "kind": "removeSeat", "seat": 1}, nil))
+	require.NoError(t, m.api.Call(m.ctx, "act", "dev:bob", map[string]any{"game": "pig", "gameId": id, "actionId": "remove", "version": v.Version, "kind": "removeSeat", "seat": 1}, nil))
 	alice.WaitFor(`document.getElementById("tg-seat-news").dataset.kind === "removed" && !document.getElementById("tg-join").hidden`)
 	require.Equal(t, "The owner removed you from seat 2. You may take a free seat again below.", alice.String(`document.getElementById("tg-seat-news").textContent`))
 	require.Equal(t, "", view().Seats[1].UID)
@@ -230,7 +209,7 @@ func TestTrustlessSeatLeaveInChromium(t *testing.T) {
 	require.Equal(t, first, trustSeatOf(view(), "alice"))
 
 	v = view()
-	_, err = tt.Do(table.Action{Actor: "bob", ActionID: "start", Version: v.Version, Kind: table.KindStart})
+	_, err := tt.Do(table.Action{Actor: "bob", ActionID: "start", Version: v.Version, Kind: table.KindStart})
 	require.NoError(t, err)
 	v = view()
 	require.Equal(t, 0, v.ToMove)

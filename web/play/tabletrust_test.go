@@ -1,7 +1,6 @@
 package play_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -11,12 +10,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	fbmatch "github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/table"
-	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // A trustless Pig table on the emulators, played in two pages through the
@@ -196,30 +193,16 @@ func TestTrustlessPigInChromium(t *testing.T) {
 // ends the game abandoned for "deadline", Bob missing, and her page still
 // verifies the record.
 func TestTrustlessPigAbortInChromium(t *testing.T) {
-	pageTest(t, false)
-	ctx := context.Background()
-	srv := newDevServer(t)
-	api := &functest.Client{Base: srv.URL}
-	def, err := registry.Lookup("pig")
-	require.NoError(t, err)
-	b := chrome.Browser(t)
-	alice := newPlayer(t, b, "Alice", browser.Phone, srv.URL+"/play/")
-	alice.signInDev()
+	m := newMemTable(t)
+	alice := m.page("Alice", browser.Phone)
 
 	// Bob creates the table and takes seat 1 (the first to move).
-	id := "trust-abort-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	tt := &functest.TrustTable{C: api, Ctx: ctx, Def: def, ID: id, Players: []functest.Player{{UID: "bob", Token: "dev:bob"}, {UID: "alice", Token: "dev:alice"}}}
-	require.NoError(t, api.Call(ctx, "createGame", "dev:bob", map[string]any{"game": "pig", "gameId": id, "actionId": "create", "mode": "trustless", "seats": 2, "deadlineMs": 3000}, nil))
-	v, err := tt.View("bob")
-	require.NoError(t, err)
-	bobSeat, err := trustseat.New(def, id, "bob", 0, v.Trustless.ChainLength)
-	require.NoError(t, err)
-	_, err = tt.Do(bobSeat.Join("join", v.Version, nil, nil))
-	require.NoError(t, err)
+	id := tableID("trust-abort-")
+	tt, bobSeat := m.trustPig(id, 3000)
 
-	alice.open(srv.URL, id)
+	alice.open(m.srv.URL, id)
 	alice.joinTable()
-	v, err = tt.View("bob")
+	v, err := tt.View("bob")
 	require.NoError(t, err)
 	_, err = tt.Do(table.Action{Actor: "bob", ActionID: "start", Version: v.Version, Kind: table.KindStart})
 	require.NoError(t, err)

@@ -67,7 +67,6 @@ package main
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -80,155 +79,10 @@ import (
 	"github.com/fairboard/fairboard/store"
 )
 
-// game is the followed game.
-type game struct {
-	id      string
-	state   *engine.Public
-	digests [][32]byte // digests[seq-1]: the accepted event with that seq
-	err     error      // the first problem found
-	buf     []engine.Action
-
-	// A trustless game's replay: f follows the log from its first event
-	// (nil once the game is known not to be trustless), marks are the
-	// open round's markers as last read, seat is this player's seat once
-	// the page gave its secrets.
-	f     *player.Follower
-	marks []store.Mark
-	seat  *player.Seat
-}
-
-// trustless reports whether the followed game is a trustless one.
-func (g *game) trustless() bool {
-	return g.f != nil && g.state != nil && g.state.Trustless != nil
-}
-
-// checkTrust compares the game document and the markers with the replay,
-// once the replay has read the log up to the document's seq.
-func (g *game) checkTrust() error {
-	if !g.trustless() || g.f.Seq() != g.state.LogSeq {
-		return nil
-	}
-	mine := g.f.Game().Public
-	if err := player.CheckShown(mine, *g.state); err != nil {
-		return err
-	}
-	return player.CheckMarks(g.id, &mine, g.marks)
-}
-
 var (
 	rules = engine.DefaultRules()
 	cur   game
 )
-
-// board is what the page draws, computed from the ruleset.
-type board struct {
-	Name       string         `json:"name"`
-	RulesHash  string         `json:"rulesHash"`
-	MinPlayers int            `json:"minPlayers"`
-	MaxPlayers int            `json:"maxPlayers"`
-	MaxHP      int            `json:"maxHp"`
-	Classes    []engine.Class `json:"classes"`
-	Tiles      []tile         `json:"tiles"`
-	Cards      []card         `json:"cards"`
-}
-
-type tile struct {
-	Index int             `json:"index"`
-	Kind  engine.TileKind `json:"kind"`
-	Tier  int             `json:"tier"`
-}
-
-type card struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Kind string `json:"kind"`
-	Tier int    `json:"tier"`
-}
-
-func describe() board {
-	b := board{Name: rules.Name, RulesHash: rules.Hash(), MinPlayers: rules.MinPlayers, MaxPlayers: rules.MaxPlayers,
-		MaxHP: rules.MaxHP, Classes: engine.Classes}
-	for i := 0; i < rules.Board.Length; i++ {
-		b.Tiles = append(b.Tiles, tile{Index: i, Kind: rules.Tile(i), Tier: rules.Tier(i)})
-	}
-	for _, c := range rules.Cards() {
-		b.Cards = append(b.Cards, card{ID: c.ID, Name: c.Name, Kind: fmt.Sprint(c.Kind), Tier: c.Tier})
-	}
-	return b
-}
-
-// setState takes the game document as read.
-func (g *game) setState(text string) error {
-	var p engine.Public
-	if err := json.Unmarshal([]byte(text), &p); err != nil {
-		return fmt.Errorf("the game document is not a game: %v", err)
-	}
-	switch {
-	case g.id == "":
-		return errors.New("no game followed (reset first)")
-	case p.GameID != g.id:
-		return fmt.Errorf("the server sent game %q for game %q", p.GameID, g.id)
-	case p.RulesHash != rules.Hash():
-		return fmt.Errorf("the game is played under ruleset %s, this page knows %s (%s): reload the page", short(p.RulesHash), short(rules.Hash()), rules.Name)
-	}
-	if old := g.state; old != nil {
-		if p.Version < old.Version {
-			return fmt.Errorf("the game went back from version %d to %d", old.Version, p.Version)
-		}
-		if p.LogSeq < old.LogSeq {
-			return fmt.Errorf("the log went back from event %d to %d", old.LogSeq, p.LogSeq)
-		}
-	}
-	g.state = &p
-	if p.Trustless == nil && p.RNG.Mode != "trustless" {
-		g.f, g.seat = nil, nil // not a trustless game: nothing to replay
-	}
-	return g.checkTrust()
-}
-
-// addEvents checks and accepts new log events, in order; it returns how
-// many were new.
-func (g *game) addEvents(text string) (int, error) {
-	var raw []json.RawMessage
-	if err := json.Unmarshal([]byte(text), &raw); err != nil {
-		return 0, fmt.Errorf("the log is not a list of events: %v", err)
-	}
-	n := 0
-	for _, r := range raw {
-		var e engine.Event
-		if err := json.Unmarshal(r, &e); err != nil {
-			return n, fmt.Errorf("a log event is not an event: %v", err)
-		}
-		canon, _ := e.MarshalJSON()
-		d := sha256.Sum256(canon)
-		switch next := uint64(len(g.digests)) + 1; {
-		case e.Seq == 0:
-			return n, errors.New("a log event has no seq")
-		case e.Seq < next:
-			if g.digests[e.Seq-1] != d {
-				return n, fmt.Errorf("log event %d (%s) changed after it was shown", e.Seq, e.Type)
-			}
-		case e.Seq > next:
-			return n, fmt.Errorf("the log skips from event %d to %d", next-1, e.Seq)
-		default:
-			g.digests = append(g.digests, d)
-			n++
-			if g.f != nil {
-				if err := g.f.Follow([]engine.Event{e}); err != nil {
-					return n, err
-				}
-			}
-		}
-	}
-	return n, g.checkTrust()
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
-}
 
 // answer is {ok, error, ...}.
 func answer(err error, extra map[string]any) js.Value {
@@ -242,96 +96,12 @@ func answer(err error, extra map[string]any) js.Value {
 	return js.ValueOf(m)
 }
 
-// sticky records the first problem and returns the one in force.
-func (g *game) sticky(err error) error {
-	if g.err == nil && err != nil {
-		g.err = err
-	}
-	return g.err
-}
-
 // str returns args[0] as a string, or ok false.
 func str(args []js.Value) (string, bool) {
 	if len(args) != 1 || args[0].Type() != js.TypeString {
 		return "", false
 	}
 	return args[0].String(), true
-}
-
-// seatSecrets is what the page keeps of its seat (in IndexedDB) and gives
-// back after a reload: player.Secrets without the key's seed (the
-// private key stays in WebCrypto), with the seat's public key.
-type seatSecrets struct {
-	player.Secrets
-	PublicKey engine.Hash32 `json:"publicKey"`
-}
-
-// takeSeat makes this player's seat from its secrets, following the game
-// with the replay read so far; it returns the chain's head.
-func (g *game) takeSeat(text string) (string, error) {
-	var s seatSecrets
-	if err := json.Unmarshal([]byte(text), &s); err != nil {
-		return "", fmt.Errorf("the seat's secrets: %v", err)
-	}
-	if g.f == nil || s.GameID != g.id {
-		return "", fmt.Errorf("the seat is in game %q; this page follows %q, a trustless game: %v", s.GameID, g.id, g.f != nil)
-	}
-	seat, err := player.ExternalSeat(s.Secrets, s.PublicKey, g.f)
-	if err != nil {
-		return "", err
-	}
-	g.seat = seat
-	return seat.Head().String(), nil
-}
-
-// actReveal answers the reveal to send with this seat's signed action
-// (its JSON): {ok, action, message, index, digest} when the action draws
-// (player.Seat.PrepareActReveal: the index and digest are recorded in the
-// seat), {ok, none: true} when it draws nothing, {ok: false, error} when
-// it cannot be made (not sticky: the page's own request).
-func (g *game) actReveal(text string) js.Value {
-	if g.err != nil {
-		return answer(g.err, nil)
-	}
-	if g.seat == nil || !g.trustless() || g.f.Seq() != g.state.LogSeq {
-		return answer(errors.New("actReveal needs this seat's checked trustless game, its log caught up"), nil)
-	}
-	var a engine.Action
-	if err := json.Unmarshal([]byte(text), &a); err != nil {
-		return answer(fmt.Errorf("not an action: %v", err), nil)
-	}
-	rv, msg, draws, err := g.seat.PrepareActReveal(&a)
-	switch {
-	case err != nil:
-		return answer(err, nil)
-	case !draws:
-		return answer(nil, map[string]any{"none": true})
-	}
-	b, _ := json.Marshal(rv)
-	return answer(nil, map[string]any{"action": string(b), "message": hex.EncodeToString(msg), "index": int(rv.Index), "digest": rv.Digest})
-}
-
-// reveal answers the reveal the checked game waits for from this seat:
-// {ok, action, message, index, digest} (the action without its
-// signature, message the bytes to sign, hex), {ok, none: true} when it
-// waits for none, or {ok: false, error} when the server shows what the
-// log does not make (sticky).
-func (g *game) reveal() js.Value {
-	switch {
-	case g.err != nil:
-		return answer(g.err, nil)
-	case g.seat == nil || !g.trustless() || g.f.Seq() != g.state.LogSeq || g.state.Phase == engine.PhaseFinished:
-		return answer(nil, map[string]any{"none": true})
-	}
-	a, msg, err := g.seat.PrepareReveal(g.state, 0)
-	if errors.Is(err, player.ErrNothingToReveal) {
-		return answer(nil, map[string]any{"none": true})
-	}
-	if err != nil {
-		return answer(g.sticky(err), nil)
-	}
-	b, _ := json.Marshal(a)
-	return answer(nil, map[string]any{"action": string(b), "message": hex.EncodeToString(msg), "index": int(a.Index), "digest": a.Digest})
 }
 
 func main() {

@@ -2,7 +2,8 @@
 // in process, each seat a player.Seat that follows the log (through the
 // service's View) and signs and reveals as a client does: for the tests
 // of the stores, the security rules and the functions that need a real
-// trustless game's documents without the HTTP layer.
+// trustless game's documents without the HTTP layer. It stands beside the
+// service it drives, above it: it imports the service, player and bot.
 package trustlesstest
 
 import (
