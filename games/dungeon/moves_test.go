@@ -2,6 +2,7 @@ package dungeon_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -116,11 +117,14 @@ func TestMoveAfterTheEnd(t *testing.T) {
 }
 
 // Setup refuses a seat count the ruleset does not take, a class the
-// dungeon has not, two options, and another game's ruleset, with
-// bad_setup or bad_ruleset naming it.
+// dungeon has not, two options, another game's ruleset and a server seed
+// the Rand cannot draw, with bad_setup or bad_ruleset naming it; so does
+// SetupAgain (game.Resetter), after which the state sets up again.
 func TestSetupRefusals(t *testing.T) {
 	rnd := game.FromStream(mustSeeded(t, "setup"))
 	r := dungeon.DefaultRules()
+	again, _, err := dungeon.Def.Setup(r, make([]game.Seat, 3), rnd, nil)
+	require.NoError(t, err)
 	for _, c := range []struct {
 		seats []game.Seat
 		code  game.Code
@@ -135,9 +139,32 @@ func TestSetupRefusals(t *testing.T) {
 		require.ErrorIs(t, err, c.code)
 		require.ErrorContains(t, err, c.want)
 		require.Empty(t, ev)
+		ev, err = again.(*dungeon.State).SetupAgain(r, c.seats, rnd, nil)
+		require.ErrorIs(t, err, c.code)
+		require.ErrorContains(t, err, c.want)
+		require.Empty(t, ev)
 	}
-	_, _, err := dungeon.Def.Setup(otherRules{}, make([]game.Seat, 2), rnd, nil)
+	_, _, err = dungeon.Def.Setup(otherRules{}, make([]game.Seat, 2), rnd, nil)
 	require.ErrorIs(t, err, game.CodeBadRuleset)
+	_, err = again.(*dungeon.State).SetupAgain(otherRules{}, make([]game.Seat, 2), rnd, nil)
+	require.ErrorIs(t, err, game.CodeBadRuleset)
+	_, _, err = dungeon.Def.Setup(r, make([]game.Seat, 2), refusing{}, nil)
+	require.ErrorIs(t, err, game.CodeBadSetup)
+	require.ErrorContains(t, err, "the server seed: ")
+	require.ErrorContains(t, err, rng.ErrRange.Error())
+	ev, err := again.(*dungeon.State).SetupAgain(r, make([]game.Seat, 2), rnd, nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, ev)
+	require.Equal(t, 2, again.(*dungeon.State).NumSeats())
+	require.Contains(t, []int{0, 1}, again.ToMove(), "the set-up game awaits one of its two seats")
+}
+
+// refusing is a Rand that is no seeded stream and whose draws all fail,
+// as a stream out of words.
+type refusing struct{ game.Rand }
+
+func (refusing) UniformInt(int64, int64, rng.Tag, *rng.Ctx) (int64, error) {
+	return 0, fmt.Errorf("%w: out of words", rng.ErrRange)
 }
 
 type otherRules struct{}
