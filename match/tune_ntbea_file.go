@@ -145,13 +145,16 @@ func ResumeNTBEA(data []byte, fresh *NTBEARun) (*NTBEARun, error) {
 			return nil, bad
 		}
 		for d, i := range c.Index {
-			if i < 0 || i >= len(st.Params[d].Values) {
+			if i < 0 || i >= len(st.Params[d].Values) || c.Values[d] != st.Params[d].Values[i] {
 				return nil, bad
 			}
 		}
 	}
-	for _, g := range st.History {
-		for _, c := range append(g.Candidates, g.Best) {
+	for k, g := range st.History {
+		if g.Number != k+1 {
+			return nil, bad
+		}
+		for _, c := range append(slices.Clone(g.Candidates), g.Best) {
 			if c < 0 || c >= n {
 				return nil, bad
 			}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,6 +71,19 @@ func TestNTBEAPigFromAnUnfairStart(t *testing.T) {
 		require.Len(t, h.Candidates, 8)
 		require.Equal(t, g+1, h.Number)
 	}
+	evals := 0
+	for _, c := range st.Candidates {
+		evals += len(c.Evals)
+		if c.Pooled == nil {
+			require.Empty(t, c.Evals)
+			continue
+		}
+		// Every evaluation's games pooled: one winner a game.
+		require.Equal(t, int64(400*len(c.Evals)), c.Pooled.Games)
+		require.Equal(t, c.Pooled.Games, c.Pooled.Wins[0]+c.Pooled.Wins[1])
+		require.Equal(t, st.Seed+"/gen"+strconv.Itoa(c.FirstGen), c.Pooled.Seed, "its first evaluation's seed")
+	}
+	require.Equal(t, 48, evals, "the budget, spent")
 
 	again := ntbeaPig(t, 48, 1)
 	require.NoError(t, again.Run(context.Background(), 0, nil))
@@ -95,6 +110,10 @@ func TestNTBEAPigFromAnUnfairStart(t *testing.T) {
 
 	_, err = match.ResumeNTBEA(saved, ntbeaPig(t, 56, 1))
 	require.ErrorContains(t, err, "another tuning run: a budget of 56, the run's is 48")
+	bad := strings.Replace(string(saved), `"number": 2`, `"number": 5`, 1)
+	require.NotEqual(t, string(saved), bad)
+	_, err = match.ResumeNTBEA([]byte(bad), ntbeaPig(t, 48, 1))
+	require.ErrorContains(t, err, "does not hold together")
 	_, err = match.ResumeNTBEA([]byte(`{"format":"x"}`), ntbeaPig(t, 48, 1))
 	require.ErrorContains(t, err, `format "x"`)
 }
