@@ -85,26 +85,37 @@ type gameResult struct {
 	err    error
 }
 
-// Simulate plays the games on cfg.Workers goroutines; the results and
-// players.csv do not depend on the number of workers. It stops early, with
-// the games played so far, when ctx is done, and returns a write error of
-// players.csv.
-func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
+// check refuses a simulation Simulate would refuse (games below 1, no
+// seed, workers below 1, no bot, seats out of the game's range, a bot the
+// ruleset cannot seat), and sets a nil Rules to the game's default.
+func (cfg *SimConfig) check() error {
 	if cfg.Games < 1 || cfg.Seed == "" || cfg.Workers < 1 || len(cfg.Bots) == 0 {
-		return nil, errors.New("a simulation needs games >= 1, a seed, workers >= 1 and a bot")
+		return errors.New("a simulation needs games >= 1, a seed, workers >= 1 and a bot")
 	}
 	seats := cfg.Def.Seats()
 	if cfg.Seats < seats.Min || cfg.Seats > seats.Max {
-		return nil, fmt.Errorf("%s takes %d to %d seats, not %d", cfg.Def.Name(), seats.Min, seats.Max, cfg.Seats)
+		return fmt.Errorf("%s takes %d to %d seats, not %d", cfg.Def.Name(), seats.Min, seats.Max, cfg.Seats)
 	}
 	if cfg.Rules == nil {
 		cfg.Rules = cfg.Def.DefaultRuleset()
 	}
 	for _, b := range cfg.Bots {
 		if err := CheckBotRules(cfg.Def, cfg.Rules, b); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
+
+// Simulate plays the games on cfg.Workers goroutines; the results and
+// players.csv do not depend on the number of workers. It stops early, with
+// the games played so far, when ctx is done, and returns a write error of
+// players.csv.
+func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	seats := cfg.Def.Seats()
 	if cfg.MaxMoves == 0 {
 		cfg.MaxMoves = DefaultMaxMoves
 	}

@@ -83,17 +83,35 @@ func tuneCells(r *SimResult) (k, n []int64) {
 // estimate's variance p(1-p)/n), so that the score of a fair game is near 0
 // whatever the games.
 func TuneScore(r *SimResult) float64 {
+	s, _ := tuneScore(r)
+	return s
+}
+
+// TuneScoreSE returns an upper bound on the standard error of
+// TuneScore(r): over the cells, the sum of the standard deviations of a
+// squared normal estimate of the edge, sqrt(4 e^2 v + 2 v^2), e the cell's
+// edge and v = p(1-p)/n its estimate's variance (a sum of standard
+// deviations bounds the standard deviation of a sum, whatever the cells'
+// correlation: in two seats the edges are opposite, their squares equal).
+func TuneScoreSE(r *SimResult) float64 {
+	_, se := tuneScore(r)
+	return se
+}
+
+// tuneScore returns TuneScore(r) and TuneScoreSE(r).
+func tuneScore(r *SimResult) (s, se float64) {
 	fair := 1 / float64(r.Seats)
 	ks, ns := tuneCells(r)
-	s := 0.0
 	for c, k := range ks {
 		if ns[c] == 0 {
 			continue
 		}
 		p := float64(k) / float64(ns[c])
-		s += (p-fair)*(p-fair) - p*(1-p)/float64(ns[c])
+		e, v := p-fair, p*(1-p)/float64(ns[c])
+		s += e*e - v
+		se += math.Sqrt(4*e*e*v + 2*v*v)
 	}
-	return s
+	return s, se
 }
 
 // TuneMet reports whether every cell's Wilson 95% interval lies within
@@ -138,59 +156,28 @@ func TuneGrid(p game.Param, lo, hi float64, levels int) []float64 {
 // Games that fail to finish are counted in their SimResult (Failed), not
 // an error: the scores are over the games played.
 func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
-	def := cfg.Sim.Def
-	if def == nil {
-		return nil, errors.New("a tuning run needs a game")
-	}
-	if cfg.Sim.Players != nil {
-		return nil, errors.New("a tuning run writes no players.csv")
-	}
-	if len(cfg.Params) == 0 {
-		return nil, fmt.Errorf("a tuning run needs at least one number (of %s)", strings.Join(paramPaths(def), ", "))
-	}
 	levels := cfg.Levels
 	if levels == 0 {
 		levels = DefaultTuneLevels
 	}
+	var levelsErr error
 	if levels < 1 {
-		return nil, fmt.Errorf("levels must be at least 1, not %d", cfg.Levels)
+		levelsErr = fmt.Errorf("levels must be at least 1, not %d", cfg.Levels)
 	}
-	target := cfg.Target
-	if target == 0 {
-		target = 0.02
-	}
-	if !(target > 0 && target < 1) {
-		return nil, fmt.Errorf("the target band must be above 0 and below 1 (a rate), not %g", cfg.Target)
-	}
-	if cfg.Sim.Rules == nil {
-		cfg.Sim.Rules = def.DefaultRuleset()
-	}
-	grids := make([][]float64, len(cfg.Params))
-	params := append([]TuneParam(nil), cfg.Params...)
+	var grids [][]float64
 	total := 1
-	seen := map[string]bool{}
-	for k, tp := range params {
-		p, err := game.ParamOf(def, tp.Path)
-		if err != nil {
-			return nil, err
-		}
-		if seen[tp.Path] {
-			return nil, fmt.Errorf("%s is listed twice", tp.Path)
-		}
-		seen[tp.Path] = true
-		if tp.Lo == 0 && tp.Hi == 0 {
-			params[k].Lo, params[k].Hi = p.Min, p.Max
-			tp = params[k]
-		}
-		if tp.Lo > tp.Hi || tp.Lo < p.Min || tp.Hi > p.Max || math.IsNaN(tp.Lo) || math.IsNaN(tp.Hi) {
-			return nil, fmt.Errorf("%s: the range %g:%g must lie within [%g, %g], low to high", tp.Path, tp.Lo, tp.Hi, p.Min, p.Max)
-		}
-		grids[k] = TuneGrid(p, tp.Lo, tp.Hi, levels)
-		total *= len(grids[k])
+	params, target, err := cfg.setup(levelsErr, func(p game.Param, tp TuneParam) error {
+		grids = append(grids, TuneGrid(p, tp.Lo, tp.Hi, levels))
+		total *= len(grids[len(grids)-1])
 		if total > MaxTuneCandidates {
-			return nil, fmt.Errorf("the grid has more than %d candidates: fewer levels or numbers", MaxTuneCandidates)
+			return fmt.Errorf("the grid has more than %d candidates: fewer levels or numbers", MaxTuneCandidates)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	def := cfg.Sim.Def
 	// The candidates in grid order (the first number turning slowest), each
 	// ruleset checked before any game.
 	res := &TuneResult{Def: def.Name(), Params: params, Target: target}
@@ -213,27 +200,77 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 	for c := range total {
 		sc := cfg.Sim
 		sc.Rules, sc.Seed = res.Candidates[c].Rules, cfg.Sim.Seed+"/search"
-		r, err := Simulate(ctx, sc)
+		r, err := simulateAll(ctx, sc)
 		if err != nil {
 			return nil, err
-		}
-		if r.Games+r.Failed < r.Requested {
-			return nil, fmt.Errorf("interrupted: %w", ctx.Err())
 		}
 		res.Candidates[c].Result, res.Candidates[c].Score = r, TuneScore(r)
 	}
 	sort.SliceStable(res.Candidates, func(a, b int) bool { return res.Candidates[a].Score < res.Candidates[b].Score })
 	sc := cfg.Sim
 	sc.Rules, sc.Seed = res.Candidates[0].Rules, cfg.Sim.Seed+"/confirm"
-	r, err := Simulate(ctx, sc)
+	r, err := simulateAll(ctx, sc)
 	if err != nil {
 		return nil, err
 	}
-	if r.Games+r.Failed < r.Requested {
-		return nil, fmt.Errorf("interrupted: %w", ctx.Err())
-	}
 	res.Confirm, res.Met = r, TuneMet(r, target)
 	return res, nil
+}
+
+// setup checks what every tuner of a game checks, in this order: a game,
+// no players.csv, at least one number, levelsErr (the caller's check of
+// its own setting, nil if none), the target in (0, 1), then each number:
+// known, listed once, its range (Lo = Hi = 0: the Param's whole range)
+// low to high within the Param's, then each's own check (the grid counts
+// its candidates there). It sets cfg.Sim.Rules to the default ruleset when
+// nil, and returns the numbers with their ranges and the target (0: 0.02).
+func (cfg *TuneConfig) setup(levelsErr error, each func(p game.Param, tp TuneParam) error) ([]TuneParam, float64, error) {
+	def := cfg.Sim.Def
+	if def == nil {
+		return nil, 0, errors.New("a tuning run needs a game")
+	}
+	if cfg.Sim.Players != nil {
+		return nil, 0, errors.New("a tuning run writes no players.csv")
+	}
+	if len(cfg.Params) == 0 {
+		return nil, 0, fmt.Errorf("a tuning run needs at least one number (of %s)", strings.Join(paramPaths(def), ", "))
+	}
+	if levelsErr != nil {
+		return nil, 0, levelsErr
+	}
+	target := cfg.Target
+	if target == 0 {
+		target = 0.02
+	}
+	if !(target > 0 && target < 1) {
+		return nil, 0, fmt.Errorf("the target band must be above 0 and below 1 (a rate), not %g", cfg.Target)
+	}
+	if cfg.Sim.Rules == nil {
+		cfg.Sim.Rules = def.DefaultRuleset()
+	}
+	params := append([]TuneParam(nil), cfg.Params...)
+	seen := map[string]bool{}
+	for k, tp := range params {
+		p, err := game.ParamOf(def, tp.Path)
+		if err != nil {
+			return nil, 0, err
+		}
+		if seen[tp.Path] {
+			return nil, 0, fmt.Errorf("%s is listed twice", tp.Path)
+		}
+		seen[tp.Path] = true
+		if tp.Lo == 0 && tp.Hi == 0 {
+			params[k].Lo, params[k].Hi = p.Min, p.Max
+			tp = params[k]
+		}
+		if tp.Lo > tp.Hi || tp.Lo < p.Min || tp.Hi > p.Max || math.IsNaN(tp.Lo) || math.IsNaN(tp.Hi) {
+			return nil, 0, fmt.Errorf("%s: the range %g:%g must lie within [%g, %g], low to high", tp.Path, tp.Lo, tp.Hi, p.Min, p.Max)
+		}
+		if err := each(p, tp); err != nil {
+			return nil, 0, err
+		}
+	}
+	return params, target, nil
 }
 
 func paramPaths(def game.Definition) []string {
@@ -254,11 +291,7 @@ func (r *TuneResult) WriteReport(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%s: tuning %s, a grid of %d candidates, %d games each on seed %q, the best confirmed on %q; %d seats, bots %s\n",
 		r.Def, strings.Join(names, ", "), len(r.Candidates), c0.Requested, c0.Seed, r.Confirm.Seed, c0.Seats, joinComma(c0.Bots))
-	cells := "seat position"
-	if len(c0.Options) > 0 {
-		cells = "seat option value"
-	}
-	fmt.Fprintf(w, "score: the sum over each %s of its squared edge less its noise (pp^2; 0 is fair); target: every 95%% interval within fair +/- %.1f pp\n", cells, 100*r.Target)
+	writeScoreLine(w, c0, r.Target)
 	for k, c := range r.Candidates {
 		if k == 10 {
 			fmt.Fprintf(w, "  ... %d more\n", len(r.Candidates)-10)
@@ -270,19 +303,34 @@ func (r *TuneResult) WriteReport(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %2d. %-30s score %8.2f\n", k+1, strings.Join(vals, " "), 1e4*c.Score)
 	}
-	fmt.Fprintf(w, "confirmation of %s on %d fresh games:\n", r.Confirm.Rules, r.Confirm.Games)
-	fair := 1 / float64(r.Confirm.Seats)
-	for p, k := range r.Confirm.Wins {
-		fmt.Fprintf(w, "  position %d  %s\n", p+1, rateCell(k, r.Confirm.Games, fair))
+	writeConfirm(w, r.Confirm, r.Met, "the grid")
+}
+
+// writeScoreLine says what the score is and the target.
+func writeScoreLine(w io.Writer, r *SimResult, target float64) {
+	cells := "seat position"
+	if len(r.Options) > 0 {
+		cells = "seat option value"
 	}
-	for _, t := range r.Confirm.Options {
+	fmt.Fprintf(w, "score: the sum over each %s of its squared edge less its noise (pp^2; 0 is fair); target: every 95%% interval within fair +/- %.1f pp\n", cells, 100*target)
+}
+
+// writeConfirm writes a tuner's confirmation: its cells and the verdict
+// ("not met within" where).
+func writeConfirm(w io.Writer, c *SimResult, met bool, where string) {
+	fmt.Fprintf(w, "confirmation of %s on %d fresh games:\n", c.Rules, c.Games)
+	fair := 1 / float64(c.Seats)
+	for p, k := range c.Wins {
+		fmt.Fprintf(w, "  position %d  %s\n", p+1, rateCell(k, c.Games, fair))
+	}
+	for _, t := range c.Options {
 		for v, name := range t.Values {
 			fmt.Fprintf(w, "  %s=%-10s %s\n", t.Name, name, rateCell(t.Wins[v], t.Games[v], fair))
 		}
 	}
-	if r.Met {
+	if met {
 		fmt.Fprintln(w, "verdict: met")
 	} else {
-		fmt.Fprintln(w, "verdict: not met within the grid (the best candidate above is the closest found)")
+		fmt.Fprintf(w, "verdict: not met within %s (the best candidate above is the closest found)\n", where)
 	}
 }

@@ -58,6 +58,11 @@ func TestTuneScore(t *testing.T) {
 	// noise 0.6*0.4/100.
 	r := &match.SimResult{Seats: 2, Games: 100, Wins: []int64{60, 40}}
 	require.InDelta(t, 2*(0.01-0.0024), match.TuneScore(r), 1e-12)
+	// Its standard error's bound: per cell, the spread of the square of a
+	// normal estimate of mean 0.1 and variance 0.0024, Var(X^2) = 4 mu^2
+	// sigma^2 + 2 sigma^4; the two cells' squares are equal, so the bound
+	// (their sum) is exact here.
+	require.InDelta(t, 2*math.Sqrt(4*0.01*0.0024+2*0.0024*0.0024), match.TuneScoreSE(r), 1e-12)
 	require.Equal(t, []float64{1, 3, 5}, match.TuneGrid(pig.Definition{}.Params()[0], 1, 5, 3))
 	require.Equal(t, []float64{1, 2}, match.TuneGrid(pig.Definition{}.Params()[0], 1, 2, 5), "repeats dropped")
 }

@@ -7,11 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/ntbea"
 )
 
 // The tuner (gamectl sim tune) looks for values of some numbers of a
@@ -235,46 +235,8 @@ func prepareParam(rulesJSON []byte, ps TuneParamSpec, cfg *Config) (TuneParam, e
 			return p, fmt.Errorf("--param %s: the ruleset allows no other value than %s; nothing to tune", ps.Path, FormatNumber(base))
 		}
 	}
-	p.Values = grid(p)
+	p.Values = ntbea.Grid(p.Lo, p.Hi, p.Base, tuneGridPoints, p.Real, true) // weights rounded too: validation wants them whole
 	return p, nil
-}
-
-// grid returns the values the search moves on: every whole number of the
-// range if there are at most tuneGridPoints, else tuneGridPoints values
-// spread over it (geometrically for a real range spanning a factor of 10
-// or more), the base value in place of the nearest when it is in range.
-func grid(p TuneParam) []float64 {
-	var vs []float64
-	if !p.Real && p.Hi-p.Lo+1 <= tuneGridPoints {
-		for v := p.Lo; v <= p.Hi; v++ {
-			vs = append(vs, v)
-		}
-	} else {
-		geo := p.Real && p.Lo > 0 && p.Hi/p.Lo >= 10
-		for i := range tuneGridPoints {
-			f := float64(i) / float64(tuneGridPoints-1)
-			v := p.Lo + f*(p.Hi-p.Lo)
-			if geo {
-				v = p.Lo * math.Pow(p.Hi/p.Lo, f)
-			}
-			v = math.Round(v) // whole numbers, weights included (validation wants them whole)
-			if len(vs) == 0 || vs[len(vs)-1] != v {
-				vs = append(vs, v)
-			}
-		}
-	}
-	if p.Base >= p.Lo && p.Base <= p.Hi && !slices.Contains(vs, p.Base) {
-		near := 0
-		for i, v := range vs {
-			if math.Abs(v-p.Base) < math.Abs(vs[near]-p.Base) {
-				near = i
-			}
-		}
-		vs[near] = p.Base
-		slices.Sort(vs)
-		vs = slices.Compact(vs)
-	}
-	return vs
 }
 
 // Outputs writes tune.csv, rules.json (the recommended candidate, or the

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/ntbea"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -48,7 +49,7 @@ func LoadTune(dir string) (*TuneState, error) {
 		return nil, fmt.Errorf("%s: the tuner's stream: %w", filepath.Join(dir, tuneStateFile), err)
 	}
 	if st.Tuples == nil {
-		st.Tuples = map[string]*tupleStat{}
+		st.Tuples = map[string]*ntbea.Stat{}
 	}
 	if st.Pending == nil && !st.Done() {
 		return nil, fmt.Errorf("%s: no generation pending and no result", filepath.Join(dir, tuneStateFile))
@@ -278,15 +279,7 @@ func (st *TuneState) Fold(dir string) (bool, error) {
 		cand.Evals = append(cand.Evals, obj)
 		fit := -1e4 * obj // pp², higher is better
 		st.Fitness = append(st.Fitness, fit)
-		for _, k := range st.tupleKeys(cand.Index) {
-			t := st.Tuples[k]
-			if t == nil {
-				t = &tupleStat{}
-				st.Tuples[k] = t
-			}
-			t.N++
-			t.Sum += fit
-		}
+		ntbea.Add(st.Tuples, cand.Index, fit)
 		terms[k] = m.edgeTerms(recs[k])
 	}
 	st.Used += int64(len(gen.Candidates)) * gen.Games

@@ -2,11 +2,9 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
-	"strings"
 
+	"github.com/fairboard/fairboard/ntbea"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -58,12 +56,6 @@ type TuneCandidate struct {
 	Infeasible string       `json:"infeasible,omitempty"`
 }
 
-// tupleStat is an N-tuple's statistics: evaluations and summed fitness.
-type tupleStat struct {
-	N   int64   `json:"n"`
-	Sum float64 `json:"sum"`
-}
-
 // TuneGeneration is the generation being played: its number, the
 // candidates (indices into Candidates), the seed of its games and how many
 // games each candidate plays.
@@ -111,29 +103,29 @@ type ClassOutcome struct {
 
 // TuneState is a tuning run: its configuration, plan, search and results.
 type TuneState struct {
-	Format     string                `json:"format"`
-	Command    []string              `json:"command,omitempty"`
-	Seed       string                `json:"seed"`
-	Games      int64                 `json:"games"`
-	Players    int                   `json:"players"`
-	Bots       []string              `json:"bots"`
-	Classes    []string              `json:"classes,omitempty"`
-	Source     string                `json:"source"`
-	RulesHash  string                `json:"rulesHash"`
-	Target     TuneTarget            `json:"target"`
-	Params     []TuneParam           `json:"params"`
-	Plan       TunePlan              `json:"plan"`
-	RNG        string                `json:"rng"` // the tuner's stream (rng.Stream.State)
-	RNGSeq     uint64                `json:"rngSeq"`
-	Used       int64                 `json:"used"`
-	Current    int                   `json:"current"` // the candidate the search moves from
-	Candidates []TuneCandidate       `json:"candidates"`
-	Tuples     map[string]*tupleStat `json:"tuples"`
-	Pending    *TuneGeneration       `json:"pending,omitempty"`
-	History    []GenSummary          `json:"history"`
-	Result     *TuneResult           `json:"result,omitempty"`
-	Stopped    string                `json:"stopped,omitempty"` // why the last run stopped short of the end
-	Fitness    []float64             `json:"fitness"`           // every evaluation's fitness, in order
+	Format     string                 `json:"format"`
+	Command    []string               `json:"command,omitempty"`
+	Seed       string                 `json:"seed"`
+	Games      int64                  `json:"games"`
+	Players    int                    `json:"players"`
+	Bots       []string               `json:"bots"`
+	Classes    []string               `json:"classes,omitempty"`
+	Source     string                 `json:"source"`
+	RulesHash  string                 `json:"rulesHash"`
+	Target     TuneTarget             `json:"target"`
+	Params     []TuneParam            `json:"params"`
+	Plan       TunePlan               `json:"plan"`
+	RNG        string                 `json:"rng"` // the tuner's stream (rng.Stream.State)
+	RNGSeq     uint64                 `json:"rngSeq"`
+	Used       int64                  `json:"used"`
+	Current    int                    `json:"current"` // the candidate the search moves from
+	Candidates []TuneCandidate        `json:"candidates"`
+	Tuples     map[string]*ntbea.Stat `json:"tuples"`
+	Pending    *TuneGeneration        `json:"pending,omitempty"`
+	History    []GenSummary           `json:"history"`
+	Result     *TuneResult            `json:"result,omitempty"`
+	Stopped    string                 `json:"stopped,omitempty"` // why the last run stopped short of the end
+	Fitness    []float64              `json:"fitness"`           // every evaluation's fitness, in order
 
 	rules []byte // base.json
 }
@@ -154,7 +146,7 @@ func PrepareTune(spec *TuneSpec) (*TuneState, error) {
 	}
 	st := &TuneState{Format: TuneFormat, Seed: spec.Base.Seed, Games: spec.Base.Games, Players: spec.Base.Players,
 		Bots: spec.Base.Bots, Source: spec.Base.A.Source, RulesHash: spec.Base.A.Rules.Hash(), Target: spec.Target,
-		Tuples: map[string]*tupleStat{}, rules: spec.RulesJSON}
+		Tuples: map[string]*ntbea.Stat{}, rules: spec.RulesJSON}
 	for _, c := range spec.Base.Classes {
 		st.Classes = append(st.Classes, string(c))
 	}
@@ -184,7 +176,7 @@ func PrepareTune(spec *TuneSpec) (*TuneState, error) {
 	st.saveRNG(s)
 	base := make([]int, len(st.Params))
 	for i, p := range st.Params {
-		base[i] = nearest(p.Values, p.Base)
+		base[i] = ntbea.Nearest(p.Values, p.Base)
 	}
 	st.Current = st.candidate(base)
 	if st.Candidates[st.Current].Infeasible != "" {
@@ -194,16 +186,6 @@ func PrepareTune(spec *TuneSpec) (*TuneState, error) {
 		return nil, err
 	}
 	return st, nil
-}
-
-func nearest(vs []float64, v float64) int {
-	k := 0
-	for i := range vs {
-		if math.Abs(vs[i]-v) < math.Abs(vs[k]-v) {
-			k = i
-		}
-	}
-	return k
 }
 
 func (st *TuneState) stream() *rng.Stream {
@@ -217,18 +199,6 @@ func (st *TuneState) stream() *rng.Stream {
 func (st *TuneState) saveRNG(s *rng.Stream) {
 	st.RNG, _ = s.State() // a seeded stream always saves
 	st.RNGSeq = s.Seq()
-}
-
-// key names a grid point.
-func key(idx []int) string {
-	var b strings.Builder
-	for i, v := range idx {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(v))
-	}
-	return b.String()
 }
 
 // find returns the index of the candidate at grid point idx, or -1.

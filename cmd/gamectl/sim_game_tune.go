@@ -15,20 +15,40 @@ import (
 )
 
 const simGameTuneUsage = `usage: gamectl sim tune --game NAME --param PATH[=LO:HI] [--param ...] --games N --seed S
-                       [--levels 5] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
+                       [--search grid] [--levels 5] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
+       gamectl sim tune --game NAME --search ntbea --param PATH[=LO:HI] [--param ...] --games N --seed S
+                       [--budget 80] [--state FILE] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
 
-Searches a grid of values of the game's ruleset numbers for the fairest
-ruleset: each number takes --levels values evenly spread over its range
-(PATH=LO:HI, or the whole range "gamectl games" lists; whole numbers
-rounded), every candidate of the grid (at most 200) is played on the same N
-games (seed "S/search#i"), and ranked by the sum over the seat positions
-(for a game with seat options: over the option values) of the squared edge
-over the fair share less its noise p(1-p)/n. The best is played again on N
-fresh games (seed "S/confirm#i"): "met" when every 95% interval lies within
-the fair share +/- --target percentage points, else "not met within the
-grid" with that closest candidate. A grid search (docs/games.md, "Designing
-with the tools"), not the dungeon's NTBEA: without --game, or with
-"--game dungeon", "gamectl sim tune" is the dungeon's own tuner.
+Searches values of the game's ruleset numbers for the fairest ruleset,
+scoring a candidate by the sum over the seat positions (for a game with
+seat options: over the option values) of the squared edge over the fair
+share less its noise p(1-p)/n. Each number ranges over PATH=LO:HI, or the
+whole range "gamectl games" lists. The best is played again on N fresh
+games (seed "S/confirm#i"): "met" when every 95% interval lies within the
+fair share +/- --target percentage points, else "not met" with that
+closest candidate. docs/games.md, "Designing with the tools".
+
+--search grid (the default): a grid search. Each number takes --levels
+values evenly spread over its range (whole numbers rounded), and every
+candidate of the grid (at most 200) is played on the same N games (seed
+"S/search#i").
+
+--search ntbea: the dungeon's N-tuple bandit evolutionary algorithm
+(NTBEA), its arithmetic shared. Each number moves on a grid of every whole
+value of its range, or 16 values spread over it, the base ruleset's value
+(--rules) among them; the search starts there. In generations of up to 8
+candidates played on the same N games (seed "S/gen<g>#i"), the current
+best is played again beside the most promising mutants of it (or, for a
+grid of at most 64 points and half the budget, every point first), and
+--budget counts the candidates played on N games each (evaluations; the
+confirmation not included; at least two generations' worth). --state FILE
+saves the run after every generation; the same command with the same flags
+resumes it from there (other flags are refused), with the results of a run
+never stopped; a finished run's file prints its report again. Not here:
+the dungeon's --minutes and its Cloud Run steps.
+
+Without --game, or with "--game dungeon", "gamectl sim tune" is the
+dungeon's own tuner (NTBEA over its classes' edges; its --help).
 
 flags:
 `
@@ -40,8 +60,11 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	f := addGameSimFlags(fs)
 	var params paramFlags
 	fs.Var(&params, "param", "PATH[=LO:HI]: a number to tune (repeat for each)")
-	levels := fs.Int("levels", match.DefaultTuneLevels, "values of each number in the grid, at least 1")
+	levels := fs.Int("levels", match.DefaultTuneLevels, "values of each number in the grid, at least 1 (--search grid)")
 	target := fs.Float64("target", 2, "the band around the fair share, in percentage points, above 0 and below 100")
+	search := fs.String("search", "grid", "the search: grid or ntbea")
+	budget := fs.Int("budget", match.DefaultNTBEABudget, "evaluations: candidates played on --games games each, the confirmation not included (--search ntbea)")
+	state := fs.String("state", "", "a file the run is saved to after every generation and resumed from (--search ntbea)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -49,15 +72,27 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	ntbea := *search == "ntbea"
 	switch {
+	case *search != "grid" && !ntbea:
+		return usagef("--search %q: want grid or ntbea", *search)
+	case !ntbea && (flagSet(fs, "budget") || flagSet(fs, "state")):
+		return usagef("--budget and --state are NTBEA's: add --search ntbea")
+	case ntbea && flagSet(fs, "levels"):
+		return usagef("--levels is the grid search's: NTBEA moves on a grid of its own (every whole value of a range, or 16 values spread over it)")
 	case len(params) == 0:
 		return usagef("name at least one --param PATH[=LO:HI]: of %s", paramNames(cfg.Def))
 	case *levels < 1:
 		return usagef("--levels must be at least 1, not %d", *levels)
 	case !(*target > 0 && *target < 100):
 		return usagef("--target %g: want percentage points above 0 and below 100", *target)
+	case *budget < 1:
+		return usagef("--budget must be at least 1, not %d", *budget)
 	}
 	tc := match.TuneConfig{Sim: cfg, Levels: *levels, Target: *target / 100}
+	if ntbea {
+		tc.Levels = 0
+	}
 	for _, p := range params {
 		path, rng, ranged := strings.Cut(p, "=")
 		tp := match.TuneParam{Path: path}
@@ -79,6 +114,9 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if ntbea {
+		return runGameNTBEA(ctx, tc, *budget, *state, stdout, stderr)
+	}
 	res, err := match.Tune(ctx, tc)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -87,8 +125,15 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 		return usageError{err} // Tune refuses its configuration before any game; a game that fails is counted, not an error
 	}
 	res.WriteReport(stdout)
-	for _, r := range append([]*match.SimResult{res.Confirm}, candidateResults(res)...) {
-		if r.Failed > 0 {
+	return failedGames(append([]*match.SimResult{res.Confirm}, candidateResults(res)...))
+}
+
+// failedGames is an error (exit 1) naming the first of the runs with games
+// that could not be played to their end, nil if there is none (nil runs
+// are skipped).
+func failedGames(rs []*match.SimResult) error {
+	for _, r := range rs {
+		if r != nil && r.Failed > 0 {
 			return exitError{1, fmt.Errorf("%s: %d of %d games could not be played to their end (first: %s)", r.Rules, r.Failed, r.Requested, r.Failures[0])}
 		}
 	}
