@@ -49,7 +49,10 @@ type TableAck struct {
 }
 
 // LastAck returns the last acknowledgement the Table holds of its
-// player's reveals and deal messages (nil: none).
+// player's reveals and deal messages (nil: none). The Table holds it in
+// memory only: a player whose evidence must outlive the process writes
+// it out (it is JSON, and verifies read back) beside its seat's secrets
+// (trustseat's Export).
 func (t *Table) LastAck() *TableAck {
 	if t.last == nil {
 		return nil
