@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +40,13 @@ type Table struct {
 	// Retry is the first pause before a retryable call is sent again
 	// (doubling, at most 2 s; 0: 100 ms).
 	Retry time.Duration
+	// ServerKey, if set, is the server's published Ed25519 key for
+	// acknowledgements (FAIRBOARD_ACK_KEY's public half): at a trustless
+	// table every acknowledgement of the player's reveal or deal message
+	// must come with its signature by that key (Send; tableack.go).
+	ServerKey ed25519.PublicKey
+	last      *TableAck // the last acknowledgement (LastAck)
+	lie       *Lie      // the lie Send caught, which ends the Table's sends
 }
 
 // NewTable returns the player's side (f calls the functions as the

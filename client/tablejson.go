@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// TableResult is the answer of a table's createGame, joinGame, startGame
-// and act (functions.TableResult): the table's version after the action,
+// TableResult is the answer of a table's createGame, joinGame, startGame,
+// act and reveal (functions.TableResult): the table's version after the action,
 // the action's events as the player reads them, and whether it is the
 // stored answer of an earlier send of the same action (a retry).
 type TableResult struct {
@@ -15,6 +15,12 @@ type TableResult struct {
 	Version  uint64       `json:"version"`
 	Events   []TableEvent `json:"events"`
 	Replayed bool         `json:"replayed"`
+	// Ack is the server's signature acknowledging what the action
+	// brought that its seat could later be named as missing (a reveal, a
+	// deal message: table.AckMessage), where the server signs them
+	// (functions.TableAck); Table.Send checks it against
+	// Table.ServerKey.
+	Ack *ServerAck `json:"ack,omitempty"`
 }
 
 // TableView is a table's getView answer (functions.TableView).

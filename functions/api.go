@@ -25,6 +25,7 @@ package functions
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -60,6 +61,9 @@ type API struct {
 	names      names.Store      // the players' names (WithNames; in memory by default)
 	lobby      lobby.Store      // the games' listings (WithLobby; in memory by default)
 	now        func() time.Time // the table path's clock (WithClock; nil: time.Now)
+	// ackKey signs the table path's acknowledgements (WithAckKey; nil:
+	// unsigned).
+	ackKey ed25519.PrivateKey
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or

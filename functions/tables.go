@@ -140,7 +140,9 @@ func (a *API) doTable(ctx context.Context, name, gameID string, act table.Action
 	if err != nil {
 		return nil, err
 	}
-	return tableResult(gameID, def, res), nil
+	out := tableResult(gameID, def, res)
+	out.Ack = a.tableAck(gameID, &act)
+	return out, nil
 }
 
 func tableResult(gameID string, def game.Definition, r *table.Result) *TableResult {

@@ -9,15 +9,28 @@ import (
 // The table functions' answers as the client reads them (client.Table* mirrors them: client.TestTableWireTypesAgree).
 
 // TableResult is the answer of a table game's createGame, joinGame,
-// startGame and act: the table's version after the action, the events
-// of the action the caller may read (tablestore.AppendEventJSON), and
-// whether it is the stored answer of an earlier identical request.
+// startGame, act and reveal: the table's version after the action, the
+// events of the action the caller may read (tablestore.AppendEventJSON),
+// and whether it is the stored answer of an earlier identical request.
 type TableResult struct {
 	GameID   string          `json:"gameId"`
 	ActionID string          `json:"actionId"`
 	Version  uint64          `json:"version"`
 	Events   json.RawMessage `json:"events"`
 	Replayed bool            `json:"replayed"`
+	// Ack is the server's signed acknowledgement of what the action
+	// brought that its seat could later be named as missing (a reveal,
+	// a deal message: table.AckMessage), where the deployment signs
+	// them (WithAckKey); absent otherwise.
+	Ack *TableAck `json:"ack,omitempty"`
+}
+
+// TableAck is the server's signature, hex, by its published Ed25519 key
+// (FAIRBOARD_ACK_KEY) over table.AckMessage of the action at At (the
+// server's time, unix ms), as the dungeon's service.Ack.
+type TableAck struct {
+	At        int64  `json:"at"`
+	Signature string `json:"signature"`
 }
 
 // TableSeat is a seat of a TableView: its uid ("" while free) and its

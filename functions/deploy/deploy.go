@@ -149,7 +149,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 		return nil, err
 	}
 	if ackKey != nil {
-		slog.Info("deploy: reveals are acknowledged with the server's signature", "ackPublicKey", AckPublicKey(ackKey))
+		slog.Info("deploy: reveals and deal messages (the dungeon's and the tables') are acknowledged with the server's signature", "ackPublicKey", AckPublicKey(ackKey))
 	}
 	svc := service.New(service.Config{
 		AckKey:       ackKey,
@@ -159,7 +159,8 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 		ForceAudit:   os.Getenv(EnvAudit) == "1",
 		FairDeadline: fairDeadline,
 	})
-	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).OneIDSpace().WithNames(fsnames.New(c)).WithLobby(fslobby.New(c))
+	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).OneIDSpace().WithNames(fsnames.New(c)).WithLobby(fslobby.New(c)).
+		WithAckKey(ackKey)
 	if aud, inv := os.Getenv(EnvSweepAudience), os.Getenv(EnvSweepInvoker); aud != "" || inv != "" {
 		auth, err := OIDCSweepAuthorizer(ctx, aud, inv)
 		if err != nil {

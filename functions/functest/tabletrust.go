@@ -24,6 +24,9 @@ type TrustTable struct {
 	ID      string
 	Players []Player // UID and Token; Players[0] owns the table
 	Seats   []*trustseat.Seat
+	// Answered, when not nil, is shown each success answer with its
+	// action (the server's acknowledgement included); its error ends Do.
+	Answered func(a table.Action, r *functions.TableResult) error
 }
 
 func (tt *TrustTable) token(uid string) string {
@@ -70,6 +73,11 @@ func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 	var r functions.TableResult
 	if err := tt.C.Call(tt.Ctx, name, tt.token(a.Actor), d, &r); err != nil {
 		return nil, err
+	}
+	if tt.Answered != nil {
+		if err := tt.Answered(a, &r); err != nil {
+			return nil, err
+		}
 	}
 	return &table.Result{ActionID: r.ActionID, Version: r.Version, Replayed: r.Replayed}, nil
 }

@@ -50,3 +50,37 @@ func TestAckMessageLayout(t *testing.T) {
 		t.Fatal("an acknowledgement verifies under its key, over its message, only")
 	}
 }
+
+// TestDealAckMessageLayout: the deal acknowledgement's bytes are the
+// fields in the order DealAckMessage's doc gives, written out here by
+// hand for two parts, and any field changed (a part dropped or swapped
+// included) changes them.
+func TestDealAckMessageLayout(t *testing.T) {
+	parts := []SignedPart{{Signed: []byte("ab"), Sig: []byte{0x01}}, {Signed: []byte{}, Sig: []byte{0xfe, 0xff}}}
+	got := DealAckMessage("g", "p1", parts, 0x0102030405060708)
+	want := "00000015" + hex.EncodeToString([]byte("fairboard/deal-ack/v1")) +
+		"00000001" + "67" + // "g"
+		"00000002" + "7031" + // "p1"
+		"00000002" + // two parts
+		"00000002" + "6162" + "00000001" + "01" +
+		"00000000" + "00000002" + "feff" +
+		"0102030405060708"
+	if hex.EncodeToString(got) != want {
+		t.Fatalf("DealAckMessage = %x\nwant            %s", got, want)
+	}
+	changed := [][]byte{
+		DealAckMessage("h", "p1", parts, 0x0102030405060708),
+		DealAckMessage("g", "p2", parts, 0x0102030405060708),
+		DealAckMessage("g", "p1", parts[:1], 0x0102030405060708),
+		DealAckMessage("g", "p1", []SignedPart{parts[1], parts[0]}, 0x0102030405060708),
+		DealAckMessage("g", "p1", []SignedPart{{Signed: []byte("ab"), Sig: []byte{0x02}}, parts[1]}, 0x0102030405060708),
+		DealAckMessage("g", "p1", parts, 0x0102030405060709),
+		// The reveal's acknowledgement never reads as a deal's.
+		AckMessage("g", "p1", 2, 7, &[32]byte{}, &[32]byte{}, []byte{0x01}, 0x0102030405060708),
+	}
+	for i, c := range changed {
+		if bytes.Equal(c, got) {
+			t.Errorf("change %d leaves the message as it was", i)
+		}
+	}
+}

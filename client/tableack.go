@@ -1,0 +1,168 @@
+package client
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/fairboard/fairboard/internal/checks"
+	"github.com/fairboard/fairboard/rng/trustless"
+	"github.com/fairboard/fairboard/table"
+)
+
+// A trustless table's actions (docs/fairness.md, "Trustless tables") are
+// made and signed by the player's table/trustseat.Seat; Table.Send takes
+// them to the functions. The server acknowledges what an action brought
+// that the seat could later be named as missing (its reveal of a round,
+// its mental-poker pass, keys or end-of-hand reveal at a dealing table)
+// with its success answer, signed by its published key where the
+// deployment signs them (FAIRBOARD_ACK_KEY; table.AckMessage). A Table
+// that pins that key (ServerKey) refuses a success answer without the
+// signature, or with another, as a lie, and keeps the last
+// acknowledgement (LastAck) for the player to show: a server that takes a
+// reveal or a deal message, drops it and then names the seat as the one
+// who stalled is contradicted by its own signature (VerifyTableAck is the
+// third party's check).
+
+// TableAck is the server's acknowledgement of this player's action at a
+// trustless table: its success answer to an action that brought a reveal
+// or a deal message.
+type TableAck struct {
+	// GameID is the table's; Action the action as sent (its actor, id,
+	// kind, and the reveal or deal message it brought: what the server's
+	// signature is over, with Server.At).
+	GameID string       `json:"gameId"`
+	Action table.Action `json:"action"`
+	// Version is the version the answer named, Replayed whether it was
+	// the stored answer of an earlier send.
+	Version  uint64 `json:"version"`
+	Replayed bool   `json:"replayed"`
+	// At is when the answer came, by this client's clock.
+	At time.Time `json:"at"`
+	// Server is the server's signature (nil: it signed none, and the
+	// Table pins no key). Signed, the acknowledgement convinces a third
+	// party who knows the published key; unsigned, only the player.
+	Server *ServerAck `json:"server,omitempty"`
+}
+
+// LastAck returns the last acknowledgement the Table holds of its
+// player's reveals and deal messages (nil: none). The Table holds it in
+// memory only: a player whose evidence must outlive the process writes
+// it out (it is JSON, and verifies read back) beside its seat's secrets
+// (trustseat's Export).
+func (t *Table) LastAck() *TableAck {
+	if t.last == nil {
+		return nil
+	}
+	a := *t.last
+	return &a
+}
+
+// VerifyTableAck reports whether a carries the server's signature, by
+// its published key, acknowledging the action a describes at the table
+// a.GameID (table.AckMessage at a.Server.At): what a third party checks
+// of the acknowledgement a seat named as missing shows.
+func VerifyTableAck(key ed25519.PublicKey, a *TableAck) bool {
+	if a == nil || a.Server == nil {
+		return false
+	}
+	sig, err := hex.DecodeString(a.Server.Signature)
+	if err != nil {
+		return false
+	}
+	msg, ok := table.AckMessage(a.GameID, &a.Action, a.Server.At)
+	return ok && trustless.Verify(key, msg, sig)
+}
+
+// Send takes an action of the player's trustless seat (a
+// table/trustseat.Seat's: a join with its chain, a signed move with its
+// reveal or deal keys, a deal message, a reveal, an abort past the
+// deadline; or start, leave, removeSeat, abandon) to its function under
+// the action's own id (a.ActionID, kept while it is sent again). A
+// success answer to an action that brought a reveal or a deal message is
+// the server's acknowledgement, kept (LastAck); where the Table pins the
+// server's key (ServerKey) it must carry the server's signature by it:
+// an answer without it, or with another, is a *Lie, and the Table then
+// refuses every other Send with it. Errors: a kind with no function, the
+// functions' refusal (*CallError), a *Lie.
+func (t *Table) Send(ctx context.Context, a table.Action) (*TableResult, error) {
+	if t.lie != nil {
+		return nil, t.lie
+	}
+	name, d, err := trustData(&a)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.call(ctx, name, a.ActionID, d)
+	if err != nil {
+		return nil, err
+	}
+	if _, brings := table.AckMessage(t.id, &a, 0); !brings {
+		return res, nil
+	}
+	ack := &TableAck{GameID: t.id, Action: a, Version: res.Version, Replayed: res.Replayed, At: time.Now()}
+	if t.ServerKey != nil {
+		what := fmt.Sprintf("the server acknowledged %s %s (%s)", a.Actor, a.ActionID, a.Kind)
+		switch {
+		case res.Ack == nil && checks.On(checks.AckSignature):
+			t.lie = &Lie{What: what + " without its signature"}
+		case res.Ack != nil && checks.On(checks.AckSignature):
+			if probe := (TableAck{GameID: t.id, Action: a, Server: res.Ack}); !VerifyTableAck(t.ServerKey, &probe) {
+				t.lie = &Lie{What: fmt.Sprintf("%s with a signature its published key does not verify: %s at %d", what, res.Ack.Signature, res.Ack.At)}
+			}
+		}
+		if t.lie != nil {
+			return nil, t.lie
+		}
+		ack.Server = res.Ack
+	}
+	t.last = ack
+	return res, nil
+}
+
+// trustData is the function and data (without game, gameId and
+// actionId) of a trustless table's action.
+func trustData(a *table.Action) (string, map[string]any, error) {
+	d := map[string]any{}
+	switch a.Kind {
+	case table.KindJoin:
+		d["version"], d["seat"], d["chainHead"], d["publicKey"], d["signature"] = a.Version, a.Seat, a.ChainHead, a.PublicKey, a.Signature
+		if a.Options != nil {
+			d["options"] = a.Options
+		}
+		return "joinGame", d, nil
+	case table.KindStart:
+		d["version"] = a.Version
+		return "startGame", d, nil
+	case table.KindMove:
+		d["version"], d["move"], d["signature"] = a.Version, json.RawMessage(a.Move), a.Signature
+		if a.Deal != nil {
+			d["deal"] = a.Deal // the seat's deal keys, riding with its first move
+		}
+		if r := a.Reveal; r != nil {
+			d["reveal"] = map[string]any{"seat": r.Seat, "index": r.Index, "link": r.Link, "digest": r.Digest,
+				"transcript": r.Transcript, "signature": r.Signature}
+		}
+		return "act", d, nil
+	case table.KindDeal:
+		d["kind"], d["version"], d["deal"] = "deal", 0, a.Deal
+		return "act", d, nil
+	case table.KindReveal:
+		r := a.Reveal
+		if r == nil {
+			return "", nil, fmt.Errorf("client: a reveal without its link")
+		}
+		d["seat"], d["index"], d["link"], d["digest"], d["transcript"], d["signature"] = r.Seat, r.Index, r.Link, r.Digest, r.Transcript, r.Signature
+		return "reveal", d, nil
+	case table.KindAbort, table.KindLeave, table.KindAbandon, table.KindRemoveSeat:
+		d["kind"], d["version"] = string(a.Kind), a.Version
+		if a.Kind == table.KindRemoveSeat {
+			d["seat"] = a.Seat
+		}
+		return "act", d, nil
+	}
+	return "", nil, fmt.Errorf("client: no function for a table's %q", a.Kind)
+}
