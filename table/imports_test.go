@@ -20,7 +20,7 @@ func TestImportsNoGame(t *testing.T) {
 		if !ours {
 			continue
 		}
-		require.True(t, rest == "table" || rest == "table/trustdeal" || rest == "game" || rest == "match" || rest == "rng" || strings.HasPrefix(rest, "rng/"),
+		require.True(t, rest == "table" || rest == "table/trustdeal" || rest == "game" || rest == "match" || rest == "ntbea" || rest == "rng" || strings.HasPrefix(rest, "rng/"),
 			"the table imports %s", p)
 	}
 }

@@ -21,7 +21,7 @@ func TestImportsNoGame(t *testing.T) {
 			if !ours {
 				continue
 			}
-			ok := rest == "game" || rest == "match" || rest == "rng" || strings.HasPrefix(rest, "rng/") ||
+			ok := rest == "game" || rest == "match" || rest == "ntbea" || rest == "rng" || strings.HasPrefix(rest, "rng/") ||
 				rest == "table" || rest == "table/trustdeal" || strings.HasPrefix(rest, "tablestore")
 			require.True(t, ok, "%s imports %s", pkg, p)
 		}
