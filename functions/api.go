@@ -346,25 +346,30 @@ func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 // GetShuffle returns every shuffle of a finished game's deck(s) to one of
 // its seated players or its owner, and to a spectator of a finished game
 // open to spectators (to verify it, as its export): data
-// [ShuffleRequest], result [service.Shuffles]. Refusals as
-// [API.ExportGame]: anyone else gets NOT_FOUND.
+// [ShuffleRequest], result [service.Shuffles] for the dungeon,
+// [TableShuffles] for a table game (its named decks' shuffles, from its
+// record; routed as exportGame). Refusals as [API.ExportGame]: anyone
+// else gets NOT_FOUND; an unknown deck is INVALID_ARGUMENT
+// (invalid_deckId).
 func (a *API) GetShuffle(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getShuffle", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
-		var q ShuffleRequest
-		if err := decodeData(data, &q); err != nil {
-			return nil, err
-		}
-		s, err := a.svc.Shuffles(ctx, uid, q.GameID, q.DeckID)
-		if isNotFound(err) {
-			l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
-			if lerr != nil {
-				return nil, lerr
+		return a.route(ctx, uid, data, func() (any, error) {
+			var q ShuffleRequest
+			if err := decodeData(data, &q); err != nil {
+				return nil, err
 			}
-			if l != nil { // a spectator: the shuffles are the same for every member
-				return a.svc.Shuffles(ctx, l.Owner, q.GameID, q.DeckID)
+			s, err := a.svc.Shuffles(ctx, uid, q.GameID, q.DeckID)
+			if isNotFound(err) {
+				l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
+				if lerr != nil {
+					return nil, lerr
+				}
+				if l != nil { // a spectator: the shuffles are the same for every member
+					return a.svc.Shuffles(ctx, l.Owner, q.GameID, q.DeckID)
+				}
 			}
-		}
-		return s, err
+			return s, err
+		}, a.shuffleTable)
 	})
 }
 

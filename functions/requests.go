@@ -144,8 +144,10 @@ type ExportRequest struct {
 }
 
 // ShuffleRequest is getShuffle's data: the game and, optionally, one deck
-// (an id of engine.DeckIDs; every deck when empty).
+// (an id of engine.DeckIDs, or a deck a table's game shuffled; every
+// deck when empty).
 type ShuffleRequest struct {
+	Game   string `json:"game,omitempty"` // the routing hint of docs/functions.md: "dungeon" or a table's game
 	GameID string `json:"gameId"`
 	DeckID string `json:"deckId,omitempty"`
 }

@@ -118,7 +118,9 @@ func TestTableCallsRouteByGame(t *testing.T) {
 	err = c.Call(ctx, "getView", "dev:p1", map[string]any{"game": "pig", "gameId": "d1"}, nil)
 	require.Equal(t, "NOT_FOUND", functest.Status(err), "a table's name on a dungeon game")
 	err = c.Call(ctx, "getShuffle", tokens[0], map[string]any{"gameId": "p1"}, nil)
-	require.Equal(t, "NOT_FOUND", functest.Status(err), "getShuffle on a table")
+	require.Equal(t, "FAILED_PRECONDITION", functest.Status(err), "a table's shuffles before its end")
+	err = c.Call(ctx, "getShuffle", tokens[0], map[string]any{"game": "kuhn", "gameId": "p1"}, nil)
+	require.Equal(t, "NOT_FOUND", functest.Status(err), "getShuffle naming another game")
 	err = c.Call(ctx, "exportGame", tokens[0], map[string]any{"gameId": "p1"}, nil)
 	require.Equal(t, "FAILED_PRECONDITION", functest.Status(err), "a table's export before its end")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/table"
@@ -299,21 +300,28 @@ func (a *API) exportTable(ctx context.Context, uid, _ string, data json.RawMessa
 	if err := decodeData(data, &q); err != nil {
 		return nil, err
 	}
-	if !table.ValidID(q.GameID) {
+	return a.tableRecord(ctx, uid, q.GameID)
+}
+
+// tableRecord is the finished table gameID's record for uid: a seated
+// player or its owner, or a spectator of a table open to spectators
+// (exportTable, shuffleTable).
+func (a *API) tableRecord(ctx context.Context, uid, gameID string) (*match.Record, error) {
+	if !table.ValidID(gameID) {
 		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
-	rec, err := a.tables.Record(ctx, q.GameID, uid)
+	rec, err := a.tables.Record(ctx, gameID, uid)
 	if isNotFound(err) {
-		name, gerr := a.tables.Game(ctx, q.GameID)
+		name, gerr := a.tables.Game(ctx, gameID)
 		if gerr != nil {
 			return nil, err
 		}
-		l, lerr := a.spectate(ctx, q.GameID, name)
+		l, lerr := a.spectate(ctx, gameID, name)
 		if lerr != nil {
 			return nil, lerr
 		}
 		if l != nil { // a spectator: a finished table's record is the same for every member
-			return a.tables.Record(ctx, q.GameID, l.Owner)
+			return a.tables.Record(ctx, gameID, l.Owner)
 		}
 	}
 	return rec, err

@@ -255,13 +255,13 @@ func TestTableLobbyRefusalsOverHTTP(t *testing.T) {
 		require.Equal(t, []string{tc.status, tc.code}, []string{st, code}, tc.name)
 		require.Equal(t, before, raw(t, c, "getView", "dev:u0", map[string]any{"gameId": "l"}), "%s changed the table", tc.name)
 	}
-	// A table's export comes at its end; getShuffle does not know tables:
-	// a table's id is a game that does not exist to it, for its owner
-	// too; reveal goes to the table, which has no rounds unless trustless.
+	// A table's export and its shuffles (getShuffle, its record's) come
+	// at its end; reveal goes to the table, which has no rounds unless
+	// trustless.
 	st, code := status(c.Call(ctx, "exportGame", "dev:u0", map[string]any{"gameId": "l"}, nil))
 	require.Equal(t, []string{"FAILED_PRECONDITION", "not_finished"}, []string{st, code}, "exportGame")
 	st, code = status(c.Call(ctx, "getShuffle", "dev:u0", map[string]any{"gameId": "l"}, nil))
-	require.Equal(t, []string{"NOT_FOUND", "not_created"}, []string{st, code}, "getShuffle")
+	require.Equal(t, []string{"FAILED_PRECONDITION", "not_finished"}, []string{st, code}, "getShuffle")
 	st, code = status(c.Call(ctx, "reveal", "dev:u0", map[string]any{"gameId": "l", "actionId": "r", "seat": 0, "index": 1,
 		"link": strings.Repeat("0", 64), "digest": strings.Repeat("0", 64), "transcript": strings.Repeat("0", 64), "signature": strings.Repeat("0", 128)}, nil))
 	require.Equal(t, []string{"INVALID_ARGUMENT", "invalid_action"}, []string{st, code}, "reveal")

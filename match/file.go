@@ -44,7 +44,14 @@ type Record struct {
 	Fairness *RecordFairness `json:"fairness,omitempty"`
 	// Trustless is a trustless game's protocol: the seats' chains and
 	// keys, each move's signature and round; none in other modes.
-	Trustless   *RecordTrustless  `json:"trustless,omitempty"`
+	Trustless *RecordTrustless `json:"trustless,omitempty"`
+	// Decks are a seeded, fair or crypto table's named-deck shuffles
+	// (deckcommit.go): the salt key, and each shuffle's order, salt and
+	// the commitment the table published when it shuffled. Absent from
+	// a record without any (a game that shuffles no named deck, a
+	// table that started before commitments, gamectl play's records):
+	// such a record's bytes are as before.
+	Decks       *RecordDecks      `json:"decks,omitempty"`
 	Log         []json.RawMessage `json:"log"`
 	Audit       []json.RawMessage `json:"audit"`
 	StateSHA256 string            `json:"stateSha256"`
@@ -144,6 +151,9 @@ func ReadRecord(data []byte) (*Record, error) {
 	if err := checkFairForm(&r); err != nil {
 		return nil, err
 	}
+	if err := checkDeckForm(&r); err != nil {
+		return nil, err
+	}
 	return &r, nil
 }
 
@@ -158,7 +168,10 @@ func ReadRecord(data []byte) (*Record, error) {
 // with the contributions, then what the replay gives: the log, the audit
 // entries (a seeded or fair game's: a crypto game's stream cannot be
 // audited again from its draws, so its entries are only decoded), the
-// final state's hash. A trustless record's protocol comes first (every
+// final state's hash, then a table's named-deck shuffles (Decks: the
+// salt key a seeded or fair record's seed makes, each shuffle the
+// replay's, each salt salt_k of the key, each commitment opened by its
+// salt and order). A trustless record's protocol comes first (every
 // join's and move's signature, every link against the seat's previous
 // one, every reveal's signature, the indices, the abort against the
 // reveals: docs/fairness.md, "Trustless tables"), its rounds' randomness
@@ -168,6 +181,9 @@ func CheckRecord(def game.Definition, r *Record) (divergence error, err error) {
 		return nil, fmt.Errorf("a record of %q, not %q", r.Game, def.Name())
 	}
 	if err := checkFairForm(r); err != nil {
+		return nil, err
+	}
+	if err := checkDeckForm(r); err != nil {
 		return nil, err
 	}
 	if r.Fairness != nil {
@@ -244,7 +260,7 @@ func CheckRecord(def game.Definition, r *Record) (divergence error, err error) {
 	if !strings.EqualFold(r.StateSHA256, got.StateSHA256) {
 		return fmt.Errorf("the final state: its hash is %s, not the record's %s", got.StateSHA256, r.StateSHA256), nil
 	}
-	return nil, nil
+	return checkDecks(r, m)
 }
 
 // decodeCanonicalMove decodes {"seat":S,"kind":...} and requires it to be

@@ -14,6 +14,9 @@ type recorder struct {
 	draws []int64
 	perm  []int // scratch for Shuffle
 	pos   []int
+	// decks are the shuffles of named decks (ctx.DeckID not empty), in
+	// order: what a table commits to (deckcommit.go).
+	decks []DeckShuffle
 }
 
 func (c *recorder) Dice(sides int, tag rng.Tag, ctx *rng.Ctx) (rng.DiceRoll, error) {
@@ -42,6 +45,9 @@ func (c *recorder) Shuffle(a []int, tag rng.Tag, ctx *rng.Ctx) {
 	n := len(a)
 	orig := append([]int(nil), a...)
 	c.r.Shuffle(a, tag, ctx)
+	if ctx != nil && ctx.DeckID != "" {
+		c.decks = append(c.decks, DeckShuffle{DeckID: ctx.DeckID, Tag: tag, Order: append([]int(nil), a...)})
+	}
 	at := make(map[int][]int, n)
 	for i, v := range orig {
 		at[v] = append(at[v], i)

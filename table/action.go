@@ -258,7 +258,11 @@ func (t *Table) start(a *Action) *Error {
 	}
 	t.m, t.phase = m, PhasePlaying
 	t.startTrust()
+	if err := t.startDecks(); err != nil {
+		return reject(CodeBadSetup, err.Error()) // crypto/rand failed: not reached
+	}
 	t.emit(Event{To: game.All, Type: "Started"})
+	t.commitDecks(0)
 	t.emitGame(m.Events())
 	t.finishIfOver()
 	return nil
@@ -297,10 +301,12 @@ func (t *Table) move(a *Action) *Error {
 	if a.Signature != "" || a.Reveal != nil {
 		return reject(CodeInvalidAction, "a signature and a reveal are for trustless tables; this one is "+string(t.mode))
 	}
+	shuffled := len(t.m.DeckShuffles())
 	ev, err := t.m.Apply(mv)
 	if err != nil {
 		return fromGame(err)
 	}
+	t.commitDecks(shuffled)
 	t.emitGame(ev)
 	t.finishIfOver()
 	return nil

@@ -16,7 +16,9 @@ import (
 // table), its game seed with the fair protocol that made it (a fair
 // table), its every drawn value (a crypto table), or its trustless
 // protocol (chains, keys, signatures, every round's links: a trustless
-// table), its whole log with
+// table), the named decks' salt key, salts, orders and the
+// commitments it published (a seeded, fair or crypto table that
+// shuffled one: decks.go), its whole log with
 // every seat's addressed events (the game is over: its private parts are
 // opened), the RNG audit entries of a replay and the final state's hash.
 // "gamectl verify" and "gamectl replay" check it offline with
@@ -70,6 +72,9 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 		return nil, err
 	}
 	r.Fairness = t.recordFairness()
+	if r.Decks, err = t.recordDecks(m); err != nil {
+		return nil, fmt.Errorf("table: record: %w", err) // internal: one commitment per shuffle
+	}
 	if t.tl != nil {
 		r.Trustless = t.trustRecord(true)
 	}

@@ -52,6 +52,10 @@ type saved struct {
 	// (game.Restorer) and in tables saved before snapshots, which
 	// Restore replays.
 	Snapshot *savedSnapshot `json:"snapshot,omitempty"`
+	// DeckKey is the salt key of the named decks' commitments (decks.go),
+	// 64 hex digits; absent at a trustless table, in the lobby, and at a
+	// table that started before commitments (which commits to nothing).
+	DeckKey string `json:"deckKey,omitempty"`
 }
 
 type savedRecord struct {
@@ -86,6 +90,7 @@ func (t *Table) Save() ([]byte, error) {
 			return nil, err
 		}
 		s.Snapshot = snap
+		s.DeckKey = t.savedDeckKey()
 	}
 	return json.Marshal(s)
 }
@@ -152,6 +157,9 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}, tl: s.Trustless, op: s.Openings}
 	for _, r := range s.Records {
 		t.records[recordKey{r.Actor, r.ActionID}] = record{fp: r.Fingerprint, res: r.Result}
+	}
+	if err := t.restoreDecks(&s); err != nil {
+		return bad("%w", err)
 	}
 	if !s.Started {
 		return t, nil

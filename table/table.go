@@ -99,7 +99,8 @@ type SeatInfo struct {
 // (Type among def.EventTypes, Vals in the order of its fields), false for
 // the table's: TableCreated {Vals[0]: seats}, Joined {Vals[0]: seat; UID,
 // Options}, Left {seat; UID}, SeatRemoved {seat; UID}, Started, Abandoned
-// {UID: who}, and the trace Addressed {Vals[0]: the seat}. To is game.All
+// {UID: who}, DeckCommitted {Vals: k, cards; Options: deck id, tag,
+// commitment: decks.go}, and the trace Addressed {Vals[0]: the seat}. To is game.All
 // or the one seat that may read the event.
 type Event struct {
 	Seq     int
@@ -159,6 +160,12 @@ type Table struct {
 	dl *trustdeal.Server
 	// op is a fair table's openings (openings.go); nil without.
 	op *openings
+	// deckKey is the salt key of the named decks' commitments (decks.go),
+	// secret until the end; nil at a trustless table, in the lobby, and
+	// at a table that started before commitments. decks is the number of
+	// commitments published.
+	deckKey *[32]byte
+	decks   int
 }
 
 type recordKey struct{ actor, id string }

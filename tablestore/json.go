@@ -24,6 +24,10 @@ var TableEventFields = map[string][]string{
 	"Revealed":    {"index", "seat"},
 	"RoundClosed": {"index"},
 	"Aborted":     {"index"},
+	// A named deck's commitment, published when it is shuffled (k, the
+	// number of cards; options: the deck id, the tag, the commitment:
+	// table.TypeDeckCommitted).
+	table.TypeDeckCommitted: {"k", "cards"},
 	// The public trace of an event addressed to one seat
 	// (table.TypeAddressed): the seat it went to, nothing of it.
 	table.TypeAddressed: {"seat"},

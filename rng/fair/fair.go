@@ -227,6 +227,17 @@ func NewServerSeed() (string, error) {
 	return hex.EncodeToString(seed[:]), nil
 }
 
+// NewSaltKey draws the key of a crypto game's deck salts (DeckSalt): 32
+// bytes from crypto/rand, secret until the game's end. It fails only if
+// the system's random source does.
+func NewSaltKey() ([32]byte, error) {
+	var key [32]byte
+	if _, err := rand.Read(key[:]); err != nil {
+		return key, fmt.Errorf("fair: drawing a salt key: %w", err)
+	}
+	return key, nil
+}
+
 // NewContribution draws a contribution for a fair game with openings: 32
 // bytes from crypto/rand, as 64 lower-case hex digits (what a client
 // commits to at join and opens before the start). It fails only if the

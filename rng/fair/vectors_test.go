@@ -172,6 +172,16 @@ func TestNewServerSeed(t *testing.T) {
 	require.NotEqual(t, a, b)
 }
 
+// Two salt keys drawn are not the same (nor zero): 2^-256 by chance.
+func TestNewSaltKey(t *testing.T) {
+	a, err := fair.NewSaltKey()
+	require.NoError(t, err)
+	b, err := fair.NewSaltKey()
+	require.NoError(t, err)
+	require.NotEqual(t, a, b)
+	require.NotEqual(t, [32]byte{}, a)
+}
+
 // A shuffle's commitment work must not allocate for a usual deck: it runs
 // for every shuffle of every simulated game.
 func TestNoAllocs(t *testing.T) {

@@ -66,7 +66,7 @@ func TestFirestoreSeatDocuments(t *testing.T) {
 
 	ref, err := match.New(kuhn, match.Config{Mode: rng.ModeSeeded, Seed: seed, Seats: make([]game.Seat, 2)})
 	require.NoError(t, err)
-	dealt := map[int]int{} // seq → seat; the table's log: create, 2 joins, Started (4), then the deals
+	dealt := map[int]int{} // seq → seat; the table's log: create, 2 joins, Started (4), the deck's commitment (5), then the deals
 	for i := range 2 {
 		sn, err := fc.Doc(fmt.Sprintf("games/%s/seats/%d", g, i)).Get(ctx)
 		require.NoError(t, err)
@@ -82,7 +82,7 @@ func TestFirestoreSeatDocuments(t *testing.T) {
 		require.Contains(t, d.Private, fmt.Sprintf(`"card":%d`, e["card"]))
 		dealt[int(e["seq"].(int64))] = i
 	}
-	require.Equal(t, map[int]int{5: 0, 6: 1}, dealt)
+	require.Equal(t, map[int]int{6: 0, 7: 1}, dealt)
 	before, err := fc.Collection("games/" + g + "/seats").Documents(ctx).GetAll()
 	require.NoError(t, err)
 	pv, _, err := s.View(ctx, g, uid["s0"])

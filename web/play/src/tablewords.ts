@@ -182,6 +182,10 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
         return aborted(e, who);
       case "DealSettled":
         return dealSettled(e, who);
+      case "DeckCommitted":
+        // A named deck's commitment (table.TypeDeckCommitted): options are
+        // the deck id, the tag and the commitment, opened at the end.
+        return `The deck ${e.options?.[0] ?? "?"} was shuffled (${num(e["cards"])} cards): its order is committed as ${(e.options?.[2] ?? "").slice(0, 16)}…, opened at the end`;
     }
   }
   const book = phrasebooks[game]?.[e.type];

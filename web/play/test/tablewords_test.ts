@@ -58,6 +58,7 @@ eq(describeTableEvent({ seq: 9, type: "Aborted", index: 0, options: ["chainExhau
 eq(describeTableEvent({ seq: 9, type: "Aborted", index: 0, uid: "alice", options: ["unopened", "bob"] }, "pig", name, byName), "The table ended before its start: Bob did not open their contribution by the deadline", "an abort of a table with openings");
 eq(describeTableEvent({ seq: 8, type: "Opened", uid: "bob" }, "pig", name, byName), "Bob opened their contribution", "an opening");
 eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "bob", options: ["settled"] }, "kuhn", name, byName), "The hand is settled: every player's keys are in and the deal checks", "a hand settled");
+eq(describeTableEvent({ seq: 5, type: "DeckCommitted", k: 0, cards: 3, options: ["kuhn", "kuhn.deal", "3fad73aff5a021c98ba103289feedad7598836c95743e319eb71c056ff37d359"] }, "kuhn", name, byName), "The deck kuhn was shuffled (3 cards): its order is committed as 3fad73aff5a021c9…, opened at the end", "a deck's commitment");
 eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "alice", options: ["deadline", "bob"] }, "kuhn", name, byName), "The hand ended: no pass or key came from Bob by the deadline, who loses what they had put in", "a hand forfeited at the deadline");
 eq(describeTableEvent({ seq: 9, type: "DealSettled", uid: "alice", options: ["cheat", "alice"] }, "kuhn", name, byName), "The hand ended: a pass or key from Alice did not check, who loses the most the hand could cost", "a hand forfeited by a bad key");
 // A game without a phrasebook: the definition's names in words.
