@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -111,5 +112,24 @@ func TestKuhnShowsEachSeatItsOwnCard(t *testing.T) {
 		}
 		require.Equal(t, 1, dealt, "%s's page: its own deal", uid)
 		require.Equal(t, 1, traces, "%s's page: the other seat's deal as its trace", uid)
+		checkRecordEnd(t, p, "It opens the deck's commitment this page showed as the cards were shuffled", "In a crypto game the server drew the dice")
+	}
+	bob.Eval(`document.getElementById("tg-record-end").scrollIntoView()`, nil)
+	bob.shot("kuhn-record-end-390")
+	bob.checkScreen("Kuhn's end with its record checked, at 390 px")
+}
+
+// checkRecordEnd waits for p's check of a finished crypto or fair
+// table's record (tablerecord.ts) and requires it passed, saying each of
+// want.
+func checkRecordEnd(t *testing.T, p *player, want ...string) {
+	t.Helper()
+	p.WaitFor(`!document.getElementById("tg-record-end").hidden && !["", "unread"].includes(document.getElementById("tg-record-end").dataset.status)`, time.Minute)
+	text := p.String(`document.getElementById("tg-record-checks").textContent`)
+	require.Equal(t, "ok", p.String(`document.getElementById("tg-record-end").dataset.status`), text)
+	require.Equal(t, "yes", p.String(`document.getElementById("tg-record-end").dataset.ok`), text)
+	require.Contains(t, text, "It is this table's game")
+	for _, w := range want {
+		require.Contains(t, text, w)
 	}
 }

@@ -44,6 +44,18 @@ func TestTableSeedInNode(t *testing.T) {
 	require.Equal(t, "ok\n", string(b))
 }
 
+// A crypto or fair table's record checked at its end, run by Node: the
+// verdict against what the page showed (game, mode, seats, rules, the
+// fair commitment, the decks' published commitments), each check with a
+// changed input that it must catch (test/tablerecord_test.ts).
+func TestTableRecordInNode(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "tablerecord_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/tablerecord_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}
+
 // A table followed by listeners, run by Node: own addressed events in
 // place of their traces, and the seat's view of its documents
 // (test/tablewatch_test.ts).

@@ -244,6 +244,10 @@ func TestPigOnGenericBoard(t *testing.T) {
 	require.Equal(t, final.State.Banked, banked)
 	require.Equal(t, final.Outcome.Winners[0], won)
 
+	for _, p := range []*player{alice, bob} {
+		checkRecordEnd(t, p, "In a crypto game the server drew the dice")
+		require.NotContains(t, p.String(`document.getElementById("tg-record-checks").textContent`), "deck", "Pig shuffles no deck")
+	}
 	alice.shot("pig-end-alice-desktop")
 	bob.shot("pig-end-bob-phone")
 	alice.checkScreen("Pig's end at 1280 px")

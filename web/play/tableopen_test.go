@@ -169,6 +169,7 @@ func TestFairOpeningsPigInChromium(t *testing.T) {
 		require.Equal(t, "true", p.String(`document.getElementById("tg-fair-end").dataset.openings`))
 		require.Equal(t, "true", p.String(`document.getElementById("tg-fair-end").dataset.mine`))
 		require.Contains(t, p.String(`document.getElementById("tg-fair-checks").textContent`), "Every contribution opens the commitment its seat made when it joined.")
+		checkRecordEnd(t, p, "Its commitment is the one this page showed before the game.")
 	}
 	bob.shot("table-openings-end-390")
 	bob.checkScreen("a fair table with openings at its end, at 390 px")

@@ -163,6 +163,7 @@ func playSeededPig(t *testing.T, srv *server, alice, bob *player) {
 		p.WaitFor(`document.getElementById("tg-seed-end").dataset.status !== "" && !document.getElementById("tg-seed-end").hidden`)
 		require.Equal(t, "ok", p.String(`document.getElementById("tg-seed-end").dataset.status`))
 		require.Equal(t, "yes", p.String(`document.getElementById("tg-seed-end").dataset.ok`))
+		require.True(t, isTrue(p, `document.getElementById("tg-record-end").hidden`), "a seeded table's record is checked by its own section")
 		checks := p.String(`document.getElementById("tg-seed-checks").textContent`)
 		require.Contains(t, checks, "every draw recomputed from the seed")
 		require.Contains(t, checks, "Its seed is “"+seed+"”: every die and card of the game was recomputed from it, here.")

@@ -2,16 +2,19 @@
 // commitment in play, its reveal checked at the end against what this
 // device saw and sent (tablefair.ts); a seeded table said to be one, and
 // its record checked at the end, its seed against the one this device
-// typed (tableseed.ts); and the game's record offered as a download for
-// the verifier page (/verify/) or gamectl verify.
+// typed (tableseed.ts); a crypto or fair table's record checked at the
+// end against what the page showed (tablerecord.ts); and the game's
+// record offered as a download for the verifier page (/verify/) or
+// gamectl verify.
 
 import { byId, h, replace, show } from "./dom";
 import { refusal } from "./errors";
 import { check, checkLines, ok, sentKey, short, type Sent, type TableFairness } from "./tablefair";
 import { keptSent } from "./tableopen";
+import { publishedDecks, recordCheck, recordLines, recordOK, type PlainRecord } from "./tablerecord";
 import { seedCheck, seedKey, seedLines, seedOK, type SeededRecord } from "./tableseed";
 import { judgeRecord } from "./tabletrust";
-import type { SeatNames, TableView } from "./tablewords";
+import type { SeatNames, TableEvent, TableView } from "./tablewords";
 
 /** loadSent returns what this device saw and sent at its join of the
  * game, if it kept it. */
@@ -163,6 +166,57 @@ export class SeededView {
       end.dataset.ok = seedOK(c) ? "yes" : "no";
       end.dataset.mine = c.mine === null ? "" : String(c.mine);
     } catch (e) {
+      replace(list, h("li", {}, "The record could not be fetched: " + refusal(e)));
+      end.dataset.status = "unread";
+      this.checked = "";
+    }
+  }
+}
+
+/** RecordView checks a finished crypto or fair table's record on the
+ * page (tablerecord.ts): fetched with exportGame, replayed in the page's
+ * WebAssembly, read against what the page showed (the view, and the
+ * whole log the page gathered: a view may carry only the events since
+ * the page's last), once per version. A table abandoned by its owner has
+ * no game to check. */
+export class RecordView {
+  private checked = "";
+
+  constructor(
+    private readonly uid: string,
+    private readonly call: <T>(fn: string, data: object) => Promise<T>,
+  ) {}
+
+  render(v: TableView, log: Iterable<TableEvent>): void {
+    const on = (v.mode === "crypto" || v.mode === "fair") && v.phase === "finished" && !!v.outcome && !v.outcome.abandoned;
+    show(byId("tg-record-end"), on);
+    if (!on) return;
+    const key = v.gameId + "@" + v.version;
+    if (key === this.checked) return;
+    this.checked = key;
+    const decks = publishedDecks([...log].sort((a, b) => a.seq - b.seq));
+    void this.check(v, decks, key);
+  }
+
+  private async check(v: TableView, decks: string[], key: string): Promise<void> {
+    const end = byId("tg-record-end");
+    const list = byId("tg-record-checks");
+    replace(list, h("li", {}, "Checking…"));
+    end.dataset.status = "";
+    end.dataset.ok = "";
+    try {
+      const rec = await this.call<PlainRecord>("exportGame", { game: v.game, gameId: v.gameId });
+      const j = judgeRecord(rec, v.gameId, this.uid);
+      if (this.checked !== key) return;
+      const c = recordCheck(rec, j.status, {
+        game: v.game, mode: v.mode, seats: v.seats.length, rules: v.rules, commitmentHex: v.fairness?.commitmentHex,
+        decks,
+      });
+      replace(list, ...recordLines(c, j.message).map((l) => h("li", {}, l)));
+      end.dataset.status = j.status;
+      end.dataset.ok = recordOK(c) ? "yes" : "no";
+    } catch (e) {
+      if (this.checked !== key) return;
       replace(list, h("li", {}, "The record could not be fetched: " + refusal(e)));
       end.dataset.status = "unread";
       this.checked = "";

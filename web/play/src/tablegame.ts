@@ -14,7 +14,7 @@ import { refusal } from "./errors";
 import { clearStale, noteStatus, pageTitle, signalTurn, TurnAlert } from "./safety";
 import { appendLog, moveButtons, redescribeLog, renderPlayers, turnLine } from "./genericboard";
 import { boardFor, genericBoard, seenEvents } from "./boards";
-import { downloadRecord, FairView, saveSent, SeededView } from "./tableend";
+import { downloadRecord, FairView, RecordView, saveSent, SeededView } from "./tableend";
 import { drawEntropy } from "./tablefair";
 import { Follower } from "./tablefollow";
 import { commitAtJoin, OpenPage } from "./tableopen";
@@ -51,6 +51,7 @@ export class TableGame {
   private readonly ac = new AbortController();
   private readonly fair: FairView;
   private readonly seeded: SeededView;
+  private readonly record: RecordView;
   private readonly trust: TrustPage;
   private readonly opening: OpenPage;
   private readonly alert = new TurnAlert();
@@ -71,6 +72,7 @@ export class TableGame {
     this.info = ctx.info(first.game);
     this.fair = new FairView(ctx.uid, id);
     this.seeded = new SeededView(ctx.uid, id, ctx.call);
+    this.record = new RecordView(ctx.uid, ctx.call);
     this.trust = new TrustPage({
       uid: ctx.uid, gameId: id, call: ctx.call, refresh: () => this.refresh(), say: (t) => (byId("tg-status").textContent = t),
       opened: (cards) => this.openedCards(cards),
@@ -202,6 +204,7 @@ export class TableGame {
     el.dataset.live = this.live ? "1" : "";
     this.fair.render(v, this.name);
     this.seeded.render(v);
+    this.record.render(v, this.events.values());
     this.trust.render(v, this.name);
     this.opening.render(v, this.name);
     show(byId("tg-share"), v.phase === "lobby" && v.seats.some((s) => s.uid === "")); // an invitation while a seat is free
