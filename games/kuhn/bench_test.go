@@ -48,9 +48,10 @@ func bareHand(seed string) (pay0, moves int) {
 }
 
 // pipelineHand plays the same hand through the machinery
-// (matchtest.Pipeline: a lean match, the random bot, Apply's guards).
-func pipelineHand(tb testing.TB, seed string) (pay0, moves int) {
-	st, moves := matchtest.Pipeline(tb, kuhn.Def, 2, seed, "random")
+// (matchtest.Worker.Pipeline: a lean match carried from hand to hand as
+// Simulate's workers do, the random bot, Apply's guards).
+func pipelineHand(tb testing.TB, w *matchtest.Worker, seed string) (pay0, moves int) {
+	st, moves := w.Pipeline(tb, kuhn.Def, 2, seed, "random")
 	return int(st.Outcome().Payoffs[0]), moves
 }
 
@@ -61,10 +62,11 @@ func pipelineHand(tb testing.TB, seed string) (pay0, moves int) {
 func TestPipelineMatchesBareLoop(t *testing.T) {
 	sum := 0
 	const n = 4000
+	var w matchtest.Worker
 	for i := range n {
 		seed := "bare#" + strconv.Itoa(i)
 		p1, n1 := bareHand(seed)
-		p2, n2 := pipelineHand(t, seed)
+		p2, n2 := pipelineHand(t, &w, seed)
 		require.Equal(t, [2]int{p1, n1}, [2]int{p2, n2}, seed)
 		sum += p1
 	}
@@ -77,5 +79,6 @@ func TestPipelineMatchesBareLoop(t *testing.T) {
 // ns/game and their ratio, issue 28's "at most 10x" (go test -run '^$'
 // -bench GameInterleaved -benchtime 20000x -count 5 ./games/kuhn/).
 func BenchmarkGameInterleaved(b *testing.B) {
-	matchtest.Interleaved(b, func(seed string) (int, int) { return pipelineHand(b, seed) }, bareHand)
+	var w matchtest.Worker
+	matchtest.Interleaved(b, func(seed string) (int, int) { return pipelineHand(b, &w, seed) }, bareHand)
 }

@@ -85,19 +85,21 @@ func bareGame(seed string) (pay0, moves int) {
 }
 
 // pipelineGame plays the same hand through the machinery
-// (matchtest.Pipeline: a lean match, the random bot, Apply's guards).
-func pipelineGame(tb testing.TB, seed string) (pay0, moves int) {
-	st, moves := matchtest.Pipeline(tb, leduc.Def, 2, seed, "random")
+// (matchtest.Worker.Pipeline: a lean match carried from hand to hand as
+// Simulate's workers do, the random bot, Apply's guards).
+func pipelineGame(tb testing.TB, w *matchtest.Worker, seed string) (pay0, moves int) {
+	st, moves := w.Pipeline(tb, leduc.Def, 2, seed, "random")
 	return int(st.Outcome().Payoffs[0]), moves
 }
 
 // The pipeline and the bare loop play the same hands: identical payoffs
 // and move counts.
 func TestPipelineMatchesBareLoop(t *testing.T) {
+	var w matchtest.Worker
 	for i := range 600 {
 		seed := "bare#" + strconv.Itoa(i)
 		p1, n1 := bareGame(seed)
-		p2, n2 := pipelineGame(t, seed)
+		p2, n2 := pipelineGame(t, &w, seed)
 		require.Equal(t, [2]int{p1, n1}, [2]int{p2, n2}, seed)
 	}
 }
@@ -108,5 +110,6 @@ func TestPipelineMatchesBareLoop(t *testing.T) {
 // ns/game and their ratio, the "at most 10x" (go test -run '^$'
 // -bench GameInterleaved -benchtime 20000x -count 5 ./games/leduc/).
 func BenchmarkGameInterleaved(b *testing.B) {
-	matchtest.Interleaved(b, func(seed string) (int, int) { return pipelineGame(b, seed) }, bareGame)
+	var w matchtest.Worker
+	matchtest.Interleaved(b, func(seed string) (int, int) { return pipelineGame(b, &w, seed) }, bareGame)
 }

@@ -56,9 +56,10 @@ func bareGame(seed, bot string) (winner, moves int) {
 }
 
 // pipelineGame plays the same game through the machinery
-// (matchtest.Pipeline: a lean match, the bots, Apply's guards).
-func pipelineGame(tb testing.TB, seed, bot string) (winner, moves int) {
-	st, moves := matchtest.Pipeline(tb, pig.Def, 2, seed, bot)
+// (matchtest.Worker.Pipeline: a lean match carried from game to game as
+// Simulate's workers do, the bots, Apply's guards).
+func pipelineGame(tb testing.TB, w *matchtest.Worker, seed, bot string) (winner, moves int) {
+	st, moves := w.Pipeline(tb, pig.Def, 2, seed, bot)
 	return st.Outcome().Winners[0], moves
 }
 
@@ -66,10 +67,11 @@ func pipelineGame(tb testing.TB, seed, bot string) (winner, moves int) {
 // and move counts.
 func TestPipelineMatchesBareLoop(t *testing.T) {
 	for _, bot := range []string{"random", "hold:20"} {
+		var w matchtest.Worker
 		for i := range 300 {
 			seed := "bare#" + strconv.Itoa(i)
 			w1, n1 := bareGame(seed, bot)
-			w2, n2 := pipelineGame(t, seed, bot)
+			w2, n2 := pipelineGame(t, &w, seed, bot)
 			require.Equal(t, [2]int{w1, n1}, [2]int{w2, n2}, "%s %s", bot, seed)
 		}
 	}
@@ -82,8 +84,9 @@ func BenchmarkGame(b *testing.B) {
 	for _, bot := range []string{"random", "hold:20"} {
 		b.Run("pipeline/"+bot, func(b *testing.B) {
 			moves := 0
+			var w matchtest.Worker
 			for i := 0; b.Loop(); i++ {
-				_, n := pipelineGame(b, "bench#"+strconv.Itoa(i), bot)
+				_, n := pipelineGame(b, &w, "bench#"+strconv.Itoa(i), bot)
 				moves += n
 			}
 			b.ReportMetric(float64(moves)/float64(b.N), "moves/op")
@@ -108,7 +111,8 @@ func BenchmarkGame(b *testing.B) {
 func BenchmarkGameInterleaved(b *testing.B) {
 	for _, bot := range []string{"random", "hold:20"} {
 		b.Run(bot, func(b *testing.B) {
-			matchtest.Interleaved(b, func(seed string) (int, int) { return pipelineGame(b, seed, bot) },
+			var w matchtest.Worker
+			matchtest.Interleaved(b, func(seed string) (int, int) { return pipelineGame(b, &w, seed, bot) },
 				func(seed string) (int, int) { return bareGame(seed, bot) })
 		})
 	}
