@@ -49,10 +49,11 @@ type TableAck struct {
 }
 
 // LastAck returns the last acknowledgement the Table holds of its
-// player's reveals and deal messages (nil: none). The Table holds it in
-// memory only: a player whose evidence must outlive the process writes
-// it out (it is JSON, and verifies read back) beside its seat's secrets
-// (trustseat's Export).
+// player's reveals and deal messages (nil: none), which View compares
+// with the table's end (TableDropped). The Table holds it in memory;
+// KeepIn keeps it in the player's trustseat.Seat, whose secrets (Export)
+// then carry it, and HoldFrom takes it back after a restart (TrustTable
+// does the first after each acknowledgement).
 func (t *Table) LastAck() *TableAck {
 	if t.last == nil {
 		return nil
