@@ -25,7 +25,9 @@ import (
 // acknowledgement (LastAck) for the player to show: a server that takes a
 // reveal or a deal message, drops it and then names the seat as the one
 // who stalled is contradicted by its own signature (VerifyTableAck is the
-// third party's check).
+// third party's check). View compares the table's end with it
+// (tableblame.go: a *TableDropped), and KeepIn keeps it with the seat's
+// secrets.
 
 // TableAck is the server's acknowledgement of this player's action at a
 // trustless table: its success answer to an action that brought a reveal
