@@ -131,7 +131,9 @@ func revealDropped(ack *TableAck, v *TableView, tv *table.TrustlessView) *TableD
 		}
 		return &TableDropped{Ack: *ack, Index: r.Index, Reason: e.Options[0], Missing: slices.Clone(e.Options[1:])}
 	}
-	if a := tv.Abort; a != nil && tv.Pending != nil && tv.Pending.Index == r.Index && slices.Contains(a.Missing, r.Seat) {
+	// The record's pending round (the view's own, PendingRound, is shown
+	// only while the table plays).
+	if a, p := tv.Abort, tv.RecordTrustless.Pending; a != nil && p != nil && p.Index == r.Index && slices.Contains(a.Missing, r.Seat) {
 		return &TableDropped{Ack: *ack, Index: r.Index, Reason: a.Reason, Missing: uidsOf(v, a.Missing)}
 	}
 	return nil
