@@ -231,8 +231,13 @@ func (t *Table) Act(ctx context.Context, kind string, version uint64, seat *int)
 
 // View reads the table as the player may (getView): the public part, its
 // seat's view of the game, its own private part, its legal moves and the
-// log's events after afterSeq. Errors: the functions' refusal (not_created
-// for a table the player may not read).
+// log's events after afterSeq. At a trustless table it compares the view
+// with the last acknowledgement the Table holds (LastAck; tableblame.go):
+// a table ended naming the player as missing what the server
+// acknowledged taking is a *TableDropped, and the Table then sends
+// nothing more. Errors: the functions' refusal (not_created for a table
+// the player may not read), a protocol that does not decode, a
+// *TableDropped.
 func (t *Table) View(ctx context.Context, afterSeq uint64) (*TableView, error) {
 	d := map[string]any{"game": t.game, "gameId": t.id}
 	if afterSeq > 0 {
@@ -240,6 +245,9 @@ func (t *Table) View(ctx context.Context, afterSeq uint64) (*TableView, error) {
 	}
 	var v TableView
 	if err := t.f.Call(ctx, "getView", d, &v); err != nil {
+		return nil, err
+	}
+	if err := t.checkBlame(&v); err != nil {
 		return nil, err
 	}
 	return &v, nil

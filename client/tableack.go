@@ -25,7 +25,9 @@ import (
 // acknowledgement (LastAck) for the player to show: a server that takes a
 // reveal or a deal message, drops it and then names the seat as the one
 // who stalled is contradicted by its own signature (VerifyTableAck is the
-// third party's check).
+// third party's check). View compares the table's end with it
+// (tableblame.go: a *TableDropped), and KeepIn keeps it with the seat's
+// secrets.
 
 // TableAck is the server's acknowledgement of this player's action at a
 // trustless table: its success answer to an action that brought a reveal
@@ -49,10 +51,11 @@ type TableAck struct {
 }
 
 // LastAck returns the last acknowledgement the Table holds of its
-// player's reveals and deal messages (nil: none). The Table holds it in
-// memory only: a player whose evidence must outlive the process writes
-// it out (it is JSON, and verifies read back) beside its seat's secrets
-// (trustseat's Export).
+// player's reveals and deal messages (nil: none), which View compares
+// with the table's end (TableDropped). The Table holds it in memory;
+// KeepIn keeps it in the player's trustseat.Seat, whose secrets (Export)
+// then carry it, and HoldFrom takes it back after a restart (TrustTable
+// does the first after each acknowledgement).
 func (t *Table) LastAck() *TableAck {
 	if t.last == nil {
 		return nil

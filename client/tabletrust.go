@@ -8,6 +8,7 @@ import (
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // TrustTable is a trustless table reached through its players' own
@@ -23,18 +24,29 @@ type TrustTable struct {
 	// the uid whose view is read for the public one ("").
 	Tables map[string]*Table
 	Public string
+	// Seats are the players' seats, by uid (nil, or a uid missing: none):
+	// after each acknowledgement, Do keeps it in its actor's seat
+	// (Table.KeepIn), so that the seat's secrets carry it.
+	Seats map[string]*trustseat.Seat
 }
 
-// Do sends a through its actor's Table. Errors: an actor without a
-// Table, and Send's.
+// Do sends a through its actor's Table, and keeps the acknowledgement
+// it brought in the actor's seat (Seats). Errors: an actor without a
+// Table, Send's, and KeepIn's.
 func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 	t := tt.Tables[a.Actor]
 	if t == nil {
 		return nil, fmt.Errorf("client: no Table for %q", a.Actor)
 	}
+	before := t.last
 	r, err := t.Send(tt.Ctx, a)
 	if err != nil {
 		return nil, err
+	}
+	if s := tt.Seats[a.Actor]; s != nil && t.last != before {
+		if err := t.KeepIn(s); err != nil {
+			return nil, err
+		}
 	}
 	return &table.Result{ActionID: r.ActionID, Version: r.Version, Replayed: r.Replayed}, nil
 }

@@ -23,8 +23,10 @@ import (
 // deterministic stream, so that a restored seat makes again exactly the
 // passes it made, and learns its keys back from them), and the last index
 // it revealed with that round's digest and transcript (it never reveals
-// an index for two rounds). Everything else a seat holds is rebuilt from
-// the table's view. Export gives them as a versioned blob; Restore takes
+// an index for two rounds); and, beside them, the evidence its client
+// keeps (KeepAck: the server's last acknowledgement of the seat's reveal
+// or deal message, which a restart must not lose). Everything else a
+// seat holds is rebuilt from the table's view. Export gives them as a versioned blob; Restore takes
 // one back, refusing any blob that is not this game's, table's, uid's and
 // seat's, or not exactly in the canonical form Export writes.
 
@@ -46,6 +48,10 @@ type secretsWire struct {
 	Revealed    uint32 `json:"revealed"`
 	Digest      string `json:"digest,omitempty"`
 	Transcript  string `json:"transcript,omitempty"`
+	// Ack is the evidence KeepAck kept, a JSON object as its client
+	// wrote it (absent: none; a blob written before it existed has none
+	// and reads as before).
+	Ack json.RawMessage `json:"ack,omitempty"`
 	// Check is the first 16 hex digits of SHA-256 of the blob written
 	// with Check empty: a blob damaged in storage is refused.
 	Check string `json:"check"`
@@ -61,7 +67,8 @@ func (w secretsWire) sum() string {
 
 // Export returns the seat's secrets as a blob for Restore: whoever holds
 // it can sign and reveal for the seat, so it is kept on the seat's device
-// alone. It changes when the seat reveals (nothing else changes it).
+// alone. It changes when the seat reveals or keeps an acknowledgement
+// (KeepAck; nothing else changes it).
 func (s *Seat) Export() []byte {
 	w := secretsWire{V: SecretsVersion, Game: s.def.Name(), GameID: s.gameID, UID: s.uid, Seat: s.seat,
 		ChainLength: s.chain.Len(), Revealed: s.revealed}
@@ -72,6 +79,7 @@ func (s *Seat) Export() []byte {
 	if s.revealed > 0 {
 		w.Digest, w.Transcript = hex.EncodeToString(s.lastDigest[:]), hex.EncodeToString(s.lastTr[:])
 	}
+	w.Ack = s.ack
 	w.Check = w.sum()
 	b, _ := json.Marshal(w) // strings and integers: never fails
 	return b
@@ -82,8 +90,10 @@ func (s *Seat) Export() []byte {
 // another version, game, table, uid or seat, and one that is corrupt:
 // not JSON, an unknown or missing field, trailing data, a secret that is
 // not 64 hex digits, a chain of 0 or more than trustless.MaxChainLength
-// links, an index revealed past the chain, or anything not written
-// exactly as Export writes it. Its passes at a dealing table are made
+// links, an index revealed past the chain, an acknowledgement that is
+// not a JSON object of at most MaxAckBytes, or anything not written
+// exactly as Export writes it. A blob without an acknowledgement (one
+// written before KeepAck existed) restores a seat that keeps none. Its passes at a dealing table are made
 // again from the view (Move, Reveal, DealTo) and checked against the
 // table's: a blob whose passes differ is refused there.
 func Restore(def game.Definition, gameID, uid string, seat int, blob []byte) (*Seat, error) {
@@ -117,6 +127,8 @@ func Restore(def game.Definition, gameID, uid string, seat int, blob []byte) (*S
 		return nil, fmt.Errorf("trustseat: the seat's secrets say index %d was revealed, past its chain of %d", w.Revealed, w.ChainLength)
 	case (w.Revealed > 0) != (w.Digest != "") || (w.Revealed > 0) != (w.Transcript != ""):
 		return nil, errors.New("trustseat: the seat's secrets hold a last reveal's digest and transcript if and only if an index was revealed")
+	case w.Ack != nil && checkAck(w.Ack) != nil:
+		return nil, fmt.Errorf("trustseat: the seat's secrets' acknowledgement: %v", checkAck(w.Ack))
 	}
 	var chainSec, keySeed, dealSeed, digest, tr [32]byte
 	for _, f := range []struct {
@@ -135,7 +147,7 @@ func Restore(def game.Definition, gameID, uid string, seat int, blob []byte) (*S
 	if err != nil {
 		return nil, err
 	}
-	s.revealed, s.lastDigest, s.lastTr = w.Revealed, digest, tr
+	s.revealed, s.lastDigest, s.lastTr, s.ack = w.Revealed, digest, tr, w.Ack
 	if !bytes.Equal(s.Export(), blob) {
 		return nil, errors.New("trustseat: the seat's secrets are not in the form this client writes")
 	}

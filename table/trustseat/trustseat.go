@@ -41,6 +41,9 @@ type Seat struct {
 	deal   *trustdeal.Seat
 	dealer *match.MentalDealer
 	leak   bool // LeakAtDeal's
+	// ack is the acknowledgement its client keeps with its secrets
+	// (ack.go), as Export writes it.
+	ack []byte
 }
 
 // New draws a seat's chain of n links (the table's chainLength), its key
