@@ -13,8 +13,15 @@
 //	                              tableDueAt (a trustless table's pending round's
 //	                              deadline or a dealing table's current wait's,
 //	                              unix ms, absent when none: the sweep's query)
-//	games/{gameId}/private/table  the saved table (table.Save, fairboard-table/v1: the
-//	                              seed, the moves, the draws, the stored results): server only
+//	games/{gameId}/private/table  the table's head (table.SaveHead, fairboard-table/v2;
+//	                              a table saved before heads: table.Save, v1, until its
+//	                              next action): the seed, the snapshot, the open tail of
+//	                              the log, moves and draws (under ChunkSize of each):
+//	                              server only
+//	games/{gameId}/private/c-{i}  sealed chunk i (%06d, from 0) of the log, moves and
+//	                              draws (fairboard-table-chunk/v1), created once: server only
+//	games/{gameId}/private/r-{h}  one stored result, h its table.ResultID (hex SHA-256
+//	                              of actor "/" action id), created once: server only
 //	games/{gameId}/log/{id}       one applied action's events as the public reads them
 //	                              {events: [...]} (an event addressed to one seat as its
 //	                              trace, table.TypeAddressed), id %020d of its last seq
@@ -26,10 +33,15 @@
 //	                              it, and again whenever either changes
 //
 // Every create and action is one Firestore transaction: it reads the
-// private document, restores the table (table.Restore, from its snapshot),
-// applies the action and writes the game document, the private table, one
-// log document and the seat documents whose part changed; a refused
-// action or a retry (table.Result.Replayed) writes nothing. Of two actions at once
+// head and the action's stored result in one GetAll, restores the table
+// from the head alone (table.Restore, from its snapshot; AddResult),
+// applies the action and writes the game document, the head, the new
+// stored result, the chunk the head sealed if any, one log document and
+// the seat documents whose part changed; a refused action or a retry
+// (table.Result.Replayed) writes nothing. A whole view, a record and
+// Saved read the head, then its chunks (table.JoinHead); ViewAfter a
+// seq in the open tail reads the head alone (docs/store.md, "The saved
+// table's parts"). Of two actions at once
 // on a table, Firestore's locks serialise them and the loser is retried
 // on the winner's table (then stale_version if it named the version).
 package fstables

@@ -14,7 +14,7 @@ import (
 // ChunkSize is the head's chunk size (table.Table.SaveHead): its open
 // tail is sealed into a chunk document once it holds this many log
 // events, moves or draws.
-const ChunkSize = 128
+const ChunkSize = 64
 
 // partDoc is a chunk or a stored result: games/{id}/private/c-{index}
 // (%06d) and games/{id}/private/r-{table.ResultID}.
