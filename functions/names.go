@@ -13,6 +13,7 @@ import (
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
 )
 
 // Players' names (docs/functions.md, "Names"): setName and getName, the
@@ -153,7 +154,7 @@ func (a *API) gameOver(ctx context.Context, uid, id string) (bool, error) {
 		return false, err
 	}
 	if name != "" { // a table
-		v, _, err := a.tables.View(ctx, id, uid)
+		v, _, err := tablestore.ViewAfter(ctx, a.tables, id, uid, math.MaxUint64) // no log read
 		if errors.Is(err, table.CodeNotCreated) {
 			return true, nil
 		}

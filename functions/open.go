@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
 )
 
 // Open games and spectators (docs/functions.md, "Open games, spectators
@@ -155,7 +156,7 @@ func (a *API) relist(ctx context.Context, gameID string) {
 			phase = lobby.PhaseFinished
 		}
 	} else {
-		v, _, err := a.tables.View(ctx, gameID, "")
+		v, _, err := tablestore.ViewAfter(ctx, a.tables, gameID, "", math.MaxUint64) // no log read
 		if err != nil {
 			a.log.Warn("relist: the table could not be read", "game", gameID, "err", err)
 			return

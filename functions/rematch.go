@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
 )
 
 // RematchRequest is rematch's data: the finished game's id (and,
@@ -186,7 +187,7 @@ func (a *API) rematchDungeon(ctx context.Context, uid, old string) (any, error) 
 }
 
 func (a *API) rematchTable(ctx context.Context, uid, name, old string) (any, error) {
-	v, def, err := a.tables.View(ctx, old, uid)
+	v, def, err := tablestore.ViewAfter(ctx, a.tables, old, uid, math.MaxUint64) // no log read
 	if err != nil {
 		return nil, err
 	}

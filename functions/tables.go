@@ -215,7 +215,7 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 	if !table.ValidID(q.GameID) {
 		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
-	v, def, err := a.tables.View(ctx, q.GameID, uid)
+	v, def, err := tablestore.ViewAfter(ctx, a.tables, q.GameID, uid, q.AfterSeq)
 	if err != nil {
 		return nil, err
 	}

@@ -220,12 +220,13 @@ func (t *Table) Do(a Action) (*Result, error) {
 	t.version++
 	res := Result{ActionID: a.ActionID, Version: t.version, Events: visible(t.log[n:], viewer)}
 	t.records[key] = record{fp: fp, res: res.clone()}
+	t.fresh = append(t.fresh, key)
 	return &res, nil
 }
 
 // emit appends an event of the table, or of the game (g), to the log.
 func (t *Table) emit(e Event) {
-	e.Seq = len(t.log) + 1
+	e.Seq = t.sealed.Log + len(t.log) + 1
 	t.log = append(t.log, e)
 }
 

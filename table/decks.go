@@ -113,7 +113,7 @@ func (t *Table) restoreDecks(s *saved) error {
 		return fmt.Errorf("the salt key is not the one the %s table's seed makes", s.Mode)
 	}
 	t.deckKey = &key
-	t.decks = len(t.publishedDecks())
+	t.decks = s.Decks + len(t.publishedDecks())
 	return nil
 }
 

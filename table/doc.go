@@ -19,7 +19,10 @@
 // no move replayed) or, without one, by replaying its moves
 // (match.Resume), its stream going on: a seeded or fair one where it was,
 // a crypto one on a new crypto stream; RestoreReplay always replays, the
-// check of the moves. The stores (package tablestore) and the functions
+// check of the moves. Table.SaveHead saves it in parts instead (head.go:
+// a head of bounded size, its stored results and sealed chunks of its
+// log, moves and draws apart), which Restore takes alone and JoinHead
+// joins back whole. The stores (package tablestore) and the functions
 // serve it.
 //
 // It imports game, match and rng only, never a game (imports_test.go).

@@ -2,6 +2,7 @@ package table
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -36,6 +37,9 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 	}
 	if t.phase != PhaseFinished || t.m == nil {
 		return nil, reject(CodeNotFinished, "the game is not over: its record comes at its end")
+	}
+	if t.sealed.Chunks > 0 {
+		return nil, errors.New("table: record of a table restored from its head alone (JoinHead its chunks first)")
 	}
 	seats := make([]game.Seat, len(t.seats))
 	for i, s := range t.seats {

@@ -56,6 +56,9 @@ type saved struct {
 	// 64 hex digits; absent at a trustless table, in the lobby, and at a
 	// table that started before commitments (which commits to nothing).
 	DeckKey string `json:"deckKey,omitempty"`
+	// The head's (HeadFormat, head.go), zero in SavedFormat: what its
+	// sealed chunks hold.
+	sealedPart
 }
 
 type savedRecord struct {
@@ -71,7 +74,19 @@ type savedRecord struct {
 // secret parts: for the server only. The same table saves to the same
 // bytes.
 func (t *Table) Save() ([]byte, error) {
-	s := saved{Format: SavedFormat, Game: t.def.Name(), Owner: t.owner, Mode: t.mode, Seed: t.seed,
+	if t.sealed.Chunks > 0 {
+		return nil, errors.New("table: save: a table restored from its head alone saves as a head (SaveHead)")
+	}
+	s, err := t.toSaved()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
+
+// toSaved is the table as Save keeps it, every stored result included.
+func (t *Table) toSaved() (*saved, error) {
+	s := &saved{Format: SavedFormat, Game: t.def.Name(), Owner: t.owner, Mode: t.mode, Seed: t.seed,
 		ServerSeed: t.serverSeed, Entropy: t.entropy,
 		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out, Trustless: t.tl, Openings: t.op}
 	for k, r := range t.records {
@@ -92,7 +107,7 @@ func (t *Table) Save() ([]byte, error) {
 		s.Snapshot = snap
 		s.DeckKey = t.savedDeckKey()
 	}
-	return json.Marshal(s)
+	return s, nil
 }
 
 // Restore makes the table saved in data (Table.Save) again, under def:
@@ -128,8 +143,10 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 		return nil, fmt.Errorf("table: restore: "+format, a...)
 	}
 	switch {
-	case s.Format != SavedFormat:
-		return bad("format %q, not %q", s.Format, SavedFormat)
+	case s.Format != SavedFormat && s.Format != HeadFormat:
+		return bad("format %q, not %q or %q", s.Format, SavedFormat, HeadFormat)
+	case checkSealed(&s, replay) != nil:
+		return bad("%v", checkSealed(&s, replay))
 	case s.Game != def.Name():
 		return bad("a table of %s, not %s", s.Game, def.Name())
 	case s.Mode != rng.ModeSeeded && s.Mode != rng.ModeCrypto && s.Mode != rng.ModeFair && s.Mode != rng.ModeTrustless:
@@ -154,7 +171,7 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 		return bad("%w", err)
 	}
 	t := &Table{def: def, kinds: def.Kinds(), owner: s.Owner, mode: s.Mode, seed: s.Seed, serverSeed: s.ServerSeed, entropy: s.Entropy, rules: rules,
-		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}, tl: s.Trustless, op: s.Openings}
+		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}, tl: s.Trustless, op: s.Openings, sealed: s.sealedPart}
 	for _, r := range s.Records {
 		t.records[recordKey{r.Actor, r.ActionID}] = record{fp: r.Fingerprint, res: r.Result}
 	}

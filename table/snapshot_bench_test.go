@@ -81,6 +81,75 @@ func BenchmarkActionAfterMoves(b *testing.B) {
 	}
 }
 
+// benchHead returns the head (SaveHead, chunks of chunkSize) of the
+// table benchTable makes, played as a store in parts plays it: each
+// action on the head restored alone, with the results kept apart.
+func benchHead(b *testing.B, n, chunkSize int) []byte {
+	b.Helper()
+	tb, _, err := table.Create(pig.Def, table.CreateRequest{Actor: uid(0), ActionID: "c", Mode: rng.ModeSeeded, Seed: "bench",
+		Rules: []byte(`{"goal":10000,"dieSides":6}`)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h, err := tb.SaveHead(chunkSize)
+	if err != nil {
+		b.Fatal(err)
+	}
+	do := func(a table.Action) {
+		tb, err := table.Restore(pig.Def, h.Saved)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.Version = tb.Version()
+		if a.Kind == table.KindMove {
+			a.Actor = uid(tb.Public().ToMove)
+		}
+		if _, err := tb.Do(a); err != nil {
+			b.Fatal(err)
+		}
+		if h, err = tb.SaveHead(chunkSize); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 2 {
+		do(table.Action{Actor: uid(i), ActionID: "j", Kind: table.KindJoin, Seat: i})
+	}
+	do(table.Action{Actor: uid(0), ActionID: "s", Kind: table.KindStart})
+	for k := range n {
+		do(table.Action{ActionID: fmt.Sprintf("m%d", k), Kind: table.KindMove, Move: []byte(`{"kind":"roll"}`)})
+	}
+	return h.Saved
+}
+
+// BenchmarkHeadActionAfterMoves is BenchmarkActionAfterMoves' action
+// as a store that keeps the table in parts serves it (fstables, chunks
+// of 128): restore the head alone, apply a roll, save the head.
+func BenchmarkHeadActionAfterMoves(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		head := benchHead(b, n, 64)
+		tb, err := table.Restore(pig.Def, head)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a := table.Action{Actor: uid(tb.Public().ToMove), ActionID: "next", Version: tb.Version(), Kind: table.KindMove, Move: []byte(`{"kind":"roll"}`)}
+		b.Run(fmt.Sprintf("moves=%d/head/action", n), func(b *testing.B) {
+			b.ReportMetric(float64(len(head)), "head-bytes")
+			for b.Loop() {
+				tb, err := table.Restore(pig.Def, head)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := tb.Do(a); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := tb.SaveHead(64); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkGameRestoreAfterMoves is the game's part of a restore alone
 // (what the snapshot replaces), after 10, 100 and 1,000 moves of seeded
 // Pig: match.FromSnapshot (its state from its parts, its stream from its

@@ -166,6 +166,13 @@ type Table struct {
 	// commitments published.
 	deckKey *[32]byte
 	decks   int
+	// sealed is what a table restored from a head (head.go) left in its
+	// sealed chunks; fresh the keys of the results stored since it was
+	// made or restored, apart those of results a store keeps apart
+	// (AddResult, or fresh): neither goes into a head.
+	sealed sealedPart
+	fresh  []recordKey
+	apart  map[recordKey]bool
 }
 
 type recordKey struct{ actor, id string }
@@ -256,6 +263,7 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 	t.log = []Event{{Seq: 1, To: game.All, Type: "TableCreated", Vals: [game.MaxVals]int64{int64(n)}, UID: req.Actor}}
 	res := Result{ActionID: req.ActionID, Version: 1, Events: slices.Clone(t.log)}
 	t.records[recordKey{req.Actor, req.ActionID}] = record{fp: createFingerprint(def, asked), res: res}
+	t.fresh = append(t.fresh, recordKey{req.Actor, req.ActionID})
 	return t, &res, nil
 }
 

@@ -112,7 +112,7 @@ func (t *Table) SeatPart(seat int) SeatPart {
 	if t.m != nil {
 		p.Private = t.m.State().AppendPrivate(nil, seat)
 	}
-	for _, e := range t.log {
+	for _, e := range slices.Concat(t.sealed.Addressed, t.log) {
 		if e.To == seat {
 			e.Options = slices.Clone(e.Options)
 			p.Events = append(p.Events, e)

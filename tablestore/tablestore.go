@@ -72,6 +72,25 @@ type Store interface {
 	Due(ctx context.Context, before int64, limit int) ([]string, error)
 }
 
+// ViewerAfter is a Store that may leave out of a view's log the events
+// a reader already read: ViewAfter is View whose Log holds at least
+// every event after afterSeq (those before it may be missing). A store
+// whose View reads more for older events implements it (fstables: a
+// view after a recent seq reads the head alone).
+type ViewerAfter interface {
+	ViewAfter(ctx context.Context, gameID, uid string, afterSeq uint64) (*table.View, game.Definition, error)
+}
+
+// ViewAfter returns s's view of gameID for uid whose log holds at least
+// every event after afterSeq: s.ViewAfter if s is a ViewerAfter, else
+// s.View.
+func ViewAfter(ctx context.Context, s Store, gameID, uid string, afterSeq uint64) (*table.View, game.Definition, error) {
+	if va, ok := s.(ViewerAfter); ok {
+		return va.ViewAfter(ctx, gameID, uid, afterSeq)
+	}
+	return s.View(ctx, gameID, uid)
+}
+
 // Memory is the in-memory Store (over table.Memory): every request is
 // serialised by one mutex, nothing survives a restart.
 type Memory struct {

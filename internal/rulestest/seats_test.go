@@ -27,7 +27,13 @@ var seatReadCases = []rulesCase{
 	{"seat lists the seat documents", "alice", call{"GET", "/games/t1/seats", nil}, false},
 	{"seat's query of its own seat document", "alice", call{"POST", "/games/t1:runQuery", query("seats", false, "", "")}, false},
 	{"collection-group query over seat documents", "alice", call{"POST", ":runQuery", query("seats", true, "", "")}, false},
+	{"owner gets the table's head", "dave", call{"GET", "/games/t1/private/table", nil}, false},
+	{"seat gets its own stored result", "alice", call{"GET", "/games/t1/private/" + aliceResult, nil}, false},
 }
+
+// aliceResult is the id of alice's stored result of her join at t1
+// (fstables: private/r-{table.ResultID}).
+var aliceResult = "r-" + table.ResultID("alice", "j")
 
 // seatTable writes t1 through the table store on Firestore (every
 // document the store's own: none made by hand): a seeded Kuhn poker

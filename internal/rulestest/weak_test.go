@@ -28,6 +28,8 @@ var secretReads = []string{
 	"owner without a seat gets a seat document",
 	"outsider gets a seat document",
 	"seat lists the seat documents",
+	"owner gets the table's head",
+	"seat gets its own stored result",
 	"user gets another's user document",
 	"non-seated player gets the game's names",
 	"owner gets her game's listing",
@@ -46,7 +48,7 @@ var secretReads = []string{
 func secretReadsControl(t *testing.T, w world) {
 	db := emu.Client(t)
 	link := storedLink(t, db, w)
-	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"], "games/t1", "games/t1/seats/0", "games/t1/seats/1", "users/alice", "games/g1/names/all", "lobby/g1"}
+	docs := []string{"games/g1", "games/g1/private/state", "games/g4", w.paths["g4 link"], "games/t1", "games/t1/seats/0", "games/t1/seats/1", "games/t1/private/table", "games/t1/private/" + aliceResult, "users/alice", "games/g1/names/all", "lobby/g1"}
 	weak := emu.Weakened(t, []string{"/links/{id}", "/private/{doc}", "/seats/{seat}", "/users/{uid}", "/names/{doc}", "/lobby/{gameId}"}, docs...)
 	real := emu.Weakened(t, nil, docs...)
 	cases := map[string]rulesCase{}

@@ -13,8 +13,15 @@
 //	                              tableDueAt (a trustless table's pending round's
 //	                              deadline or a dealing table's current wait's,
 //	                              unix ms, absent when none: the sweep's query)
-//	games/{gameId}/private/table  the saved table (table.Save, fairboard-table/v1: the
-//	                              seed, the moves, the draws, the stored results): server only
+//	games/{gameId}/private/table  the table's head (table.SaveHead, fairboard-table/v2;
+//	                              a table saved before heads: table.Save, v1, until its
+//	                              next action): the seed, the snapshot, the open tail of
+//	                              the log, moves and draws (under ChunkSize of each):
+//	                              server only
+//	games/{gameId}/private/c-{i}  sealed chunk i (%06d, from 0) of the log, moves and
+//	                              draws (fairboard-table-chunk/v1), created once: server only
+//	games/{gameId}/private/r-{h}  one stored result, h its table.ResultID (hex SHA-256
+//	                              of actor "/" action id), created once: server only
 //	games/{gameId}/log/{id}       one applied action's events as the public reads them
 //	                              {events: [...]} (an event addressed to one seat as its
 //	                              trace, table.TypeAddressed), id %020d of its last seq
@@ -26,10 +33,15 @@
 //	                              it, and again whenever either changes
 //
 // Every create and action is one Firestore transaction: it reads the
-// private document, restores the table (table.Restore, from its snapshot),
-// applies the action and writes the game document, the private table, one
-// log document and the seat documents whose part changed; a refused
-// action or a retry (table.Result.Replayed) writes nothing. Of two actions at once
+// head and the action's stored result in one GetAll, restores the table
+// from the head alone (table.Restore, from its snapshot; AddResult),
+// applies the action and writes the game document, the head, the new
+// stored result, the chunk the head sealed if any, one log document and
+// the seat documents whose part changed; a refused action or a retry
+// (table.Result.Replayed) writes nothing. A whole view, a record and
+// Saved read the head, then its chunks (table.JoinHead); ViewAfter a
+// seq in the open tail reads the head alone (docs/store.md, "The saved
+// table's parts"). Of two actions at once
 // on a table, Firestore's locks serialise them and the loser is retried
 // on the winner's table (then stale_version if it named the version).
 package fstables
@@ -63,6 +75,7 @@ const (
 type Store struct {
 	c      *firestore.Client
 	lookup tablestore.Lookup
+	chunk  int // the head's chunk size (ChunkSize; tests' smaller)
 }
 
 var _ tablestore.Store = (*Store)(nil)
@@ -72,7 +85,7 @@ func New(c *firestore.Client, lookup tablestore.Lookup) *Store {
 	if c == nil || lookup == nil {
 		panic("fstables.New: a client and a lookup are required")
 	}
-	return &Store{c: c, lookup: lookup}
+	return &Store{c: c, lookup: lookup, chunk: ChunkSize}
 }
 
 // privateDoc is games/{id}/private/table.
@@ -105,12 +118,12 @@ func (s *Store) Create(ctx context.Context, gameID, name string, req table.Creat
 	var res *table.Result
 	err = s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		pubRef, privRef := s.refs(gameID)
-		snaps, err := tx.GetAll([]*firestore.DocumentRef{pubRef, privRef})
+		snaps, err := tx.GetAll([]*firestore.DocumentRef{pubRef, privRef, s.resultRef(gameID, req.Actor, req.ActionID)})
 		if err != nil {
 			return err
 		}
 		if snaps[1].Exists() {
-			_, t, err := s.restore(snaps[1])
+			_, t, err := s.restore(snaps[1], snaps[2])
 			if err != nil {
 				return err
 			}
@@ -133,8 +146,8 @@ func (s *Store) Create(ctx context.Context, gameID, name string, req table.Creat
 	return res, nil
 }
 
-// Do implements tablestore.Store: one transaction (read the private
-// table, restore, Do, write).
+// Do implements tablestore.Store: one transaction (read the head and
+// the action's stored result together, restore, Do, write).
 func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.Result, error) {
 	if !table.ValidID(gameID) {
 		return nil, notCreated(gameID)
@@ -142,14 +155,14 @@ func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.R
 	var res *table.Result
 	err := s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		_, privRef := s.refs(gameID)
-		snap, err := tx.Get(privRef)
-		if status.Code(err) == codes.NotFound {
-			return notCreated(gameID)
-		}
+		snaps, err := tx.GetAll([]*firestore.DocumentRef{privRef, s.resultRef(gameID, a.Actor, a.ActionID)})
 		if err != nil {
 			return err
 		}
-		_, t, err := s.restore(snap)
+		if !snaps[0].Exists() {
+			return notCreated(gameID)
+		}
+		_, t, err := s.restore(snaps[0], snaps[1])
 		if err != nil {
 			return err
 		}
@@ -174,8 +187,8 @@ func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.R
 	return res, nil
 }
 
-// View implements tablestore.Store: one read of the private table (not a
-// transaction), restored.
+// View implements tablestore.Store: reads of the head and its sealed
+// chunks (not a transaction), restored (ViewAfter reads fewer).
 func (s *Store) View(ctx context.Context, gameID, uid string) (*table.View, game.Definition, error) {
 	def, t, err := s.load(ctx, gameID)
 	if err != nil {
@@ -207,23 +220,52 @@ func (s *Store) Game(ctx context.Context, gameID string) (string, error) {
 	return d.Game, nil
 }
 
+// load reads the table gameID whole: its head, then its sealed chunks
+// (immutable once written, and never fewer than the head counts).
 func (s *Store) load(ctx context.Context, gameID string) (game.Definition, *table.Table, error) {
+	def, t, head, err := s.loadHead(ctx, gameID)
+	if err != nil || t.SealedChunks() == 0 {
+		return def, t, err
+	}
+	data, err := s.join(ctx, gameID, head, t.SealedChunks())
+	if err != nil {
+		return nil, nil, err
+	}
+	if t, err = table.Restore(def, data); err != nil {
+		return nil, nil, fmt.Errorf("fstables: %s: %w", gameID, err)
+	}
+	return def, t, nil
+}
+
+// loadHead reads and restores the head of the table gameID alone (one
+// read): its log is the open tail (table.Table.SealedSeqs).
+func (s *Store) loadHead(ctx context.Context, gameID string) (game.Definition, *table.Table, []byte, error) {
 	if !table.ValidID(gameID) {
-		return nil, nil, notCreated(gameID)
+		return nil, nil, nil, notCreated(gameID)
 	}
 	_, privRef := s.refs(gameID)
 	snap, err := privRef.Get(ctx)
 	if status.Code(err) == codes.NotFound {
-		return nil, nil, notCreated(gameID)
+		return nil, nil, nil, notCreated(gameID)
 	}
 	if err != nil {
-		return nil, nil, mapErr(err)
+		return nil, nil, nil, mapErr(err)
 	}
-	return s.restore(snap)
+	def, t, err := s.restore(snap, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var d privateDoc
+	if err := snap.DataTo(&d); err != nil {
+		return nil, nil, nil, err
+	}
+	return def, t, []byte(d.Saved), nil
 }
 
-// restore makes the table of a private document again.
-func (s *Store) restore(snap *firestore.DocumentSnapshot) (game.Definition, *table.Table, error) {
+// restore makes the table of a private document (a head, or a table
+// saved whole) again, with the stored result of res if it exists (nil:
+// none read).
+func (s *Store) restore(snap, res *firestore.DocumentSnapshot) (game.Definition, *table.Table, error) {
 	var d privateDoc
 	if err := snap.DataTo(&d); err != nil {
 		return nil, nil, fmt.Errorf("fstables: decode %s: %w", snap.Ref.Path, err)
@@ -236,6 +278,15 @@ func (s *Store) restore(snap *firestore.DocumentSnapshot) (game.Definition, *tab
 	if err != nil {
 		return nil, nil, fmt.Errorf("fstables: %s: %w", snap.Ref.Path, err)
 	}
+	if res != nil && res.Exists() {
+		var r partDoc
+		if err := res.DataTo(&r); err != nil {
+			return nil, nil, fmt.Errorf("fstables: decode %s: %w", res.Ref.Path, err)
+		}
+		if err := t.AddResult([]byte(r.Saved)); err != nil {
+			return nil, nil, fmt.Errorf("fstables: %s: %w", res.Ref.Path, err)
+		}
+	}
 	return def, t, nil
 }
 
@@ -245,7 +296,7 @@ func (s *Store) restore(snap *firestore.DocumentSnapshot) (game.Definition, *tab
 // addressed event as its trace). The seat documents are writeSeats'.
 func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, before []table.Event, isNew bool) error {
 	pubRef, privRef := s.refs(gameID)
-	saved, err := t.Save()
+	h, err := t.SaveHead(s.chunk)
 	if err != nil {
 		return err
 	}
@@ -261,7 +312,10 @@ func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, 
 	if err := put(pubRef, pd); err != nil {
 		return err
 	}
-	if err := put(privRef, privateDoc{Game: pv.Game, Saved: string(saved)}); err != nil {
+	if err := put(privRef, privateDoc{Game: pv.Game, Saved: string(h.Saved)}); err != nil {
+		return err
+	}
+	if err := s.writeParts(tx, gameID, h); err != nil {
 		return err
 	}
 	fresh := pv.Log[len(before):]

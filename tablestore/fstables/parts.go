@@ -1,0 +1,99 @@
+package fstables
+
+import (
+	"context"
+	"fmt"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/tablestore"
+)
+
+// ChunkSize is the head's chunk size (table.Table.SaveHead): its open
+// tail is sealed into a chunk document once it holds this many log
+// events, moves or draws.
+const ChunkSize = 64
+
+// partDoc is a chunk or a stored result: games/{id}/private/c-{index}
+// (%06d) and games/{id}/private/r-{table.ResultID}.
+type partDoc struct {
+	Saved string `firestore:"saved"`
+}
+
+func (s *Store) resultRef(gameID, actor, actionID string) *firestore.DocumentRef {
+	_, priv := s.refs(gameID)
+	return priv.Parent.Doc("r-" + table.ResultID(actor, actionID))
+}
+
+func (s *Store) chunkRef(gameID string, i int) *firestore.DocumentRef {
+	_, priv := s.refs(gameID)
+	return priv.Parent.Doc(fmt.Sprintf("c-%06d", i))
+}
+
+// writeParts queues the chunk the head sealed and its new stored
+// results, each created: never over a document that exists (a chunk is
+// sealed once; a result's key is never stored twice, a retry writes
+// nothing).
+func (s *Store) writeParts(tx *firestore.Transaction, gameID string, h *table.Head) error {
+	if h.Chunk != nil {
+		if err := tx.Create(s.chunkRef(gameID, h.ChunkIndex), partDoc{Saved: string(h.Chunk)}); err != nil {
+			return err
+		}
+	}
+	for _, r := range h.Results {
+		if err := tx.Create(s.resultRef(gameID, r.Actor, r.ActionID), partDoc{Saved: string(r.Data)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// join reads the n sealed chunks of the table gameID in one GetAll and
+// returns its head joined with them (table.JoinHead).
+func (s *Store) join(ctx context.Context, gameID string, head []byte, n int) ([]byte, error) {
+	refs := make([]*firestore.DocumentRef, n)
+	for i := range refs {
+		refs[i] = s.chunkRef(gameID, i)
+	}
+	var snaps []*firestore.DocumentSnapshot
+	if n > 0 {
+		var err error
+		if snaps, err = s.c.GetAll(ctx, refs); err != nil {
+			return nil, mapErr(err)
+		}
+	}
+	chunks := make([][]byte, n)
+	for i, sn := range snaps {
+		if !sn.Exists() {
+			return nil, fmt.Errorf("fstables: %s: chunk %d of %d is missing", gameID, i, n)
+		}
+		var d partDoc
+		if err := sn.DataTo(&d); err != nil {
+			return nil, fmt.Errorf("fstables: decode %s: %w", sn.Ref.Path, err)
+		}
+		chunks[i] = []byte(d.Saved)
+	}
+	data, err := table.JoinHead(head, chunks)
+	if err != nil {
+		return nil, fmt.Errorf("fstables: %s: %w", gameID, err)
+	}
+	return data, nil
+}
+
+var _ tablestore.ViewerAfter = (*Store)(nil)
+
+// ViewAfter implements tablestore.ViewerAfter: one read of the head when
+// its open tail holds every event after afterSeq (a client polling with
+// the last seq it read), else View's reads.
+func (s *Store) ViewAfter(ctx context.Context, gameID, uid string, afterSeq uint64) (*table.View, game.Definition, error) {
+	def, t, _, err := s.loadHead(ctx, gameID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if uint64(t.SealedSeqs()) > afterSeq {
+		return s.View(ctx, gameID, uid)
+	}
+	return t.View(uid), def, nil
+}
