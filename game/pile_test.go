@@ -36,6 +36,16 @@ func TestNewPile(t *testing.T) {
 	}
 	_, err = game.NewPile(strings.Repeat("a", 64), nil)
 	require.NoError(t, err)
+	// Each range's ends, and the bytes just outside them (ASCII order:
+	// '/' '0'..'9' ':', '@' 'A'..'Z' '[', '`' 'a'..'z' '{').
+	for _, id := range []string{"a", "z", "A", "Z", "0", "9", "_", ".", "-", "aZ09_.-"} {
+		_, err := game.NewPile(id, nil)
+		require.NoError(t, err, id)
+	}
+	for _, id := range []string{"/", ":", "@", "[", "`", "{"} {
+		_, err := game.NewPile("a"+id, nil)
+		require.ErrorContains(t, err, "1-64 characters", id)
+	}
 }
 
 // Shuffle is the spec's Fisher-Yates on the draw pile under the game's
