@@ -108,7 +108,8 @@ func TestGridEdges(t *testing.T) {
 	require.Equal(t, []float64{0, 1, 3, 4}, ntbea.Grid(0, 4, -1, 4, false, true))
 	// 3 whole numbers for 5 points: the whole numbers, not 10, 10.5, ...
 	require.Equal(t, []float64{10, 11, 12}, ntbea.Grid(10, 12, -1, 5, false, false))
-	// As many whole numbers as points: exactly the whole numbers, unrounded.
+	// As many whole numbers as points: exactly the whole numbers, unrounded
+	// (an even spread in floating point gives (15/22)*22 = 14.999999999999998).
 	var whole []float64
 	for v := range 23 {
 		whole = append(whole, float64(v))
