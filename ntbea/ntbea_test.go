@@ -139,6 +139,7 @@ func TestProposeExhaustive(t *testing.T) {
 		return out
 	}
 	require.Equal(t, [][]int{{1, 1}, {0, 0}, {1, 0}, {0, 2}}, pts(gen))
+	require.Equal(t, 4, sp.Len(), "no candidate made of a point not proposed: (1,2) waits")
 	for _, c := range gen {
 		p := sp.points[c]
 		sp.sum[c], sp.n[c] = float64(p[0]+p[1]), 1 // objective x+y
