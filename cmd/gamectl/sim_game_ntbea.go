@@ -7,13 +7,15 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/fairboard/fairboard/match"
 )
 
 // runGameNTBEA is "gamectl sim tune --game NAME --search ntbea": the run
 // set up (or resumed from --state), played to its verdict, reported.
-func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state string, stdout, stderr io.Writer) error {
+func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state string, minutes float64, stdout, stderr io.Writer) error {
 	st, err := match.NewNTBEA(tc, budget)
 	if err != nil {
 		return usageError{err}
@@ -55,15 +57,21 @@ func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state st
 			return p.commit()
 		}
 	}
-	if err := st.Run(ctx, 0, save); err != nil {
-		if ctx.Err() != nil {
-			why := "the run is not saved (no --state)"
-			if state != "" {
-				why = fmt.Sprintf("the generation being played is dropped; the same command resumes after generation %d", len(st.History))
+	start := ntbeaNow()
+	for !st.Done() {
+		if minutes >= 0 && ntbeaNow().Sub(start).Minutes() >= minutes {
+			if minutes == 0 && len(st.History) == 0 {
+				if err := save(st); err != nil { // set up: the file holds the run before any game
+					return err
+				}
 			}
-			return exitError{130, fmt.Errorf("interrupted: %s", why)}
+			fmt.Fprintf(stdout, "%s: stopped after generation %d of %d (--minutes %s); the same command goes on from %s\n",
+				tc.Sim.Def.Name(), len(st.History), st.Plan.Generations, strconv.FormatFloat(minutes, 'g', -1, 64), state)
+			return nil
 		}
-		return err
+		if err := st.Run(ctx, 1, save); err != nil {
+			return interrupted(ctx, err, state, st)
+		}
 	}
 	st.WriteReport(stdout)
 	runs := []*match.SimResult{st.Confirm}
@@ -71,4 +79,20 @@ func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state st
 		runs = append(runs, c.Pooled)
 	}
 	return failedGames(runs)
+}
+
+// ntbeaNow is the clock of --minutes (tests set it).
+var ntbeaNow = time.Now
+
+// interrupted is a game NTBEA run's error: exit 130 when ctx was
+// cancelled (the generation being played dropped), else err.
+func interrupted(ctx context.Context, err error, state string, st *match.NTBEARun) error {
+	if ctx.Err() != nil {
+		why := "the run is not saved (no --state)"
+		if state != "" {
+			why = fmt.Sprintf("the generation being played is dropped; the same command resumes after generation %d", len(st.History))
+		}
+		return exitError{130, fmt.Errorf("interrupted: %s", why)}
+	}
+	return err
 }

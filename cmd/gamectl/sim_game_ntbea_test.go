@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -90,8 +92,13 @@ func TestGameNTBEARefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"--search", "anneal"}, `--search "anneal": want grid or ntbea`},
-		{[]string{"--budget", "40"}, "--budget and --state are NTBEA's: add --search ntbea"},
-		{[]string{"--state", garbage}, "--budget and --state are NTBEA's: add --search ntbea"},
+		{[]string{"--budget", "40"}, "--budget, --state and --minutes are NTBEA's: add --search ntbea"},
+		{[]string{"--state", garbage}, "--budget, --state and --minutes are NTBEA's: add --search ntbea"},
+		{[]string{"--minutes", "1"}, "--budget, --state and --minutes are NTBEA's: add --search ntbea"},
+		{[]string{"--search", "ntbea", "--minutes", "1"}, "--minutes stops a run part way: name the --state FILE it goes on from"},
+		{[]string{"--search", "ntbea", "--state", filepath.Join(dir, "m.json"), "--minutes", "-1"}, "--minutes -1: want a number of minutes, 0 or more"},
+		{[]string{"--search", "ntbea", "--state", filepath.Join(dir, "m.json"), "--minutes", "NaN"}, "--minutes NaN: want a number of minutes, 0 or more"},
+		{[]string{"--search", "ntbea", "--state", filepath.Join(dir, "m.json"), "--minutes", "+Inf"}, "want a number of minutes, 0 or more"},
 		{[]string{"--search", "ntbea", "--levels", "3"}, "--levels is the grid search's"},
 		{[]string{"--search", "ntbea", "--budget", "0"}, "--budget must be at least 1, not 0"},
 		{[]string{"--search", "ntbea", "--budget", "15"}, "a budget of 15 evaluations is too small: NTBEA needs at least 16 (two generations of 8 candidates)"},
@@ -108,7 +115,38 @@ func TestGameNTBEARefusals(t *testing.T) {
 	}
 	code, out, _ := gamectl(t, "sim", "tune", "--game", "pig", "-h")
 	require.Equal(t, 0, code)
-	for _, w := range []string{"--search grid (the default)", "--search ntbea", "--budget", "--state FILE", "resumes"} {
+	for _, w := range []string{"--search grid (the default)", "--search ntbea", "--budget", "--state FILE", "resumes", "--minutes M"} {
 		require.Contains(t, out, w)
 	}
+}
+
+// --minutes stops a run at a generation's end once M minutes have passed
+// (on a clock the test moves one minute a reading): 0 sets the run up,
+// saves it and stops; 1.5 plays one generation more each time; the same
+// command goes on from the file, and the run ends with the report of a
+// run never stopped.
+func TestGameNTBEAMinutes(t *testing.T) {
+	code, whole, errs := gamectl(t, ntbeaArgs(t)...)
+	require.Equal(t, 0, code, errs)
+	clock := time.Date(2026, 11, 28, 6, 0, 0, 0, time.UTC)
+	defer func(old func() time.Time) { ntbeaNow = old }(ntbeaNow)
+	ntbeaNow = func() time.Time { clock = clock.Add(time.Minute); return clock }
+	state := filepath.Join(t.TempDir(), "run.json")
+
+	code, out, errs := gamectl(t, ntbeaArgs(t, "--state", state, "--minutes", "0")...)
+	require.Equal(t, 0, code, errs)
+	require.Equal(t, "pig: stopped after generation 0 of 4 (--minutes 0); the same command goes on from "+state+"\n", out)
+	_, err := os.Stat(state)
+	require.NoError(t, err, "set up: the run is saved before any game")
+	for g := 1; g <= 4; g++ {
+		// Readings: the start, then one before each generation: with 1.5
+		// minutes, the first generation is played (1 minute), the second
+		// is not (2 minutes).
+		code, out, errs = gamectl(t, ntbeaArgs(t, "--state", state, "--minutes", "1.5")...)
+		require.Equal(t, 0, code, errs)
+		require.Equal(t, fmt.Sprintf("pig: stopped after generation %d of 4 (--minutes 1.5); the same command goes on from %s\n", g, state), out)
+	}
+	code, out, errs = gamectl(t, ntbeaArgs(t, "--state", state, "--minutes", "1.5")...)
+	require.Equal(t, 0, code, errs)
+	require.Equal(t, whole, out, "after the confirmation, the report of the run never stopped")
 }

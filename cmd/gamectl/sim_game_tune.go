@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -17,7 +18,7 @@ import (
 const simGameTuneUsage = `usage: gamectl sim tune --game NAME --param PATH[=LO:HI] [--param ...] --games N --seed S
                        [--search grid] [--levels 5] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
        gamectl sim tune --game NAME --search ntbea --param PATH[=LO:HI] [--param ...] --games N --seed S
-                       [--budget 80] [--state FILE] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
+                       [--budget 80] [--state FILE [--minutes M]] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
 
 Searches values of the game's ruleset numbers for the fairest ruleset,
 scoring a candidate by the sum over the seat positions (for a game with
@@ -44,8 +45,11 @@ grid of at most 64 points and half the budget, every point first), and
 confirmation not included; at least two generations' worth). --state FILE
 saves the run after every generation; the same command with the same flags
 resumes it from there (other flags are refused), with the results of a run
-never stopped; a finished run's file prints its report again. Not here:
-the dungeon's --minutes and its Cloud Run steps.
+never stopped; a finished run's file prints its report again. --minutes M
+(with --state) stops at the first generation's end after M minutes (0:
+set the run up, save it and stop), saying so on standard output with exit
+status 0; the same command goes on. Not here: the dungeon's Cloud Run
+steps.
 
 Without --game, or with "--game dungeon", "gamectl sim tune" is the
 dungeon's own tuner (NTBEA over its classes' edges; its --help).
@@ -65,6 +69,7 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	search := fs.String("search", "grid", "the search: grid or ntbea")
 	budget := fs.Int("budget", match.DefaultNTBEABudget, "evaluations: candidates played on --games games each, the confirmation not included (--search ntbea)")
 	state := fs.String("state", "", "a file the run is saved to after every generation and resumed from (--search ntbea)")
+	minutes := fs.Float64("minutes", -1, "stop at a generation's end after M minutes, 0 or more (0: set up and stop; --search ntbea with --state)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -76,8 +81,12 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *search != "grid" && !ntbea:
 		return usagef("--search %q: want grid or ntbea", *search)
-	case !ntbea && (flagSet(fs, "budget") || flagSet(fs, "state")):
-		return usagef("--budget and --state are NTBEA's: add --search ntbea")
+	case !ntbea && (flagSet(fs, "budget") || flagSet(fs, "state") || flagSet(fs, "minutes")):
+		return usagef("--budget, --state and --minutes are NTBEA's: add --search ntbea")
+	case flagSet(fs, "minutes") && (!(*minutes >= 0) || math.IsInf(*minutes, 0)):
+		return usagef("--minutes %v: want a number of minutes, 0 or more", *minutes)
+	case flagSet(fs, "minutes") && *state == "":
+		return usagef("--minutes stops a run part way: name the --state FILE it goes on from")
 	case ntbea && flagSet(fs, "levels"):
 		return usagef("--levels is the grid search's: NTBEA moves on a grid of its own (every whole value of a range, or 16 values spread over it)")
 	case len(params) == 0:
@@ -115,7 +124,7 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if ntbea {
-		return runGameNTBEA(ctx, tc, *budget, *state, stdout, stderr)
+		return runGameNTBEA(ctx, tc, *budget, *state, *minutes, stdout, stderr)
 	}
 	res, err := match.Tune(ctx, tc)
 	if err != nil {
