@@ -180,13 +180,13 @@ func TestRuleset(t *testing.T) {
 	require.Equal(t, 39, r.(*eights.Rules).Cards())
 	require.Equal(t, `{"ranks":8,"suits":4,"hand":5,"maxMoves":500}`, string(eights.Def.DefaultRuleset().CanonicalJSON()))
 	for data, want := range map[string]string{
-		`{"ranks":7,"suits":4,"hand":5,"maxMoves":500}`:           "ranks must be a whole number in [8, 13], not 7",
-		`{"ranks":8,"suits":5,"hand":5,"maxMoves":500}`:           "suits must be",
-		`{"ranks":8,"suits":4,"hand":6,"maxMoves":500}`:           "hand must be",
-		`{"ranks":8,"suits":4,"hand":5,"maxMoves":19}`:            "maxMoves must be",
-		`{"ranks":8,"suits":4,"hand":5}`:                          "missing maxMoves",
+		`{"ranks":7,"suits":4,"hand":5,"maxMoves":500}`:            "ranks must be a whole number in [8, 13], not 7",
+		`{"ranks":8,"suits":5,"hand":5,"maxMoves":500}`:            "suits must be",
+		`{"ranks":8,"suits":4,"hand":6,"maxMoves":500}`:            "hand must be",
+		`{"ranks":8,"suits":4,"hand":5,"maxMoves":19}`:             "maxMoves must be",
+		`{"ranks":8,"suits":4,"hand":5}`:                           "missing maxMoves",
 		`{"ranks":8,"suits":4,"hand":5,"maxMoves":500,"jokers":2}`: "jokers",
-		`{"ranks":8.5,"suits":4,"hand":5,"maxMoves":500}`:         "whole number",
+		`{"ranks":8.5,"suits":4,"hand":5,"maxMoves":500}`:          "whole number",
 	} {
 		_, err := eights.Def.DecodeRuleset([]byte(data))
 		require.ErrorIs(t, err, game.CodeBadRuleset, data)
