@@ -77,7 +77,7 @@ func (Definition) Seats() game.Seats { return game.Seats{Min: 2, Max: 4, Default
 var kinds = []game.KindSpec{
 	{Name: KindPlay, Args: []game.ArgSpec{{Name: "card", Min: 0, Max: MaxCards - 1}, {Name: "suit", Min: 0, Max: 3}},
 		Doc: "play the card at index card of your hand (0 first): it matches the suit in force or the top card's rank, or it is an 8; suit is the suit in force after it: the card's own, or for an 8 the one you name"},
-	{Name: KindDraw, Doc: "draw one card and end your turn; with nothing left to draw and nothing to play, pass"},
+	{Name: KindDraw, Doc: "when no card of your hand can be played: draw one card and end your turn (with nothing left to draw, pass)"},
 }
 
 // Kinds returns play {card, suit} and draw.

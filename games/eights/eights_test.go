@@ -7,7 +7,6 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/eights"
-	"github.com/fairboard/fairboard/rng"
 )
 
 // identity is the script of a shuffle of n cards that leaves them in
@@ -56,63 +55,30 @@ func apply(t *testing.T, st *eights.State, m game.Move, rnd game.Rand) []game.Ev
 	return evs
 }
 
-// A whole game by hand, with a reshuffle. Ranks 8, suits 3 (cards 0-7
-// suit 0 of ranks 1-8, 8-15 suit 1, 16-23 suit 2), hands of 1, two
-// seats, the deck left in order: seat 0 gets card 0 (rank 1), seat 1
-// card 1 (rank 2), card 2 (rank 3, suit 0) is turned up, the draw pile
-// is 3..23. Both seats draw 21 times, seat 0 first: seat 0 takes 3, 5,
-// ..., 23, seat 1 takes 4, 6, ..., 22, and the draw pile is empty with
-// no discard under the top card, so seat 1 (to move after 21 moves) may
-// not draw: it must play card 1 (suit 0). Seat 0 plays card 0 (suit 0):
-// the discards under the top are [2, 1]. Seat 1 draws: the discards are
-// shuffled (one draw, j for i = 1; j = 0 swaps them: [1, 2]) and it
-// takes card 1.
-func TestGameWithReshuffle(t *testing.T) {
-	r := rules(t, 8, 3, 1, 500)
-	st, evs := setup(t, r, 2, game.Script(identity(24)...))
-	require.Equal(t, []game.Event{ev(game.All, eights.EventStarted, 2, 24, 1, 2), ev(0, eights.EventDealt, 0), ev(1, eights.EventDealt, 1)}, evs)
-	require.Equal(t, []int{0}, st.Hand(0))
-	require.Equal(t, []int{1}, st.Hand(1))
-	require.Equal(t, 2, st.Top())
+// The deal by hand. Ranks 8, suits 3 (cards 0-7 suit 0 of ranks 1-8,
+// 8-15 suit 1, 16-23 suit 2), hands of 2, two seats, the deck left in
+// order: seat 0 gets cards 0 and 2, seat 1 cards 1 and 3, one at a
+// time; card 4 (rank 5, suit 0) is turned up, the draw pile is 5..23.
+// Seat 0 holds two cards of suit 0: it must play one, and may not draw.
+func TestDeal(t *testing.T) {
+	st, evs := setup(t, rules(t, 8, 3, 2, 500), 2, game.Script(identity(24)...))
+	require.Equal(t, []game.Event{ev(game.All, eights.EventStarted, 2, 24, 2, 4),
+		ev(0, eights.EventDealt, 0), ev(0, eights.EventDealt, 2), ev(1, eights.EventDealt, 1), ev(1, eights.EventDealt, 3)}, evs)
+	require.Equal(t, []int{0, 2}, st.Hand(0))
+	require.Equal(t, []int{1, 3}, st.Hand(1))
+	require.Equal(t, 4, st.Top())
 	require.Equal(t, 0, st.Suit())
-	require.Len(t, st.Stock(), 21)
-	require.Equal(t, []game.Move{play(0, 0, 0), draw(0)}, st.Legal(0, nil))
+	require.Equal(t, []int{5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}, st.Stock())
+	require.Equal(t, []game.Move{play(0, 0, 0), play(0, 1, 0)}, st.Legal(0, nil))
 	require.Empty(t, st.Legal(1, nil))
-
-	none := game.Script()
-	for i := range 21 {
-		seat := i % 2
-		evs := apply(t, st, draw(seat), none)
-		require.Equal(t, []game.Event{ev(game.All, eights.EventDrew, int64(seat), int64(20-i)), ev(seat, eights.EventDrawn, int64(3+i))}, evs)
-	}
-	require.Equal(t, []int{0, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23}, st.Hand(0))
-	require.Equal(t, []int{1, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22}, st.Hand(1))
-	require.Empty(t, st.Stock())
-	require.Equal(t, 1, st.ToMove())
-	// Nothing to draw: seat 1 must play. Its matching cards: 1, 4, 6
-	// (suit 0) and the rank 3s, 10 (index 4, suit 1) and 18 (index 8,
-	// suit 2), each with its own suit; the eights (7, 15, 23) are seat 0's.
-	require.Equal(t, []game.Move{play(1, 0, 0), play(1, 1, 0), play(1, 2, 0), play(1, 4, 1), play(1, 8, 2)}, st.Legal(1, nil))
-	_, err := st.Apply(draw(1), none, nil)
+	_, err := st.Apply(draw(0), game.Script(), nil)
 	require.ErrorIs(t, err, game.CodeInvalidAction)
-
-	require.Equal(t, []game.Event{ev(game.All, eights.EventPlayed, 1, 1, 0, 10)}, apply(t, st, play(1, 0, 0), none))
-	require.Equal(t, []game.Event{ev(game.All, eights.EventPlayed, 0, 0, 0, 11)}, apply(t, st, play(0, 0, 0), none))
-	require.Equal(t, []int{2, 1}, st.Discards())
-	require.Equal(t, 0, st.Top())
-
-	script := game.Script(0)
-	require.Equal(t, []game.Event{ev(game.All, eights.EventReshuffled, 2), ev(game.All, eights.EventDrew, 1, 1), ev(1, eights.EventDrawn, 1)},
-		apply(t, st, draw(1), script))
-	require.True(t, script.Done())
-	require.Equal(t, []rng.Tag{"deck.reshuffle.eights"}, script.Calls)
-	require.Equal(t, []int{2}, st.Stock())
-	require.Empty(t, st.Discards())
-	require.Equal(t, []int{4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 1}, st.Hand(1))
-	require.Equal(t, `{"top":0,"suit":0,"toMove":0,"hands":[11,11],"stock":1,"discards":[],"moves":24,"passes":0,"winner":-1,"ended":0}`, string(st.AppendPublic(nil)))
-	require.Equal(t, `{"stock":[2]}`, string(st.AppendSecret(nil)))
-	require.Equal(t, `{"hand":[4,6,8,10,12,14,16,18,20,22,1]}`, string(st.AppendPrivate(nil, 1)))
-	require.False(t, st.Outcome().Over)
+	require.Equal(t, `{"top":4,"suit":0,"toMove":0,"hands":[2,2],"stock":19,"discards":[],"moves":0,"passes":0,"winner":-1,"ended":0}`, string(st.AppendPublic(nil)))
+	require.Equal(t, `{"hand":[0,2]}`, string(st.AppendPrivate(nil, 0)))
+	require.Equal(t, `{"stock":[5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23]}`, string(st.AppendSecret(nil)))
+	require.Equal(t, []game.Event{ev(game.All, eights.EventPlayed, 0, 2, 0, 1)}, apply(t, st, play(0, 1, 0), game.Script()))
+	require.Equal(t, []int{4}, st.Discards())
+	require.Equal(t, 2, st.Top())
 }
 
 // An 8 names the suit. Hands of 2; the shuffle swaps a[7] with a[0] (j
@@ -128,7 +94,7 @@ func TestEightNamesASuit(t *testing.T) {
 	require.Equal(t, []int{7, 2}, st.Hand(0))
 	require.Equal(t, []int{1, 3}, st.Hand(1))
 	require.Equal(t, 4, st.Top())
-	require.Equal(t, []game.Move{play(0, 0, 0), play(0, 0, 1), play(0, 0, 2), play(0, 1, 0), draw(0)}, st.Legal(0, nil))
+	require.Equal(t, []game.Move{play(0, 0, 0), play(0, 0, 1), play(0, 0, 2), play(0, 1, 0)}, st.Legal(0, nil))
 	_, err := st.Apply(play(0, 1, 2), game.Script(), nil)
 	require.ErrorIs(t, err, game.CodeInvalidAction, "only an 8 names a suit")
 	require.Equal(t, []game.Event{ev(game.All, eights.EventPlayed, 0, 7, 2, 1)}, apply(t, st, play(0, 0, 2), game.Script()))
@@ -157,20 +123,6 @@ func TestWinOnLastCard(t *testing.T) {
 	require.Equal(t, game.Nobody, st.ToMove())
 	_, err := st.Apply(draw(1), game.Script(), nil)
 	require.ErrorIs(t, err, game.CodeGameOver)
-}
-
-// The move cap ends a game as a draw: 52 cards, hands of 1, at most 20
-// moves; both seats draw 20 times.
-func TestMoveCap(t *testing.T) {
-	st, _ := setup(t, rules(t, 13, 4, 1, 20), 2, game.Script(identity(52)...))
-	var evs []game.Event
-	for i := range 20 {
-		require.False(t, st.Outcome().Over)
-		evs = apply(t, st, draw(i%2), game.Script())
-	}
-	require.Equal(t, ev(game.All, eights.EventEnded, eights.ReasonCap, 20), evs[len(evs)-1])
-	require.Equal(t, game.Outcome{Over: true, Payoffs: []float64{0, 0}}, st.Outcome())
-	require.Equal(t, []int{0, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21}, st.Hand(0))
 }
 
 func TestRuleset(t *testing.T) {

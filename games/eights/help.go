@@ -20,7 +20,7 @@ func (Definition) Help(r game.Ruleset) game.Help {
 				rules.Cards(), rules.ranks, rules.suits, rules.hand)},
 			{Title: "Your turn", Intro: "Seat 1 moves first, then each seat in turn.", Items: []game.HelpItem{
 				{Name: "Play", Text: "Put a card of your hand on the discard pile: one of the suit in force or of the top card's rank, or any 8. An 8 is wild: you name the suit in force next."},
-				{Name: "Draw", Text: "Take the top card of the draw pile; your turn ends. When the draw pile is empty, the discard pile but its top card is shuffled into a new draw pile. When neither pile has a card left and you cannot play, you pass."},
+				{Name: "Draw", Text: "Only when you cannot play: take the top card of the draw pile; your turn ends. When the draw pile is empty, the discard pile but its top card is shuffled into a new draw pile. When neither pile has a card left and you cannot play, you pass."},
 			}},
 			{Title: "The end", Intro: fmt.Sprintf("The first player with no card left wins. If every player passes in turn, or after %d moves, the game is a draw.", rules.maxMoves)},
 		},

@@ -19,7 +19,7 @@ import (
 func TestEveryonePassesIsADraw(t *testing.T) {
 	r, err := NewRules(8, 3, 1, 500)
 	require.NoError(t, err)
-	s := &State{rules: r, hands: [][]int{{9}, {10}}, pile: Pile(), top: 0, suit: 0, winner: game.Nobody}
+	s := &State{rules: r, hands: [][]int{{9}, {10}}, pile: game.Pile{ID: DeckID}, top: 0, suit: 0, winner: game.Nobody}
 	require.Equal(t, []game.Move{{Seat: 0, Kind: KindDraw}}, s.Legal(0, nil))
 	evs, err := s.Apply(game.Move{Seat: 0, Kind: KindDraw}, game.Script(), nil)
 	require.NoError(t, err)
@@ -30,13 +30,4 @@ func TestEveryonePassesIsADraw(t *testing.T) {
 	require.Equal(t, []game.Event{{To: game.All, Type: EventPassed, Vals: [game.MaxVals]int64{1}}, {To: game.All, Type: EventEnded, Vals: [game.MaxVals]int64{ReasonBlocked, 2}}}, evs)
 	require.Equal(t, game.Outcome{Over: true, Payoffs: []float64{0, 0}}, s.Outcome())
 	require.Equal(t, game.Nobody, s.ToMove())
-}
-
-// Pile is an empty pile of the deck's id.
-func Pile() game.Pile {
-	p, err := game.NewPile(DeckID, nil)
-	if err != nil {
-		panic(err)
-	}
-	return p
 }

@@ -10,15 +10,18 @@
 // of the discard pile. Seat 0 moves first, then seat order. On its turn a
 // seat plays one card that matches the suit in force or the top card's
 // rank, or any 8 (wild: the seat names the suit in force, 0..suits-1);
-// or it draws one card, and its turn ends. When the draw pile is empty a
+// a seat that holds no such card draws one card instead, and its turn
+// ends (a seat that can play must). When the draw pile is empty a
 // draw turns the discard pile, all but its top card, into the draw pile,
 // shuffled (game.Pile.Take: tag deck.reshuffle.eights). When neither
-// pile can give a card, a seat that cannot play draws nothing (a pass);
-// a seat that can play must. A seat with no card left wins (payoff 1,
+// pile can give a card, a seat that cannot play draws nothing (a pass).
+// A seat with no card left wins (payoff 1,
 // the others 0). The game ends as a draw (every payoff 0) when every
-// seat in turn has passed (nobody can play and nothing is left to draw),
-// or after maxMoves moves (a ruleset number, 20..10000, 500 by default),
-// so that every game ends.
+// seat in turn has passed (nobody can play and nothing is left to draw;
+// under these ranges it cannot happen: a deck has at least three eights,
+// at most one of them the top card, so a hand holds one), or after
+// maxMoves moves (a ruleset number, 20..10000, 500 by default), so that
+// every game ends.
 package eights
 
 import (

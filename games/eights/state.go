@@ -75,7 +75,8 @@ func (s *State) ToMove() int {
 
 // Legal lists, for the seat to move, play for each matching card in hand
 // order (an 8 once per suit, in suit order; any other card with its own
-// suit), then draw when a card can be drawn or no card can be played.
+// suit); draw alone when no card can be played (a pass when neither pile
+// holds a card).
 func (s *State) Legal(seat int, buf []game.Move) []game.Move {
 	buf = buf[:0]
 	if seat != s.ToMove() {
@@ -91,7 +92,7 @@ func (s *State) Legal(seat int, buf []game.Move) []game.Move {
 			buf = append(buf, game.Move{Seat: seat, Kind: KindPlay, Args: [game.MaxArgs]int64{int64(i), int64(s.rules.Suit(c))}})
 		}
 	}
-	if s.canDraw() || len(buf) == 0 {
+	if len(buf) == 0 {
 		buf = append(buf, game.Move{Seat: seat, Kind: KindDraw})
 	}
 	return buf
@@ -112,8 +113,8 @@ func (s *State) refuse(m game.Move) error {
 		switch {
 		case m.Args != [game.MaxArgs]int64{}:
 			return game.Reject(game.CodeInvalidAction, "draw takes no arguments")
-		case !s.canDraw() && s.canPlay(m.Seat):
-			return game.Reject(game.CodeInvalidAction, "nothing is left to draw and a card of your hand can be played")
+		case s.canPlay(m.Seat):
+			return game.Reject(game.CodeInvalidAction, "a card of your hand can be played: you may draw only when none can")
 		}
 		return nil
 	case KindPlay:
@@ -145,8 +146,8 @@ func (s *State) refuse(m game.Move) error {
 // maxMoves-th move, ends the game as a draw. Refusals, with nothing
 // changed and nothing drawn: game_over, unknown_player, not_your_turn,
 // invalid_action (an unknown kind, arguments out of range, a card that
-// does not match, a suit named for a card that is no 8, a draw with
-// nothing to draw while a card can be played).
+// does not match, a suit named for a card that is no 8, a draw while a
+// card of the hand can be played).
 func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
 	if err := s.refuse(m); err != nil {
 		return ev, err
