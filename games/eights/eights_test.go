@@ -163,3 +163,19 @@ func TestFirstStyle(t *testing.T) {
 	// Seat 0 holds only its 8: it names suit 0 (no other card: the lowest).
 	require.Equal(t, play(0, 0, 0), f.Choose(st, 0, st.Legal(0, nil)))
 }
+
+// The moves' canonical bytes (what a signature covers), written by hand
+// from game.AppendMoveCanonical's pinned form: seat, kind, then the
+// arguments in schema order; and their JSON decoded strictly.
+func TestMoveBytes(t *testing.T) {
+	kinds := eights.Def.Kinds()
+	require.Equal(t, `{"seat":1,"kind":"play","card":3,"suit":2}`, string(game.AppendMoveCanonical(nil, kinds, play(1, 3, 2))))
+	require.Equal(t, `{"seat":0,"kind":"draw"}`, string(game.AppendMoveCanonical(nil, kinds, draw(0))))
+	m, err := game.DecodeMove(kinds, 1, []byte(`{"kind":"play","card":3,"suit":2}`))
+	require.NoError(t, err)
+	require.Equal(t, play(1, 3, 2), m)
+	for _, bad := range []string{`{"kind":"play","card":3}`, `{"kind":"play","card":52,"suit":0}`, `{"kind":"play","card":0,"suit":4}`, `{"kind":"draw","card":0}`} {
+		_, err := game.DecodeMove(kinds, 1, []byte(bad))
+		require.ErrorIs(t, err, game.CodeInvalidAction, bad)
+	}
+}
