@@ -24,7 +24,12 @@ func TestGamesLists(t *testing.T) {
 	require.NotContains(t, out, "not yet on the game definition")
 	require.Contains(t, out, "kuhn\n  seats: 2 to 2 (default 2)\n  seat options: none\n")
 	require.Contains(t, out, "leduc\n  seats: 2 to 10 (default 2)\n  seat options: none\n")
-	require.Equal(t, 4, strings.Count(out, "\n  seats: "), "one entry per game")
+	require.Contains(t, out, "eights\n  seats: 2 to 4 (default 2)\n  seat options: none\n")
+	for _, want := range []string{"    ranks = 8 (whole number, 8 to 13)", "    maxMoves = 500 (whole number, 20 to 10000)",
+		"    play {card 0..51, suit 0..3}: ", "    draw: ", "  bots: random, mcts:N, first\n"} {
+		require.Contains(t, out, want)
+	}
+	require.Equal(t, 5, strings.Count(out, "\n  seats: "), "one entry per game")
 	code, out, _ = gamectl(t, "help", "games")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "usage: gamectl games")
@@ -74,7 +79,7 @@ func TestSimGameRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--game", "chess", "--games", "1", "--seed", "s"}, `unknown game "chess" (known: pig, dungeon, kuhn, leduc)`},
+		{[]string{"--game", "chess", "--games", "1", "--seed", "s"}, `unknown game "chess" (known: pig, dungeon, kuhn, leduc, eights)`},
 		{[]string{"--game", "pig", "--games", "0", "--seed", "s"}, "--games must be at least 1"},
 		{[]string{"--game", "pig", "--games", "1"}, "--seed is required"},
 		{[]string{"--game", "pig", "--games", "1", "--seed", "s", "--players", "7"}, "--players 7: pig takes 2 to 6"},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/eights"
 	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/games/leduc"
 	"github.com/fairboard/fairboard/games/pig"
@@ -29,7 +30,7 @@ const Dungeon = dungeon.Name
 // ErrUnknown is wrapped by Lookup's error for a name no game has.
 var ErrUnknown = errors.New("unknown game")
 
-var games = []game.Definition{pig.Def, dungeon.Def, kuhn.Def, leduc.Def}
+var games = []game.Definition{pig.Def, dungeon.Def, kuhn.Def, leduc.Def, eights.Def}
 
 // All returns the registered games, in registry order.
 func All() []game.Definition { return append([]game.Definition(nil), games...) }

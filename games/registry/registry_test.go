@@ -44,8 +44,8 @@ func TestContractCatchesBrokenLegal(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
-	require.Equal(t, []string{"pig", "dungeon", "kuhn", "leduc"}, registry.Names())
-	for _, name := range []string{"pig", "dungeon", "kuhn", "leduc"} {
+	require.Equal(t, []string{"pig", "dungeon", "kuhn", "leduc", "eights"}, registry.Names())
+	for _, name := range []string{"pig", "dungeon", "kuhn", "leduc", "eights"} {
 		def, err := registry.Lookup(name)
 		require.NoError(t, err)
 		require.Equal(t, name, def.Name())
@@ -53,7 +53,7 @@ func TestLookup(t *testing.T) {
 	require.Equal(t, "dungeon", registry.Dungeon)
 	_, err := registry.Lookup("chess")
 	require.ErrorIs(t, err, registry.ErrUnknown)
-	require.ErrorContains(t, err, `unknown game "chess" (known: pig, dungeon, kuhn, leduc)`)
+	require.ErrorContains(t, err, `unknown game "chess" (known: pig, dungeon, kuhn, leduc, eights)`)
 	seen := map[string]bool{}
 	for _, d := range registry.All() {
 		require.False(t, seen[d.Name()], d.Name())
