@@ -31,6 +31,24 @@ func (p *parted) keep(t *testing.T, tb *table.Table) {
 	t.Helper()
 	h, err := tb.SaveHead(p.chunk)
 	require.NoError(t, err)
+	// When a head seals: the moment its open log, moves or draws reach
+	// the chunk size (a table that can seal: not trustless, in its lobby
+	// or with a snapshot), never sooner, never later.
+	var hd, ch struct {
+		Log          []json.RawMessage `json:"log"`
+		Moves, Draws []json.RawMessage
+		Started      bool            `json:"started"`
+		Snapshot     json.RawMessage `json:"snapshot"`
+		Trustless    json.RawMessage `json:"trustless"`
+	}
+	require.NoError(t, json.Unmarshal(h.Saved, &hd))
+	if hd.Trustless == nil && (!hd.Started || hd.Snapshot != nil) {
+		require.Less(t, max(len(hd.Log), len(hd.Moves), len(hd.Draws)), p.chunk, "an open tail of a full chunk's worth is sealed")
+	}
+	if h.Chunk != nil {
+		require.NoError(t, json.Unmarshal(h.Chunk, &ch))
+		require.GreaterOrEqual(t, max(len(ch.Log), len(ch.Moves), len(ch.Draws)), p.chunk, "a chunk is sealed full, not sooner")
+	}
 	if h.Chunk != nil {
 		require.Equal(t, len(p.chunks), h.ChunkIndex)
 		p.chunks = append(p.chunks, h.Chunk)
