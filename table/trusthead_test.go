@@ -293,6 +293,12 @@ func TestTrustlessHeadTamperCaught(t *testing.T) {
 			require.ErrorContains(t, err, c.want)
 		})
 	}
+	// A chunk whose moves' protocol is one short of its moves is refused
+	// by JoinHead (the chunks as they are join: the control above).
+	chunks := append([][]byte{}, p.chunks...)
+	chunks[ci] = editJSON(t, chunks[ci], func(m map[string]any) { m["trust"] = m["trust"].([]any)[1:] })
+	_, err = table.JoinHead(p.head, chunks)
+	require.ErrorContains(t, err, "trustless protocol")
 }
 
 // A trustless Pig table saved whole before snapshots (no snapshot: its
