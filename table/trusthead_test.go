@@ -169,6 +169,15 @@ func TestTrustlessHeadPlaysAsWhole(t *testing.T) {
 	require.Equal(t, everything(t, whole), everything(t, replayed))
 	_, err = head.Record(uid(0))
 	require.Error(t, err) // a head alone has no record: JoinHead first
+	// The export checks the protocol state too: a finished table whose
+	// saved transcript is not its moves' restores (from its snapshot)
+	// but gives no record (the untouched one did, above).
+	bad, err := table.Restore(pig.Def, editJSON(t, joined(t, p), func(m map[string]any) {
+		m["trustless"].(map[string]any)["transcript"] = "00000000000000000000000000000000000000000000000000000000000000aa"
+	}))
+	require.NoError(t, err)
+	_, err = bad.Record(uid(0))
+	require.ErrorContains(t, err, "saved transcript")
 }
 
 // A trustless Kuhn hand kept in parts (chunks of 2) plays as the hand
