@@ -12,10 +12,11 @@ import (
 
 // TrustlessView is a trustless table's protocol as every reader sees it:
 // the seats' commitments and every applied move (its canonical bytes in
-// Move; in a view of a head alone, those after MovesBase) with its signature and its round's links and signatures
-// (match.RecordTrustless, whose Pending, with the links that came, is
-// shown only once the table is finished), the transcript's hash,
-// the next round's index, and the pending round without its links.
+// Move; in a view of a head alone, those after MovesBase) with its
+// signature and its round's links and signatures (match.RecordTrustless,
+// whose Pending, with the links that came, is shown only once the table
+// is finished), the transcript's hash, the next round's index, and the
+// pending round without its links.
 type TrustlessView struct {
 	match.RecordTrustless
 	Transcript string        `json:"transcript"`
