@@ -25,9 +25,14 @@ import (
 // its chunks back into a whole table (SavedFormat, for Record and a full
 // view). A head seals only what a table restores without: its log in
 // the lobby, and its log, moves and draws once started if it has a
-// snapshot (snapshot.go) and is not trustless (a trustless table's
-// protocol state holds every move's signature and reveals: its head
-// keeps everything but its results).
+// snapshot (snapshot.go). A trustless table's applied moves' protocol
+// (their signatures and rounds' reveals) is sealed with its moves, one
+// for one; the head keeps the rest of its protocol state, which is of
+// bounded size (the transcript's hash, the next round's index, each
+// seat's commitments and last link, the pending round, the abort). A
+// dealing trustless table (trustdealing.go) has no snapshot: once
+// started it seals nothing, its head keeping its one hand whole (its
+// deal's log, moves and events, bounded by the hand).
 
 // HeadFormat is the format of a table's head (SaveHead); ChunkFormat
 // that of a sealed chunk.
@@ -60,6 +65,9 @@ type chunk struct {
 	Log      []Event     `json:"log"`
 	Moves    []game.Move `json:"moves,omitempty"`
 	Draws    []int64     `json:"draws,omitempty"`
+	// Trust is a trustless table's protocol of Moves, one for one
+	// (trust.Moves); absent in other modes.
+	Trust []trustMove `json:"trust,omitempty"`
 }
 
 // Head is a table saved as its head (SaveHead).
@@ -116,10 +124,18 @@ func (t *Table) SaveHead(chunkSize int) (*Head, error) {
 		}
 		h.Results = append(h.Results, StoredResult{Actor: k.actor, ActionID: k.id, Data: b})
 	}
-	canSeal := s.Trustless == nil && (!s.Started || s.Snapshot != nil)
+	canSeal := !s.Started || s.Snapshot != nil
 	if canSeal && (len(s.Log) >= chunkSize || len(s.Moves) >= chunkSize || len(s.Draws) >= chunkSize) {
 		c := chunk{Format: ChunkFormat, Index: s.Chunks, LogBase: s.sealedPart.Log, MoveBase: s.sealedPart.Moves, DrawBase: s.sealedPart.Draws,
 			Log: s.Log, Moves: s.Moves, Draws: s.Draws}
+		if s.Trustless != nil {
+			if len(s.Trustless.Moves) != len(s.Moves) {
+				return nil, fmt.Errorf("table: save head: %d moves' protocol for %d moves", len(s.Trustless.Moves), len(s.Moves))
+			}
+			tl := *s.Trustless // the table's own stays whole
+			c.Trust, tl.Moves = tl.Moves, []trustMove{}
+			s.Trustless = &tl
+		}
 		if h.Chunk, err = json.Marshal(c); err != nil {
 			return nil, err
 		}
@@ -197,6 +213,11 @@ func (t *Table) AddResult(data []byte) error {
 // them. SealedChunks returns how many chunks it has.
 func (t *Table) SealedSeqs() int { return t.sealed.Log }
 
+// SealedMoves returns how many of the game's moves the table's sealed
+// chunks hold (0 for a table saved or joined whole): its match's moves,
+// and a trustless table's protocol of them, begin after them.
+func (t *Table) SealedMoves() int { return t.sealed.Moves }
+
 // SealedChunks returns how many sealed chunks the table has (JoinHead
 // takes them all, in order).
 func (t *Table) SealedChunks() int { return t.sealed.Chunks }
@@ -221,6 +242,7 @@ func JoinHead(head []byte, chunks [][]byte) ([]byte, error) {
 	var log []Event
 	var moves []game.Move
 	var draws []int64
+	var trust []trustMove
 	for i, b := range chunks {
 		var c chunk
 		if err := strict(b, &c); err != nil {
@@ -229,12 +251,19 @@ func JoinHead(head []byte, chunks [][]byte) ([]byte, error) {
 		if c.Format != ChunkFormat || c.Index != i || c.LogBase != len(log) || c.MoveBase != len(moves) || c.DrawBase != len(draws) {
 			return nil, fmt.Errorf("table: join head: chunk %d does not follow the ones before it", i)
 		}
+		if s.Trustless != nil && len(c.Trust) != len(c.Moves) || s.Trustless == nil && c.Trust != nil {
+			return nil, fmt.Errorf("table: join head: chunk %d holds %d moves' trustless protocol for %d moves", i, len(c.Trust), len(c.Moves))
+		}
 		log, moves, draws = append(log, c.Log...), append(moves, c.Moves...), append(draws, c.Draws...)
+		trust = append(trust, c.Trust...)
 	}
 	if len(log) != s.sealedPart.Log || len(moves) != s.sealedPart.Moves || len(draws) != s.sealedPart.Draws {
 		return nil, errors.New("table: join head: the chunks do not hold what the head counts")
 	}
 	s.Log, s.Moves, s.Draws = append(log, s.Log...), append(moves, s.Moves...), append(draws, s.Draws...)
+	if s.Trustless != nil {
+		s.Trustless.Moves = slices.Concat([]trustMove{}, trust, s.Trustless.Moves)
+	}
 	if len(s.Moves) == 0 {
 		s.Moves = nil
 	}

@@ -26,7 +26,9 @@ import (
 // match.CheckRecord.
 //
 // The replay is the check of a table restored from its snapshot: moves
-// that do not replay to the table's state are an error.
+// that do not replay to the table's state are an error, and so is a
+// trustless table's protocol state (transcript, next round, last links,
+// pending round) other than its moves' (trustcheck.go).
 //
 // Errors: not_created for anyone else (as for no table: a stranger does
 // not learn the id is taken); not_finished while the game is not over or
@@ -70,6 +72,10 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 	if !bytes.Equal(match.StateBytes(m.State()), t.StateBytes()) {
 		// a table restored from a snapshot that its moves do not reach
 		return nil, fmt.Errorf("table: record: the game's moves replay to another state than the table's")
+	}
+	if err := t.checkTrustState(t.m.Moves()); err != nil {
+		// a protocol state (which a head goes on from) its moves do not give
+		return nil, fmt.Errorf("table: record: the trustless protocol state: %w", err)
 	}
 	r, err := match.NewRecord(m, audit)
 	if err != nil {

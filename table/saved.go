@@ -127,7 +127,10 @@ func Restore(def game.Definition, data []byte) (*Table, error) {
 // RestoreReplay is Restore by replay always, whatever the saved table
 // holds: the check of its moves (verify and export replay so too). A
 // table saved with a snapshot must replay to that snapshot exactly (its
-// state's parts and its stream's position), or it is an error.
+// state's parts and its stream's position), and a trustless table's
+// protocol state (its transcript, next round and seats' last links,
+// from which a head restored alone goes on) must be its applied moves'
+// (trustcheck.go), or it is an error.
 func RestoreReplay(def game.Definition, data []byte) (*Table, error) {
 	return restore(def, data, true)
 }
@@ -184,6 +187,11 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 	m, err := t.restoreMatch(&s, !replay)
 	if err != nil {
 		return bad("%w", err)
+	}
+	if replay {
+		if err := t.checkTrustState(m.Moves()); err != nil {
+			return bad("the trustless protocol state: %w", err)
+		}
 	}
 	t.m = m
 	if game.HashJSON(t.StateBytes()) != s.StateHash {

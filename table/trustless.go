@@ -49,8 +49,10 @@ type trust struct {
 	ChainLength uint32      `json:"chainLength"`
 	DeadlineMs  uint64      `json:"deadlineMs"`
 	Seats       []trustSeat `json:"seats"`
-	// Transcript, Next and Moves run from the start: the transcript's
-	// hash, the next round's index, each applied move's protocol.
+	// Transcript and Next run from the start: the transcript's hash,
+	// the next round's index. Moves is each applied move's protocol,
+	// those a head sealed (head.go) left out: one for each of the
+	// match's moves.
 	Transcript hexArr                `json:"transcript"`
 	Next       uint32                `json:"next"`
 	Moves      []trustMove           `json:"moves"`

@@ -12,15 +12,20 @@ import (
 
 // TrustlessView is a trustless table's protocol as every reader sees it:
 // the seats' commitments and every applied move (its canonical bytes in
-// Move) with its signature and its round's links and signatures
-// (match.RecordTrustless, whose Pending, with the links that came, is
-// shown only once the table is finished), the transcript's hash,
-// the next round's index, and the pending round without its links.
+// Move; in a view of a head alone, those after MovesBase) with its
+// signature and its round's links and signatures (match.RecordTrustless,
+// whose Pending, with the links that came, is shown only once the table
+// is finished), the transcript's hash, the next round's index, and the
+// pending round without its links.
 type TrustlessView struct {
 	match.RecordTrustless
 	Transcript string        `json:"transcript"`
 	NextIndex  uint32        `json:"nextIndex"`
 	Pending    *PendingRound `json:"pendingRound,omitempty"`
+	// MovesBase is how many applied moves come before Moves: those a
+	// table restored from its head alone holds in its sealed chunks
+	// (Table.SealedMoves), 0 in a whole table's view.
+	MovesBase int `json:"movesBase,omitempty"`
 	// Deal is a dealing table's deal as every reader sees it: passes,
 	// keys published, the wait (never a staged key).
 	Deal *trustdeal.View `json:"deal,omitempty"`
@@ -57,7 +62,8 @@ func (t *Table) trustView() *TrustlessView {
 	if t.tl == nil {
 		return nil
 	}
-	v := &TrustlessView{RecordTrustless: *t.trustRecord(t.phase == PhaseFinished), Transcript: t.tl.Transcript.String(), NextIndex: t.tl.Next}
+	v := &TrustlessView{RecordTrustless: *t.trustRecord(t.phase == PhaseFinished), Transcript: t.tl.Transcript.String(), NextIndex: t.tl.Next,
+		MovesBase: t.sealed.Moves}
 	if t.m != nil {
 		for i, mv := range t.m.Moves() {
 			v.Moves[i].Move = string(game.AppendMoveCanonical(nil, t.kinds, mv))

@@ -19,7 +19,8 @@
 //	                              the log, moves and draws (under ChunkSize of each):
 //	                              server only
 //	games/{gameId}/private/c-{i}  sealed chunk i (%06d, from 0) of the log, moves and
-//	                              draws (fairboard-table-chunk/v1), created once: server only
+//	                              draws, with a trustless table's protocol of those moves
+//	                              (fairboard-table-chunk/v1), created once: server only
 //	games/{gameId}/private/r-{h}  one stored result, h its table.ResultID (hex SHA-256
 //	                              of actor "/" action id), created once: server only
 //	games/{gameId}/log/{id}       one applied action's events as the public reads them
@@ -40,8 +41,8 @@
 // the seat documents whose part changed; a refused action or a retry
 // (table.Result.Replayed) writes nothing. A whole view, a record and
 // Saved read the head, then its chunks (table.JoinHead); ViewAfter a
-// seq in the open tail reads the head alone (docs/store.md, "The saved
-// table's parts"). Of two actions at once
+// seq in the open tail reads the head alone, but at a trustless table
+// whose head sealed moves (docs/store.md, "The saved table's parts"). Of two actions at once
 // on a table, Firestore's locks serialise them and the loser is retried
 // on the winner's table (then stale_version if it named the version).
 package fstables

@@ -86,14 +86,19 @@ var _ tablestore.ViewerAfter = (*Store)(nil)
 
 // ViewAfter implements tablestore.ViewerAfter: one read of the head when
 // its open tail holds every event after afterSeq (a client polling with
-// the last seq it read), else View's reads.
+// the last seq it read), else View's reads. A trustless table whose
+// head sealed moves is read whole too: its view's protocol holds every
+// applied move from the first (the seats' clients check the transcript
+// from the start: trustseat, match.FollowTrustless), which the head
+// alone does not (table.TrustlessView.MovesBase).
 func (s *Store) ViewAfter(ctx context.Context, gameID, uid string, afterSeq uint64) (*table.View, game.Definition, error) {
 	def, t, _, err := s.loadHead(ctx, gameID)
 	if err != nil {
 		return nil, nil, err
 	}
-	if uint64(t.SealedSeqs()) > afterSeq {
+	v := t.View(uid)
+	if uint64(t.SealedSeqs()) > afterSeq || v.Trustless != nil && v.Trustless.MovesBase > 0 {
 		return s.View(ctx, gameID, uid)
 	}
-	return t.View(uid), def, nil
+	return v, def, nil
 }
