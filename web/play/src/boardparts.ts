@@ -32,7 +32,7 @@ export function die(value: number, label: string): HTMLElement {
 
 /** rankWords names a card's rank letter. */
 const rankWords: Record<string, string> = {
-  "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven", "8": "Eight", "9": "Nine",
+  "2": "Two", "3": "Three", "4": "Four", "5": "Five", "6": "Six", "7": "Seven", "8": "Eight", "9": "Nine",
   T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace",
 };
 /** suitWords and suitMarks name a card's suit letter. */

@@ -7,6 +7,7 @@
 // it in boards below.
 
 import { renderState } from "./genericboard";
+import { eightsBoard } from "./eightsboard";
 import { kuhnBoard, leducBoard } from "./pokerboard";
 import { pigBoard } from "./pigboard";
 import type { Board } from "./boardtypes";
@@ -26,6 +27,7 @@ const boards: Record<string, Board> = {
   pig: pigBoard,
   kuhn: kuhnBoard,
   leduc: leducBoard,
+  eights: eightsBoard,
 };
 
 /** boardFor returns the board of the game named, the generic board for

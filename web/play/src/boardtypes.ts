@@ -2,7 +2,7 @@
 // types the boards and the registry share, apart, so that a board does
 // not import the registry that imports it.
 
-import type { SeatNames, TableEvent, TableView } from "./tablewords";
+import type { SeatNames, TableEvent, TableMove, TableView } from "./tablewords";
 
 /** BoardContext is what a board is drawn from: the table's view (its
  * state, seats, the seat's own view and whose move it is), every event
@@ -26,4 +26,8 @@ export interface BoardContext {
 export interface Board {
   own: boolean;
   draw(el: HTMLElement, c: BoardContext): void;
+  /** moveLabel, where a game has it, says a move's button in the game's
+   * own words (Crazy Eights' "Play 7♥"); without it a move is its kind
+   * and arguments (moveLabel of tablewords.ts). */
+  moveLabel?(m: TableMove, c: BoardContext): string;
 }

@@ -54,23 +54,23 @@ export function renderState(dl: HTMLElement, v: TableView, name: SeatNames): voi
 }
 
 /** appendLog adds the events after the last one shown, in words. */
-export function appendLog(ol: HTMLElement, v: TableView, after: number, name: SeatNames, who: (uid: unknown) => string): number {
+export function appendLog(ol: HTMLElement, v: TableView, after: number, name: SeatNames, who: (uid: unknown) => string, rules: unknown = null): number {
   let last = after;
   for (const e of v.log) {
     if (e.seq <= last) continue;
     last = e.seq;
     ol.querySelector("li.newest")?.classList.remove("newest");
-    ol.appendChild(h("li", { "data-seq": e.seq, "data-type": e.type, class: "newest" }, describeTableEvent(e, v.game, name, who, v.seats.length)));
+    ol.appendChild(h("li", { "data-seq": e.seq, "data-type": e.type, class: "newest" }, describeTableEvent(e, v.game, name, who, v.seats.length, rules)));
   }
   return last;
 }
 
 /** redescribeLog says every line of the log again (the names changed:
  * a line said before a player's name was known names it now). */
-export function redescribeLog(ol: HTMLElement, events: Map<number, TableEvent>, game: string, seats: number, name: SeatNames, who: (uid: unknown) => string): void {
+export function redescribeLog(ol: HTMLElement, events: Map<number, TableEvent>, game: string, seats: number, name: SeatNames, who: (uid: unknown) => string, rules: unknown = null): void {
   for (const li of Array.from(ol.querySelectorAll<HTMLElement>("li[data-seq]"))) {
     const e = events.get(Number(li.dataset.seq));
-    if (e) li.textContent = describeTableEvent(e, game, name, who, seats);
+    if (e) li.textContent = describeTableEvent(e, game, name, who, seats, rules);
   }
 }
 
@@ -82,15 +82,16 @@ export function orderedMoves(legal: TableMove[], kinds: KindInfo[]): TableMove[]
   return [...legal.filter((m) => !forfeit.has(m.kind)), ...legal.filter((m) => forfeit.has(m.kind))];
 }
 
-/** moveButtons makes a button per legal move, forfeits last: its label (the kind with
- * its arguments) and the kind's doc from the game's definition. */
-export function moveButtons(legal: TableMove[], info: GameInfo | undefined, send: (m: TableMove) => void): HTMLButtonElement[] {
+/** moveButtons makes a button per legal move, forfeits last: its label
+ * (label: the game's board's words, else the kind with its arguments)
+ * and the kind's doc from the game's definition. */
+export function moveButtons(legal: TableMove[], info: GameInfo | undefined, send: (m: TableMove) => void, label: (m: TableMove) => string = moveLabel): HTMLButtonElement[] {
   return orderedMoves(legal, info?.kinds ?? []).map((m) => {
     const doc = moveDoc(m, info?.kinds ?? []);
     const b = h(
       "button",
       { type: "button", class: "action move", "data-kind": m.kind, "data-move": JSON.stringify(m), title: doc || undefined },
-      moveLabel(m),
+      label(m),
       doc ? h("span", { class: "move-doc" }, doc) : null,
     );
     b.addEventListener("click", () => send(m));

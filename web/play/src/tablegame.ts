@@ -190,7 +190,7 @@ export class TableGame {
     const key = JSON.stringify([v.names ?? {}, v.seats.map((s) => s.uid)]);
     if (key !== this.namesKey) {
       this.namesKey = key;
-      redescribeLog(byId("tg-log"), this.events, v.game, v.seats.length, this.name, this.who);
+      redescribeLog(byId("tg-log"), this.events, v.game, v.seats.length, this.name, this.who, this.rules);
     }
     const el = byId("table");
     el.dataset.phase = v.phase;
@@ -208,7 +208,7 @@ export class TableGame {
     this.trust.render(v, this.name);
     this.opening.render(v, this.name);
     show(byId("tg-share"), v.phase === "lobby" && v.seats.some((s) => s.uid === "")); // an invitation while a seat is free
-    this.lastSeq = appendLog(byId("tg-log"), v, this.lastSeq, this.name, this.who);
+    this.lastSeq = appendLog(byId("tg-log"), v, this.lastSeq, this.name, this.who, this.rules);
     el.dataset.logSeq = String(this.lastSeq);
     const box = byId("tg-log-box");
     box.scrollTop = box.scrollHeight;
@@ -253,7 +253,9 @@ export class TableGame {
     this.movesKey = key;
     const box = byId("tg-move-buttons");
     const hadFocus = box.contains(document.activeElement) || document.activeElement === document.body;
-    const buttons = moveButtons(legal, this.info, (m) => this.move(m));
+    const board = boardFor(v.game);
+    const ctx = { view: v, events: seenEvents(this.events), rules: this.rules, name: this.name, opened: this.opened };
+    const buttons = moveButtons(legal, this.info, (m) => this.move(m), board.moveLabel ? (m) => board.moveLabel!(m, ctx) : undefined);
     replace(box, ...buttons);
     show(byId("tg-moves"), buttons.length > 0);
     if (hadFocus && buttons[0]) buttons[0].focus();

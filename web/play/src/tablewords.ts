@@ -7,6 +7,7 @@
 
 import type { GameInfo, KindInfo } from "./engine";
 import type { TableFairness } from "./tablefair";
+import { eightsPhrases } from "./eightscards";
 
 /** TableSeat is a seat of the table: its uid ("" while free) and its
  * options in the order of the game's seat options. */
@@ -96,7 +97,7 @@ export function uidName(names: Record<string, string> = {}): (uid: unknown) => s
 /** Phrasebook is a game's own words for its events: a function per type
  * of the event's fields (the seat already named: who; any other seat by
  * seatOf, by its number from 0). */
-type Phrasebook = Record<string, (e: TableEvent, who: string, seatOf: (seat: unknown) => string, seats: number) => string>;
+type Phrasebook = Record<string, (e: TableEvent, who: string, seatOf: (seat: unknown) => string, seats: number, rules: unknown) => string>;
 
 const num = (v: unknown) => (typeof v === "number" ? v : Number(v));
 
@@ -118,6 +119,7 @@ const phrasebooks: Record<string, Phrasebook> = {
     Showdown: (e, _who, seatOf) => `Showdown: ${seatOf(0)} shows ${kuhnCard(e["card0"])}, ${seatOf(1)} shows ${kuhnCard(e["card1"])}`,
     Won: (e, who) => `${who} won the pot of ${num(e["pot"])}`,
   },
+  eights: eightsPhrases,
   leduc: {
     Dealt: (e, _who, _seatOf, n) => `Your card: ${leducCard(e["card"], n)}`,
     Checked: (_e, who) => `${who} checked`,
@@ -148,7 +150,7 @@ export function leducCard(v: unknown, seats: number): string {
  * seats, which names some games' cards): the game's phrasebook
  * if it has one for the type, else "Type: seat 1, field value, ..." from
  * the definition's field names; the table's own events in words. */
-export function describeTableEvent(e: TableEvent, game: string, name: SeatNames, who: (uid: unknown) => string = uidName(), seats = 2): string {
+export function describeTableEvent(e: TableEvent, game: string, name: SeatNames, who: (uid: unknown) => string = uidName(), seats = 2, rules: unknown = null): string {
   const seatOf = (v: unknown) => (typeof v === "number" ? name(v) : "a seat");
   if (!e.game) {
     switch (e.type) {
@@ -189,7 +191,7 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
     }
   }
   const book = phrasebooks[game]?.[e.type];
-  if (book) return book(e, seatOf(e["seat"]), seatOf, seats);
+  if (book) return book(e, seatOf(e["seat"]), seatOf, seats, rules);
   const skip = new Set(["seq", "type", "game", "to", "uid", "options"]);
   const parts = Object.entries(e)
     .filter(([k]) => !skip.has(k))

@@ -7,7 +7,9 @@ import { boardFor, genericBoard, seenEvents } from "../src/boards";
 import { cardWords } from "../src/boardparts";
 import { pigBoard, pigGoal, pigModel } from "../src/pigboard";
 import { cardName, kuhnBoard, leducBoard, pokerModel } from "../src/pokerboard";
-import { seatName, type TableEvent, type TableView } from "../src/tablewords";
+import { eightsBoard, eightsModel, eightsMoveLabel } from "../src/eightsboard";
+import { eightsCard, eightsRanks } from "../src/eightscards";
+import { describeTableEvent, seatName, type TableEvent, type TableView } from "../src/tablewords";
 
 function eq(got: unknown, want: unknown, what: string): void {
   if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`FAIL: ${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
@@ -18,6 +20,7 @@ function eq(got: unknown, want: unknown, what: string): void {
 eq(boardFor("pig") === pigBoard, true, "Pig's board");
 eq(boardFor("kuhn") === kuhnBoard, true, "Kuhn's board");
 eq(boardFor("leduc") === leducBoard, true, "Leduc's board");
+eq(boardFor("eights") === eightsBoard, true, "Crazy Eights' board");
 for (const g of ["dice-race", "", "toString", "__proto__", "constructor"]) {
   eq(boardFor(g) === genericBoard, true, `no board of its own: ${JSON.stringify(g)} plays on the generic board`);
 }
@@ -88,5 +91,47 @@ eq([leduc1.publicCard, leduc1.round, leduc1.betting], [null, "Round 1 of 2", "ra
 const three = [...seats, { uid: "cy", options: [] }];
 const spect = pokerModel("leduc", view("leduc", { round: 1, round1: "rf", round2: "", publicCard: null, in: [3, 1, 1], folded: [false, true, false], pot: 5, toMove: 2, shown: null }, { seats: three, seat: -1, spectating: true }), [], seatName(three, -1), null);
 eq(spect.seats.map((s) => [s.card, s.folded, s.me, s.chipsIn]), [[null, false, false, 3], [null, true, false, 1], [null, false, false, 1]], "a spectator: every card face down");
+
+// Crazy Eights: card c of R ranks is rank c%R+1 of suit floor(c/R)
+// (spades, hearts, diamonds, clubs), worked by hand: with 8 ranks, 0 is
+// the ace of spades, 7 the eight of spades, 8 the ace of hearts, 31 the
+// eight of clubs; with 13, 9 is the ten of spades, 12 its king, 51 the
+// king of clubs.
+eq([0, 7, 8, 13, 31].map((c) => eightsCard(c, 8)), ["As", "8s", "Ah", "6h", "8c"], "8 ranks");
+eq([9, 10, 12, 13, 51].map((c) => eightsCard(c, 13)), ["Ts", "Js", "Ks", "Ah", "Kc"], "13 ranks");
+eq([-1, 32, 1.5, "3", null].map((c) => eightsCard(c, 8)), [null, null, null, null, null], "no card");
+eq([eightsRanks({ ranks: 13, suits: 4 }), eightsRanks('{"ranks":9}'), eightsRanks(null), eightsRanks({ ranks: 20 }), eightsRanks("{")], [13, 9, 8, 8, 8], "the ranks");
+eq([cardWords("As"), cardWords("2d"), cardWords("Th")], ["Ace of spades", "Two of diamonds", "Ten of hearts"], "cards in words");
+// Ben (seat 1) holds the 7 of hearts (14), the 8 of spades (7) and the
+// ace of clubs (24); the top card is the 7 of spades (6), spades in
+// force; Ada holds 4 cards; 20 cards to draw, 2 discarded.
+const eightsView = view("eights", { public: { top: 6, suit: 0, toMove: 1, hands: [4, 3], stock: 20, discards: [3, 6], moves: 5, passes: 0, winner: -1, ended: 0 }, private: { hand: [14, 7, 24] } }, { toMove: 1 });
+eq(eightsModel(eightsView, { ranks: 8, suits: 4 }), {
+  started: true, top: "7s", suit: "spades", hand: ["7h", "8s", "Ac"],
+  seats: [{ seat: 0, cards: 4, me: false, toMove: false }, { seat: 1, cards: 3, me: true, toMove: true }],
+  stock: 20, discards: 2,
+}, "Crazy Eights' board");
+eq(eightsModel({ ...eightsView, seat: -1, state: (eightsView.state as { public: unknown }).public }, null).hand, null, "a spectator sees no hand");
+eq([
+  eightsMoveLabel({ kind: "play", card: 0, suit: 1 }, eightsView, null),
+  eightsMoveLabel({ kind: "play", card: 1, suit: 2 }, eightsView, null),
+  eightsMoveLabel({ kind: "draw" }, eightsView, null),
+  eightsMoveLabel({ kind: "play", card: 7, suit: 0 }, eightsView, null),
+], ["Play 7♥", "Play 8♠, naming diamonds", "Draw a card", "Play card 8"], "Crazy Eights' moves as cards");
+// Its log in words, under 13 ranks (card 20 is the eight of hearts).
+const said = (e: TableEvent) => describeTableEvent(e, "eights", name, undefined, 2, { ranks: 13, suits: 4 });
+eq([
+  said(ev(2, "Played", { seat: 0, card: 20, suit: 3, left: 4 })),
+  said(ev(3, "Played", { seat: 1, card: 9, suit: 0, left: 2 })),
+  said(ev(4, "Drawn", { card: 51 })),
+  said(ev(5, "Reshuffled", { cards: 11 })),
+  said(ev(6, "Ended", { reason: 2, moves: 500 })),
+], [
+  "Seat 1 · ada played Eight of hearts, naming clubs (4 left in hand)",
+  "Seat 2 · ben (you) played Ten of spades (2 left in hand)",
+  "You drew King of clubs",
+  "The discards were shuffled into a new draw pile of 11 cards",
+  "A draw: the game reached its limit of 500 moves",
+], "Crazy Eights' log");
 
 console.log("ok");
