@@ -23,6 +23,17 @@ import (
 	"github.com/fairboard/fairboard/web/verify/wasmbuild"
 )
 
+// runNodeTest bundles test/NAME_test.ts for Node and runs it: it must
+// print "ok" and nothing else (a failed check throws, naming it).
+func runNodeTest(t *testing.T, name string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), name+"_test.mjs")
+	nodeTools(t, bundle.Esbuild("test/"+name+"_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
+	b, err := exec.Command("node", out).CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	require.Equal(t, "ok\n", string(b))
+}
+
 // nodeTools skips (or, under CI, fails) a test that needs node_modules.
 func nodeTools(t *testing.T, err error) {
 	t.Helper()
@@ -185,32 +196,20 @@ func TestHandler(t *testing.T) {
 // two layouts mixed in one game give every event once, in order
 // (test/log_test.ts).
 func TestLogReaderInNode(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "log_test.mjs")
-	nodeTools(t, bundle.Esbuild("test/log_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
-	b, err := exec.Command("node", out).CombinedOutput()
-	require.NoError(t, err, "%s", b)
-	require.Equal(t, "ok\n", string(b))
+	runNodeTest(t, "log")
 }
 
 // The generic board's words (event words, move labels, the public
 // state's rows, the outcome), run by Node (test/tablewords_test.ts).
 func TestTableWordsInNode(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "tablewords_test.mjs")
-	nodeTools(t, bundle.Esbuild("test/tablewords_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
-	b, err := exec.Command("node", out).CombinedOutput()
-	require.NoError(t, err, "%s", b)
-	require.Equal(t, "ok\n", string(b))
+	runNodeTest(t, "tablewords")
 }
 
 // The board registry (a game without its own board plays on the generic
 // one) and what Pig's, Kuhn's and Leduc's boards read from a view, run by
 // Node (test/boards_test.ts).
 func TestBoardsInNode(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "boards_test.mjs")
-	nodeTools(t, bundle.Esbuild("test/boards_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
-	b, err := exec.Command("node", out).CombinedOutput()
-	require.NoError(t, err, "%s", b)
-	require.Equal(t, "ok\n", string(b))
+	runNodeTest(t, "boards")
 }
 
 // firebase.json (the Hosting deployment, docs/play.md) sends the policy

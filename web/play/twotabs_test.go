@@ -3,7 +3,6 @@ package play_test
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -17,7 +16,6 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/internal/browser"
-	"github.com/fairboard/fairboard/web/play/bundle"
 )
 
 // otherTabNote is what a tab that lost a race to another tab of its seat
@@ -380,9 +378,5 @@ func TestTrustlessTabLostRaceInChromium(t *testing.T) {
 // which refusals another tab's progress explains, and when the click is
 // sent again as a new action, shown as done, or said as refused.
 func TestSeatRaceDecisionInNode(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "seatact_test.mjs")
-	nodeTools(t, bundle.Esbuild("test/seatact_test.ts", "--bundle", "--platform=node", "--format=esm", "--outfile="+out))
-	b, err := exec.Command("node", out).CombinedOutput()
-	require.NoError(t, err, "%s", b)
-	require.Equal(t, "ok\n", string(b))
+	runNodeTest(t, "seatact")
 }
