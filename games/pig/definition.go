@@ -114,6 +114,11 @@ func (n HoldAt) Choose(st game.State, seat int, legal []game.Move) game.Move {
 	return game.Move{Seat: seat, Kind: KindRoll}
 }
 
+// ChooseDirect implements game.DirectPolicy: the style reads the state,
+// never the legal list, so the simulations' loop need not build one (it
+// is Choose's move: hold only with a turn total above 0, which is legal).
+func (n HoldAt) ChooseDirect(st game.State, seat int) game.Move { return n.Choose(st, seat, nil) }
+
 // AllPublic returns true: every part of a Pig state is public (scores,
 // turn total, whose turn), so Pig plays trustless tables. Pig declares no
 // game.RandomBound: a player may roll for ever, so a trustless table's
