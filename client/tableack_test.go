@@ -15,8 +15,6 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/kuhn"
-	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/service"
@@ -25,6 +23,17 @@ import (
 	"github.com/fairboard/fairboard/table/trustseat"
 	"github.com/fairboard/fairboard/tablestore"
 )
+
+// defOf is the registered game called name (the one registry the
+// machinery's tests reach games through; it panics on a name it does not
+// know: a mistake in the test).
+func defOf(name string) game.Definition {
+	def, err := registry.Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return def
+}
 
 // ackServer serves the functions with tables in memory, signing the
 // table path's acknowledgements with key (nil: none).
@@ -97,7 +106,7 @@ func TestTableSignedAcknowledgements(t *testing.T) {
 	require.NoError(t, err)
 
 	t.Run("signed reveals", func(t *testing.T) {
-		tables, err := playPinned(t, ackServer(t, key), pig.Def, "ack-pig", pub, bothAcked)
+		tables, err := playPinned(t, ackServer(t, key), defOf("pig"), "ack-pig", pub, bothAcked)
 		require.NoError(t, err)
 		for uid, tb := range tables {
 			a := tb.LastAck()
@@ -126,7 +135,7 @@ func TestTableSignedAcknowledgements(t *testing.T) {
 		}
 	})
 	t.Run("signed deal messages", func(t *testing.T) {
-		tables, err := playPinned(t, ackServer(t, key), kuhn.Def, "ack-kuhn", pub, nil)
+		tables, err := playPinned(t, ackServer(t, key), defOf("kuhn"), "ack-kuhn", pub, nil)
 		require.NoError(t, err)
 		for uid, tb := range tables {
 			a := tb.LastAck()
@@ -145,7 +154,7 @@ func TestTableSignedAcknowledgements(t *testing.T) {
 		return lie
 	}
 	t.Run("forged", func(t *testing.T) {
-		tables, err := playPinned(t, ackServer(t, forged), pig.Def, "ack-forged", pub, bothAcked)
+		tables, err := playPinned(t, ackServer(t, forged), defOf("pig"), "ack-forged", pub, bothAcked)
 		require.Contains(t, lieOf(err).What, "does not verify")
 		// Seat 0 rolls first, with its reveal: its Table was lied to,
 		// kept nothing, and sends nothing more.
@@ -154,11 +163,11 @@ func TestTableSignedAcknowledgements(t *testing.T) {
 		require.Same(t, lieOf(err), lieOf(again), "the Table sends nothing more")
 	})
 	t.Run("absent", func(t *testing.T) {
-		_, err := playPinned(t, ackServer(t, nil), pig.Def, "ack-absent", pub, bothAcked)
+		_, err := playPinned(t, ackServer(t, nil), defOf("pig"), "ack-absent", pub, bothAcked)
 		require.Contains(t, lieOf(err).What, "without its signature")
 	})
 	t.Run("absent at the deal", func(t *testing.T) {
-		_, err := playPinned(t, ackServer(t, nil), kuhn.Def, "ack-absent-kuhn", pub, nil)
+		_, err := playPinned(t, ackServer(t, nil), defOf("kuhn"), "ack-absent-kuhn", pub, nil)
 		require.Contains(t, lieOf(err).What, "(deal) without its signature")
 	})
 	// The positive controls: with the check of the server's signature
@@ -166,7 +175,7 @@ func TestTableSignedAcknowledgements(t *testing.T) {
 	// acknowledgements are taken and kept, though neither verifies.
 	t.Run("forged without AckSignature", func(t *testing.T) {
 		checks.Off(t, checks.AckSignature)
-		tables, err := playPinned(t, ackServer(t, forged), pig.Def, "ack-forged-off", pub, bothAcked)
+		tables, err := playPinned(t, ackServer(t, forged), defOf("pig"), "ack-forged-off", pub, bothAcked)
 		require.NoError(t, err, "with AckSignature off, the forged acknowledgement is taken")
 		a := tables["p1"].LastAck()
 		require.NotNil(t, a.Server)
@@ -174,12 +183,12 @@ func TestTableSignedAcknowledgements(t *testing.T) {
 	})
 	t.Run("absent without AckSignature", func(t *testing.T) {
 		checks.Off(t, checks.AckSignature)
-		tables, err := playPinned(t, ackServer(t, nil), pig.Def, "ack-absent-off", pub, bothAcked)
+		tables, err := playPinned(t, ackServer(t, nil), defOf("pig"), "ack-absent-off", pub, bothAcked)
 		require.NoError(t, err, "with AckSignature off, the unsigned acknowledgement is taken")
 		require.Nil(t, tables["p1"].LastAck().Server)
 	})
 	t.Run("unpinned", func(t *testing.T) {
-		tables, err := playPinned(t, ackServer(t, nil), pig.Def, "ack-unpinned", nil, bothAcked)
+		tables, err := playPinned(t, ackServer(t, nil), defOf("pig"), "ack-unpinned", nil, bothAcked)
 		require.NoError(t, err)
 		a := tables["p1"].LastAck()
 		require.NotNil(t, a, "an unsigned acknowledgement is kept (it convinces the player only)")

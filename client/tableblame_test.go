@@ -17,8 +17,6 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/kuhn"
-	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/service"
@@ -179,7 +177,7 @@ func TestTableDroppedThenBlamed(t *testing.T) {
 		name   string
 		def    game.Definition
 		target func(*table.Action) bool
-	}{{"reveal", pig.Def, p1Reveal}, {"deal", kuhn.Def, p1Pass2}, {"end", kuhn.Def, p1EndReveal}} {
+	}{{"reveal", defOf("pig"), p1Reveal}, {"deal", defOf("kuhn"), p1Pass2}, {"end", defOf("kuhn"), p1EndReveal}} {
 		t.Run(c.name+" dropped", func(t *testing.T) {
 			ds := &dropStore{target: c.target}
 			run, err := playUntilHit(t, c.def, "bl-"+c.name, key, ds)
@@ -292,7 +290,7 @@ func jsonOf(t *testing.T, v any) string {
 func TestTableHoldFromRefusals(t *testing.T) {
 	tb, err := client.NewTable(devFunctions("http://127.0.0.1:1", "p1"), "pig", "g1")
 	require.NoError(t, err)
-	s, err := trustseat.New(pig.Def, "g1", "p1", 1, 16)
+	s, err := trustseat.New(defOf("pig"), "g1", "p1", 1, 16)
 	require.NoError(t, err)
 	require.NoError(t, tb.HoldFrom(s), "nothing kept")
 	require.Nil(t, tb.LastAck())
@@ -324,7 +322,7 @@ func TestTableHoldFromRefusals(t *testing.T) {
 	require.NoError(t, s.KeepAck(b))
 	require.NoError(t, tb.HoldFrom(s))
 	require.Equal(t, uint32(3), tb.LastAck().Action.Reveal.Index)
-	other, err := trustseat.New(pig.Def, "g1", "p0", 0, 16)
+	other, err := trustseat.New(defOf("pig"), "g1", "p0", 0, 16)
 	require.NoError(t, err)
 	require.ErrorContains(t, tb.KeepIn(other), `"p1"'s, the seat "p0"'s`)
 	require.Nil(t, other.KeptAck())
