@@ -6,6 +6,10 @@
 
 import { h } from "./dom";
 
+/** obj is v as a JSON object, {} for anything else (a view's state is
+ * untrusted JSON). */
+export const obj = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
 /** pipsOf are the cells (0-8, row by row of a 3×3 grid) a die face
  * from 1 to 6 shows a pip in. */
 const pipsOf: Record<number, number[]> = {

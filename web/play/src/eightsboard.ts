@@ -10,12 +10,10 @@
 // (run by Node in TestBoardsInNode).
 
 import { h, replace } from "./dom";
-import { cardBack, cardFace, cardWords } from "./boardparts";
+import { cardBack, cardFace, cardWords, obj } from "./boardparts";
 import type { Board, BoardContext } from "./boardtypes";
 import { eightsCard, eightsRanks, eightsSuits, suitMarks, suitName } from "./eightscards";
 import { outcomeLine, type SeatNames, type TableMove, type TableView } from "./tablewords";
-
-const obj = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** EightsModel is what the board shows: the top card and the suit in
  * force, the reader's hand (null for a spectator), each seat's card

@@ -3,14 +3,12 @@
 // diamonds and clubs in that order; and its log in words. The board
 // (eightsboard.ts) and the log's words (tablewords.ts) both use it.
 
-import { cardWords } from "./boardparts";
+import { cardWords, obj } from "./boardparts";
 
 const suitNames = ["spades", "hearts", "diamonds", "clubs"];
 
 /** suitMarks are the suits' signs, in the game's order. */
 export const suitMarks = ["♠", "♥", "♦", "♣"];
-
-const obj = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** eightsSuits are the suits' letters, in the game's order (0..3). */
 export const eightsSuits = ["s", "h", "d", "c"] as const;

@@ -7,7 +7,7 @@
 // Node in TestBoardsInNode); kuhnBoard and leducBoard draw it.
 
 import { h, replace } from "./dom";
-import { cardBack, cardFace, cardWords } from "./boardparts";
+import { cardBack, cardFace, cardWords, obj } from "./boardparts";
 import type { Board, BoardContext } from "./boardtypes";
 import { kuhnCard, leducCard, outcomeLine, stateRows, type SeatNames, type TableEvent, type TableView } from "./tablewords";
 
@@ -41,8 +41,6 @@ export interface PokerModel {
 
 /** actions say a poker event in a seat's line. */
 const actions: Record<string, string> = { Passed: "passed", Bet: "bet", Called: "called", Folded: "folded", Checked: "checked", Raised: "raised" };
-
-const obj = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** cardName names a card of the game as its state or its deal says it:
  * Kuhn's 0-2 (J, Q, K), Leduc's name ("Ks") or its number at a table of

@@ -13,7 +13,7 @@ import { CallError } from "./backend";
 import { refusal } from "./errors";
 import { clearStale, noteStatus, pageTitle, signalTurn, TurnAlert } from "./safety";
 import { appendLog, moveButtons, redescribeLog, renderPlayers, turnLine } from "./genericboard";
-import { boardFor, genericBoard, seenEvents } from "./boards";
+import { boardFor, genericBoard, seenEvents, type BoardContext } from "./boards";
 import { downloadRecord, FairView, RecordView, saveSent, SeededView } from "./tableend";
 import { drawEntropy } from "./tablefair";
 import { Follower } from "./tablefollow";
@@ -162,13 +162,20 @@ export class TableGame {
     if (!this.closed) this.drawBoard();
   }
 
+  /** boardContext is what a board draws v from (and labels its moves
+   * with): the view, every event seen, the ruleset, names and the cards
+   * opened on this device. */
+  private boardContext(v: TableView): BoardContext {
+    return { view: v, events: seenEvents(this.events), rules: this.rules, name: this.name, opened: this.opened };
+  }
+
   /** drawBoard draws the game's own board, if it has one, and the
    * game's values as rows: the generic board itself for a game without
    * one, folded under its own board for a game with one. */
   private drawBoard(): void {
     const v = this.view;
     const board = boardFor(v.game);
-    const ctx = { view: v, events: seenEvents(this.events), rules: this.rules, name: this.name, opened: this.opened };
+    const ctx = this.boardContext(v);
     show(byId("tg-board-body"), board.own);
     if (board.own) board.draw(byId("tg-board-body"), ctx);
     genericBoard.draw(byId("tg-state"), ctx);
@@ -254,7 +261,7 @@ export class TableGame {
     const box = byId("tg-move-buttons");
     const hadFocus = box.contains(document.activeElement) || document.activeElement === document.body;
     const board = boardFor(v.game);
-    const ctx = { view: v, events: seenEvents(this.events), rules: this.rules, name: this.name, opened: this.opened };
+    const ctx = this.boardContext(v);
     const buttons = moveButtons(legal, this.info, (m) => this.move(m), board.moveLabel ? (m) => board.moveLabel!(m, ctx) : undefined);
     replace(box, ...buttons);
     show(byId("tg-moves"), buttons.length > 0);
