@@ -49,21 +49,6 @@ func (b styleBot) Choose(st game.State, seat int, legal []game.Move) game.Move {
 	return b.p.Choose(st, seat, legal)
 }
 
-// chooseDirect is the style's choice without the legal list, and true,
-// when its policy is a game.DirectPolicy; else false.
-func (b styleBot) chooseDirect(st game.State, seat int) (game.Move, bool) {
-	if d, ok := b.p.(game.DirectPolicy); ok {
-		return d.ChooseDirect(st, seat), true
-	}
-	return game.Move{}, false
-}
-
-// directChooser is a bot that may choose without the legal list
-// (styleBot over a game.DirectPolicy).
-type directChooser interface {
-	chooseDirect(st game.State, seat int) (game.Move, bool)
-}
-
 // BotNames lists the bots of def: "random", the search bot "mcts:N"
 // (every game has both), then each style as NAME or NAME:N. The strategy
 // bot "cfr:DIR", which every game has too but which needs a file that

@@ -45,6 +45,7 @@ type Config struct {
 type Match struct {
 	def    game.Definition
 	kinds  []game.KindSpec
+	kind   int // the index in kinds of the last kind hasKind found
 	cfg    Config
 	rules  game.Ruleset
 	stream *rng.Stream
@@ -156,7 +157,12 @@ func setup(def game.Definition, cfg Config, s *rng.Stream, base game.Rand) (*Mat
 // validates before it draws or changes anything). It returns the events
 // of the move, which the match keeps until the next Apply.
 func (m *Match) Apply(mv game.Move) ([]game.Event, error) {
-	if err := m.guard(mv); err != nil {
+	return m.apply(mv, m.st.ToMove())
+}
+
+// apply is Apply with the seat the game awaits (ToMove) already known.
+func (m *Match) apply(mv game.Move, to int) ([]game.Event, error) {
+	if err := m.guardTo(mv, to); err != nil {
 		return nil, err
 	}
 	var err error
@@ -181,9 +187,15 @@ func (m *Match) Apply(mv game.Move) ([]game.Event, error) {
 	return m.last, nil
 }
 
+// hasKind reports whether the game has the move kind k, trying first
+// the kind it found last (a game's moves repeat their kinds).
 func (m *Match) hasKind(k string) bool {
+	if m.kind < len(m.kinds) && m.kinds[m.kind].Name == k {
+		return true
+	}
 	for i := range m.kinds {
 		if m.kinds[i].Name == k {
+			m.kind = i
 			return true
 		}
 	}

@@ -110,32 +110,51 @@ func PlayOut(m *Match, bots []Bot, maxMoves int) (int64, error) {
 		maxMoves = DefaultMaxMoves
 	}
 	st := m.State()
+	// Each seat's direct policy and error report, found once a game
+	// rather than by three interface assertions a move.
+	var dbuf [8]game.DirectPolicy
+	var ebuf [8]interface{ Err() error }
+	direct, errs := dbuf[:0], ebuf[:0]
+	if len(bots) > len(dbuf) {
+		direct, errs = make([]game.DirectPolicy, 0, len(bots)), make([]interface{ Err() error }, 0, len(bots))
+	}
+	for _, b := range bots {
+		var d game.DirectPolicy
+		if sb, ok := b.(styleBot); ok {
+			d, _ = sb.p.(game.DirectPolicy)
+		}
+		e, _ := b.(interface{ Err() error })
+		direct, errs = append(direct, d), append(errs, e)
+	}
 	var legal []game.Move // made at the first listing: direct policies need none
 	var moves int64
-	for !m.Over() {
+	for {
+		seat := st.ToMove()
+		if seat == game.Nobody {
+			return moves, nil
+		}
 		if moves == int64(maxMoves) {
 			return moves, fmt.Errorf("not over after %d moves", maxMoves)
 		}
-		seat := st.ToMove()
-		var mv game.Move
-		direct := false
-		if d, ok := bots[seat].(directChooser); ok {
-			mv, direct = d.chooseDirect(st, seat) // no list: Apply checks the move
+		if seat < 0 || seat >= len(bots) {
+			return moves, fmt.Errorf("the game awaits seat %d, which has no bot", seat)
 		}
-		if !direct {
+		var mv game.Move
+		if d := direct[seat]; d != nil {
+			mv = d.ChooseDirect(st, seat) // no list: Apply checks the move
+		} else {
 			legal = st.Legal(seat, legal)
 			if len(legal) == 0 {
 				return moves, fmt.Errorf("seat %d is awaited but has no legal move", seat)
 			}
 			mv = bots[seat].Choose(st, seat, legal)
 		}
-		if f, ok := bots[seat].(interface{ Err() error }); ok && f.Err() != nil {
+		if f := errs[seat]; f != nil && f.Err() != nil {
 			return moves, fmt.Errorf("move %d: %w", moves+1, f.Err())
 		}
-		if _, err := m.Apply(mv); err != nil {
+		if _, err := m.apply(mv, seat); err != nil {
 			return moves, fmt.Errorf("move %d, %s's %s refused: %w", moves+1, bots[seat].Name(), mv.Kind, err)
 		}
 		moves++
 	}
-	return moves, nil
 }

@@ -82,8 +82,10 @@ func newTrustless(def game.Definition, cfg Config) (m *Match, err error) {
 }
 
 // guard is Apply's machinery guards.
-func (m *Match) guard(mv game.Move) error {
-	to := m.st.ToMove()
+func (m *Match) guard(mv game.Move) error { return m.guardTo(mv, m.st.ToMove()) }
+
+// guardTo is guard with the seat the game awaits (ToMove) already known.
+func (m *Match) guardTo(mv game.Move, to int) error {
 	switch {
 	case to == game.Nobody:
 		return game.Reject(game.CodeGameOver, "the game is over")

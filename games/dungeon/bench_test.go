@@ -10,16 +10,6 @@ import (
 	"github.com/fairboard/fairboard/match/matchtest"
 )
 
-// countingBot is the cautious style counting its choices: one a move.
-type countingBot struct{ n *int }
-
-func (c countingBot) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
-	*c.n++
-	return bot.Cautious{}.Choose(p, r, uid)
-}
-
-func (countingBot) Name() string { return "cautious" }
-
 // result is what two ways of playing one game must agree on: the
 // winner's seat (-1 for none) and the length of the public log.
 func result(p *engine.Public) int {
@@ -32,21 +22,22 @@ func result(p *engine.Public) int {
 
 // engineGame plays the seeded 4-seat game of seed on the engine's own
 // pipeline (bot.Runner, lean, as `gamectl sim` plays), every seat the
-// cautious style, the classes the adapter deals by default (seat i the
-// i-th class); it returns the result and the moves.
+// cautious style as `gamectl sim` hands it (bot.Cautious, which the
+// runner picks for without a call through the policy), the classes the
+// adapter deals by default (seat i the i-th class); it returns the result
+// and the moves: the actions applied after the set-up's create, joins
+// and start (Public.Version counts every applied action).
 func engineGame(tb testing.TB, r *bot.Runner) matchtest.Play {
-	moves := 0
 	seats := make([]bot.Seat, 4)
 	for i := range seats {
-		seats[i] = bot.Seat{Class: engine.Classes[i%len(engine.Classes)], Policy: countingBot{&moves}}
+		seats[i] = bot.Seat{Class: engine.Classes[i%len(engine.Classes)], Policy: bot.Cautious{}}
 	}
 	return func(seed string) (int, int) {
-		moves = 0
 		g, _, err := r.Play(seed, seats, nil)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		return result(&g.Public), moves
+		return result(&g.Public), int(g.Public.Version) - (2 + len(seats))
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
@@ -29,6 +28,22 @@ type State struct {
 	act  engine.Action      // Apply's action (the dispatcher holds it by pointer)
 	// quiet: Apply builds no event (Quiet): the dispatcher is lean
 	quiet bool
+
+	// awUID and awSeat: the last uid ToMove found and its seat. Strings
+	// do not change, so a Public.Awaiting equal to awUID has that seat
+	// whatever happened since; nothing needs clearing.
+	awUID  string
+	awSeat int
+	// turn is a built-in policy's action (bot.BuiltIn.Pick), written
+	// field by field: only its Kind, Actor, CardID and Target are ever
+	// set, so it needs no clearing.
+	turn engine.Action
+	// chosen is the move a Policy last chose on this state and chosenAct
+	// the engine action it stands for (turn or act: what action builds
+	// for it), valid while chosenOK: until a dispatch or act is written.
+	chosen    game.Move
+	chosenAct *engine.Action
+	chosenOK  bool
 }
 
 // Quiet implements game.Quieter: from now on the state's dispatcher is
@@ -85,6 +100,7 @@ func (s *State) dispatch(a *engine.Action, rnd game.Rand, ev []game.Event) ([]ga
 	}
 	p := &s.g.Public
 	n := len(s.buf)
+	s.chosenOK = false
 	var err error
 	if a.Kind == engine.ActCreate {
 		s.buf, err = s.disp.Dispatch(s.g, a, nil, s.buf)
@@ -124,136 +140,12 @@ func (s *State) ToMove() int {
 	if p.Phase != engine.PhasePlaying {
 		return game.Nobody
 	}
-	return s.seat(p.Awaiting)
+	if p.Awaiting != s.awUID || s.awUID == "" {
+		s.awUID, s.awSeat = p.Awaiting, s.seat(p.Awaiting)
+	}
+	return s.awSeat
 }
 
-// Legal lists engine.LegalActions of seat's uid, the turn kinds only, as
-// moves in its order (by kind, then items in inventory order, targets in
-// seat order): none when the engine does not await seat.
-func (s *State) Legal(seat int, buf []game.Move) []game.Move {
-	buf = buf[:0]
-	if seat < 0 || seat >= len(s.uids) || s.g.Public.Phase != engine.PhasePlaying {
-		return buf
-	}
-	s.acts = engine.LegalActions(&s.g.Public, s.rules.r, s.uids[seat], engine.TurnKinds, s.acts)
-	for i := range s.acts {
-		if m, ok := s.Move(seat, &s.acts[i]); ok {
-			buf = append(buf, m)
-		}
-	}
-	return buf
-}
-
-// Move returns the move of seat that stands for the engine turn action a
-// (its item as an index in the mover's inventory, its target as a seat),
-// and false for an action no move stands for (another kind, a card seat
-// does not hold, a target not seated).
-func (s *State) Move(seat int, a *engine.Action) (game.Move, bool) {
-	m := game.Move{Seat: seat, Kind: string(a.Kind)}
-	switch a.Kind {
-	case engine.ActUseItem, engine.ActDropItem, engine.ActDiscard:
-		me, _ := s.g.Public.Player(s.uids[seat])
-		i := -1
-		if me != nil {
-			i = slices.Index(me.Items, a.CardID)
-		}
-		if i < 0 {
-			return m, false
-		}
-		m.Args[0] = int64(i)
-	case engine.ActOfferDuel:
-		t := s.seat(a.Target)
-		if t < 0 {
-			return m, false
-		}
-		m.Args[0] = int64(t)
-	case engine.ActEndManage, engine.ActSkipDuel, engine.ActMove, engine.ActSleep, engine.ActCombatRound,
-		engine.ActDuelRound, engine.ActReroll, engine.ActDeclineReroll:
-	default:
-		return m, false
-	}
-	return m, true
-}
-
-// action returns the engine action m stands for, or a refusal: game_over
-// once finished, unknown_player for a seat out of range, not_your_turn for
-// a seat the engine does not await, invalid_action for an unknown kind
-// (named), an argument out of its range or one the kind does not take, an
-// item index past the mover's inventory, or a target seat out of range.
-func (s *State) action(m game.Move) (engine.Action, error) {
-	var a engine.Action
-	n := len(s.uids)
-	switch to := s.ToMove(); {
-	case to == game.Nobody:
-		return a, game.Reject(game.CodeGameOver, "the game has finished")
-	case m.Seat < 0 || m.Seat >= n:
-		return a, game.Reject(game.CodeUnknownPlayer, "no seat "+strconv.Itoa(m.Seat))
-	case m.Seat != to:
-		return a, game.Reject(game.CodeNotYourTurn, "the game awaits seat "+strconv.Itoa(to))
-	}
-	k, ok := game.Kind(kinds, m.Kind)
-	if !ok {
-		return a, game.Reject(game.CodeInvalidAction, "unknown move kind "+strconv.Quote(m.Kind))
-	}
-	for i, v := range m.Args {
-		if i >= len(k.Args) {
-			if v != 0 {
-				return a, game.Reject(game.CodeInvalidAction, fmt.Sprintf("%s takes %d arguments", k.Name, len(k.Args)))
-			}
-			continue
-		}
-		if as := k.Args[i]; v < as.Min || v > as.Max {
-			return a, game.Reject(game.CodeInvalidAction, fmt.Sprintf("%s's %s %d is outside [%d, %d]", k.Name, as.Name, v, as.Min, as.Max))
-		}
-	}
-	a.Kind, a.Actor = engine.ActionKind(m.Kind), s.uids[m.Seat]
-	switch a.Kind {
-	case engine.ActUseItem, engine.ActDropItem, engine.ActDiscard:
-		me, _ := s.g.Public.Player(a.Actor)
-		if me == nil || m.Args[0] >= int64(len(me.Items)) {
-			return a, game.Reject(game.CodeInvalidAction, fmt.Sprintf("seat %d holds no item %d", m.Seat, m.Args[0]))
-		}
-		a.CardID = me.Items[m.Args[0]]
-	case engine.ActOfferDuel:
-		if m.Args[0] >= int64(n) {
-			return a, game.Reject(game.CodeInvalidAction, fmt.Sprintf("no seat %d to challenge", m.Args[0]))
-		}
-		a.Target = s.uids[m.Args[0]]
-	}
-	return a, nil
-}
-
-// Apply maps m to the engine action of its seat's uid (see action) and
-// dispatches it with rnd's draws. The engine's own refusals (a kind of
-// another step, a target not on the tile, ...) keep their code when
-// game.Codes has it and are invalid_action otherwise, the engine's code
-// leading the message. On refusal nothing changed and nothing was drawn.
-func (s *State) Apply(m game.Move, rnd game.Rand, ev []game.Event) ([]game.Event, error) {
-	var err error
-	if s.act, err = s.action(m); err != nil {
-		return ev, err
-	}
-	s.buf = s.buf[:0]
-	out, err := s.dispatch(&s.act, rnd, ev)
-	if err != nil {
-		return ev, fromEngine(err)
-	}
-	return out, nil
-}
-
-// fromEngine maps an engine refusal to a game one.
-func fromEngine(err error) error {
-	var ee *engine.Error
-	if !errors.As(err, &ee) {
-		return game.Reject(game.CodeInvalidAction, err.Error())
-	}
-	if c := game.Code(ee.Code); slices.Contains(game.Codes, c) {
-		return game.Reject(c, ee.Msg)
-	}
-	return game.Reject(game.CodeInvalidAction, string(ee.Code)+": "+ee.Msg)
-}
-
-// Outcome: over once the engine's phase is finished; the winner
 // (Public.Winner) is the one winner with payoff 1 (the dungeon's payoff is
 // won), every other seat 0; a game that ended without a winner has none.
 func (s *State) Outcome() game.Outcome {

@@ -23,13 +23,21 @@ var styles = []game.Style{
 type Policy struct {
 	Bot  bot.Policy
 	view *engine.Public
+
+	// rule is Bot's bot.BuiltIn under rules when builtIn (a built-in
+	// policy picks without the view copied: bot.BuiltIn.Pick), found
+	// again when the state's ruleset changes.
+	rules   *Rules
+	rule    bot.BuiltIn
+	builtIn bool
 }
 
 // Choose implements game.Policy: the listed move that stands for the
 // bot's action; legal[0] if none does (a bot's bug: bot.Runner would
 // refuse it).
 func (p *Policy) Choose(st game.State, seat int, legal []game.Move) game.Move {
-	if m, ok := p.choose(st, seat); ok {
+	var m game.Move
+	if p.choose(&m, st, seat) {
 		for _, l := range legal {
 			if l == m {
 				return l
@@ -44,21 +52,41 @@ func (p *Policy) Choose(st game.State, seat int, legal []game.Move) game.Move {
 // one: bot.Runner dispatches their action and the engine checks it); an
 // action no move stands for (a bot's bug) is returned as a move of its
 // kind with no arguments, which Apply refuses.
-func (p *Policy) ChooseDirect(st game.State, seat int) game.Move {
-	m, ok := p.choose(st, seat)
-	if !ok {
-		return game.Move{Seat: seat, Kind: "unmapped"}
+func (p *Policy) ChooseDirect(st game.State, seat int) (m game.Move) {
+	if !p.choose(&m, st, seat) {
+		m = game.Move{Seat: seat, Kind: "unmapped"}
 	}
 	return m
 }
 
-// choose is the bot's action as a move, and whether one stands for it.
-func (p *Policy) choose(st game.State, seat int) (game.Move, bool) {
+// choose writes the bot's action as a move into *m, and returns whether
+// one stands for it. A move that does is noted on the state
+// (State.choose), which then dispatches its action without building it
+// again.
+func (p *Policy) choose(m *game.Move, st game.State, seat int) bool {
 	s := st.(*State)
-	if p.view == nil {
-		p.view = new(engine.Public)
+	if p.rules != s.rules {
+		p.rules = s.rules
+		p.rule, p.builtIn = bot.BuiltInOf(p.Bot, s.rules.r)
 	}
-	bot.View(p.view, &s.g.Public)
-	a := p.Bot.Choose(p.view, s.rules.r, s.uids[seat])
-	return s.Move(seat, &a)
+	var a *engine.Action
+	if me, _ := s.g.Public.Player(s.uids[seat]); p.builtIn && me != nil {
+		// Written into the state's turn in place, field by field (a
+		// literal through the pointer is built whole and copied).
+		a = &s.turn
+		k, card, target := p.rule.Pick(&s.g.Public, s.rules.r, me)
+		a.Kind, a.Actor, a.CardID, a.Target = k, me.UID, card, target
+	} else {
+		if p.view == nil {
+			p.view = new(engine.Public)
+		}
+		bot.View(p.view, &s.g.Public)
+		act := p.Bot.Choose(p.view, s.rules.r, s.uids[seat])
+		a = &act
+	}
+	if !s.moveInto(m, seat, a) {
+		return false
+	}
+	s.choose(seat, *m, a)
+	return true
 }
