@@ -10,7 +10,8 @@ import (
 	"github.com/fairboard/fairboard/game"
 )
 
-// // The moves: a legal list, the mapping between a move and the engine action it stands for, Apply.
+// The moves: a seat's legal list, the mapping between a move and the
+// engine action it stands for, and Apply.
 
 // choose notes that a policy chose m for seat, m being what Move returned
 // for the engine action a, and keeps the action m stands for (what action
