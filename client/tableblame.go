@@ -94,26 +94,30 @@ func revealDigest(a *TableAck) string {
 
 // checkBlame compares the view v with the acknowledgement the Table
 // holds: a *TableDropped (kept: Send then refuses) when v ends the table
-// naming the player as missing what the server acknowledged; nil
-// otherwise, and when the comparison is switched off (checks.AckHeld).
+// naming the player as missing what the server acknowledged (unless the
+// comparison is switched off, checks.AckHeld); otherwise checkCheat's
+// answer (tablecheat.go).
 func (t *Table) checkBlame(v *TableView) error {
-	ack := t.last
-	if ack == nil || ack.GameID != v.GameID && v.GameID != "" || len(v.Trustless) == 0 || string(v.Trustless) == "null" {
+	if len(v.Trustless) == 0 || string(v.Trustless) == "null" {
 		return nil
 	}
 	var tv table.TrustlessView
 	if err := json.Unmarshal(v.Trustless, &tv); err != nil {
 		return fmt.Errorf("client: the trustless protocol: %w", err)
 	}
+	ack := t.last
 	var d *TableDropped
 	switch {
+	case ack == nil || ack.GameID != v.GameID && v.GameID != "":
 	case ack.Action.Reveal != nil:
 		d = revealDropped(ack, v, &tv)
 	case ack.Action.Deal != nil:
 		d = dealDropped(ack, v, &tv)
 	}
 	if d == nil || !checks.On(checks.AckHeld) {
-		return nil // nothing dropped; or the abort taken, the acknowledgement not compared
+		// Nothing dropped (or the abort taken, the acknowledgement not
+		// compared); a cheat named in the deal's passes is checked.
+		return t.checkCheat(v, &tv)
 	}
 	if t.lie == nil {
 		t.lie = &Lie{What: d.Error()}
