@@ -40,9 +40,9 @@ import (
 //     "cheat" (an end-of-hand reveal missing at the deadline, or a cheat
 //     proven) the end-of-hand reveal only, which the audit that proves a
 //     cheat has among the published ones; "abandoned" names no seat.
-//     Whether a pass named a cheat was one is not this check's: the
-//     acknowledgement carries the pass, which a verifier checks against
-//     the published ones.
+//     Whether a pass named a cheat was one is checkCheat's
+//     (tablecheat.go), which also checks the player's own acknowledged
+//     pass.
 
 // TableDropped is what a Table found when its table ended naming its
 // player's seat as missing what the server had acknowledged taking (a
