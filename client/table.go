@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/fairboard/fairboard/game"
 )
 
 // A table game (docs/functions.md, "Table games": every registered game
@@ -45,8 +47,14 @@ type Table struct {
 	// table every acknowledgement of the player's reveal or deal message
 	// must come with its signature by that key (Send; tableack.go).
 	ServerKey ed25519.PublicKey
-	last      *TableAck // the last acknowledgement (LastAck)
-	lie       *Lie      // the lie Send caught, which ends the Table's sends
+	// Def, if set, is the table's game: at a dealing table (Kuhn poker,
+	// Leduc hold'em) View then checks a hand ended naming a seat a cheat
+	// in the deal's passes against its evidence (tablecheat.go), which
+	// needs the game's deck; nil: that check is not made. TrustTable
+	// gives its Def to each of its Tables without one.
+	Def  game.Definition
+	last *TableAck // the last acknowledgement (LastAck)
+	lie  *Lie      // the lie Send caught, which ends the Table's sends
 }
 
 // NewTable returns the player's side (f calls the functions as the
@@ -235,9 +243,13 @@ func (t *Table) Act(ctx context.Context, kind string, version uint64, seat *int)
 // with the last acknowledgement the Table holds (LastAck; tableblame.go):
 // a table ended naming the player as missing what the server
 // acknowledged taking is a *TableDropped, and the Table then sends
-// nothing more. Errors: the functions' refusal (not_created for a table
-// the player may not read), a protocol that does not decode, a
-// *TableDropped.
+// nothing more; at a dealing table whose hand ended naming a seat a
+// cheat in the deal's passes, it checks the evidence (Def; tablecheat.go):
+// a pass that proves nothing is a *TableFalseCheat, and the Table then
+// sends nothing more. Errors: the functions' refusal (not_created for a
+// table the player may not read), a protocol that does not decode, a
+// *TableDropped, a *TableFalseCheat or another end that does not check
+// (a *Lie).
 func (t *Table) View(ctx context.Context, afterSeq uint64) (*TableView, error) {
 	d := map[string]any{"game": t.game, "gameId": t.id}
 	if afterSeq > 0 {

@@ -40,9 +40,9 @@ import (
 //     "cheat" (an end-of-hand reveal missing at the deadline, or a cheat
 //     proven) the end-of-hand reveal only, which the audit that proves a
 //     cheat has among the published ones; "abandoned" names no seat.
-//     Whether a pass named a cheat was one is not this check's: the
-//     acknowledgement carries the pass, which a verifier checks against
-//     the published ones.
+//     Whether a pass named a cheat was one is checkCheat's
+//     (tablecheat.go), which also checks the player's own acknowledged
+//     pass.
 
 // TableDropped is what a Table found when its table ended naming its
 // player's seat as missing what the server had acknowledged taking (a
@@ -94,26 +94,30 @@ func revealDigest(a *TableAck) string {
 
 // checkBlame compares the view v with the acknowledgement the Table
 // holds: a *TableDropped (kept: Send then refuses) when v ends the table
-// naming the player as missing what the server acknowledged; nil
-// otherwise, and when the comparison is switched off (checks.AckHeld).
+// naming the player as missing what the server acknowledged (unless the
+// comparison is switched off, checks.AckHeld); otherwise checkCheat's
+// answer (tablecheat.go).
 func (t *Table) checkBlame(v *TableView) error {
-	ack := t.last
-	if ack == nil || ack.GameID != v.GameID && v.GameID != "" || len(v.Trustless) == 0 || string(v.Trustless) == "null" {
+	if len(v.Trustless) == 0 || string(v.Trustless) == "null" {
 		return nil
 	}
 	var tv table.TrustlessView
 	if err := json.Unmarshal(v.Trustless, &tv); err != nil {
 		return fmt.Errorf("client: the trustless protocol: %w", err)
 	}
+	ack := t.last
 	var d *TableDropped
 	switch {
+	case ack == nil || ack.GameID != v.GameID && v.GameID != "":
 	case ack.Action.Reveal != nil:
 		d = revealDropped(ack, v, &tv)
 	case ack.Action.Deal != nil:
 		d = dealDropped(ack, v, &tv)
 	}
 	if d == nil || !checks.On(checks.AckHeld) {
-		return nil // nothing dropped; or the abort taken, the acknowledgement not compared
+		// Nothing dropped (or the abort taken, the acknowledgement not
+		// compared); a cheat named in the deal's passes is checked.
+		return t.checkCheat(v, &tv)
 	}
 	if t.lie == nil {
 		t.lie = &Lie{What: d.Error()}

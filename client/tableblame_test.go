@@ -30,13 +30,20 @@ import (
 // for the first action target picks: dropped (answered as applied, at
 // the table's version, and not applied: the functions then acknowledge
 // it, signing as they sign every success) or, refuse set, refused (never
-// acknowledged). Every other action goes through.
+// acknowledged). Every other action goes through. For the false-cheat
+// tests (tablecheat_test.go): through set, the action goes through too
+// (only noted); frame set, every view after the drop shows the hand
+// ended naming the dropped pass's seat a cheat (framed); wrap, if set,
+// is the players' side Play drives (a cheating client).
 type dropStore struct {
 	tablestore.Store
-	target func(a *table.Action) bool
-	refuse bool
-	mu     sync.Mutex
-	hit    *table.Action // the action dropped or refused
+	target  func(a *table.Action) bool
+	refuse  bool
+	through bool
+	frame   *frame
+	wrap    func(run *blameRun) trustseat.Server
+	mu      sync.Mutex
+	hit     *table.Action // the action dropped or refused
 }
 
 func (s *dropStore) Do(ctx context.Context, gameID string, a table.Action) (*table.Result, error) {
@@ -46,6 +53,9 @@ func (s *dropStore) Do(ctx context.Context, gameID string, a table.Action) (*tab
 		return s.Store.Do(ctx, gameID, a)
 	}
 	s.hit = &a
+	if s.through {
+		return s.Store.Do(ctx, gameID, a)
+	}
 	if s.refuse {
 		return nil, &table.Error{Code: table.CodeInvalidAction, Msg: "refused by the test"}
 	}
@@ -115,7 +125,11 @@ func playUntilHit(t *testing.T, def game.Definition, id string, key ed25519.Priv
 	}
 	_, err := run.tt.Tables["p0"].Start(ctx)
 	require.NoError(t, err)
-	end, err := trustseat.Play(run.tt, order, func(v *table.View) game.Move { return v.Legal[0] },
+	var play trustseat.Server = run.tt
+	if ds.wrap != nil {
+		play = ds.wrap(run)
+	}
+	end, err := trustseat.Play(play, order, func(v *table.View) game.Move { return v.Legal[0] },
 		func(*table.View) bool { return ds.fired() }, 400)
 	require.True(t, ds.fired(), "the store's action came before the end (%v, %+v)", err, end)
 	return run, err

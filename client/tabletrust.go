@@ -18,7 +18,8 @@ import (
 // reader's Table.
 type TrustTable struct {
 	Ctx context.Context
-	// Def is the table's game, which decodes the legal moves.
+	// Def is the table's game, which decodes the legal moves; Do and
+	// View give it to each Table without one (Table.Def).
 	Def game.Definition
 	// Tables are the players' Tables of the one table, by uid; Public is
 	// the uid whose view is read for the public one ("").
@@ -37,6 +38,9 @@ func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 	t := tt.Tables[a.Actor]
 	if t == nil {
 		return nil, fmt.Errorf("client: no Table for %q", a.Actor)
+	}
+	if t.Def == nil {
+		t.Def = tt.Def
 	}
 	before := t.last
 	r, err := t.Send(tt.Ctx, a)
@@ -60,6 +64,9 @@ func (tt *TrustTable) View(uid string) (*table.View, error) {
 	t := tt.Tables[uid]
 	if t == nil {
 		return nil, fmt.Errorf("client: no Table for %q", uid)
+	}
+	if t.Def == nil {
+		t.Def = tt.Def
 	}
 	v, err := t.View(tt.Ctx, 0)
 	if err != nil {

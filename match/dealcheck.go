@@ -92,7 +92,8 @@ func waitedFor(tb *mentalpoker.Table, d *MentalDealer, m *Match, r *RecordDeal) 
 
 // checkStopped checks a deal that stopped in its passes: a forfeit for
 // the deadline naming the seat whose pass is due, or one for cheating
-// naming the seat whose signed refused pass the table refuses too.
+// naming that seat with its signed refused pass as evidence
+// (ProvenCheat: a *FalseCheat otherwise).
 func checkStopped(tb *mentalpoker.Table, r *RecordDeal) error {
 	pass, seat := tb.Next()
 	f := r.Forfeit
@@ -105,10 +106,5 @@ func checkStopped(tb *mentalpoker.Table, r *RecordDeal) error {
 	if f.Reason == ForfeitDeadline {
 		return nil
 	}
-	err := tb.Accept(r.Refused)
-	if s, named := mentalpoker.Culprit(err); err == nil || !named || s != seat || errors.Is(err, mentalpoker.ErrSignature) ||
-		errors.Is(err, mentalpoker.ErrContext) || errors.Is(err, mentalpoker.ErrTranscript) || errors.Is(err, mentalpoker.ErrInput) {
-		return fmt.Errorf("a forfeit for cheating names seat %d, but its refused pass is no signed evidence (%v)", seat, err)
-	}
-	return nil
+	return ProvenCheat(tb, r.Refused)
 }

@@ -1,12 +1,14 @@
 package table_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/kuhn"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
@@ -142,21 +144,41 @@ func TestTrustlessKuhnRecordTampered(t *testing.T) {
 
 // A seat whose signed first pass drops a card: the table applies it as
 // evidence, the game ends with the seat forfeiting as a cheat (Kuhn's 2
-// chips), and the record verifies.
+// chips), and the record verifies. The same record with the pass the
+// seat made before dropping the card as its evidence (a server naming an
+// honest pass a cheat) is refused by CheckRecord, a *match.FalseCheat
+// naming seat 0's pass 1; control: with the check switched off
+// (checks.NamedCheat) it is taken.
 func TestTrustlessKuhnDropForfeits(t *testing.T) {
 	tbl, seats := kuhnTable(t, "kd")
 	a, err := seats[0].DealTo("p0", tbl.View(uid(0)))
 	require.NoError(t, err)
 	require.NotNil(t, a.Deal.Pass)
-	a.Deal.Pass.Deck = a.Deal.Pass.Deck[:2]
+	honest, dropped := *a.Deal.Pass, *a.Deal.Pass
+	dropped.Deck = slices.Clone(honest.Deck)[:2]
+	a.Deal.Pass = &dropped
 	seats[0].Resign(a.Deal.Pass)
 	_, err = tbl.Do(*a)
 	require.NoError(t, err, "a signed drop is the seat's forfeit, applied")
 	v := tbl.View("")
 	require.Equal(t, &table.Outcome{Abandoned: true, Payoffs: []float64{-2, 2}, Reason: match.ForfeitCheat, Missing: []int{0}}, v.Outcome)
+	require.Equal(t, &dropped, v.Trustless.Deal.Refused, "every reader sees the evidence")
 	rec, err := tbl.Record(uid(1))
 	require.NoError(t, err)
 	div, err := match.CheckRecord(kuhn.Def, rec)
 	require.NoError(t, err)
 	require.NoError(t, div)
+
+	rec.Trustless.Deal.Refused = &honest
+	div, err = match.CheckRecord(kuhn.Def, rec)
+	require.NoError(t, div)
+	var fc *match.FalseCheat
+	require.ErrorAs(t, err, &fc)
+	require.Equal(t, match.FalseCheat{Seat: 0, Pass: 1}, *fc, "the honest pass verifies")
+	t.Run("control without NamedCheat", func(t *testing.T) {
+		checks.Off(t, checks.NamedCheat)
+		div, err := match.CheckRecord(kuhn.Def, rec)
+		require.NoError(t, err)
+		require.NoError(t, div)
+	})
 }

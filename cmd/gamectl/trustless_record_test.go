@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/table/trustseat"
@@ -73,4 +74,57 @@ func TestVerifyTrustlessRecord(t *testing.T) {
 	code, _, errs = gamectl(t, "verify", path)
 	require.Equal(t, 1, code, errs)
 	require.Contains(t, errs, "seat 0's link does not hash to its previous link")
+}
+
+// gamectl verify checks the evidence of a cheat named in a trustless
+// hand's deal: a Kuhn table whose seat 0 sends its first pass with a card
+// dropped, signed, ends naming it a cheat, and the record verifies (exit
+// 0); the same record with the pass the seat made before dropping the
+// card as the evidence (a server naming an honest pass a cheat) is
+// refused, naming seat 0's pass 1 (exit 2, as every deal that does not
+// verify: not a replayable record).
+func TestVerifyFalseCheat(t *testing.T) {
+	kuhnDef, err := registered("kuhn")
+	require.NoError(t, err)
+	m := table.NewMemory()
+	_, err = m.Create("vc", kuhnDef, table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeTrustless, Seats: 2})
+	require.NoError(t, err)
+	seats := make([]*trustseat.Seat, 2)
+	for i, uid := range []string{"u0", "u1"} {
+		seats[i], err = trustseat.New(kuhnDef, "vc", uid, i, 16)
+		require.NoError(t, err)
+		_, err = m.Do("vc", seats[i].Join("j", uint64(1+i), nil, nil))
+		require.NoError(t, err)
+	}
+	_, err = m.Do("vc", table.Action{Actor: "u0", ActionID: "s", Version: 3, Kind: table.KindStart})
+	require.NoError(t, err)
+	v, err := m.View("vc", "u0")
+	require.NoError(t, err)
+	a, err := seats[0].DealTo("p", v)
+	require.NoError(t, err)
+	honest, dropped := *a.Deal.Pass, *a.Deal.Pass
+	dropped.Deck = dropped.Deck[:2:2]
+	seats[0].Resign(&dropped)
+	a.Deal.Pass = &dropped
+	_, err = m.Do("vc", *a)
+	require.NoError(t, err, "the drop is applied as the seat's forfeit")
+
+	path := filepath.Join(t.TempDir(), "cheat.json")
+	write := func(rec *match.Record) {
+		b, err := json.Marshal(rec)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(path, b, 0o644))
+	}
+	rec, err := m.Record("vc", "u0")
+	require.NoError(t, err)
+	write(rec)
+	code, out, errs := gamectl(t, "verify", path)
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "OK kuhn:")
+
+	rec.Trustless.Deal.Refused = &honest
+	write(rec)
+	code, _, errs = gamectl(t, "verify", path)
+	require.Equal(t, 2, code, errs)
+	require.Contains(t, errs, "names seat 0, but its refused pass 1 verifies (signature, deck and proofs): an honest pass named a cheat")
 }

@@ -105,6 +105,11 @@ const (
 	// AckSignature is the client's check that the server's acknowledgement
 	// of its reveal carries the server's signature by the key it pins.
 	AckSignature
+	// NamedCheat is the check that a pass the server refused as a proven
+	// cheat (a dealing table's refused pass, ending the hand "cheat")
+	// fails its proof against the passes before it: match.ProvenCheat, in
+	// the client's view of the hand and in the record's verification.
+	NamedCheat
 
 	numChecks
 )
@@ -112,7 +117,7 @@ const (
 var names = [numChecks]string{"ShownIndex", "ShownPending", "MarkDigest", "ReplaySame", "PastEvent", "ActionSignature",
 	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "StagedOnce", "Visible", "ExportEvents",
 	"AppliedSeat", "AppliedOnce", "AppliedSignature", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded",
-	"AckHeld", "AckSignature"}
+	"AckHeld", "AckSignature", "NamedCheat"}
 
 func (c Check) String() string {
 	if c < 0 || c >= numChecks {

@@ -217,7 +217,7 @@ func (s *Server) pass(a Action) error {
 		}
 	}
 	if err := s.tb.Accept(a.Pass); err != nil {
-		if provenCheat(err) {
+		if match.ProvesCheat(err) {
 			s.rec.Refused = a.Pass
 			s.forfeit(match.ForfeitCheat, []int{a.Seat})
 		}
@@ -239,17 +239,6 @@ func (s *Server) pass(a Action) error {
 		s.afterDealKeys()
 	}
 	return nil
-}
-
-// provenCheat reports whether a refused pass is signed evidence against
-// its seat (the signature, context and transcript checked out).
-func provenCheat(err error) bool {
-	for _, e := range []error{mentalpoker.ErrCount, mentalpoker.ErrDuplicate, mentalpoker.ErrPoint, mentalpoker.ErrProof} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
 }
 
 // dealKeys publishes a seat's keys of the others' cards at once: each

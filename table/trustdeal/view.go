@@ -31,10 +31,13 @@ type View struct {
 	Pending *game.Move
 	Open    []int
 	Staged  []int
-	// Reveals, Forfeit and Payoffs once done.
+	// Reveals, Forfeit and Payoffs once done; Refused then the pass
+	// refused as a proven cheat, the forfeit's evidence (the record's),
+	// if any (CheckCheat checks it).
 	Reveals []*mentalpoker.RevealMessage
 	Forfeit *match.DealForfeit
 	Payoffs []float64
+	Refused *mentalpoker.PassMessage `json:",omitempty"`
 }
 
 // View returns the public view.
@@ -57,7 +60,7 @@ func (s *Server) View() *View {
 		}
 	}
 	if s.phase == PhaseDone {
-		v.Reveals, v.Forfeit, v.Payoffs = slices.Clone(s.rec.Reveals), s.rec.Forfeit, slices.Clone(s.rec.Payoffs)
+		v.Reveals, v.Forfeit, v.Payoffs, v.Refused = slices.Clone(s.rec.Reveals), s.rec.Forfeit, slices.Clone(s.rec.Payoffs), s.rec.Refused
 	}
 	return v
 }
