@@ -89,6 +89,14 @@ func TestGameGridRefusals(t *testing.T) {
 		require.NoError(t, err)
 		require.Emptyf(t, left, "%v: nothing written", c.args)
 	}
+	// The control: the same command with a grid it accepts writes there.
+	dir := t.TempDir()
+	code, _, errs := gamectl(t, "sim", "sweep", "--game", "pig", "--param", "goal", "--values", "5", "--games", "10", "--seed", "x", "--out", dir,
+		"--param2", "dieSides", "--values2", "6", "--precision", "50")
+	require.Equal(t, 0, code, errs)
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, left, 3)
 	for _, args := range [][]string{
 		{"--precision", "-0.5"}, {"--precision", "100"}, {"--by-skill", "5", "--precision", "1"},
 	} {
