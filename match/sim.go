@@ -45,6 +45,9 @@ type SimConfig struct {
 	// onGame, if set, sees each game played to its end, in game order,
 	// on Simulate's goroutine (sensitivity's paired differences).
 	onGame func(i int64, r *gameResult)
+	// precision, if > 0, stops the run at the first look at which it is
+	// precise enough (SimulatePrecise), Games being the ceiling.
+	precision float64
 }
 
 // SimResult is what a simulation found, tallied in game order. A run
@@ -73,6 +76,11 @@ type SimResult struct {
 	// Options are the seat options' results by value (none for a game
 	// without seat options).
 	Options []OptionTally
+	// Precision is the half-width a run to a precision aimed at (a
+	// fraction; 0 for a run of a fixed number of games) and MaxGames its
+	// ceiling; Requested is then the games it decided on (SimulatePrecise).
+	Precision float64
+	MaxGames  int64
 }
 
 type gameResult struct {
@@ -130,8 +138,14 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 	// workers[w] is worker w's match, which Reset carries from game to
 	// game (nil until its first game, and after a failed set-up).
 	workers := make([]*Match, cfg.Workers)
-	for lo := int64(0); lo < cfg.Games && ctx.Err() == nil; lo += simBatch {
-		hi := min(cfg.Games, lo+simBatch)
+	if cfg.precision > 0 {
+		res.Precision, res.MaxGames = cfg.precision, cfg.Games
+	}
+	for lo, hi := int64(0), int64(0); lo < res.Requested && ctx.Err() == nil; lo = hi {
+		hi = min(res.Requested, lo+simBatch)
+		if cfg.precision > 0 {
+			hi = min(hi, (lo/PrecisionBatch+1)*PrecisionBatch) // a look at every PrecisionBatch games
+		}
 		var next atomic.Int64
 		next.Store(lo)
 		var wg sync.WaitGroup
@@ -186,6 +200,9 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 			if w != nil {
 				w.Write(r.rows)
 			}
+		}
+		if cfg.precision > 0 && hi%PrecisionBatch == 0 && hi < res.Requested && res.Precise(cfg.precision) {
+			res.Requested = hi // precise enough: the run is these games
 		}
 	}
 	if w != nil {

@@ -31,6 +31,7 @@ func Wilson(k, n int64) (lo, hi float64) {
 func (r *SimResult) WriteSummary(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d games, seed %q (game i: %s#i), %d seats, ruleset %s, bots %s\n",
 		r.Def, r.Games, r.Seed, r.Seed, r.Seats, r.Rules, strings.Join(r.Bots, ","))
+	r.writePrecision(w)
 	if played := r.Games + r.Failed; played < r.Requested {
 		fmt.Fprintf(w, "partial: interrupted after %d of %d games\n", played, r.Requested)
 	}

@@ -97,7 +97,7 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	res := &SweepResult{Def: def.Name(), Param: p, Base: b}
 	var pw *prefixWriter
 	if cfg.Players != nil {
-		pw = &prefixWriter{w: bufio.NewWriter(cfg.Players)}
+		pw = &prefixWriter{w: bufio.NewWriter(cfg.Players), head: "value,"}
 		defer pw.w.Flush() // what was played, also when stopped early
 	}
 	for k, v := range cfg.Values {
@@ -129,11 +129,12 @@ func Sweep(ctx context.Context, cfg SweepConfig) (*SweepResult, error) {
 	return res, nil
 }
 
-// prefixWriter writes each line with a prefix ("value," before the
-// header's first line, the value of the point before a row), dropping the
-// first line (the header) when skip.
+// prefixWriter writes each line with a prefix (head before the header's
+// first line, the value of the point before a row), dropping the first
+// line (the header) when skip.
 type prefixWriter struct {
 	w      *bufio.Writer
+	head   string // "value,": the header's prefix
 	prefix string
 	skip   bool
 	first  bool // at the first line of a point
@@ -148,7 +149,7 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 			p.drop = p.first && p.skip
 			if !p.drop {
 				if p.first {
-					p.w.WriteString("value,")
+					p.w.WriteString(p.head)
 				} else {
 					p.w.WriteString(p.prefix)
 				}
@@ -223,10 +224,11 @@ func (r *SweepResult) WriteTable(w io.Writer) {
 	first := r.Points[0].Result
 	fmt.Fprintf(w, "%s: sweep of %s (base %g, range [%g, %g]), seed %q (game i: %s#i under every value), %d seats, bots %s\n",
 		r.Def, r.Param.Path, r.Base, r.Param.Min, r.Param.Max, first.Seed, first.Seed, first.Seats, joinComma(first.Bots))
+	writeSweepPrecision(w, first)
 	fmt.Fprintf(w, "win rate by position (1 = first to act; fair share %.1f%%): rate, 95%% interval, edge in percentage points\n", 100/float64(first.Seats))
 	for _, pt := range r.Points {
 		res := pt.Result
-		fmt.Fprintf(w, "  %s = %-8g %d games", r.Param.Path, pt.Value, res.Games)
+		fmt.Fprintf(w, "  %s = %-8g %d games%s", r.Param.Path, pt.Value, res.Games, precisionNote(res))
 		if res.Games+res.Failed < res.Requested {
 			fmt.Fprintf(w, " (partial: %d of %d)", res.Games+res.Failed, res.Requested)
 		}

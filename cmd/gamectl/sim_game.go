@@ -18,7 +18,7 @@ import (
 )
 
 const simGameUsage = `usage: gamectl sim --game NAME --games N --seed S [--players P] [--bot LIST]
-                  [--rules FILE] [--workers K] [--out DIR]
+                  [--rules FILE] [--workers K] [--precision P] [--out DIR]
        gamectl sim --game NAME --by-skill L1,L2,... --games N --seed S [...]
        gamectl sim sweep --game NAME ... (see "gamectl sim sweep --game NAME -h")
        gamectl sim sensitivity --game NAME ... (see "gamectl sim sensitivity --game NAME -h")
@@ -42,6 +42,14 @@ as it always has; "--game dungeon" is the same.
   --out DIR    writes players.csv (game, seed, seat, uid, a column per seat
                option, bot, position, won, payoff: one row per seat and
                game) and summary.txt
+  --precision P
+               plays in batches of 2000 games and stops after the first
+               batch at which every seat position's win rate (and seat
+               option value's) has a Wilson 95% interval of at most +-P
+               percentage points; for a game scored by payoff (poker's
+               chips) each position's mean payoff's 95% interval, at most
+               +-P/100 of the payoff. --games is the ceiling; the same
+               command always plays the same games, whatever --workers
 
   --by-skill L1,L2,...
                plays the same games with --bot's list (the baseline), then
@@ -131,11 +139,19 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
 	out := fs.String("out", "", "directory for players.csv and summary.txt (default: print the summary only)")
 	bySkill := fs.String("by-skill", "", "L1,L2,...: the baseline, then every seat L1, L2, ... (N: mcts:N, or a bot) on the same games (see above)")
+	precision := addPrecisionFlag(fs)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
 	if flagSet(fs, "by-skill") && *out != "" {
 		return usagef("--by-skill prints its table: it takes no --out")
+	}
+	if flagSet(fs, "by-skill") && flagSet(fs, "precision") {
+		return usagef("--by-skill plays every level on the same games itself: it takes no --precision")
+	}
+	prec, err := precisionFlag(*precision)
+	if err != nil {
+		return err
 	}
 	def, err := lookupGame(*name)
 	if err != nil {
@@ -186,7 +202,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := match.Simulate(ctx, cfg)
+	res, err := simulate(ctx, cfg, prec)
 	if err == nil && res.Games+res.Failed < res.Requested {
 		err = exitError{130, fmt.Errorf("interrupted after %d of %d games", res.Games+res.Failed, cfg.Games)}
 	}
@@ -212,7 +228,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if res.Failed > 0 {
-		return exitError{1, fmt.Errorf("%d of %d games could not be played to their end (first: %s)", res.Failed, cfg.Games, res.Failures[0])}
+		return exitError{1, fmt.Errorf("%d of %d games could not be played to their end (first: %s)", res.Failed, res.Requested, res.Failures[0])}
 	}
 	return nil
 }

@@ -24,8 +24,9 @@ import (
 // numbers (game.Param). Without --game, or with "--game dungeon", the
 // dungeon's own commands run as they always have.
 
-const simGameSweepUsage = `usage: gamectl sim sweep --game NAME --param PATH --values V1,V2,... --games N --seed S
-                        [--players P] [--bot LIST] [--rules FILE] [--workers K] [--out DIR]
+const simGameSweepUsage = `usage: gamectl sim sweep --game NAME --param PATH --values V1,V2,... [--param2 PATH --values2 ...]
+                        --games N --seed S [--players P] [--bot LIST] [--rules FILE]
+                        [--workers K] [--precision P] [--out DIR]
 
 Plays the same games (game i: seed "S#i", the same seats and bots) under each
 value of one of the game's ruleset numbers ("gamectl games" lists them with
@@ -35,13 +36,25 @@ whose seats pick options each option value's (over the seats that played
 it). Every value is checked before any game: an unknown path, a value
 outside its range (or not whole, for a whole number) exits 2.
 
+  --param2 PATH --values2 V1,V2,...
+             a grid: every pair of a --values value and a --values2 value,
+             in that order, each on the same games, printed pair by pair;
+             --param2 must be another number than --param
+  --precision P
+             plays each value (or pair) in batches of 2000 games and stops it
+             after the first batch at which every seat position's 95%
+             interval is at most +-P percentage points (a game scored by
+             payoff: its mean payoff's, +-P/100 of the payoff); --games is
+             each one's ceiling
+
   --out DIR  writes sweep.csv (value,position,games,wins,rate,lo,hi,edge,
              mean_payoff: one row per value and position, 1 = first to act;
              then per value one row per option value, its position column
              "OPTION=VALUE" and games its seat-games; rate = wins/games, lo
              and hi its Wilson 95% interval, edge = rate - 1/seats, all as
-             fractions), players.csv (the simulation's, a value column first)
-             and summary.txt (the printed table)
+             fractions; a grid adds value2 after value), players.csv (the
+             simulation's, a value column first, and value2 for a grid) and
+             summary.txt (the printed table)
 
 Results do not depend on --workers.
 
@@ -139,10 +152,15 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 	param := fs.String("param", "", "the ruleset number to sweep, by path (required)")
 	values := fs.String("values", "", "the values, comma-separated (required)")
 	out := fs.String("out", "", "directory for sweep.csv, players.csv and summary.txt (default: print the table only)")
+	x := addSweepExtra(fs)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
 	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	prec, err := precisionFlag(*x.precision)
 	if err != nil {
 		return err
 	}
@@ -165,6 +183,9 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	if _, _, err := match.SweepRules(cfg.Def, cfg.Rules, *param, vals); err != nil {
 		return usagef("--values: %v", err)
+	}
+	if x.grid() {
+		return runGameGrid(cfg, *param, vals, x, prec, *out, stdout)
 	}
 	var csv, players, summary *pendingFile
 	if *out != "" {
@@ -190,7 +211,7 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 	if players != nil {
 		sc.Players = players
 	}
-	res, err := match.Sweep(ctx, sc)
+	res, err := sweep(ctx, sc, prec)
 	if err != nil && ctx.Err() != nil {
 		err = exitError{130, fmt.Errorf("interrupted: %v", err)}
 	}
