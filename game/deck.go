@@ -97,6 +97,11 @@ func Draw(rnd Rand, deckID string, n, pos int, free []int, to int, tag rng.Tag, 
 	if d, ok := DealerOf(rnd); ok {
 		return d.DrawCard(deckID, n, pos, to, tag, ctx), nil
 	}
+	if d, ok := deckDrawerOf(rnd); ok {
+		if c, dealt, err := d.DrawDealt(deckID, n, pos, free, tag, ctx); dealt {
+			return c, err
+		}
+	}
 	if len(free) == 0 {
 		return Hidden, fmt.Errorf("%w: no card left to draw", rng.ErrRange)
 	}
@@ -105,6 +110,38 @@ func Draw(rnd Rand, deckID string, n, pos int, free []int, to int, tag rng.Tag, 
 		return Hidden, err
 	}
 	return free[i], nil
+}
+
+// DeckDrawer is implemented by a Rand that deals a deck drawn one card at
+// a time (Draw) from an order it shuffles at the deck's first draw, so
+// that the order exists, and can be committed to, before any card of it
+// is seen: the machinery's recorder at a crypto table, whose server's
+// draws nothing else binds (a seeded or fair table's seed binds them).
+// The machinery implements it; a game calls Draw, never a DeckDrawer.
+type DeckDrawer interface {
+	// DrawDealt returns the card at position pos of deck deckID of n
+	// cards (0..n-1) and true, or false for a draw it leaves to Draw's
+	// UniformInt (it does not deal this match's draws). Position 0
+	// shuffles the deck anew (a Shuffle with ctx.DeckID deckID, tag
+	// tag). Errors: a position past the deck, a deck of another size
+	// than at its first draw, a card not among free (the game drew from
+	// the deck otherwise), or the shuffle's.
+	DrawDealt(deckID string, n, pos int, free []int, tag rng.Tag, ctx *rng.Ctx) (int, bool, error)
+}
+
+// deckDrawerOf returns the DeckDrawer r is, looking through Unwrappers.
+func deckDrawerOf(r Rand) (DeckDrawer, bool) {
+	for r != nil {
+		if d, ok := r.(DeckDrawer); ok {
+			return d, true
+		}
+		u, ok := r.(Unwrapper)
+		if !ok {
+			return nil, false
+		}
+		r = u.Unwrap()
+	}
+	return nil, false
 }
 
 // Open returns the cards at positions ps of the deck deckID, opened to

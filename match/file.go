@@ -51,7 +51,13 @@ type Record struct {
 	// a record without any (a game that shuffles no named deck, a
 	// table that started before commitments, gamectl play's records):
 	// such a record's bytes are as before.
-	Decks       *RecordDecks      `json:"decks,omitempty"`
+	Decks *RecordDecks `json:"decks,omitempty"`
+	// DealDraws says a crypto game dealt each deck it drew one card at a
+	// time from an order shuffled at the deck's first draw
+	// (Config.DealDraws): its draws are replayed so. Absent (false) in
+	// records written before, whose draws were a UniformInt each, and
+	// in every other mode.
+	DealDraws   bool              `json:"dealDraws,omitempty"`
 	Log         []json.RawMessage `json:"log"`
 	Audit       []json.RawMessage `json:"audit"`
 	StateSHA256 string            `json:"stateSha256"`
@@ -64,7 +70,7 @@ func NewRecord(m *Match, audit []rng.Entry) (*Record, error) {
 		return nil, errors.New("a lean match keeps no record")
 	}
 	r := &Record{Format: RecordFormat, Game: m.def.Name(), Mode: m.cfg.Mode, Seed: m.cfg.Seed, Seats: len(m.cfg.Seats),
-		Rules: m.rules.CanonicalJSON(), Moves: []string{}, Log: []json.RawMessage{}, Audit: []json.RawMessage{}}
+		Rules: m.rules.CanonicalJSON(), Moves: []string{}, Log: []json.RawMessage{}, Audit: []json.RawMessage{}, DealDraws: m.cfg.DealDraws}
 	for _, s := range m.cfg.Seats {
 		if len(s.Options) > 0 {
 			r.SeatOptions = make([][]string, len(m.cfg.Seats))
@@ -141,6 +147,8 @@ func ReadRecord(data []byte) (*Record, error) {
 		return nil, errors.New("a trustless record with a seed or draws: its rounds give its randomness")
 	case r.Mode == rng.ModeSeeded && len(r.Draws) > 0:
 		return nil, errors.New("a seeded record with draws: its seed gives them")
+	case r.DealDraws && r.Mode != rng.ModeCrypto:
+		return nil, fmt.Errorf("a %s record with dealDraws: only a crypto game deals its draws so", r.Mode)
 	case len(r.StateSHA256) != 64:
 		return nil, errors.New("stateSha256 must be 64 hex digits")
 	case r.SeatOptions != nil && len(r.SeatOptions) != r.Seats:
@@ -209,7 +217,7 @@ func CheckRecord(def game.Definition, r *Record) (divergence error, err error) {
 		}
 	}
 	var audit []rng.Entry
-	cfg := Config{Mode: r.Mode, Seed: r.Seed, Seats: seats, Rules: rules,
+	cfg := Config{Mode: r.Mode, Seed: r.Seed, Seats: seats, Rules: rules, DealDraws: r.DealDraws,
 		Auditor: rng.AuditorFunc(func(e rng.Entry) { audit = append(audit, e) })}
 	var m *Match
 	if r.Mode == rng.ModeTrustless {

@@ -39,6 +39,14 @@ type Config struct {
 	// can skip its events (game.Quieter) is made quiet, so Apply may
 	// return none.
 	Lean bool
+	// DealDraws, for a crypto match that keeps its record only, deals
+	// every deck the game draws one card at a time (game.Draw) from an
+	// order shuffled at the deck's first draw, a named-deck shuffle
+	// (DeckShuffles), so that a table commits to the order before any
+	// card of it is seen (docs/fairness.md, "Decks drawn one card at a
+	// time"). Without it a crypto match draws each card with UniformInt
+	// over the cards left, as records written before it did.
+	DealDraws bool
 }
 
 // Match is one game of a definition in play. Not safe for concurrent use.
@@ -127,13 +135,16 @@ func setup(def game.Definition, cfg Config, s *rng.Stream, base game.Rand) (*Mat
 	if rules.Game() != def.Name() {
 		return nil, game.Reject(game.CodeBadRuleset, fmt.Sprintf("a %s ruleset for a game of %s", rules.Game(), def.Name()))
 	}
+	if cfg.DealDraws && (cfg.Mode != rng.ModeCrypto || cfg.Lean) {
+		return nil, game.Reject(game.CodeBadSetup, "dealt draws are for a crypto match that keeps its record")
+	}
 	m := &Match{def: def, kinds: def.Kinds(), cfg: cfg, rules: rules, stream: s, moved: make([]bool, len(cfg.Seats))}
 	if base == nil {
 		base = game.FromStream(s)
 	}
 	m.rnd = base
 	if !cfg.Lean {
-		m.rec = &recorder{r: base}
+		m.rec = &recorder{r: base, dealDraws: cfg.DealDraws}
 		m.rnd = m.rec
 	}
 	st, ev, err := def.Setup(rules, cfg.Seats, m.rnd, nil)

@@ -17,6 +17,11 @@ type recorder struct {
 	// decks are the shuffles of named decks (ctx.DeckID not empty), in
 	// order: what a table commits to (deckcommit.go).
 	decks []DeckShuffle
+	// dealDraws: game.Draw deals from orders shuffled at each deck's
+	// first draw (Config.DealDraws; drawdeal.go), dealt holding each
+	// deck's order.
+	dealDraws bool
+	dealt     []DealtDeck
 }
 
 func (c *recorder) Dice(sides int, tag rng.Tag, ctx *rng.Ctx) (rng.DiceRoll, error) {

@@ -3,6 +3,7 @@ package match
 import (
 	"encoding/hex"
 	"fmt"
+	"slices"
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng"
@@ -25,6 +26,10 @@ type Snapshot struct {
 	// Seq is the audit's seq so far: the stream's (seeded, fair), the
 	// rounds' (trustless); 0 for a crypto match.
 	Seq uint64
+	// Dealt is a crypto match's decks dealt by position
+	// (Config.DealDraws; Match.Dealt), whose orders the rest of each
+	// deck is dealt from: none without DealDraws.
+	Dealt []DealtDeck
 }
 
 // History is what a match restored from a snapshot keeps of its past,
@@ -63,6 +68,9 @@ func (m *Match) Snapshot() (*Snapshot, error) {
 	case rng.ModeTrustless:
 		s.Seq = m.seq
 	}
+	for _, d := range m.Dealt() {
+		s.Dealt = append(s.Dealt, DealtDeck{DeckID: d.DeckID, Order: slices.Clone(d.Order)})
+	}
 	return s, nil
 }
 
@@ -80,7 +88,9 @@ func (m *Match) Snapshot() (*Snapshot, error) {
 // ruleset of another game, a stream state that does not restore, a
 // seeded match without a seed, a fair match whose seed is not 64
 // lower-case hex digits, a trustless match whose keys are not one per
-// move, a mode none of these.
+// move, a mode none of these, dealt decks (Snapshot.Dealt) in a match
+// without DealDraws or whose orders are not each a permutation of
+// 0..n-1 under one id.
 func FromSnapshot(def game.Definition, cfg Config, snap *Snapshot, h History) (*Match, error) {
 	cfg.Lean = false
 	rules := cfg.Rules
@@ -138,7 +148,13 @@ func FromSnapshot(def game.Definition, cfg Config, snap *Snapshot, h History) (*
 	if base == nil {
 		base = game.FromStream(m.stream)
 	}
-	m.rec = &recorder{r: base, draws: h.Draws}
+	if err := checkDealt(cfg, snap.Dealt); err != nil {
+		return nil, err
+	}
+	m.rec = &recorder{r: base, draws: h.Draws, dealDraws: cfg.DealDraws}
+	for _, d := range snap.Dealt {
+		m.rec.dealt = append(m.rec.dealt, DealtDeck{DeckID: d.DeckID, Order: slices.Clone(d.Order)})
+	}
 	m.rnd = m.rec
 	for _, mv := range h.Moves {
 		if mv.Seat < 0 || mv.Seat >= len(m.moved) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
 )
 
 // Kind is an action's kind. The set is closed (Kinds).
@@ -249,12 +250,13 @@ func (t *Table) start(a *Action) *Error {
 		return reject(CodeBadSetup, err.Error()) // checked at create and join: not reached
 	}
 	var m *match.Match
+	t.dealDraws = t.mode == rng.ModeCrypto
 	if t.tl != nil && dealing(t.def) {
 		var derr *Error
 		if m, derr = t.startDeal(a.At); derr != nil {
 			return derr
 		}
-	} else if m, err = match.New(t.def, match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules}); err != nil {
+	} else if m, err = match.New(t.def, match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules, DealDraws: t.dealDraws}); err != nil {
 		return fromGame(err)
 	}
 	t.m, t.phase = m, PhasePlaying

@@ -52,7 +52,7 @@ func (t *Table) Record(uid string) (*match.Record, error) {
 		return nil, fmt.Errorf("table: record: %w", err) // internal: the table started on it
 	}
 	var audit []rng.Entry
-	cfg := match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules,
+	cfg := match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules, DealDraws: t.dealDraws,
 		Auditor: rng.AuditorFunc(func(e rng.Entry) { audit = append(audit, e) })}
 	var draws []int64
 	if t.mode == rng.ModeCrypto {

@@ -56,6 +56,9 @@ type saved struct {
 	// 64 hex digits; absent at a trustless table, in the lobby, and at a
 	// table that started before commitments (which commits to nothing).
 	DeckKey string `json:"deckKey,omitempty"`
+	// DealDraws is true at a crypto table started since draws are dealt
+	// from committed orders (decks.go): its draws replay so.
+	DealDraws bool `json:"dealDraws,omitempty"`
 	// The head's (HeadFormat, head.go), zero in SavedFormat: what its
 	// sealed chunks hold.
 	sealedPart
@@ -105,7 +108,7 @@ func (t *Table) toSaved() (*saved, error) {
 			return nil, err
 		}
 		s.Snapshot = snap
-		s.DeckKey = t.savedDeckKey()
+		s.DeckKey, s.DealDraws = t.savedDeckKey(), t.dealDraws
 	}
 	return s, nil
 }
@@ -168,13 +171,16 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 		s.Phase == PhaseLobby && s.Started, s.Phase == PhasePlaying && !s.Started, s.Snapshot != nil && !s.Started,
 		(s.Phase == PhaseFinished) != (s.Outcome != nil):
 		return bad("phase %q does not fit the game", s.Phase)
+	case s.DealDraws && (s.Mode != rng.ModeCrypto || !s.Started):
+		return bad("dealt draws at a %s table that has%s started", s.Mode, map[bool]string{true: "", false: " not"}[s.Started])
 	}
 	rules, err := def.DecodeRuleset(s.Rules)
 	if err != nil {
 		return bad("%w", err)
 	}
 	t := &Table{def: def, kinds: def.Kinds(), owner: s.Owner, mode: s.Mode, seed: s.Seed, serverSeed: s.ServerSeed, entropy: s.Entropy, rules: rules,
-		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}, tl: s.Trustless, op: s.Openings, sealed: s.sealedPart}
+		seats: s.Seats, phase: s.Phase, version: s.Version, log: s.Log, out: s.Outcome, records: map[recordKey]record{}, tl: s.Trustless, op: s.Openings, sealed: s.sealedPart,
+		dealDraws: s.DealDraws}
 	for _, r := range s.Records {
 		t.records[recordKey{r.Actor, r.ActionID}] = record{fp: r.Fingerprint, res: r.Result}
 	}

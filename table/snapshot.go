@@ -33,6 +33,9 @@ type savedSnapshot struct {
 	Secret  string   `json:"secret"`
 	Stream  string   `json:"stream,omitempty"`
 	Seq     uint64   `json:"seq,omitempty"`
+	// Dealt is a crypto table's decks dealt by position (match.DealtDeck:
+	// the orders the rest of each deck is dealt from); absent without.
+	Dealt []match.DealtDeck `json:"dealt,omitempty"`
 }
 
 // snapshot returns the started game's snapshot, nil for a game that is
@@ -50,7 +53,7 @@ func (t *Table) snapshot() (*savedSnapshot, error) {
 }
 
 func fromMatchSnapshot(sn *match.Snapshot) *savedSnapshot {
-	s := &savedSnapshot{Public: string(sn.Public), Private: make([]string, len(sn.Private)), Secret: string(sn.Secret), Stream: sn.Stream, Seq: sn.Seq}
+	s := &savedSnapshot{Public: string(sn.Public), Private: make([]string, len(sn.Private)), Secret: string(sn.Secret), Stream: sn.Stream, Seq: sn.Seq, Dealt: sn.Dealt}
 	for i, p := range sn.Private {
 		s.Private[i] = string(p)
 	}
@@ -58,7 +61,7 @@ func fromMatchSnapshot(sn *match.Snapshot) *savedSnapshot {
 }
 
 func (s *savedSnapshot) match() *match.Snapshot {
-	m := &match.Snapshot{Public: []byte(s.Public), Private: make([][]byte, len(s.Private)), Secret: []byte(s.Secret), Stream: s.Stream, Seq: s.Seq}
+	m := &match.Snapshot{Public: []byte(s.Public), Private: make([][]byte, len(s.Private)), Secret: []byte(s.Secret), Stream: s.Stream, Seq: s.Seq, Dealt: s.Dealt}
 	for i, p := range s.Private {
 		m.Private[i] = []byte(p)
 	}
@@ -80,7 +83,7 @@ func (t *Table) restoreMatch(s *saved, fromSnapshot bool) (*match.Match, error) 
 	if err != nil {
 		return nil, err
 	}
-	cfg := match.Config{Mode: s.Mode, Seed: seed, Seats: seats, Rules: t.rules}
+	cfg := match.Config{Mode: s.Mode, Seed: seed, Seats: seats, Rules: t.rules, DealDraws: t.dealDraws}
 	var keys []*[32]byte
 	if t.tl != nil {
 		if keys, err = t.trustKeys(s.Moves); err != nil {
@@ -119,8 +122,8 @@ func (t *Table) restoreMatch(s *saved, fromSnapshot bool) (*match.Match, error) 
 }
 
 // canon is the snapshot as one comparable value.
-func (s *savedSnapshot) canon() *[5]string {
-	return &[5]string{s.Public, fmt.Sprintf("%q", s.Private), s.Secret, s.Stream, fmt.Sprint(s.Seq)}
+func (s *savedSnapshot) canon() *[6]string {
+	return &[6]string{s.Public, fmt.Sprintf("%q", s.Private), s.Secret, s.Stream, fmt.Sprint(s.Seq), fmt.Sprint(s.Dealt)}
 }
 
 // gameEvents returns the game's own events of the log (Event.Game), as

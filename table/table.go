@@ -166,6 +166,11 @@ type Table struct {
 	// commitments published.
 	deckKey *[32]byte
 	decks   int
+	// dealDraws: the game's one-card-at-a-time draws are dealt from
+	// orders shuffled, hence committed, at each deck's first draw
+	// (match.Config.DealDraws): every crypto table started since; false
+	// for the tables of other modes and those started before.
+	dealDraws bool
 	// sealed is what a table restored from a head (head.go) left in its
 	// sealed chunks; fresh the keys of the results stored since it was
 	// made or restored, apart those of results a store keeps apart
