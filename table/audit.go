@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/rng"
@@ -59,7 +60,7 @@ type tableAudit struct {
 	savedAudit
 	pending []rng.Entry  // the entries of the action being applied
 	ring    *audit.Ring  // the entries since the table was made or restored
-	fresh   []AuditEntry // the same, encoded, for SaveHead
+	fresh   []AuditEntry // the same, encoded, for SaveHead (the last audit.RingSize)
 }
 
 func newTableAudit(s savedAudit) *tableAudit {
@@ -118,7 +119,13 @@ func (t *Table) auditCommit(at int64) {
 	for _, e := range es {
 		a.ring.Put(e)
 	}
+	// Entries older than the last audit.RingSize would be overwritten in
+	// the store's ring anyway: a table kept in memory (Memory, which
+	// never saves it) keeps no more.
 	a.fresh = append(a.fresh, enc...)
+	if n := len(a.fresh) - audit.RingSize; n > 0 {
+		a.fresh = slices.Delete(a.fresh, 0, n)
+	}
 }
 
 // Audited reports whether the table keeps an audit ring

@@ -286,3 +286,35 @@ func TestAuditRingReadByNoReader(t *testing.T) {
 	require.ErrorIs(t, err, table.CodeStaleVersion)
 	require.False(t, holds([]byte(err.Error())), "a refusal")
 }
+
+// A table never saved (as Memory keeps them) holds the encoded entries
+// for a head of the last 500 only: after a game of over 500 rolls its
+// head hands exactly the ring's entries.
+func TestAuditHeadKeepsTheLast500(t *testing.T) {
+	s := table.NewMemory()
+	moves := auditedPig(t, s, "long", "audit-long", 2000, true, 5000)
+	want := replayAudit(t, "audit-long", 2000, moves)
+	require.Greater(t, len(want), audit.RingSize)
+	tb, _, err := table.Create(pig.Def, table.CreateRequest{Actor: uid(0), ActionID: "create", Mode: rng.ModeSeeded, Seed: "audit-long",
+		Rules: []byte(`{"goal":2000,"dieSides":6}`), Audit: true})
+	require.NoError(t, err)
+	for i := range 2 {
+		_, err := tb.Do(table.Action{Actor: uid(i), ActionID: "join", Version: tb.Version(), Kind: table.KindJoin, Seat: i, At: startAt - 10})
+		require.NoError(t, err)
+	}
+	_, err = tb.Do(table.Action{Actor: uid(0), ActionID: "start", Version: tb.Version(), Kind: table.KindStart, At: startAt})
+	require.NoError(t, err)
+	for i, mv := range moves {
+		_, err := tb.Do(table.Action{Actor: uid(mv.Seat), ActionID: fmt.Sprintf("m%d", i), Version: tb.Version(), Kind: table.KindMove,
+			Move: game.AppendMoveJSON(nil, pig.Def.Kinds(), mv), At: startAt + 1 + int64(i)})
+		require.NoError(t, err)
+	}
+	h, err := tb.SaveHead(64)
+	require.NoError(t, err)
+	require.Len(t, h.Audit, audit.RingSize)
+	for i, e := range h.Audit {
+		var got audit.Entry
+		require.NoError(t, json.Unmarshal(e.JSON, &got))
+		require.Equal(t, want[len(want)-audit.RingSize+i], got)
+	}
+}

@@ -82,8 +82,9 @@ type Head struct {
 	// restored, for the store to keep apart (each under its ResultID).
 	Results []StoredResult
 	// Audit are the audit entries an audited table's game drew since the
-	// table was made or restored (audit.go), for the store to ring in
-	// the same commit; none if audit is off.
+	// table was made or restored (audit.go; the last audit.RingSize of
+	// them at most), in seq order, for the store to ring in the same
+	// commit; none if audit is off.
 	Audit []AuditEntry
 }
 
