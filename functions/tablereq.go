@@ -57,6 +57,10 @@ type TableCreateRequest struct {
 	ChainLength uint32          `json:"chainLength,omitempty"`
 	DeadlineMs  uint64          `json:"deadlineMs,omitempty"`
 	Openings    bool            `json:"openings,omitempty"`
+	// Audit keeps the table's RNG audit ring (docs/functions.md, "Seeded
+	// mode and audit"), as the dungeon's create; the deployment's
+	// FAIRBOARD_AUDIT=1 turns it on for every table.
+	Audit bool `json:"audit,omitempty"`
 	// Visibility and Spectators: as the dungeon's CreateRequest.
 	Visibility string `json:"visibility,omitempty"`
 	Spectators bool   `json:"spectators,omitempty"`

@@ -143,6 +143,11 @@ func New(cfg Config) *Service {
 // AllowSeeded reports whether the service creates seeded games.
 func (s *Service) AllowSeeded() bool { return s.cfg.AllowSeeded }
 
+// ForceAudit reports whether the deployment turns audit on for every
+// game created (Config.ForceAudit): the functions' table games follow
+// it too.
+func (s *Service) ForceAudit() bool { return s.cfg.ForceAudit }
+
 // Rules returns the engine's ruleset.
 func (s *Service) Rules() *engine.Ruleset { return s.cfg.Engine.Rules() }
 

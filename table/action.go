@@ -191,6 +191,7 @@ func (t *Table) Do(a Action) (*Result, error) {
 	}
 	viewer := t.seatOf(a.Actor)
 	n := len(t.log)
+	t.auditBegin()
 	var err *Error
 	switch a.Kind {
 	case KindJoin:
@@ -216,8 +217,10 @@ func (t *Table) Do(a Action) (*Result, error) {
 		err = t.open(&a)
 	}
 	if err != nil {
+		t.auditBegin()
 		return nil, err
 	}
+	t.auditCommit(a.At)
 	t.version++
 	res := Result{ActionID: a.ActionID, Version: t.version, Events: visible(t.log[n:], viewer)}
 	t.records[key] = record{fp: fp, res: res.clone()}
@@ -256,7 +259,7 @@ func (t *Table) start(a *Action) *Error {
 		if m, derr = t.startDeal(a.At); derr != nil {
 			return derr
 		}
-	} else if m, err = match.New(t.def, match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules, DealDraws: t.dealDraws}); err != nil {
+	} else if m, err = match.New(t.def, match.Config{Mode: t.mode, Seed: seed, Seats: seats, Rules: t.rules, DealDraws: t.dealDraws, Auditor: t.auditor()}); err != nil {
 		return fromGame(err)
 	}
 	t.m, t.phase = m, PhasePlaying

@@ -25,5 +25,10 @@
 // joins back whole. The stores (package tablestore) and the functions
 // serve it.
 //
-// It imports game, match and rng only, never a game (imports_test.go).
+// A table created with CreateRequest.Audit keeps the ring of its game's
+// RNG audit entries for the server (audit.go), which a store that saves
+// it in parts rings apart from its head (Head.Audit).
+//
+// It imports game, match, rng and audit only, never a game
+// (imports_test.go).
 package table

@@ -81,6 +81,11 @@ type Head struct {
 	// Results are the results stored since the table was made or
 	// restored, for the store to keep apart (each under its ResultID).
 	Results []StoredResult
+	// Audit are the audit entries an audited table's game drew since the
+	// table was made or restored (audit.go; the last audit.RingSize of
+	// them at most), in seq order, for the store to ring in the same
+	// commit; none if audit is off.
+	Audit []AuditEntry
 }
 
 // StoredResult is one stored result as a store keeps it apart: its actor
@@ -117,6 +122,9 @@ func (t *Table) SaveHead(chunkSize int) (*Head, error) {
 		return t.apart[recordKey{r.Actor, r.ActionID}] || slices.Contains(t.fresh, recordKey{r.Actor, r.ActionID})
 	})
 	h := &Head{}
+	if t.aud != nil {
+		h.Audit = slices.Clone(t.aud.fresh)
+	}
 	for _, k := range t.fresh {
 		b, err := json.Marshal(savedRecord{Actor: k.actor, ActionID: k.id, Fingerprint: t.records[k].fp, Result: t.records[k].res})
 		if err != nil {

@@ -59,6 +59,9 @@ type saved struct {
 	// DealDraws is true at a crypto table started since draws are dealt
 	// from committed orders (decks.go): its draws replay so.
 	DealDraws bool `json:"dealDraws,omitempty"`
+	// Audit is an audited table's counts (audit.go); absent if audit is
+	// off. The ring itself is not saved here.
+	Audit *savedAudit `json:"audit,omitempty"`
 	// The head's (HeadFormat, head.go), zero in SavedFormat: what its
 	// sealed chunks hold.
 	sealedPart
@@ -91,7 +94,7 @@ func (t *Table) Save() ([]byte, error) {
 func (t *Table) toSaved() (*saved, error) {
 	s := &saved{Format: SavedFormat, Game: t.def.Name(), Owner: t.owner, Mode: t.mode, Seed: t.seed,
 		ServerSeed: t.serverSeed, Entropy: t.entropy,
-		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out, Trustless: t.tl, Openings: t.op}
+		Rules: t.rules.CanonicalJSON(), Seats: t.seats, Phase: t.phase, Version: t.version, Log: t.log, Outcome: t.out, Trustless: t.tl, Openings: t.op, Audit: t.savedAuditPart()}
 	for k, r := range t.records {
 		s.Records = append(s.Records, savedRecord{Actor: k.actor, ActionID: k.id, Fingerprint: r.fp, Result: r.res})
 	}
@@ -187,6 +190,9 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 	if err := t.restoreDecks(&s); err != nil {
 		return bad("%w", err)
 	}
+	if s.Audit != nil {
+		t.aud = newTableAudit(*s.Audit)
+	}
 	if !s.Started {
 		return t, nil
 	}
@@ -194,6 +200,7 @@ func restore(def game.Definition, data []byte, replay bool) (*Table, error) {
 	if err != nil {
 		return bad("%w", err)
 	}
+	t.auditBegin() // a replay's entries were drawn before
 	if replay {
 		if err := t.checkTrustState(m.Moves()); err != nil {
 			return bad("the trustless protocol state: %w", err)

@@ -83,7 +83,7 @@ func (t *Table) restoreMatch(s *saved, fromSnapshot bool) (*match.Match, error) 
 	if err != nil {
 		return nil, err
 	}
-	cfg := match.Config{Mode: s.Mode, Seed: seed, Seats: seats, Rules: t.rules, DealDraws: t.dealDraws}
+	cfg := match.Config{Mode: s.Mode, Seed: seed, Seats: seats, Rules: t.rules, DealDraws: t.dealDraws, Auditor: t.auditor()}
 	var keys []*[32]byte
 	if t.tl != nil {
 		if keys, err = t.trustKeys(s.Moves); err != nil {

@@ -83,6 +83,9 @@ type CreateRequest struct {
 	// Rules is the ruleset's JSON, decoded strictly by def.DecodeRuleset;
 	// nil is def.DefaultRuleset().
 	Rules json.RawMessage
+	// Audit makes the table keep the ring of its game's RNG audit
+	// entries (audit.go), for the server only.
+	Audit bool
 }
 
 // SeatInfo is one seat as everyone sees it: its uid ("" while free) and
@@ -178,6 +181,8 @@ type Table struct {
 	sealed sealedPart
 	fresh  []recordKey
 	apart  map[recordKey]bool
+	// aud is an audited table's recorder (audit.go); nil if audit is off.
+	aud *tableAudit
 }
 
 type recordKey struct{ actor, id string }
@@ -259,6 +264,9 @@ func Create(def game.Definition, req CreateRequest) (*Table, *Result, error) {
 	if req.Mode == rng.ModeFair {
 		t.serverSeed, t.entropy = req.ServerSeed, make([]string, n)
 	}
+	if req.Audit {
+		t.aud = newTableAudit(savedAudit{})
+	}
 	if req.Openings {
 		t.op = &openings{GameID: req.GameID, DeadlineMs: req.DeadlineMs, Commitments: make([]string, n), Opened: make([]bool, n)}
 	}
@@ -296,7 +304,8 @@ func createFingerprint(def game.Definition, req CreateRequest) string {
 		ChainLength                       uint32 `json:",omitempty"`
 		DeadlineMs                        uint64 `json:",omitempty"`
 		Openings                          bool   `json:",omitempty"`
-	}{"create", def.Name(), req.Actor, req.ActionID, string(req.Mode), req.Seed, req.Seats, string(req.Rules), req.ChainLength, req.DeadlineMs, req.Openings})
+		Audit                             bool   `json:",omitempty"`
+	}{"create", def.Name(), req.Actor, req.ActionID, string(req.Mode), req.Seed, req.Seats, string(req.Rules), req.ChainLength, req.DeadlineMs, req.Openings, req.Audit})
 }
 
 func fingerprint(v any) string {

@@ -48,6 +48,9 @@ type View struct {
 	// Trustless is a trustless table's protocol (nil in other modes):
 	// the seats' commitments, every closed round, the pending one.
 	Trustless *TrustlessView
+	// Audited is true for a table that keeps an audit ring (audit.go):
+	// the flag only, never an entry (a rematch carries it on).
+	Audited bool
 }
 
 // View returns what uid may see: a seated uid its seat's view, anyone
@@ -60,7 +63,7 @@ func (t *Table) Public() *View { return t.view(NoSeat) }
 func (t *Table) view(seat int) *View {
 	v := &View{Game: t.def.Name(), Mode: t.mode, Owner: t.owner, Phase: t.phase, Version: t.version,
 		Rules: slices.Clone(t.rules.CanonicalJSON()), RulesHash: t.rules.Hash(), Seat: seat, ToMove: game.Nobody,
-		Log: visible(t.log, seat)}
+		Log: visible(t.log, seat), Audited: t.aud != nil}
 	v.Seats = make([]SeatInfo, len(t.seats))
 	for i, s := range t.seats {
 		v.Seats[i] = SeatInfo{UID: s.UID, Options: slices.Clone(s.Options)}

@@ -1,8 +1,11 @@
 package fstables
 
 import (
+	"context"
+
 	"cloud.google.com/go/firestore"
 
+	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
 )
 
@@ -12,4 +15,12 @@ func NewChunked(c *firestore.Client, lookup tablestore.Lookup, n int) *Store {
 	s := New(c, lookup)
 	s.chunk = n
 	return s
+}
+
+// WriteAuditOf rings h.Audit in the table gameID's ring in one
+// transaction of its own, as an action's commit does (writeAudit).
+func (s *Store) WriteAuditOf(ctx context.Context, gameID string, h *table.Head) error {
+	return s.c.RunTransaction(ctx, func(_ context.Context, tx *firestore.Transaction) error {
+		return s.writeAudit(tx, gameID, h)
+	})
 }

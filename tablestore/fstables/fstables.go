@@ -23,6 +23,10 @@
 //	                              (fairboard-table-chunk/v1), created once: server only
 //	games/{gameId}/private/r-{h}  one stored result, h its table.ResultID (hex SHA-256
 //	                              of actor "/" action id), created once: server only
+//	games/{gameId}/private/audit  an audited table's RNG audit ring: auditRing {slot:
+//	                              entry JSON}, the last 500 entries, put in by the
+//	                              commits of the actions that drew them (audit.go):
+//	                              server only
 //	games/{gameId}/log/{id}       one applied action's events as the public reads them
 //	                              {events: [...]} (an event addressed to one seat as its
 //	                              trace, table.TypeAddressed), id %020d of its last seq

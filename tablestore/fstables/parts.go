@@ -35,7 +35,7 @@ func (s *Store) chunkRef(gameID string, i int) *firestore.DocumentRef {
 // writeParts queues the chunk the head sealed and its new stored
 // results, each created: never over a document that exists (a chunk is
 // sealed once; a result's key is never stored twice, a retry writes
-// nothing).
+// nothing); and an audited table's new audit entries (audit.go).
 func (s *Store) writeParts(tx *firestore.Transaction, gameID string, h *table.Head) error {
 	if h.Chunk != nil {
 		if err := tx.Create(s.chunkRef(gameID, h.ChunkIndex), partDoc{Saved: string(h.Chunk)}); err != nil {
@@ -47,7 +47,7 @@ func (s *Store) writeParts(tx *firestore.Transaction, gameID string, h *table.He
 			return err
 		}
 	}
-	return nil
+	return s.writeAudit(tx, gameID, h)
 }
 
 // join reads the n sealed chunks of the table gameID in one GetAll and
