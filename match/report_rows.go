@@ -194,15 +194,6 @@ func (r *TuneResult) Rows() []TuneRow {
 	return out
 }
 
-// ParamPaths are the tuned numbers' paths, in the order of TuneRow.Values.
-func (r *TuneResult) ParamPaths() []string {
-	var out []string
-	for _, p := range r.Params {
-		out = append(out, p.Path)
-	}
-	return out
-}
-
 // Rows returns the candidates played, by score plus one standard error
 // (the order WriteReport prints), then, once done, the confirmation.
 func (st *NTBEARun) Rows() []TuneRow {
@@ -217,16 +208,6 @@ func (st *NTBEARun) Rows() []TuneRow {
 		row := tuneRow("confirmation", 0, st.Candidates[st.Chosen].Values, st.Confirm)
 		row.Verdict = verdict(st.Met)
 		out = append(out, row)
-	}
-	return out
-}
-
-// ParamPaths are the searched numbers' paths, in the order of
-// TuneRow.Values.
-func (st *NTBEARun) ParamPaths() []string {
-	var out []string
-	for _, p := range st.Params {
-		out = append(out, p.Path)
 	}
 	return out
 }
