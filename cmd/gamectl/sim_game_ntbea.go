@@ -16,16 +16,9 @@ import (
 // runGameNTBEA is "gamectl sim tune --game NAME --search ntbea": the run
 // set up (or resumed from --state), played to its verdict, reported.
 // Its --out files (o, nil for none) are written when the run has its
-// verdict, and dropped by an invocation that stops before.
+// verdict, and dropped by an invocation that stops before (the caller
+// drops them on an error).
 func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state string, minutes float64, o *gameOut, stdout, stderr io.Writer) error {
-	err := playGameNTBEA(ctx, tc, budget, state, minutes, o, stdout, stderr)
-	if err != nil {
-		o.discard()
-	}
-	return err
-}
-
-func playGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state string, minutes float64, o *gameOut, stdout, stderr io.Writer) error {
 	st, err := match.NewNTBEA(tc, budget)
 	if err != nil {
 		return usageError{err}

@@ -138,7 +138,11 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if ntbea {
-		return runGameNTBEA(ctx, tc, *budget, *state, *minutes, o, stdout, stderr)
+		err := runGameNTBEA(ctx, tc, *budget, *state, *minutes, o, stdout, stderr)
+		if err != nil {
+			o.discard()
+		}
+		return err
 	}
 	res, err := match.Tune(ctx, tc)
 	if err != nil {
