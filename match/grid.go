@@ -128,7 +128,7 @@ func SweepGrid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 		sc := cfg.Sim
 		sc.Rules = r
 		if pw != nil {
-			pw.prefix, pw.skip, pw.first = gnum(v)+","+gnum(v2)+",", k > 0, true
+			pw.prefix, pw.skip, pw.first = gridNum(v)+","+gridNum(v2)+",", k > 0, true
 			sc.Players = pw
 		}
 		sr, err := Simulate(ctx, sc)
@@ -160,7 +160,7 @@ func SweepGridPrecise(ctx context.Context, cfg GridConfig, p float64) (*GridResu
 	return SweepGrid(ctx, cfg)
 }
 
-func gnum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func gridNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // GridHeader is a grid's sweep.csv header: SweepHeader with the second
 // number's value after the first's. One row per pair and position, then

@@ -5,20 +5,9 @@ import (
 	"html"
 	"slices"
 	"strings"
-)
 
-const reportCSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:960px;padding:0 1em;color:#222}
-h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.warn{background:#fff3cd;padding:.6em 1em;border-left:4px solid #e0a800}
-.note{color:#555;max-width:52em}
-.sig{color:#b00;font-weight:600}code{background:#f4f4f4;padding:1px 4px;overflow-wrap:anywhere}
-svg{display:block;max-width:none}
-svg .bar{fill:#4a7fb5}svg .ci{stroke:#222;stroke-width:1.5;fill:none}svg .axis{stroke:#888}
-svg .fair{stroke:#b00;stroke-width:1.5;stroke-dasharray:5 3}svg .fairlbl{fill:#b00}
-svg text{font:12px system-ui,sans-serif;fill:#222}svg .tick{fill:#666}
-svg .val{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}`
+	"github.com/fairboard/fairboard/internal/htmlpage"
+)
 
 // groupNotes say how to read a group: what its shares add up to, what
 // overlaps, which interval is drawn.
@@ -47,8 +36,7 @@ var fairGroups = []string{GroupOrder, GroupSeat, GroupClass, GroupBot, GroupClas
 func (r *Results) reportHTML() []byte {
 	var b strings.Builder
 	e := html.EscapeString
-	b.WriteString("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-	b.WriteString("<title>Balance simulation: " + e(r.Config.Seed) + "</title><style>" + reportCSS + "</style></head><body>\n")
+	b.WriteString(htmlpage.Head("Balance simulation: " + r.Config.Seed))
 	b.WriteString("<h1>Balance simulation</h1>\n")
 	if r.Partial {
 		fmt.Fprintf(&b, "<p class=\"warn\">Partial results: the run was stopped after %d of %d games.</p>\n", r.Done, r.Range[1]-r.Range[0])
@@ -99,7 +87,7 @@ func (r *Results) reportHTML() []byte {
 		}
 		writeMeasureTable(&b, ms)
 	}
-	b.WriteString("</body></html>\n")
+	b.WriteString(htmlpage.Tail)
 	return []byte(b.String())
 }
 

@@ -5,6 +5,8 @@ import (
 	"html"
 	"math"
 	"strings"
+
+	"github.com/fairboard/fairboard/internal/htmlpage"
 )
 
 // reportTop is how many numbers each ranking of the report shows.
@@ -16,8 +18,7 @@ const reportTop = 15
 func (s *Sensitivity) reportHTML() []byte {
 	var b strings.Builder
 	e := html.EscapeString
-	b.WriteString("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sensitivity</title><style>" +
-		reportCSS + "</style></head><body>\n<h1>Which numbers matter</h1>\n")
+	b.WriteString(htmlpage.Head("Sensitivity") + "<h1>Which numbers matter</h1>\n")
 	if s.Partial {
 		b.WriteString("<p class=\"warn\">Partial: the analysis was stopped before every nudge was played.</p>\n")
 	}
@@ -51,7 +52,7 @@ func (s *Sensitivity) reportHTML() []byte {
 		}
 		b.WriteString("</table>\n")
 	}
-	b.WriteString("</body></html>\n")
+	b.WriteString(htmlpage.Tail)
 	return []byte(b.String())
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/bot"
+
+	"github.com/fairboard/fairboard/internal/htmlpage"
 )
 
 // maxSearch bounds N of a --by-skill level (the search bot's own bound).
@@ -17,8 +19,7 @@ const maxSearch = bot.MaxSimulations
 func (s *Skill) reportHTML() []byte {
 	var b strings.Builder
 	e := html.EscapeString
-	b.WriteString("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Balance by skill</title><style>" +
-		reportCSS + "</style></head><body>\n<h1>Balance by skill</h1>\n")
+	b.WriteString(htmlpage.Head("Balance by skill") + "<h1>Balance by skill</h1>\n")
 	if s.Partial {
 		b.WriteString("<p class=\"warn\">Partial: the run was stopped before every level was played; the levels shown are complete.</p>\n")
 	}
@@ -61,7 +62,7 @@ func (s *Skill) reportHTML() []byte {
 			writeMeasureTable(&b, filterMeasures(l.Results.Measures, g))
 		}
 	}
-	b.WriteString("</body></html>\n")
+	b.WriteString(htmlpage.Tail)
 	return []byte(b.String())
 }
 

@@ -15,7 +15,7 @@ import (
 const (
 	chartWidth = 900
 	rowHeight  = 22
-	fontPx     = 12 // svg text size, set by reportCSS
+	fontPx     = 12 // svg text size, set by htmlpage.CSS
 	gap        = 8  // between a column's text and the next column
 	minPlot    = 240
 )

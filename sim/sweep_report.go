@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/fairboard/fairboard/internal/htmlpage"
 )
 
 // Balance are the balance objectives of a run: the spread of the class
@@ -211,8 +213,7 @@ func pp(v float64) string { return fmt.Sprintf("%+.1f pp", 100*v) }
 func (s *Sweep) reportHTML() []byte {
 	var b strings.Builder
 	e := html.EscapeString
-	b.WriteString("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sweep: " + e(s.Param) +
-		"</title><style>" + reportCSS + "</style></head><body>\n<h1>Sweep of " + e(s.Param))
+	b.WriteString(htmlpage.Head("Sweep: "+s.Param) + "<h1>Sweep of " + e(s.Param))
 	if s.Param2 != "" {
 		b.WriteString(" × " + e(s.Param2))
 	}
@@ -221,7 +222,7 @@ func (s *Sweep) reportHTML() []byte {
 		b.WriteString("<p class=\"warn\">Partial: the sweep was stopped before every value was played.</p>\n")
 	}
 	if len(s.Points) == 0 {
-		b.WriteString("</body></html>\n")
+		b.WriteString(htmlpage.Tail)
 		return []byte(b.String())
 	}
 	first := s.Points[0].Results
@@ -249,7 +250,7 @@ func (s *Sweep) reportHTML() []byte {
 	} else {
 		s.writeHeat(&b)
 	}
-	b.WriteString("</body></html>\n")
+	b.WriteString(htmlpage.Tail)
 	return []byte(b.String())
 }
 

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/fairboard/fairboard/internal/htmlpage"
 )
 
 // RunTune plays the run in dir, generation after generation on the given
@@ -92,8 +94,7 @@ func TuneStep(ctx context.Context, dir string, task, tasks, workers int) (*TuneS
 func (st *TuneState) reportHTML() []byte {
 	var b strings.Builder
 	e := html.EscapeString
-	b.WriteString("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Tuning</title><style>" +
-		reportCSS + "</style></head><body>\n<h1>Tuning</h1>\n")
+	b.WriteString(htmlpage.Head("Tuning") + "<h1>Tuning</h1>\n")
 	fmt.Fprintf(&b, "<p>Target: %s. Budget: %d games (seed <code>%s</code>, %d players, bots <code>%s</code>): %d generations of %d candidates on %d games each, then %d games to confirm the best on seeds of their own.</p>\n",
 		e(st.Target.String()), st.Games, e(st.Seed), st.Players, e(strings.Join(st.Bots, ",")), st.Plan.Generations, st.Plan.Batch, st.Plan.PerEval, st.Plan.Confirm)
 	switch {
@@ -158,7 +159,7 @@ func (st *TuneState) reportHTML() []byte {
 		b.WriteString("</table>\n")
 	}
 	b.WriteString("<p class=\"note\">tune.csv has every candidate played, with its games, objective and class win rates; rules.json is the tuned ruleset (gamectl sim --rules takes it).</p>\n")
-	b.WriteString("</body></html>\n")
+	b.WriteString(htmlpage.Tail)
 	return []byte(b.String())
 }
 

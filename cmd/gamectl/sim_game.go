@@ -62,7 +62,12 @@ as it always has; "--game dungeon" is the same.
                fair payoff, the mean over positions), and which edges hold
                at every level (the 95% interval excludes the fair share or
                payoff at each), vanish with skill (at the baseline, not at
-               the last level) or appear; no --out
+               the last level) or appear. With --out DIR it writes skill.csv
+               (level,bots,position,games,wins,rate,lo,hi,fair_share,edge,
+               mean_payoff,payoff_lo,payoff_hi,fair_payoff,payoff_edge,
+               scored_by,verdict,partial: one row per level and position,
+               level 0 the baseline, rates as fractions) and report.html
+               (the table and verdicts on one offline page)
 
 A game whose seats pick options (the dungeon's class) has them dealt over
 the seats and the games so that every seat plays every value equally often
@@ -137,14 +142,11 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	bots := fs.String("bot", "random", "bots, comma-separated, dealt over the seats in turn (see above)")
 	rules := fs.String("rules", "", "ruleset JSON file of the game (default: its default ruleset)")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
-	out := fs.String("out", "", "directory for players.csv and summary.txt (default: print the summary only)")
+	out := fs.String("out", "", "directory for players.csv and summary.txt (with --by-skill: skill.csv and report.html; default: print the summary only)")
 	bySkill := fs.String("by-skill", "", "L1,L2,...: the baseline, then every seat L1, L2, ... (N: mcts:N, or a bot) on the same games (see above)")
 	precision := addPrecisionFlag(fs)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
-	}
-	if flagSet(fs, "by-skill") && *out != "" {
-		return usagef("--by-skill prints its table: it takes no --out")
 	}
 	if flagSet(fs, "by-skill") && flagSet(fs, "precision") {
 		return usagef("--by-skill plays every level on the same games itself: it takes no --precision")
@@ -184,7 +186,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if flagSet(fs, "by-skill") {
-		return runGameBySkill(cfg, *bySkill, stdout)
+		return runGameBySkill(cfg, *bySkill, *out, stdout)
 	}
 	var csv, summary *pendingFile
 	if *out != "" {

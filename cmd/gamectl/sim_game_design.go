@@ -53,8 +53,9 @@ outside its range (or not whole, for a whole number) exits 2.
              "OPTION=VALUE" and games its seat-games; rate = wins/games, lo
              and hi its Wilson 95% interval, edge = rate - 1/seats, all as
              fractions; a grid adds value2 after value), players.csv (the
-             simulation's, a value column first, and value2 for a grid) and
-             summary.txt (the printed table)
+             simulation's, a value column first, and value2 for a grid),
+             summary.txt (the printed table) and, for one number,
+             report.html (the table on one offline page)
 
 Results do not depend on --workers.
 
@@ -62,7 +63,7 @@ flags:
 `
 
 const simGameSensitivityUsage = `usage: gamectl sim sensitivity --game NAME --games N --seed S [--params P1,P2,...]
-                        [--step 0.1] [--players P] [--bot LIST] [--rules FILE] [--workers K]
+                        [--step 0.1] [--players P] [--bot LIST] [--rules FILE] [--workers K] [--out DIR]
 
 Nudges each of the game's ruleset numbers (or those of --params) one step
 down and one step up from its value in the ruleset, the step a fraction of
@@ -77,6 +78,11 @@ so that + is further from fair, with a 95% interval from the games' paired
 differences (docs/games.md, "Designing with the tools").
 
   --step F   the nudge as a fraction of each range, above 0 and at most 1
+  --out DIR  writes sensitivity.csv (param,base,value,objective,cell,
+             edge_base,edge,effect,ci_lo,ci_hi,rate_base,rate,games,rank,
+             largest_effect,min,max: one row per nudge and objective, all as
+             fractions; docs/games.md) and report.html (the ranking on one
+             offline page)
 
 flags:
 `
@@ -151,7 +157,7 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 	f := addGameSimFlags(fs)
 	param := fs.String("param", "", "the ruleset number to sweep, by path (required)")
 	values := fs.String("values", "", "the values, comma-separated (required)")
-	out := fs.String("out", "", "directory for sweep.csv, players.csv and summary.txt (default: print the table only)")
+	out := fs.String("out", "", "directory for sweep.csv, players.csv, summary.txt and report.html (default: print the table only)")
 	x := addSweepExtra(fs)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -187,13 +193,13 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 	if x.grid() {
 		return runGameGrid(cfg, *param, vals, x, prec, *out, stdout)
 	}
-	var csv, players, summary *pendingFile
+	var csv, players, summary, report *pendingFile
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return usagef("--out %s: %v", *out, err)
 		}
 		var files []*pendingFile
-		for _, name := range []string{"sweep.csv", "players.csv", "summary.txt"} {
+		for _, name := range []string{"sweep.csv", "players.csv", "summary.txt", "report.html"} {
 			p, err := reserveFile("--out", filepath.Join(*out, name))
 			if err != nil {
 				for _, q := range files {
@@ -203,7 +209,7 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 			}
 			files = append(files, p)
 		}
-		csv, players, summary = files[0], files[1], files[2]
+		csv, players, summary, report = files[0], files[1], files[2], files[3]
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -225,14 +231,16 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 			csv.discard()
 			players.discard()
 			summary.discard()
+			report.discard()
 			return err
 		}
 		summary.Write(text.Bytes())
+		report.Write(sweepHTML(res))
 		werr := res.WriteCSV(csv)
-		if cerr := errors.Join(werr, csv.commit(), players.commit(), summary.commit()); cerr != nil {
+		if cerr := errors.Join(werr, csv.commit(), players.commit(), summary.commit(), report.commit()); cerr != nil {
 			return cerr
 		}
-		fmt.Fprintf(stdout, "\nwrote %s/sweep.csv, players.csv and summary.txt\n", *out)
+		fmt.Fprintf(stdout, "\nwrote %s/sweep.csv, players.csv, summary.txt and report.html\n", *out)
 	}
 	if err != nil {
 		return err
@@ -252,6 +260,7 @@ func runGameSensitivity(args []string, stdout, stderr io.Writer) error {
 	f := addGameSimFlags(fs)
 	params := fs.String("params", "", "the ruleset numbers to nudge, comma-separated paths (default: all)")
 	step := fs.Float64("step", match.DefaultStep, "the nudge, a fraction of each number's range, in (0, 1]")
+	out := fs.String("out", "", "directory for sensitivity.csv and report.html (default: print the ranking only)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -276,22 +285,27 @@ func runGameSensitivity(args []string, stdout, stderr io.Writer) error {
 		}
 		seen[p] = true
 	}
+	o, err := reserveGameOut(*out, "sensitivity.csv", "report.html")
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := match.Sensitivity(ctx, match.SensitivityConfig{Sim: cfg, Params: list, Step: *step})
 	if err != nil {
+		o.discard()
 		if ctx.Err() != nil {
 			return exitError{130, err}
 		}
 		return exitError{1, err}
 	}
 	res.WriteRanking(stdout)
-	return nil
+	return o.commitCSV(stdout, res.WriteCSV, func() []byte { return sensitivityHTML(res) })
 }
 
 // runGameBySkill is "gamectl sim --game NAME --by-skill L1,L2,...": a
 // level N is mcts:N, any other level a bot name.
-func runGameBySkill(cfg match.SimConfig, levels string, stdout io.Writer) error {
+func runGameBySkill(cfg match.SimConfig, levels, out string, stdout io.Writer) error {
 	var bots []string
 	for _, s := range strings.Split(levels, ",") {
 		s = strings.TrimSpace(s)
@@ -306,6 +320,10 @@ func runGameBySkill(cfg match.SimConfig, levels string, stdout io.Writer) error 
 		}
 		bots = append(bots, s)
 	}
+	o, err := reserveGameOut(out, "skill.csv", "report.html")
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := match.BySkillBots(ctx, cfg, bots)
@@ -313,9 +331,13 @@ func runGameBySkill(cfg match.SimConfig, levels string, stdout io.Writer) error 
 		res.WriteTable(stdout)
 	}
 	if err != nil {
+		o.discard()
 		if ctx.Err() != nil {
 			return exitError{130, err}
 		}
+		return err
+	}
+	if err := o.commitCSV(stdout, res.WriteCSV, func() []byte { return skillHTML(res) }); err != nil {
 		return err
 	}
 	for _, l := range res.Levels {

@@ -15,7 +15,10 @@ import (
 
 // runGameNTBEA is "gamectl sim tune --game NAME --search ntbea": the run
 // set up (or resumed from --state), played to its verdict, reported.
-func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state string, minutes float64, stdout, stderr io.Writer) error {
+// Its --out files (o, nil for none) are written when the run has its
+// verdict, and dropped by an invocation that stops before (the caller
+// drops them on an error).
+func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state string, minutes float64, o *gameOut, stdout, stderr io.Writer) error {
 	st, err := match.NewNTBEA(tc, budget)
 	if err != nil {
 		return usageError{err}
@@ -67,6 +70,10 @@ func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state st
 			}
 			fmt.Fprintf(stdout, "%s: stopped after generation %d of %d (--minutes %s); the same command goes on from %s\n",
 				tc.Sim.Def.Name(), len(st.History), st.Plan.Generations, strconv.FormatFloat(minutes, 'g', -1, 64), state)
+			if o != nil {
+				o.discard()
+				fmt.Fprintf(stdout, "--out %s: written when the run has its verdict\n", o.dir)
+			}
 			return nil
 		}
 		if err := st.Run(ctx, 1, save); err != nil {
@@ -74,6 +81,9 @@ func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state st
 		}
 	}
 	st.WriteReport(stdout)
+	if err := o.commitTune(stdout, ntbeaReport(st)); err != nil {
+		return err
+	}
 	runs := []*match.SimResult{st.Confirm}
 	for _, c := range st.Candidates {
 		runs = append(runs, c.Pooled)

@@ -16,9 +16,9 @@ import (
 )
 
 const simGameTuneUsage = `usage: gamectl sim tune --game NAME --param PATH[=LO:HI] [--param ...] --games N --seed S
-                       [--search grid] [--levels 5] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
+                       [--search grid] [--levels 5] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K] [--out DIR]
        gamectl sim tune --game NAME --search ntbea --param PATH[=LO:HI] [--param ...] --games N --seed S
-                       [--budget 80] [--state FILE [--minutes M]] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
+                       [--budget 80] [--state FILE [--minutes M]] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K] [--out DIR]
 
 Searches values of the game's ruleset numbers for the fairest ruleset,
 scoring a candidate by the sum over the seat positions (for a game with
@@ -28,6 +28,15 @@ whole range "gamectl games" lists. The best is played again on N fresh
 games (seed "S/confirm#i"): "met" when every 95% interval lies within the
 fair share +/- --target percentage points, else "not met" with that
 closest candidate. docs/games.md, "Designing with the tools".
+
+--out DIR writes, once the run has its verdict, tune.csv (phase,rank,
+first_generation,evaluations,games, a column per number, score,score_se,
+fair_share,verdict, then rate_CELL,lo_CELL,hi_CELL per cell, CELL a seat
+position's number or OPTION=VALUE: one row per candidate played in the
+tuner's order, then the confirmation's; scores in fractions squared, rates
+as fractions), rules.json (the confirmed ruleset: "gamectl sim --game NAME
+--rules DIR/rules.json" takes it) and report.html (the tables on one
+offline page). A directory that cannot be written exits 2 before any game.
 
 --search grid (the default): a grid search. Each number takes --levels
 values evenly spread over its range (whole numbers rounded), and every
@@ -48,8 +57,8 @@ resumes it from there (other flags are refused), with the results of a run
 never stopped; a finished run's file prints its report again. --minutes M
 (with --state) stops at the first generation's end after M minutes (0:
 set the run up, save it and stop), saying so on standard output with exit
-status 0; the same command goes on. Not here: the dungeon's Cloud Run
-steps.
+status 0; the same command goes on (and writes --out when it ends). Not
+here: the dungeon's Cloud Run steps.
 
 Without --game, or with "--game dungeon", "gamectl sim tune" is the
 dungeon's own tuner (NTBEA over its classes' edges; its --help).
@@ -70,6 +79,7 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	budget := fs.Int("budget", match.DefaultNTBEABudget, "evaluations: candidates played on --games games each, the confirmation not included (--search ntbea)")
 	state := fs.String("state", "", "a file the run is saved to after every generation and resumed from (--search ntbea)")
 	minutes := fs.Float64("minutes", -1, "stop at a generation's end after M minutes, 0 or more (0: set up and stop; --search ntbea with --state)")
+	out := fs.String("out", "", "directory for tune.csv, rules.json and report.html, written when the run has its verdict")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -121,19 +131,31 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 		}
 		tc.Params = append(tc.Params, tp)
 	}
+	o, err := reserveGameOut(*out, tuneOutNames...)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if ntbea {
-		return runGameNTBEA(ctx, tc, *budget, *state, *minutes, stdout, stderr)
+		err := runGameNTBEA(ctx, tc, *budget, *state, *minutes, o, stdout, stderr)
+		if err != nil {
+			o.discard()
+		}
+		return err
 	}
 	res, err := match.Tune(ctx, tc)
 	if err != nil {
+		o.discard()
 		if ctx.Err() != nil {
 			return exitError{130, err}
 		}
 		return usageError{err} // Tune refuses its configuration before any game; a game that fails is counted, not an error
 	}
 	res.WriteReport(stdout)
+	if err := o.commitTune(stdout, gridReport(res)); err != nil {
+		return err
+	}
 	return failedGames(append([]*match.SimResult{res.Confirm}, candidateResults(res)...))
 }
 
