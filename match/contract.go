@@ -29,6 +29,7 @@ const maxContractErrors = 20
 //     after every move, and Replay (seeded, and crypto from its draws)
 //     gives them again;
 //   - at every state: Check passes; the game awaits a seat or nobody;
+//     Legal lists nothing for a seat out of range (-1, n, n+1);
 //     every move Legal lists applies, and every other candidate (each
 //     kind at the edges of its arguments' ranges and at the listed
 //     values, an unknown kind, by every seat and two seats out of range)
@@ -180,6 +181,11 @@ func (c *contract) state(st game.State, seed string) {
 	if st.Outcome().Over != (st.ToMove() == game.Nobody) {
 		c.fail("Outcome().Over is %v while ToMove is %d", st.Outcome().Over, st.ToMove())
 	}
+	for _, s := range []int{-1, n, n + 1} {
+		if l := c.legalOf(st, s); len(l) > 0 {
+			c.fail("Legal lists %d moves for seat %d, which is not seated (%d seats)", len(l), s, n)
+		}
+	}
 	orig := StateBytes(st)
 	c.candidates(st)
 	for s := range n {
@@ -201,6 +207,18 @@ func (c *contract) state(st game.State, seed string) {
 	if !bytes.Equal(orig, StateBytes(st)) {
 		c.fail("the state changed while its clones and samples were played with (Clone or Sample is not deep)")
 	}
+}
+
+// legalOf is st.Legal(seat), a panic reported as a failure (a seat out
+// of range must list nothing, never index past the seats).
+func (c *contract) legalOf(st game.State, seat int) (l []game.Move) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.fail("Legal(%d) panics with %d seats: %v", seat, st.NumSeats(), r)
+			l = nil
+		}
+	}()
+	return st.Legal(seat, nil)
 }
 
 // counting is a Rand that counts its calls.

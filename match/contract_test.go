@@ -27,6 +27,7 @@ func TestContractCatches(t *testing.T) {
 		{"a sampler that changes the seat's own card", peek{badSample: true}, "a state sampled for seat 0 shows it another view"},
 		{"a legal list that omits a move", matchtest.Omit(peek{}), "which Legal does not list"},
 		{"a legal list that adds a move", matchtest.Add(peek{}), "Legal lists"},
+		{"a legal list for a seat that is not seated", matchtest.Unseated(peek{}), "which is not seated"},
 		{"a game with private cards that declares itself all public", falselyPublic{peek{}}, "declares every part public (game.AllPublic) but seat"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -19,11 +19,16 @@ func Omit(def game.Definition) game.Definition { return broken{def, omit} }
 // kind).
 func Add(def game.Definition) game.Definition { return broken{def, add} }
 
+// Unseated returns def with a legal list that answers for a seat out of
+// range as for the seat awaited: the moves of a seat that is not there.
+func Unseated(def game.Definition) game.Definition { return broken{def, unseated} }
+
 type how int
 
 const (
 	omit how = iota
 	add
+	unseated
 )
 
 type broken struct {
@@ -45,6 +50,9 @@ type state struct {
 }
 
 func (s *state) Legal(seat int, buf []game.Move) []game.Move {
+	if s.b.how == unseated && (seat < 0 || seat >= s.NumSeats()) && s.ToMove() != game.Nobody {
+		return s.State.Legal(s.ToMove(), buf)
+	}
 	l := s.State.Legal(seat, buf)
 	switch {
 	case s.b.how == omit && len(l) > 1:
