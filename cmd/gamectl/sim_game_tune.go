@@ -48,8 +48,11 @@ resumes it from there (other flags are refused), with the results of a run
 never stopped; a finished run's file prints its report again. --minutes M
 (with --state) stops at the first generation's end after M minutes (0:
 set the run up, save it and stop), saying so on standard output with exit
-status 0; the same command goes on. Not here: the dungeon's Cloud Run
-steps.
+status 0; the same command goes on.
+
+"gamectl sim tune step --game NAME --out DIR" plays one step of a run set
+up with --state DIR/state.json --minutes 0 (a Cloud Run job's task: its
+slice of the step's games); see "gamectl sim tune step --game NAME -h".
 
 Without --game, or with "--game dungeon", "gamectl sim tune" is the
 dungeon's own tuner (NTBEA over its classes' edges; its --help).
@@ -59,6 +62,9 @@ flags:
 
 // runGameTune is "gamectl sim tune --game NAME".
 func runGameTune(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "step" {
+		return runGameTuneStep(args[1:], stdout, stderr) // sim_game_step.go
+	}
 	fs := newFlagSet("sim tune", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simGameTuneUsage); fs.PrintDefaults() }
 	f := addGameSimFlags(fs)
