@@ -283,13 +283,9 @@ func (st *NTBEARun) step(ctx context.Context) error {
 	if err != nil || w == nil {
 		return err
 	}
-	results := make([]*SimResult, len(w.rules))
-	for k, r := range w.rules {
-		sc := st.sim
-		sc.Games, sc.Rules, sc.Seed = w.Games, r, w.Seed
-		if results[k], err = simulateAll(ctx, sc); err != nil {
-			return err
-		}
+	results, err := w.Play(ctx)
+	if err != nil {
+		return err
 	}
 	return w.Fold(results)
 }

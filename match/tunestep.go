@@ -51,6 +51,22 @@ func (w *TuneWork) Fold(results []*SimResult) error {
 	return w.fold(results)
 }
 
+// Play plays the whole step here, each ruleset's games in one
+// simulation, and returns its results for Fold. It stops with ctx's
+// error when ctx is done.
+func (w *TuneWork) Play(ctx context.Context) ([]*SimResult, error) {
+	results := make([]*SimResult, len(w.rules))
+	for k, r := range w.rules {
+		sc := w.sim
+		sc.Games, sc.Rules, sc.Seed = w.Games, r, w.Seed
+		var err error
+		if results[k], err = simulateAll(ctx, sc); err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
 // TunePartFormat names the layout of a part's file.
 const TunePartFormat = "fairboard-game-tune-part/1"
 

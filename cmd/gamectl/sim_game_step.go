@@ -166,14 +166,18 @@ func loadGameRun(data []byte, def game.Definition, workers int) (gameRun, error)
 	switch format {
 	case match.NTBEAFormat:
 		return match.LoadNTBEA(data, def, workers)
+	case match.GridFormat:
+		return match.LoadGrid(data, def, workers)
 	}
-	return nil, fmt.Errorf("format %q: not a saved tuning run of a game (want %q)", format, match.NTBEAFormat)
+	return nil, fmt.Errorf("format %q: not a saved tuning run of a game (want %q or %q)", format, match.NTBEAFormat, match.GridFormat)
 }
 
 // runIdentity returns a run's game, seed and confirmation (nil before).
 func runIdentity(run gameRun) (string, string, *match.SimResult) {
 	switch r := run.(type) {
 	case *match.NTBEARun:
+		return r.Game, r.Seed, r.Confirm
+	case *match.GridRun:
 		return r.Game, r.Seed, r.Confirm
 	}
 	return "", "", nil
@@ -186,6 +190,12 @@ func runResults(run gameRun) []*match.SimResult {
 		out := []*match.SimResult{r.Confirm}
 		for _, c := range r.Candidates {
 			out = append(out, c.Pooled)
+		}
+		return out
+	case *match.GridRun:
+		out := []*match.SimResult{r.Confirm}
+		for _, c := range r.Candidates {
+			out = append(out, c.Result)
 		}
 		return out
 	}

@@ -32,7 +32,8 @@ closest candidate. docs/games.md, "Designing with the tools".
 --search grid (the default): a grid search. Each number takes --levels
 values evenly spread over its range (whole numbers rounded), and every
 candidate of the grid (at most 200) is played on the same N games (seed
-"S/search#i").
+"S/search#i"). --state FILE and --minutes M as for NTBEA (below), the run
+saved after every batch of 8 candidates in grid order.
 
 --search ntbea: the dungeon's N-tuple bandit evolutionary algorithm
 (NTBEA), its arithmetic shared. Each number moves on a grid of every whole
@@ -74,8 +75,8 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	target := fs.Float64("target", 2, "the band around the fair share, in percentage points, above 0 and below 100")
 	search := fs.String("search", "grid", "the search: grid or ntbea")
 	budget := fs.Int("budget", match.DefaultNTBEABudget, "evaluations: candidates played on --games games each, the confirmation not included (--search ntbea)")
-	state := fs.String("state", "", "a file the run is saved to after every generation and resumed from (--search ntbea)")
-	minutes := fs.Float64("minutes", -1, "stop at a generation's end after M minutes, 0 or more (0: set up and stop; --search ntbea with --state)")
+	state := fs.String("state", "", "a file the run is saved to after every generation (grid: batch of 8 candidates) and resumed from")
+	minutes := fs.Float64("minutes", -1, "stop at a generation's (grid: batch's) end after M minutes, 0 or more (0: set up and stop; with --state)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -87,8 +88,8 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *search != "grid" && !ntbea:
 		return usagef("--search %q: want grid or ntbea", *search)
-	case !ntbea && (flagSet(fs, "budget") || flagSet(fs, "state") || flagSet(fs, "minutes")):
-		return usagef("--budget, --state and --minutes are NTBEA's: add --search ntbea")
+	case !ntbea && flagSet(fs, "budget"):
+		return usagef("--budget is NTBEA's: add --search ntbea")
 	case flagSet(fs, "minutes") && (!(*minutes >= 0) || math.IsInf(*minutes, 0)):
 		return usagef("--minutes %v: want a number of minutes, 0 or more", *minutes)
 	case flagSet(fs, "minutes") && *state == "":
@@ -131,6 +132,9 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	if ntbea {
 		return runGameNTBEA(ctx, tc, *budget, *state, *minutes, stdout, stderr)
+	}
+	if *state != "" {
+		return runGameGridRun(ctx, tc, *state, *minutes, stdout, stderr) // sim_game_gridrun.go
 	}
 	res, err := match.Tune(ctx, tc)
 	if err != nil {
