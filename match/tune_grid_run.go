@@ -230,8 +230,11 @@ func (st *GridRun) sameRun(o *GridRun) string {
 	}
 	for d, p := range st.Params {
 		q := o.Params[d]
-		if p.Path != q.Path || p.Lo != q.Lo || p.Hi != q.Hi || !slices.Equal(p.Values, q.Values) {
+		if p.Path != q.Path || p.Lo != q.Lo || p.Hi != q.Hi {
 			return fmt.Sprintf("%s=%g:%g, the run has %s=%g:%g", q.Path, q.Lo, q.Hi, p.Path, p.Lo, p.Hi)
+		}
+		if !slices.Equal(p.Values, q.Values) {
+			return fmt.Sprintf("%s: the grid's values %v, the run's are %v", p.Path, q.Values, p.Values)
 		}
 	}
 	if len(st.Candidates) != len(o.Candidates) {
