@@ -16,9 +16,10 @@ import (
 )
 
 const simGameTuneUsage = `usage: gamectl sim tune --game NAME --param PATH[=LO:HI] [--param ...] --games N --seed S
-                       [--search grid] [--levels 5] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
+                       [--search grid] [--levels 5] [--state FILE [--minutes M]] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
        gamectl sim tune --game NAME --search ntbea --param PATH[=LO:HI] [--param ...] --games N --seed S
                        [--budget 80] [--state FILE [--minutes M]] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K]
+       gamectl sim tune step --game NAME --out DIR [--workers K]
 
 Searches values of the game's ruleset numbers for the fairest ruleset,
 scoring a candidate by the sum over the seat positions (for a game with
