@@ -100,7 +100,8 @@ func TestGameTuneStepsAreTheLocalRun(t *testing.T) {
 // Two tasks that both find every part written both fold, and write the
 // same state: here the second reads the state from before the first's
 // fold (as a task that started before it did), its own part already
-// written. And a run part played locally goes on as a job.
+// written. And the tuner's own command finishes a run a job started (other
+// flags refused).
 func TestGameTuneStepTwoFolds(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state.json")
@@ -136,6 +137,9 @@ func TestGameTuneStepTwoFolds(t *testing.T) {
 	t.Setenv("CLOUD_RUN_TASK_INDEX", "")
 	code, whole, errs := gamectl(t, gridArgs()...)
 	require.Equal(t, 0, code, errs)
+	code, _, errs = gamectl(t, gridArgs("--state", state, "--target", "3")...)
+	require.Equal(t, 2, code)
+	require.Contains(t, errs, "--state "+state+": another tuning run: the target 0.03, the run's is 0.02")
 	code, out, errs = gamectl(t, gridArgs("--state", state)...)
 	require.Equal(t, 0, code, errs)
 	require.Contains(t, errs, "resuming the run in "+state+" after 8 of 16 candidates")
