@@ -123,12 +123,10 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	seats := cfg.Def.Seats()
 	if cfg.MaxMoves == 0 {
 		cfg.MaxMoves = DefaultMaxMoves
 	}
-	res := &SimResult{Def: cfg.Def.Name(), Rules: string(cfg.Rules.CanonicalJSON()), Requested: cfg.Games, Seed: cfg.Seed, Seats: cfg.Seats,
-		Bots: cfg.Bots, Wins: make([]int64, cfg.Seats), Payoff: make([]float64, cfg.Seats), Payoff2: make([]float64, cfg.Seats), Options: newOptionTallies(seats.Options)}
+	res := newSimResult(&cfg)
 	var w *bufio.Writer
 	if cfg.Players != nil {
 		w = bufio.NewWriterSize(cfg.Players, 256<<10)
@@ -165,37 +163,12 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 		wg.Wait()
 		for i := lo; i < hi; i++ {
 			r := &batch[i-lo]
+			res.tally(&cfg, i, r, failureOf(cfg.Seed, i, r.err))
 			if r.err != nil {
-				res.Failed++
-				if len(res.Failures) < 10 {
-					res.Failures = append(res.Failures, fmt.Sprintf("%s#%d: %v", cfg.Seed, i, r.err))
-				}
 				continue
 			}
-			res.Games++
-			res.Moves += r.moves
 			if cfg.onGame != nil {
 				cfg.onGame(i, r)
-			}
-			for s := range cfg.Seats {
-				if r.won[s] {
-					res.Wins[r.pos[s]]++
-				}
-				res.Payoff[r.pos[s]] += r.payoff[s]
-				res.Payoff2[r.pos[s]] += r.payoff[s] * r.payoff[s]
-				win := 0.0
-				if r.won[s] {
-					win = 1
-				}
-				res.ByPayoff = res.ByPayoff || r.payoff[s] != win
-				for o, idx := range r.opts {
-					t := &res.Options[o]
-					t.Games[idx[s]]++
-					t.Payoff[idx[s]] += r.payoff[s]
-					if r.won[s] {
-						t.Wins[idx[s]]++
-					}
-				}
 			}
 			if w != nil {
 				w.Write(r.rows)
@@ -211,6 +184,56 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// newSimResult is cfg's result before any game.
+func newSimResult(cfg *SimConfig) *SimResult {
+	return &SimResult{Def: cfg.Def.Name(), Rules: string(cfg.Rules.CanonicalJSON()), Requested: cfg.Games, Seed: cfg.Seed, Seats: cfg.Seats,
+		Bots: cfg.Bots, Wins: make([]int64, cfg.Seats), Payoff: make([]float64, cfg.Seats), Payoff2: make([]float64, cfg.Seats), Options: newOptionTallies(cfg.Def.Seats().Options)}
+}
+
+// failureOf is how a result names game i's failure ("" if none).
+func failureOf(seed string, i int64, err error) string {
+	if err == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s#%d: %v", seed, i, err)
+}
+
+// tally adds game i, played into r, to the result: a failure (failure,
+// not "") counted with the first few kept, else the game's positions,
+// wins and payoffs. The games must come in game order (the sums are of
+// floats), as Simulate and the tuner's steps (tunestep.go) take them.
+func (res *SimResult) tally(cfg *SimConfig, i int64, r *gameResult, failure string) {
+	if failure != "" {
+		res.Failed++
+		if len(res.Failures) < 10 {
+			res.Failures = append(res.Failures, failure)
+		}
+		return
+	}
+	res.Games++
+	res.Moves += r.moves
+	for s := range cfg.Seats {
+		if r.won[s] {
+			res.Wins[r.pos[s]]++
+		}
+		res.Payoff[r.pos[s]] += r.payoff[s]
+		res.Payoff2[r.pos[s]] += r.payoff[s] * r.payoff[s]
+		win := 0.0
+		if r.won[s] {
+			win = 1
+		}
+		res.ByPayoff = res.ByPayoff || r.payoff[s] != win
+		for o, idx := range r.opts {
+			t := &res.Options[o]
+			t.Games[idx[s]]++
+			t.Payoff[idx[s]] += r.payoff[s]
+			if r.won[s] {
+				t.Wins[idx[s]]++
+			}
+		}
+	}
 }
 
 // playOne plays game i into r, on the worker's match *m (Match.Reset)

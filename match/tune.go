@@ -156,6 +156,35 @@ func TuneGrid(p game.Param, lo, hi float64, levels int) []float64 {
 // Games that fail to finish are counted in their SimResult (Failed), not
 // an error: the scores are over the games played.
 func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
+	res, err := cfg.grid()
+	if err != nil {
+		return nil, err
+	}
+	total := len(res.Candidates)
+	for c := range total {
+		sc := cfg.Sim
+		sc.Rules, sc.Seed = res.Candidates[c].Rules, cfg.Sim.Seed+"/search"
+		r, err := simulateAll(ctx, sc)
+		if err != nil {
+			return nil, err
+		}
+		res.Candidates[c].Result, res.Candidates[c].Score = r, TuneScore(r)
+	}
+	sort.SliceStable(res.Candidates, func(a, b int) bool { return res.Candidates[a].Score < res.Candidates[b].Score })
+	sc := cfg.Sim
+	sc.Rules, sc.Seed = res.Candidates[0].Rules, cfg.Sim.Seed+"/confirm"
+	r, err := simulateAll(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	res.Confirm, res.Met = r, TuneMet(r, res.Target)
+	return res, nil
+}
+
+// grid checks the grid search's configuration as Tune does and returns
+// the run before any game: its candidates in grid order, each with its
+// values and ruleset. It sets cfg.Sim.Rules to the default when nil.
+func (cfg *TuneConfig) grid() (*TuneResult, error) {
 	levels := cfg.Levels
 	if levels == 0 {
 		levels = DefaultTuneLevels
@@ -197,23 +226,6 @@ func Tune(ctx context.Context, cfg TuneConfig) (*TuneResult, error) {
 		}
 		res.Candidates = append(res.Candidates, TuneCandidate{Values: vals, Rules: r})
 	}
-	for c := range total {
-		sc := cfg.Sim
-		sc.Rules, sc.Seed = res.Candidates[c].Rules, cfg.Sim.Seed+"/search"
-		r, err := simulateAll(ctx, sc)
-		if err != nil {
-			return nil, err
-		}
-		res.Candidates[c].Result, res.Candidates[c].Score = r, TuneScore(r)
-	}
-	sort.SliceStable(res.Candidates, func(a, b int) bool { return res.Candidates[a].Score < res.Candidates[b].Score })
-	sc := cfg.Sim
-	sc.Rules, sc.Seed = res.Candidates[0].Rules, cfg.Sim.Seed+"/confirm"
-	r, err := simulateAll(ctx, sc)
-	if err != nil {
-		return nil, err
-	}
-	res.Confirm, res.Met = r, TuneMet(r, target)
 	return res, nil
 }
 

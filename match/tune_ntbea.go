@@ -279,26 +279,41 @@ func (st *NTBEARun) Run(ctx context.Context, gens int, save func(*NTBEARun) erro
 
 // step plays the next generation, or the confirmation.
 func (st *NTBEARun) step(ctx context.Context) error {
-	sc := st.sim
-	sc.Games = st.Games
+	w, err := st.Next()
+	if err != nil || w == nil {
+		return err
+	}
+	results, err := w.Play(ctx)
+	if err != nil {
+		return err
+	}
+	return w.Fold(results)
+}
+
+// Next returns the run's next step (nil once done): generation
+// len(History)+1, its candidates proposed (added to the run's), or the
+// confirmation of the best once every generation is played. Its Fold
+// takes the games and moves the run on.
+func (st *NTBEARun) Next() (*TuneWork, error) {
+	if st.Done() {
+		return nil, nil
+	}
 	g := len(st.History) + 1
 	if g > st.Plan.Generations {
 		best := ntbea.Best(len(st.Candidates), st.Current, st.score)
 		rules, err := st.rules(st.Candidates[best].Values)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		sc.Rules, sc.Seed = rules, st.Seed+"/confirm"
-		r, err := simulateAll(ctx, sc)
-		if err != nil {
-			return err
-		}
-		st.Confirm, st.Chosen, st.Met = r, best, TuneMet(r, st.Target)
-		return nil
+		return &TuneWork{Name: "confirm", Seed: st.Seed + "/confirm", Games: st.Games, Values: [][]float64{st.Candidates[best].Values}, sim: st.sim,
+			rules: []game.Ruleset{rules}, fold: func(res []*SimResult) error {
+				st.Confirm, st.Chosen, st.Met = res[0], best, TuneMet(res[0], st.Target)
+				return nil
+			}}, nil
 	}
 	s, err := rng.Restore(st.RNG, "", rng.WithSeq(st.RNGSeq))
 	if err != nil {
-		return fmt.Errorf("the search's saved stream: %w", err)
+		return nil, fmt.Errorf("the search's saved stream: %w", err)
 	}
 	draw := func(n int) int {
 		v, err := s.UniformInt(0, int64(n-1), ntbeaTag, nil)
@@ -310,33 +325,33 @@ func (st *NTBEARun) step(ctx context.Context) error {
 	gen := NTBEAGen{Number: g, Seed: st.Seed + "/gen" + strconv.Itoa(g)}
 	gen.Candidates = ntbea.Propose(ntbeaSpace{st}, ntbea.Step{Current: st.Current, Batch: st.Plan.Batch, Exhaustive: st.Plan.Exhaustive,
 		Grid: st.Plan.Grid, Tries: ntbeaTries, C: ntbeaUCB, Draw: draw, Tuples: st.Tuples, Fitness: st.Fitness})
-	results := make([]*SimResult, len(gen.Candidates))
-	for k, c := range gen.Candidates {
+	w := &TuneWork{Name: "gen-" + strconv.Itoa(g), Seed: gen.Seed, Games: st.Games, sim: st.sim}
+	for _, c := range gen.Candidates {
 		rules, err := st.rules(st.Candidates[c].Values)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		sc.Rules, sc.Seed = rules, gen.Seed
-		if results[k], err = simulateAll(ctx, sc); err != nil {
-			return err
+		w.rules, w.Values = append(w.rules, rules), append(w.Values, st.Candidates[c].Values)
+	}
+	w.fold = func(results []*SimResult) error {
+		// Every game of the generation is in: fold it.
+		for k, c := range gen.Candidates {
+			cand := &st.Candidates[c]
+			obj := TuneScore(results[k])
+			cand.Evals = append(cand.Evals, obj)
+			cand.Pooled = poolResults(cand.Pooled, results[k])
+			fit := -1e4 * obj // pp^2, higher is better
+			st.Fitness = append(st.Fitness, fit)
+			ntbea.Add(st.Tuples, cand.Index, fit)
 		}
+		st.saveRNG(s)
+		st.Current = ntbea.Best(len(st.Candidates), st.Current, st.score)
+		gen.Best = st.Current
+		gen.BestScore, gen.BestSE = TuneScore(st.Candidates[st.Current].Pooled), TuneScoreSE(st.Candidates[st.Current].Pooled)
+		st.History = append(st.History, gen)
+		return nil
 	}
-	// Every game of the generation is in: fold it.
-	for k, c := range gen.Candidates {
-		cand := &st.Candidates[c]
-		obj := TuneScore(results[k])
-		cand.Evals = append(cand.Evals, obj)
-		cand.Pooled = poolResults(cand.Pooled, results[k])
-		fit := -1e4 * obj // pp^2, higher is better
-		st.Fitness = append(st.Fitness, fit)
-		ntbea.Add(st.Tuples, cand.Index, fit)
-	}
-	st.saveRNG(s)
-	st.Current = ntbea.Best(len(st.Candidates), st.Current, st.score)
-	gen.Best = st.Current
-	gen.BestScore, gen.BestSE = TuneScore(st.Candidates[st.Current].Pooled), TuneScoreSE(st.Candidates[st.Current].Pooled)
-	st.History = append(st.History, gen)
-	return nil
+	return w, nil
 }
 
 // simulateAll plays sc's games to the last: a run stopped early is an

@@ -18,6 +18,7 @@ func TestHelpGoesToStdoutAndListsValues(t *testing.T) {
 		{[]string{"sim", "merge"}, []string{"gamectl sim merge", "exactly what the unsharded run gives"}},
 		{[]string{"sim", "tune"}, []string{"--param PATH[=LO:HI]", "NTBEA", "fair±2", "cautious, aggressive, mcts:N", "tune step", "-minutes"}},
 		{[]string{"sim", "tune", "--game", "pig"}, []string{"--search grid (the default)", "--search ntbea", "NTBEA", "--budget", "--state FILE", "-levels", "Cloud Run"}},
+		{[]string{"sim", "tune", "step", "--game", "pig"}, []string{"CLOUD_RUN_TASK_INDEX", "part-<index>-of-<count>.json", "--minutes 0", "byte for byte"}},
 		{[]string{"play"}, []string{"--seed", "cautious, aggressive", "warrior, monk, duelist, scout", "dealt over the seats in turn", "-audit-out", "seeded", "crypto", "fair"}},
 		{[]string{"replay"}, []string{"gamectl replay FILE", "exits 1", "exits 2"}},
 		{[]string{"rng"}, []string{"--algo hashchain", "draw:N:K"}},

@@ -92,9 +92,9 @@ func TestGameNTBEARefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"--search", "anneal"}, `--search "anneal": want grid or ntbea`},
-		{[]string{"--budget", "40"}, "--budget, --state and --minutes are NTBEA's: add --search ntbea"},
-		{[]string{"--state", garbage}, "--budget, --state and --minutes are NTBEA's: add --search ntbea"},
-		{[]string{"--minutes", "1"}, "--budget, --state and --minutes are NTBEA's: add --search ntbea"},
+		{[]string{"--budget", "40"}, "--budget is NTBEA's: add --search ntbea"},
+		{[]string{"--state", garbage}, "--state " + garbage + ": invalid character"}, // the grid's state (sim_game_step_test.go)
+		{[]string{"--minutes", "1"}, "--minutes stops a run part way: name the --state FILE it goes on from"},
 		{[]string{"--search", "ntbea", "--minutes", "1"}, "--minutes stops a run part way: name the --state FILE it goes on from"},
 		{[]string{"--search", "ntbea", "--state", filepath.Join(dir, "m.json"), "--minutes", "-1"}, "--minutes -1: want a number of minutes, 0 or more"},
 		{[]string{"--search", "ntbea", "--state", filepath.Join(dir, "m.json"), "--minutes", "NaN"}, "--minutes NaN: want a number of minutes, 0 or more"},

@@ -16,9 +16,10 @@ import (
 )
 
 const simGameTuneUsage = `usage: gamectl sim tune --game NAME --param PATH[=LO:HI] [--param ...] --games N --seed S
-                       [--search grid] [--levels 5] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K] [--out DIR]
+                       [--search grid] [--levels 5] [--state FILE [--minutes M]] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K] [--out DIR]
        gamectl sim tune --game NAME --search ntbea --param PATH[=LO:HI] [--param ...] --games N --seed S
                        [--budget 80] [--state FILE [--minutes M]] [--target 2] [--players P] [--bot LIST] [--rules FILE] [--workers K] [--out DIR]
+       gamectl sim tune step --game NAME --out DIR [--workers K]
 
 Searches values of the game's ruleset numbers for the fairest ruleset,
 scoring a candidate by the sum over the seat positions (for a game with
@@ -41,7 +42,8 @@ offline page). A directory that cannot be written exits 2 before any game.
 --search grid (the default): a grid search. Each number takes --levels
 values evenly spread over its range (whole numbers rounded), and every
 candidate of the grid (at most 200) is played on the same N games (seed
-"S/search#i").
+"S/search#i"). --state FILE and --minutes M as for NTBEA (below), the run
+saved after every batch of 8 candidates in grid order.
 
 --search ntbea: the dungeon's N-tuple bandit evolutionary algorithm
 (NTBEA), its arithmetic shared. Each number moves on a grid of every whole
@@ -57,8 +59,11 @@ resumes it from there (other flags are refused), with the results of a run
 never stopped; a finished run's file prints its report again. --minutes M
 (with --state) stops at the first generation's end after M minutes (0:
 set the run up, save it and stop), saying so on standard output with exit
-status 0; the same command goes on (and writes --out when it ends). Not
-here: the dungeon's Cloud Run steps.
+status 0; the same command goes on (and writes --out when it ends).
+
+"gamectl sim tune step --game NAME --out DIR" plays one step of a run set
+up with --state DIR/state.json --minutes 0 (a Cloud Run job's task: its
+slice of the step's games); see "gamectl sim tune step --game NAME -h".
 
 Without --game, or with "--game dungeon", "gamectl sim tune" is the
 dungeon's own tuner (NTBEA over its classes' edges; its --help).
@@ -68,6 +73,9 @@ flags:
 
 // runGameTune is "gamectl sim tune --game NAME".
 func runGameTune(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "step" {
+		return runGameTuneStep(args[1:], stdout, stderr) // sim_game_step.go
+	}
 	fs := newFlagSet("sim tune", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simGameTuneUsage); fs.PrintDefaults() }
 	f := addGameSimFlags(fs)
@@ -77,8 +85,8 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	target := fs.Float64("target", 2, "the band around the fair share, in percentage points, above 0 and below 100")
 	search := fs.String("search", "grid", "the search: grid or ntbea")
 	budget := fs.Int("budget", match.DefaultNTBEABudget, "evaluations: candidates played on --games games each, the confirmation not included (--search ntbea)")
-	state := fs.String("state", "", "a file the run is saved to after every generation and resumed from (--search ntbea)")
-	minutes := fs.Float64("minutes", -1, "stop at a generation's end after M minutes, 0 or more (0: set up and stop; --search ntbea with --state)")
+	state := fs.String("state", "", "a file the run is saved to after every generation (grid: batch of 8 candidates) and resumed from")
+	minutes := fs.Float64("minutes", -1, "stop at a generation's (grid: batch's) end after M minutes, 0 or more (0: set up and stop; with --state)")
 	out := fs.String("out", "", "directory for tune.csv, rules.json and report.html, written when the run has its verdict")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -91,8 +99,8 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *search != "grid" && !ntbea:
 		return usagef("--search %q: want grid or ntbea", *search)
-	case !ntbea && (flagSet(fs, "budget") || flagSet(fs, "state") || flagSet(fs, "minutes")):
-		return usagef("--budget, --state and --minutes are NTBEA's: add --search ntbea")
+	case !ntbea && flagSet(fs, "budget"):
+		return usagef("--budget is NTBEA's: add --search ntbea")
 	case flagSet(fs, "minutes") && (!(*minutes >= 0) || math.IsInf(*minutes, 0)):
 		return usagef("--minutes %v: want a number of minutes, 0 or more", *minutes)
 	case flagSet(fs, "minutes") && *state == "":
@@ -143,6 +151,9 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 			o.discard()
 		}
 		return err
+	}
+	if *state != "" {
+		return runGameGridRun(ctx, tc, *state, *minutes, stdout, stderr) // sim_game_gridrun.go
 	}
 	res, err := match.Tune(ctx, tc)
 	if err != nil {
