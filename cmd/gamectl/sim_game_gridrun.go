@@ -15,7 +15,12 @@ import (
 // runGameGridRun is "gamectl sim tune --game NAME --state FILE" of the grid
 // search: the run set up (or resumed from FILE), played batch by batch,
 // saved after each, and reported as the grid played in one go (Tune).
-func runGameGridRun(ctx context.Context, tc match.TuneConfig, state string, minutes float64, stdout, stderr io.Writer) error {
+func runGameGridRun(ctx context.Context, tc match.TuneConfig, state string, minutes float64, o *gameOut, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if err != nil {
+			o.discard()
+		}
+	}()
 	st, err := match.NewGrid(tc)
 	if err != nil {
 		return usageError{err}
@@ -58,6 +63,10 @@ func runGameGridRun(ctx context.Context, tc match.TuneConfig, state string, minu
 			}
 			fmt.Fprintf(stdout, "%s: stopped after %d of %d candidates (--minutes %s); the same command goes on from %s\n",
 				st.Game, st.Played, len(st.Candidates), strconv.FormatFloat(minutes, 'g', -1, 64), state)
+			if o != nil {
+				o.discard()
+				fmt.Fprintf(stdout, "--out %s: written when the run has its verdict\n", o.dir)
+			}
 			return nil
 		}
 		w, err := st.Next()
@@ -79,5 +88,8 @@ func runGameGridRun(ctx context.Context, tc match.TuneConfig, state string, minu
 		}
 	}
 	st.WriteReport(stdout)
+	if err := o.commitTune(stdout, gridReport(st.Result())); err != nil {
+		return err
+	}
 	return failedGames(runResults(st))
 }

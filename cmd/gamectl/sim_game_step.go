@@ -139,21 +139,32 @@ func runGameTuneStep(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// finishGameRun prints a finished run's report, writes it to report.txt
-// with the confirmed ruleset to rules.json, and is the error of games that
-// could not be played to their end (exit 1), as the tuner's.
+// finishGameRun prints a finished run's report, writes it to report.txt,
+// and the tuner's --out files (tune.csv, rules.json: the confirmed
+// ruleset, report.html) beside it, and is the error of games that could
+// not be played to their end (exit 1), as the tuner's.
 func finishGameRun(run gameRun, dir string, stdout io.Writer) error {
 	var b bytes.Buffer
 	run.WriteReport(&b)
 	stdout.Write(b.Bytes())
-	_, _, confirm := runIdentity(run)
 	if err := match.WriteFileAtomic(filepath.Join(dir, "report.txt"), b.Bytes()); err != nil {
 		return err
 	}
-	if err := match.WriteFileAtomic(filepath.Join(dir, "rules.json"), append([]byte(confirm.Rules), '\n')); err != nil {
+	var rep tuneReport
+	switch r := run.(type) {
+	case *match.NTBEARun:
+		rep = ntbeaReport(r)
+	case *match.GridRun:
+		rep = gridReport(r.Result())
+	}
+	o, err := reserveGameOut(dir, tuneOutNames...)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s/report.txt and %s/rules.json\n", dir, dir)
+	fmt.Fprintf(stdout, "wrote %s/report.txt\n", dir)
+	if err := o.commitTune(stdout, rep); err != nil {
+		return err
+	}
 	return failedGames(runResults(run))
 }
 

@@ -65,6 +65,9 @@ func TestGameTuneStepsAreTheLocalRun(t *testing.T) {
 		var saved struct{ Confirm struct{ Rules string } }
 		require.NoError(t, json.Unmarshal(want, &saved))
 		require.NotEmpty(t, saved.Confirm.Rules)
+		outDir := t.TempDir() // the local run's --out files, which a job's last step writes too
+		code, _, errs = gamectl(t, args("--state", filepath.Join(t.TempDir(), "local.json"), "--out", outDir)...)
+		require.Equal(t, 0, code, errs)
 		if search == "grid" {
 			code, plain, errs := gamectl(t, args()...)
 			require.Equal(t, 0, code, errs)
@@ -86,6 +89,13 @@ func TestGameTuneStepsAreTheLocalRun(t *testing.T) {
 			got, err = os.ReadFile(filepath.Join(dir, "rules.json"))
 			require.NoError(t, err)
 			require.Equal(t, saved.Confirm.Rules+"\n", string(got))
+			for _, name := range []string{"tune.csv", "report.html"} {
+				want, err := os.ReadFile(filepath.Join(outDir, name))
+				require.NoError(t, err)
+				got, err := os.ReadFile(filepath.Join(dir, name))
+				require.NoError(t, err, "%s, %d tasks: the job writes %s", search, k, name)
+				require.Equal(t, string(want), string(got), "%s, %d tasks: %s", search, k, name)
+			}
 			if k == 3 {
 				code, again, errs := gamectl(t, "sim", "tune", "step", "--game", "pig", "--out", dir)
 				require.Equal(t, 0, code, errs)

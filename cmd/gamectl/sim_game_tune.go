@@ -153,7 +153,7 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *state != "" {
-		return runGameGridRun(ctx, tc, *state, *minutes, stdout, stderr) // sim_game_gridrun.go
+		return runGameGridRun(ctx, tc, *state, *minutes, o, stdout, stderr) // sim_game_gridrun.go
 	}
 	res, err := match.Tune(ctx, tc)
 	if err != nil {
