@@ -261,6 +261,11 @@ func TestTrustlessPigAbortInChromium(t *testing.T) {
 	require.Equal(t, "ok", alice.String(`document.getElementById("tg-trust-end").dataset.status`), alice.String(`document.getElementById("tg-trust-checks").textContent`))
 	require.Equal(t, "yes", alice.String(`document.getElementById("tg-trust-end").dataset.mine`))
 	require.Contains(t, alice.String(`document.getElementById("tg-trust-round").textContent`), "ended at the round's deadline")
+	// Her kept acknowledgement is of her own reveal of that round, and the
+	// abort named Bob: no blame (TestTrustlessAckKeptAndBlamedInChromium's
+	// control on the page).
+	require.Equal(t, "", alice.String(`document.getElementById("tg-trust-blame").dataset.dropped`))
+	require.True(t, isTrue(alice, `document.getElementById("tg-trust-blame").hidden`))
 	alice.Eval(`document.getElementById("tg-end").scrollIntoView()`, nil)
 	alice.shot("table-trustless-aborted-390")
 	alice.checkScreen("a trustless table aborted at the deadline, at 390 px")
