@@ -12,6 +12,7 @@ import (
 
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // CallError is a function's refusal, as the callable protocol gives it:
@@ -68,13 +69,11 @@ type Result struct {
 	Ack *ServerAck `json:"ack,omitempty"`
 }
 
-// ServerAck is a server's signature acknowledging a reveal (service.Ack):
-// Ed25519 by its published key over rng/trustless.AckMessage, at At (the
-// server's time, unix ms).
-type ServerAck struct {
-	At        int64  `json:"at"`
-	Signature string `json:"signature"`
-}
+// ServerAck is a server's signature acknowledging a reveal (service.Ack)
+// or a table's deal message: Ed25519 by its published key over
+// rng/trustless.AckMessage, at At (the server's time, unix ms). It is
+// table/trustseat's, which a table's acknowledgement (TableAck) carries.
+type ServerAck = trustseat.ServerAck
 
 // View is getView's answer (service.View).
 type View struct {

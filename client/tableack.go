@@ -3,14 +3,13 @@ package client
 import (
 	"context"
 	"crypto/ed25519"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // A trustless table's actions (docs/fairness.md, "Trustless tables") are
@@ -31,24 +30,10 @@ import (
 
 // TableAck is the server's acknowledgement of this player's action at a
 // trustless table: its success answer to an action that brought a reveal
-// or a deal message.
-type TableAck struct {
-	// GameID is the table's; Action the action as sent (its actor, id,
-	// kind, and the reveal or deal message it brought: what the server's
-	// signature is over, with Server.At).
-	GameID string       `json:"gameId"`
-	Action table.Action `json:"action"`
-	// Version is the version the answer named, Replayed whether it was
-	// the stored answer of an earlier send.
-	Version  uint64 `json:"version"`
-	Replayed bool   `json:"replayed"`
-	// At is when the answer came, by this client's clock.
-	At time.Time `json:"at"`
-	// Server is the server's signature (nil: it signed none, and the
-	// Table pins no key). Signed, the acknowledgement convinces a third
-	// party who knows the published key; unsigned, only the player.
-	Server *ServerAck `json:"server,omitempty"`
-}
+// or a deal message. It is table/trustseat's Ack, which the play page's
+// WebAssembly builds and compares the same way; its JSON is what the
+// seat keeps (KeepIn).
+type TableAck = trustseat.Ack
 
 // LastAck returns the last acknowledgement the Table holds of its
 // player's reveals and deal messages (nil: none), which View compares
@@ -68,17 +53,7 @@ func (t *Table) LastAck() *TableAck {
 // its published key, acknowledging the action a describes at the table
 // a.GameID (table.AckMessage at a.Server.At): what a third party checks
 // of the acknowledgement a seat named as missing shows.
-func VerifyTableAck(key ed25519.PublicKey, a *TableAck) bool {
-	if a == nil || a.Server == nil {
-		return false
-	}
-	sig, err := hex.DecodeString(a.Server.Signature)
-	if err != nil {
-		return false
-	}
-	msg, ok := table.AckMessage(a.GameID, &a.Action, a.Server.At)
-	return ok && trustless.Verify(key, msg, sig)
-}
+func VerifyTableAck(key ed25519.PublicKey, a *TableAck) bool { return trustseat.VerifyAck(key, a) }
 
 // Send takes an action of the player's trustless seat (a
 // table/trustseat.Seat's: a join with its chain, a signed move with its
@@ -103,7 +78,7 @@ func (t *Table) Send(ctx context.Context, a table.Action) (*TableResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	if _, brings := table.AckMessage(t.id, &a, 0); !brings {
+	if !trustseat.Brings(t.id, &a) {
 		return res, nil
 	}
 	ack := &TableAck{GameID: t.id, Action: a, Version: res.Version, Replayed: res.Replayed, At: time.Now()}

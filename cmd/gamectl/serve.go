@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -47,6 +49,26 @@ type serveConfig struct {
 	sweepEvery           time.Duration
 	firestore, authEmu   bool
 	firestoreHost, authH string
+	// ackKey signs the acknowledgements of reveals and deal messages
+	// (FAIRBOARD_ACK_KEY, as a deployment reads it); nil: unsigned.
+	ackKey ed25519.PrivateKey
+}
+
+// ackKeyEnv is the environment variable of the acknowledgement key's
+// seed, the deployment's (functions/deploy.EnvAckKey).
+const ackKeyEnv = "FAIRBOARD_ACK_KEY"
+
+// readAckKey reads ackKeyEnv's value: "" none (nil), else a 32-byte seed
+// in hex.
+func readAckKey(v string) (ed25519.PrivateKey, error) {
+	if v == "" {
+		return nil, nil
+	}
+	seed, err := hex.DecodeString(v)
+	if err != nil || len(seed) != ed25519.SeedSize {
+		return nil, usagef("%s: want %d bytes in hex (an Ed25519 seed)", ackKeyEnv, ed25519.SeedSize)
+	}
+	return ed25519.NewKeyFromSeed(seed), nil
 }
 
 // serve runs the functions at http://ADDR/NAME, the play page at /play/
@@ -70,8 +92,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
+	var err error
 	if _, err := net.ResolveTCPAddr("tcp", c.addr); err != nil {
 		return usagef("--addr %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", c.addr, err)
+	}
+	if c.ackKey, err = readAckKey(os.Getenv(ackKeyEnv)); err != nil {
+		return err
 	}
 	if c.sweepEvery < 0 {
 		return usagef("--sweep-every %v: want a duration of 0 or more", c.sweepEvery)
@@ -131,8 +157,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()),
-		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log})
-	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns).WithLobby(ls)
+		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log, AckKey: c.ackKey})
+	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns).WithLobby(ls).WithAckKey(c.ackKey)
 	if c.firestore {
 		api.OneIDSpace() // fsstore and fstables on one database
 	}

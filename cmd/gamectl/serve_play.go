@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"os"
@@ -15,10 +17,14 @@ import (
 // real project the web app's API key comes from FAIRBOARD_WEB_API_KEY (and
 // its auth domain from FAIRBOARD_WEB_AUTH_DOMAIN); without it there is no
 // page to serve (nil). The page offers seeded tables where serve allows
-// them (--allow-seeded).
+// them (--allow-seeded), and pins the public half of the key that signs
+// the acknowledgements where serve signs them (FAIRBOARD_ACK_KEY).
 func pageConfig(c *serveConfig) *play.Config {
 	pc := play.Config{ProjectID: c.project, APIKey: os.Getenv("FAIRBOARD_WEB_API_KEY"),
 		AuthDomain: os.Getenv("FAIRBOARD_WEB_AUTH_DOMAIN"), Store: play.StoreMemory, AllowSeeded: c.allowSeeded}
+	if c.ackKey != nil {
+		pc.AckKey = hex.EncodeToString(c.ackKey.Public().(ed25519.PublicKey))
+	}
 	if c.firestore {
 		pc.Store = play.StoreFirestore
 		pc.FirestoreEmulator = c.firestoreHost

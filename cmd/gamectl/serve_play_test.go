@@ -2,7 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -58,6 +61,14 @@ func TestServePlayPage(t *testing.T) {
 	}
 }
 
+// testAckKey is the Ed25519 key of the seed 32 bytes of 0x07, and
+// testAckPublic its public half, computed by crypto/ed25519 (not by
+// serve).
+var (
+	testAckKey    = ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	testAckPublic = hex.EncodeToString(testAckKey.Public().(ed25519.PublicKey))
+)
+
 // The page's configuration follows what serve runs on.
 func TestServePageConfig(t *testing.T) {
 	for _, tc := range []struct {
@@ -70,6 +81,8 @@ func TestServePageConfig(t *testing.T) {
 			&play.Config{ProjectID: emulatorProject, APIKey: "emulator-api-key", Store: play.StoreMemory, DevAuth: true}},
 		{"dev sign-in, seeded games allowed", serveConfig{insecureDevAuth: true, allowSeeded: true}, nil,
 			&play.Config{ProjectID: emulatorProject, APIKey: "emulator-api-key", Store: play.StoreMemory, DevAuth: true, AllowSeeded: true}},
+		{"dev sign-in, acknowledgements signed", serveConfig{insecureDevAuth: true, ackKey: testAckKey}, nil,
+			&play.Config{ProjectID: emulatorProject, APIKey: "emulator-api-key", Store: play.StoreMemory, DevAuth: true, AckKey: testAckPublic}},
 		{"the emulators", serveConfig{project: "demo-x", firestore: true, authEmu: true, firestoreHost: "127.0.0.1:8081", authH: "127.0.0.1:9099"}, nil,
 			&play.Config{ProjectID: "demo-x", APIKey: "emulator-api-key", AuthEmulator: "http://127.0.0.1:9099", FirestoreEmulator: "127.0.0.1:8081", Store: play.StoreFirestore}},
 		{"memory store, Auth emulator", serveConfig{project: "demo-x", authEmu: true, authH: "127.0.0.1:9099"}, nil,

@@ -17,7 +17,7 @@ import (
 )
 
 func clearServeEnv(t *testing.T) {
-	for _, k := range []string{"FIRESTORE_EMULATOR_HOST", "FIREBASE_AUTH_EMULATOR_HOST", "GOOGLE_CLOUD_PROJECT"} {
+	for _, k := range []string{"FIRESTORE_EMULATOR_HOST", "FIREBASE_AUTH_EMULATOR_HOST", "GOOGLE_CLOUD_PROJECT", "FAIRBOARD_ACK_KEY"} {
 		t.Setenv(k, "")
 	}
 }
@@ -89,6 +89,7 @@ func TestServeRefusesUnsafeConfigs(t *testing.T) {
 		{"bad flag", nil, []string{"--nope"}, "not defined"},
 		{"address without a port", nil, []string{"--insecure-dev-auth", "--addr", "nonsense"}, "--addr"},
 		{"port out of range", nil, []string{"--insecure-dev-auth", "--addr", "127.0.0.1:99999"}, "--addr"},
+		{"acknowledgement key not a seed", map[string]string{"FAIRBOARD_ACK_KEY": "abcd"}, []string{"--insecure-dev-auth"}, "FAIRBOARD_ACK_KEY"},
 		// The Auth emulator's tokens are unsigned: never beside a real project.
 		{"auth emulator beside a real project", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099", "GOOGLE_CLOUD_PROJECT": "fairboard-prod"}, nil, "not a demo- project"},
 		{"auth emulator beside --project", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"}, []string{"--project", "fairboard-prod"}, "not a demo- project"},

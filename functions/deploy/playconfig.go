@@ -26,7 +26,9 @@ const PlayConfigName = "playConfig"
 // deployment's project (GOOGLE_CLOUD_PROJECT, EnvWebAPIKey,
 // EnvWebAuthDomain): the page and the functions then always name the same
 // project, and the page offers seeded tables exactly where createGame
-// makes them (EnvAllowSeeded). The functions sit behind the Hosting origin (firebase.json's
+// makes them (EnvAllowSeeded), and pins the public half of the key that
+// signs the acknowledgements (EnvAckKey: the page checks each one of its
+// trustless seats' under it). The functions sit behind the Hosting origin (firebase.json's
 // rewrites), so the page calls them on its own origin. It answers 503,
 // logging why, while the environment is incomplete or malformed.
 func PlayConfig(w http.ResponseWriter, r *http.Request) {
@@ -41,6 +43,15 @@ func PlayConfig(w http.ResponseWriter, r *http.Request) {
 	}
 	c := pageconfig.Config{ProjectID: project, APIKey: os.Getenv(EnvWebAPIKey), AuthDomain: os.Getenv(EnvWebAuthDomain),
 		Store: pageconfig.StoreFirestore, AllowSeeded: os.Getenv(EnvAllowSeeded) == "1"}
+	ackKey, err := AckKey(os.Getenv(EnvAckKey))
+	if err != nil {
+		slog.Error("deploy: playConfig not configured", "err", err)
+		http.Error(w, "the play page is not configured", http.StatusServiceUnavailable)
+		return
+	}
+	if ackKey != nil {
+		c.AckKey = AckPublicKey(ackKey)
+	}
 	if err := c.Check(); err != nil {
 		slog.Error("deploy: playConfig not configured", "err", err)
 		http.Error(w, "the play page is not configured", http.StatusServiceUnavailable)

@@ -96,6 +96,7 @@ func TestCSP(t *testing.T) {
 		{"functions elsewhere", play.Config{ProjectID: "p", APIKey: "k", FunctionsURL: "http://127.0.0.1:7000", AuthEmulator: "http://localhost:9099",
 			FirestoreEmulator: "localhost:8081", Store: play.StoreFirestore}, "'self' http://127.0.0.1:7000 http://localhost:9099 http://localhost:8081", probe},
 		{"memory, dev sign-in", play.Config{ProjectID: "p", APIKey: "k", Store: play.StoreMemory, DevAuth: true}, "'self'", "'self' data:"},
+		{"a pinned acknowledgement key", play.Config{ProjectID: "p", APIKey: "k", Store: play.StoreMemory, DevAuth: true, AckKey: strings.Repeat("0f", 32)}, "'self'", "'self' data:"},
 		{"memory, auth emulator", play.Config{ProjectID: "p", APIKey: "k", Store: play.StoreMemory, AuthEmulator: "http://127.0.0.1:9099"}, "'self' http://127.0.0.1:9099", "'self' data:"},
 		{"hosting", play.Hosting, "'self' https://identitytoolkit.googleapis.com https://securetoken.googleapis.com https://firestore.googleapis.com", probe},
 	} {
@@ -136,6 +137,9 @@ func TestConfigCheck(t *testing.T) {
 		"dev sign-in on firestore":   {func(c *play.Config) { c.DevAuth = true }, "devAuth"},
 		"memory with firestore host": {func(c *play.Config) { c.Store = play.StoreMemory }, "firestoreEmulator"},
 		"auth domain with a slash":   {func(c *play.Config) { c.AuthDomain = "a/b" }, "authDomain"},
+		"ack key too short":          {func(c *play.Config) { c.AckKey = strings.Repeat("ab", 31) }, "ackKey"},
+		"ack key not hex":            {func(c *play.Config) { c.AckKey = strings.Repeat("zz", 32) }, "ackKey"},
+		"ack key upper case":         {func(c *play.Config) { c.AckKey = strings.Repeat("AB", 32) }, "ackKey"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := emulators

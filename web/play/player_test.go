@@ -1,6 +1,7 @@
 package play_test
 
 import (
+	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -111,11 +112,18 @@ func newServerTables(t *testing.T, stores []store.Store, ns names.Store, tables 
 // when allowSeeded (service.Config.AllowSeeded).
 func newServerOpts(t *testing.T, stores []store.Store, ns names.Store, tables tablestore.Store, v callable.TokenVerifier, conf func(base string) play.Config, allowSeeded bool) *server {
 	t.Helper()
+	return newServerAck(t, stores, ns, tables, v, conf, allowSeeded, nil)
+}
+
+// newServerAck is newServerOpts with the table path's acknowledgements
+// signed by ackKey (functions.API.WithAckKey; nil: unsigned).
+func newServerAck(t *testing.T, stores []store.Store, ns names.Store, tables tablestore.Store, v callable.TokenVerifier, conf func(base string) play.Config, allowSeeded bool, ackKey ed25519.PrivateKey) *server {
+	t.Helper()
 	log := slog.New(slog.NewTextHandler(os_stderr{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &server{names: ns}
 	for _, st := range stores {
 		svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()), Logger: log, AllowSeeded: allowSeeded})
-		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).WithNames(s.names).Mux())
+		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).WithNames(s.names).WithAckKey(ackKey).Mux())
 	}
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -26,6 +26,14 @@ func TestTableSeedInNode(t *testing.T) {
 	runNodeTest(t, "tableseed")
 }
 
+// A trustless seat's acknowledgements in words, run by Node: which
+// answers carry one to check and keep, what is said of one kept, refused
+// (the server lied, or the pinned key is wrong) or not kept, and the
+// blame with the acknowledgement's details (test/tableack_test.ts).
+func TestTableAckInNode(t *testing.T) {
+	runNodeTest(t, "tableack")
+}
+
 // A crypto or fair table's record checked at its end, run by Node: the
 // verdict against what the page showed (game, mode, seats, rules, the
 // fair commitment, the decks' published commitments), each check with a

@@ -234,6 +234,14 @@ func TestTrustlessPigAbortInChromium(t *testing.T) {
 	// Alice rolls; Bob stalls.
 	alice.WaitFor(`document.getElementById("table").dataset.mine === "1"`, time.Minute)
 	alice.Click(`#tg-move-buttons button:nth-child(1)`)
+	// Her roll went with her own reveal: its acknowledgement is kept on
+	// the device, unsigned (this server signs none; the page pins no key).
+	alice.WaitFor(`document.getElementById("tg-trust-ack").textContent.includes("your move's reveal")`, time.Minute)
+	require.Equal(t, "kept", alice.String(`document.getElementById("tg-trust-ack").dataset.ack`))
+	ack := keptAck(t, alice, id)
+	require.NotNil(t, ack)
+	require.Equal(t, []any{table.KindMove, "alice", true}, []any{ack.Action.Kind, ack.Action.Actor, ack.Action.Reveal != nil})
+	require.Nil(t, ack.Server)
 	alice.WaitFor(`document.getElementById("tg-trust-round").textContent.includes("waiting for")`, time.Minute)
 	require.Contains(t, alice.String(`document.getElementById("tg-turn").textContent`), "waits for the players' reveals")
 	require.Contains(t, alice.String(`document.getElementById("tg-trust-round").textContent`), "Deadline")
@@ -253,6 +261,11 @@ func TestTrustlessPigAbortInChromium(t *testing.T) {
 	require.Equal(t, "ok", alice.String(`document.getElementById("tg-trust-end").dataset.status`), alice.String(`document.getElementById("tg-trust-checks").textContent`))
 	require.Equal(t, "yes", alice.String(`document.getElementById("tg-trust-end").dataset.mine`))
 	require.Contains(t, alice.String(`document.getElementById("tg-trust-round").textContent`), "ended at the round's deadline")
+	// Her kept acknowledgement is of her own reveal of that round, and the
+	// abort named Bob: no blame (TestTrustlessAckKeptAndBlamedInChromium's
+	// control on the page).
+	require.Equal(t, "", alice.String(`document.getElementById("tg-trust-blame").dataset.dropped`))
+	require.True(t, isTrue(alice, `document.getElementById("tg-trust-blame").hidden`))
 	alice.Eval(`document.getElementById("tg-end").scrollIntoView()`, nil)
 	alice.shot("table-trustless-aborted-390")
 	alice.checkScreen("a trustless table aborted at the deadline, at 390 px")
@@ -285,6 +298,13 @@ func TestTrustlessKuhnInChromium(t *testing.T) {
 		var cards map[string]int
 		require.NoError(t, json.Unmarshal([]byte(p.String(`fairboard.tableCards("`+id+`", "`+p.uid+`").cards`)), &cards))
 		require.Len(t, cards, 1, "the wasm's seat opened one card: its own")
+		// Its deal messages' acknowledgements are kept on the device,
+		// unsigned (the emulators' functions sign none).
+		p.WaitFor(`document.getElementById("tg-trust-ack").dataset.ack === "kept"`, time.Minute)
+		require.Contains(t, p.String(`document.getElementById("tg-trust-ack").textContent`), "your part of the deal")
+		ack := keptAck(t, p, id)
+		require.NotNil(t, ack)
+		require.Equal(t, []any{table.KindDeal, p.uid, true}, []any{ack.Action.Kind, ack.Action.Actor, ack.Action.Deal != nil})
 	}
 	require.NotEqual(t, shown[0], shown[1])
 	alice.shot("table-trustless-kuhn-1280")

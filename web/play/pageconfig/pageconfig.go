@@ -54,6 +54,13 @@ type Config struct {
 	// seeded game by itself where the server does not allow them
 	// (seeded_disabled).
 	AllowSeeded bool `json:"allowSeeded,omitempty"`
+	// AckKey is the server's published Ed25519 key for acknowledgements
+	// (the public half of FAIRBOARD_ACK_KEY), 64 hex digits, or "" where
+	// the server signs none. The page pins it: at a trustless table it
+	// refuses an acknowledgement of its seat's reveal or deal message
+	// that this key does not verify, and never takes a key from a
+	// table's answer (docs/play.md, "Acknowledgements kept").
+	AckKey string `json:"ackKey,omitempty"`
 }
 
 // Hosting is the configuration of a deployment on Firebase Hosting: the
@@ -97,10 +104,26 @@ func (c *Config) Check() error {
 	default:
 		return fmt.Errorf("play: store %q: want %q or %q", c.Store, StoreFirestore, StoreMemory)
 	}
+	if c.AckKey != "" && !ackKeyOK(c.AckKey) {
+		return fmt.Errorf("play: ackKey %.80q: want 64 hex digits (an Ed25519 public key)", c.AckKey)
+	}
 	if c.DevAuth && c.AuthEmulator != "" {
 		return fmt.Errorf("play: devAuth and authEmulator both set")
 	}
 	return nil
+}
+
+// ackKeyOK: 64 lower-case hex digits.
+func ackKeyOK(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // token: letters, digits, '-' and '_' only.

@@ -20,6 +20,11 @@ export interface Config {
   /** The server creates seeded games (gamectl serve --allow-seeded,
    * FAIRBOARD_ALLOW_SEEDED=1): the lobby then offers seeded tables. */
   allowSeeded?: boolean;
+  /** The server's published Ed25519 key for acknowledgements, 64 hex
+   * digits (the public half of FAIRBOARD_ACK_KEY): pinned, every
+   * acknowledgement of a trustless seat's reveal or deal message must
+   * verify under it (tableack.ts). Absent: the server signs none. */
+  ackKey?: string;
 }
 
 export async function loadConfig(): Promise<Config> {

@@ -120,6 +120,7 @@ function tableContext(): TableContext {
     newId,
     info: (name) => app.engine.games().find((g) => g.name === name),
     db: app.backend.firestore(),
+    ackKey: app.cfg.ackKey,
   };
 }
 

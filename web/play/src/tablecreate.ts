@@ -26,6 +26,9 @@ export interface TableContext {
   info(game: string): GameInfo | undefined;
   /** db is the database to listen to, where the page has one. */
   db?: Firestore | undefined;
+  /** ackKey is the server's acknowledgement key the page's
+   * configuration pins, if any (config.ts). */
+  ackKey?: string | undefined;
 }
 
 /** TableResult is the answer of createGame, joinGame, startGame and act. */

@@ -75,7 +75,7 @@ export class TableGame {
     this.record = new RecordView(ctx.uid, ctx.call);
     this.trust = new TrustPage({
       uid: ctx.uid, gameId: id, call: ctx.call, refresh: () => this.refresh(), say: (t) => (byId("tg-status").textContent = t),
-      opened: (cards) => this.openedCards(cards),
+      opened: (cards) => this.openedCards(cards), ackKey: ctx.ackKey,
     });
     this.opening = new OpenPage({ uid: ctx.uid, gameId: id, call: ctx.call, newId: ctx.newId, refresh: () => this.refresh() });
     byId("tg-game").textContent = this.info ? gameLabel(this.info) : first.game;
@@ -312,6 +312,10 @@ export class TableGame {
    * its reveal when m draws. */
   private move(m: TableMove): void {
     if (this.view.mode !== "trustless") return this.do("act", { move: m });
+    if (this.trust.lied) {
+      byId("tg-status").textContent = "This page refused the server's acknowledgement (see above): it sends nothing more at this table.";
+      return;
+    }
     const v = this.view;
     void signedMove(v, m).then(
       (f) => (this.view.version === v.version ? this.do("act", f) : (byId("tg-status").textContent = "The table moved on while your move was being signed: choose again.")),
@@ -338,7 +342,11 @@ export class TableGame {
       for (let tries = 0; ; tries++) {
         const data = { game: this.view.game, gameId: this.id, actionId: this.ctx.newId("a"), version, ...fields };
         try {
-          return await this.ctx.call<TableResult>(fn, data);
+          const r = await this.ctx.call<TableResult>(fn, data);
+          // A trustless move's reveal or deal keys: its acknowledgement
+          // checked and kept (tableack.ts).
+          if (this.view.mode === "trustless" && this.view.seat >= 0) await this.trust.acked(this.view, fn, data, r);
+          return r;
         } catch (e) {
           const stale = e instanceof CallError && e.details?.code === "stale_version";
           const leave = fn === "act" && fields["kind"] === "leave";

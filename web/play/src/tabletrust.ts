@@ -16,6 +16,7 @@ import { CallError } from "./backend";
 import { refusal } from "./errors";
 import { kuhnCard, leducCard, type SeatNames, type TableMove, type TableView } from "./tablewords";
 import { loadSecrets, saveSecrets, withTableLock } from "./tablekeep";
+import { Acks, type AckAnswer, type BlameAnswer } from "./tableack";
 
 interface Answer {
   ok: boolean;
@@ -40,6 +41,8 @@ interface TableSeatAPI {
   tableDeal(view: string): Answer;
   tableCards(gameId: string, uid: string): Answer;
   tableVerify(record: string, gameId: string, uid: string): Judged;
+  tableAck(json: string): AckAnswer & Answer;
+  tableBlame(view: string, key: string): BlameAnswer;
 }
 
 function api(): TableSeatAPI {
@@ -172,12 +175,31 @@ export class TrustPage {
   private dealBusy = false;
   private dealtAt = -1;
   revealsSent = 0;
+  private readonly acks: Acks;
 
   constructor(
     /** opened, if given, takes the seat's cards each time they are read
-     * from this device (the game's board draws the seat's card). */
-    private readonly d: { uid: string; gameId: string; call: Call; refresh(): Promise<void>; say(text: string): void; opened?(cards: number[]): void },
-  ) {}
+     * from this device (the game's board draws the seat's card); ackKey
+     * is the server's key the page's configuration pins ("" or absent:
+     * none). */
+    private readonly d: { uid: string; gameId: string; call: Call; refresh(): Promise<void>; say(text: string): void; opened?(cards: number[]): void; ackKey?: string },
+  ) {
+    this.acks = new Acks({ key: d.ackKey ?? "", run: (v, req) => withSeat(v as TableView, () => api().tableAck(req)) });
+  }
+
+  /** lied: this page refused an acknowledgement of the server's; it
+   * sends nothing more at this table. */
+  get lied(): boolean {
+    return this.acks.lied;
+  }
+
+  /** acked checks and keeps the server's acknowledgement in result, the
+   * success answer of fn to data sent at the table v (a move that brought
+   * its reveal or deal keys; the page's reveals and deal messages are
+   * kept here by themselves). */
+  acked(v: TableView, fn: string, data: Record<string, unknown>, result: unknown): Promise<void> {
+    return this.acks.keep(v, v.gameId, this.d.uid, fn, data, result);
+  }
 
   /** due says whether the table awaits this seat's reveal. */
   due(v: TableView): boolean {
@@ -266,7 +288,7 @@ export class TrustPage {
    * index (the same request again while its answer is lost). */
   private async reveal(v: TableView): Promise<void> {
     const p = trustOf(v)!.pendingRound!;
-    if (this.busy || (this.sent?.index === p.index && this.sent.acked)) return;
+    if (this.busy || this.acks.lied || (this.sent?.index === p.index && this.sent.acked)) return;
     this.busy = true;
     try {
       if (this.sent?.index !== p.index) {
@@ -278,7 +300,7 @@ export class TrustPage {
       this.revealsSent++;
       document.body.dataset.revealsSent = String(this.revealsSent);
       try {
-        await this.d.call("reveal", this.sent.req);
+        await this.acked(v, "reveal", this.sent.req, await this.d.call("reveal", this.sent.req));
       } catch (e) {
         if (!(e instanceof CallError && movedOn.includes(e.details?.code ?? ""))) throw e;
       }
@@ -297,14 +319,15 @@ export class TrustPage {
    * keys of the others' cards, its keys at an opening or the hand's end),
    * made in the wasm after its checks; once per version. */
   private async deal(v: TableView): Promise<void> {
-    if (this.dealBusy || this.dealtAt === v.version) return;
+    if (this.dealBusy || this.acks.lied || this.dealtAt === v.version) return;
     this.dealBusy = true;
     try {
       const a = await withSeat(v, () => must(api().tableDeal(JSON.stringify(v))));
       this.cards(v);
       if (a.none) return;
       this.dealtAt = v.version;
-      await this.d.call("act", { game: v.game, gameId: v.gameId, actionId: "deal-" + v.version, kind: "deal", version: 0, deal: JSON.parse(a["deal"] as string) });
+      const req = { game: v.game, gameId: v.gameId, actionId: "deal-" + v.version, kind: "deal", version: 0, deal: JSON.parse(a["deal"] as string) };
+      await this.acked(v, "act", req, await this.d.call("act", req));
       await this.d.refresh();
     } catch (e) {
       this.dealtAt = -1;
@@ -348,6 +371,7 @@ export class TrustPage {
     replace(list, h("li", {}, "Checking…"));
     try {
       await this.ready(v);
+      if (v.seat >= 0) this.acks.blame(api().tableBlame(JSON.stringify(v), this.d.ackKey ?? ""));
       const rec = await this.d.call<object>("exportGame", { game: v.game, gameId: v.gameId });
       const j = api().tableVerify(JSON.stringify(rec), v.gameId, this.d.uid);
       const lines = [

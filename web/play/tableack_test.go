@@ -1,0 +1,170 @@
+package play_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/internal/browser"
+	"github.com/fairboard/fairboard/names"
+	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustseat"
+	"github.com/fairboard/fairboard/tablestore"
+	"github.com/fairboard/fairboard/web/play"
+)
+
+// dropReveals is the in-memory table store but for the first reveal of
+// uid (drop set): answered as applied, at the table's version, and not
+// applied, so the functions acknowledge it, signing as they sign every
+// success (client.TestTableDroppedThenBlamed's store, in Go).
+type dropReveals struct {
+	tablestore.Store
+	uid  string
+	drop bool
+	mu   sync.Mutex
+	hit  *table.Action
+}
+
+func (s *dropReveals) Do(ctx context.Context, gameID string, a table.Action) (*table.Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.drop || s.hit != nil || a.Actor != s.uid || a.Kind != table.KindReveal {
+		return s.Store.Do(ctx, gameID, a)
+	}
+	s.hit = &a
+	v, _, err := s.Store.View(ctx, gameID, a.Actor)
+	if err != nil {
+		return nil, err
+	}
+	return &table.Result{ActionID: a.ActionID, Version: v.Version}, nil
+}
+
+// ackSeed is the seed of the server's acknowledgement key in these tests.
+var ackSeed = bytes.Repeat([]byte{0x5a}, ed25519.SeedSize)
+
+// ackTable starts a server (in memory, dev sign-in) whose functions sign
+// acknowledgements with the key of ackSeed, over tables, and whose page
+// pins pinned (hex); Bob (a Go seat) creates a trustless Pig table with
+// a 3 s round deadline, Alice's page joins it, Bob starts and rolls, and
+// Alice's page reveals his round by itself. It answers the table, Alice's
+// page and the index of the round.
+func ackTable(t *testing.T, m *memTable, tables tablestore.Store, pinned string) (*functest.TrustTable, *player, string, uint32) {
+	t.Helper()
+	key := ed25519.NewKeyFromSeed(ackSeed)
+	m.srv = newServerAck(t, []store.Store{store.NewMemory()}, names.NewMemory(), tables, functions.InsecureDevVerifier{}, func(string) play.Config {
+		return play.Config{ProjectID: "demo-fairboard", APIKey: "dev", Store: play.StoreMemory, DevAuth: true, AckKey: pinned}
+	}, false, key)
+	m.api = &functest.Client{Base: m.srv.URL}
+	alice := m.page("Alice", browser.Phone)
+	id := tableID("trust-ack-")
+	tt, bobSeat := m.trustPig(id, 3000)
+	alice.open(m.srv.URL, id)
+	alice.joinTable()
+	v, err := tt.View("bob")
+	require.NoError(t, err)
+	_, err = tt.Do(table.Action{Actor: "bob", ActionID: "start", Version: v.Version, Kind: table.KindStart})
+	require.NoError(t, err)
+	v, err = tt.View("bob")
+	require.NoError(t, err)
+	require.Equal(t, 0, v.ToMove, "Bob moves first")
+	a, err := bobSeat.Move("b0", v, v.Legal[0]) // roll: a round for Alice's page to reveal
+	require.NoError(t, err)
+	_, err = tt.Do(a)
+	require.NoError(t, err)
+	v, err = tt.View("bob")
+	require.NoError(t, err)
+	require.NotNil(t, v.Trustless.Pending)
+	alice.WaitFor(`document.getElementById("tg-trust-ack").dataset.ack !== ""`, time.Minute)
+	return tt, alice, id, v.Trustless.Pending.Index
+}
+
+// keptAck reads the acknowledgement Alice's page keeps with her seat's
+// secrets on the device (IndexedDB, "table/alice/ID": the blob of
+// trustseat's Export, its field "ack"), nil for none: the test's own
+// reading of the store.
+func keptAck(t *testing.T, p *player, id string) *trustseat.Ack {
+	t.Helper()
+	var rec *struct{ Secrets string }
+	p.Eval(`new Promise((resolve, reject) => { const r = indexedDB.open("fairboard"); r.onerror = () => reject(r.error);
+	  r.onsuccess = () => { const g = r.result.transaction("seats").objectStore("seats").get("table/`+p.uid+`/`+id+`"); g.onsuccess = () => resolve(g.result ?? null); g.onerror = () => reject(g.error); }; })`, &rec)
+	require.NotNil(t, rec, "no seat kept on the device")
+	var blob struct{ Ack json.RawMessage }
+	require.NoError(t, json.Unmarshal([]byte(rec.Secrets), &blob))
+	if len(blob.Ack) == 0 {
+		return nil
+	}
+	a, err := trustseat.ParseAck(blob.Ack)
+	require.NoError(t, err)
+	return a
+}
+
+// Acknowledgements on the play page (issue 27; docs/play.md,
+// "Acknowledgements kept"): the page pins the server's key from its
+// configuration (ackKey). A store drops Alice's reveal of Bob's first
+// roll after the functions acknowledged it: her page checks the signed
+// acknowledgement under the pinned key and keeps it with her seat's
+// secrets on the device, where the test reads it back and verifies it
+// under the server's key (independently, with trustseat.VerifyAck, of the
+// seed's key). At the deadline the abort names Alice as missing the
+// round; her page then shows that the server dropped a message it had
+// acknowledged, with the acknowledgement's index, digest and signature.
+// The positive control: a page pinning another key refuses the same kind
+// of acknowledgement, says the server lied or the key is wrong, and keeps
+// none.
+func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
+	m := newMemTable(t)
+	pub := ed25519.NewKeyFromSeed(ackSeed).Public().(ed25519.PublicKey)
+	ds := &dropReveals{Store: tablestore.NewMemory(registry.Lookup), uid: "alice", drop: true}
+	tt, alice, id, index := ackTable(t, m, ds, hex.EncodeToString(pub))
+
+	require.Equal(t, "kept", alice.String(`document.getElementById("tg-trust-ack").dataset.ack`), alice.String(`document.getElementById("tg-trust-ack").textContent`))
+	require.Contains(t, alice.String(`document.getElementById("tg-trust-ack").textContent`), "signed by the server's key this page pins")
+	ds.mu.Lock()
+	require.NotNil(t, ds.hit, "the store dropped Alice's reveal")
+	ds.mu.Unlock()
+	ack := keptAck(t, alice, id)
+	require.NotNil(t, ack, "the acknowledgement is kept with the seat's secrets")
+	require.True(t, trustseat.VerifyAck(pub, ack), "it verifies under the server's key")
+	require.Equal(t, []any{id, "alice", table.KindReveal, index}, []any{ack.GameID, ack.Action.Actor, ack.Action.Kind, ack.Action.Reveal.Index})
+
+	// The deadline passes with Alice's reveal dropped: the abort names her.
+	alice.WaitFor(`!document.getElementById("tg-trust-abort").hidden`, time.Minute)
+	alice.Click("#tg-trust-abort")
+	alice.WaitFor(`document.getElementById("tg-trust-blame").dataset.dropped === "1"`, time.Minute)
+	end, err := tt.View("alice")
+	require.NoError(t, err)
+	require.NotNil(t, end.Outcome)
+	require.Equal(t, []int{1}, end.Outcome.Missing, "the server named Alice's seat as missing")
+	blame := alice.String(`document.getElementById("tg-trust-blame").textContent`)
+	t.Logf("the page says: %s", blame)
+	for _, part := range []string{"The server dropped a message it had acknowledged", fmt.Sprintf("reveal for index %d", index),
+		"digest " + ack.Action.Reveal.Digest, ack.Server.Signature, "naming alice as missing", "verifies under the server's published key"} {
+		require.Contains(t, blame, part)
+	}
+	alice.CheckConsole(expectedConsole...)
+
+	// The control: the same acknowledgement, signed by the server's key,
+	// on a page pinning another key, is refused and not kept.
+	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{0x33}, ed25519.SeedSize)).Public().(ed25519.PublicKey)
+	m2 := &memTable{t: t, ctx: m.ctx, b: m.b}
+	_, alice2, id2, _ := ackTable(t, m2, tablestore.NewMemory(registry.Lookup), hex.EncodeToString(other))
+	require.Equal(t, "refused", alice2.String(`document.getElementById("tg-trust-ack").dataset.ack`))
+	said := alice2.String(`document.getElementById("tg-trust-ack").textContent`)
+	require.Contains(t, said, "does NOT verify under the server's key this page pins")
+	require.Contains(t, said, "the server lied")
+	t.Logf("the control page says: %s", said)
+	require.Nil(t, keptAck(t, alice2, id2), "a refused acknowledgement is not kept")
+	alice2.CheckConsole(expectedConsole...)
+}
