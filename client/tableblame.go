@@ -92,8 +92,9 @@ func revealDigest(a *TableAck) string {
 	return a.Action.Reveal.Digest
 }
 
-// checkBlame compares the view v with the acknowledgement the Table
-// holds: a *TableDropped (kept: Send then refuses) when v ends the table
+// checkBlame checks the pending round's markers (checkMarks,
+// tablemarks.go), then compares the view v with the acknowledgement the
+// Table holds: a *TableDropped (kept: Send then refuses) when v ends the table
 // naming the player as missing what the server acknowledged (unless the
 // comparison is switched off, checks.AckHeld); otherwise checkCheat's
 // answer (tablecheat.go).
@@ -104,6 +105,9 @@ func (t *Table) checkBlame(v *TableView) error {
 	var tv table.TrustlessView
 	if err := json.Unmarshal(v.Trustless, &tv); err != nil {
 		return fmt.Errorf("client: the trustless protocol: %w", err)
+	}
+	if err := t.checkMarks(&tv); err != nil {
+		return err
 	}
 	ack := t.last
 	var d *TableDropped
