@@ -40,12 +40,13 @@ type trustRun struct {
 	clock *atomic.Int64 // the functions' clock, unix ms
 }
 
-// newTrustRun makes and starts the run's table id of def; mk, if not nil,
-// makes seat i's trustseat.Seat (else trustseat.New).
+// newTrustRun makes and starts the run's table id of def on new
+// functions; mk, if not nil, makes seat i's trustseat.Seat (else
+// trustseat.New).
 func newTrustRun(t *testing.T, def game.Definition, id string, n int, key ed25519.PrivateKey,
 	wrap func(tablestore.Store) tablestore.Store, mk func(i int, uid string, chain uint32) (*trustseat.Seat, error)) *trustRun {
 	t.Helper()
-	run := &trustRun{id: id, def: def, pub: key.Public().(ed25519.PublicKey), clock: &atomic.Int64{}}
+	run := &trustRun{pub: key.Public().(ed25519.PublicKey), clock: &atomic.Int64{}}
 	run.clock.Store(1_770_000_000_000)
 	run.mem = tablestore.NewMemory(registry.Lookup)
 	var ts tablestore.Store = run.mem
@@ -58,6 +59,29 @@ func newTrustRun(t *testing.T, def game.Definition, id string, n int, key ed2551
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	run.url = srv.URL
+	run.open(t, def, id, n, mk)
+	return run
+}
+
+// another is a second table, id, of def on the run's functions, made
+// and started as newTrustRun's.
+func (run *trustRun) another(t *testing.T, def game.Definition, id string, n int,
+	mk func(i int, uid string, chain uint32) (*trustseat.Seat, error)) *trustRun {
+	t.Helper()
+	b := &trustRun{url: run.url, pub: run.pub, mem: run.mem, clock: run.clock}
+	b.open(t, def, id, n, mk)
+	return b
+}
+
+// open makes and starts the run's table.
+func (run *trustRun) open(t *testing.T, def game.Definition, id string, n int, mk func(i int, uid string, chain uint32) (*trustseat.Seat, error)) {
+	t.Helper()
+	run.id, run.def = id, def
+	if mk == nil {
+		mk = func(i int, uid string, chain uint32) (*trustseat.Seat, error) {
+			return trustseat.New(def, id, uid, i, chain)
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	run.tt = &client.TrustTable{Ctx: ctx, Def: def, Tables: map[string]*client.Table{}, Public: "p0", Seats: map[string]*trustseat.Seat{}}
@@ -71,11 +95,6 @@ func newTrustRun(t *testing.T, def game.Definition, id string, n int, key ed2551
 		}
 		v, err := run.tt.View(uid)
 		require.NoError(t, err)
-		if mk == nil {
-			mk = func(i int, uid string, chain uint32) (*trustseat.Seat, error) {
-				return trustseat.New(def, id, uid, i, chain)
-			}
-		}
 		s, err := mk(i, uid, v.Trustless.ChainLength)
 		require.NoError(t, err)
 		run.tt.Seats[uid] = s
@@ -85,7 +104,6 @@ func newTrustRun(t *testing.T, def game.Definition, id string, n int, key ed2551
 	}
 	_, err := run.tt.Tables["p0"].Start(ctx)
 	require.NoError(t, err)
-	return run
 }
 
 // table is a new Table of uid at the run's table, pinning the server's
@@ -124,4 +142,32 @@ func keyOf(t *testing.T, s *trustseat.Seat) ed25519.PrivateKey {
 	seed, err := hex.DecodeString(w.Key)
 	require.NoError(t, err)
 	return ed25519.NewKeyFromSeed(seed)
+}
+
+// view is uid's view of the run's table, as its seat reads it.
+func (run *trustRun) view(t *testing.T, uid string) *table.View {
+	t.Helper()
+	v, err := run.tt.View(uid)
+	require.NoError(t, err)
+	return v
+}
+
+// roll is Pig's roll among v's legal moves.
+func roll(t *testing.T, v *table.View) game.Move {
+	t.Helper()
+	for _, m := range v.Legal {
+		if m.Kind == "roll" {
+			return m
+		}
+	}
+	t.Fatalf("no roll among %v", v.Legal)
+	return game.Move{}
+}
+
+// codeOf is err's function refusal code, which must be there.
+func codeOf(t *testing.T, err error) string {
+	t.Helper()
+	var ce *client.CallError
+	require.ErrorAs(t, err, &ce)
+	return ce.Code
 }
