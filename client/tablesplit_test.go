@@ -157,15 +157,19 @@ func (s *splitStore) done(v *table.View) bool {
 // opens, the server shows p1 another pending roll of p0's, signed by p0:
 // one p0 signed too at the next version (splitTwice), or p0's last applied
 // roll with its signature from the record (splitOld: p0 signed nothing
-// more). p1's seat finds the other roll where its replay leads (nothing
-// there names the version a pending move was made at) and reveals it;
-// the server acknowledges the reveal, signed, and holds it. Once the
+// more). p1's seat refuses the old roll (made at a version before p0's
+// last applied move's: a signature used again); it finds the roll p0
+// signed twice where its replay leads and reveals it; the server
+// acknowledges the reveal, signed, and holds it. Once the
 // markers are shown, both Tables name the split (a *client.Lie: the other
 // seat's marker is no signature over the round each is shown) and send
 // nothing more; the round never closes. The controls: the same server
 // showing p1 the round as it is (splitSame) closes the round, and neither
 // Table objects; with the markers' check switched off (checks.MarkDigest)
-// neither Table names the split, each taking a round that never closes.
+// neither Table names the split, each taking a round that never closes;
+// with the seat's version check switched off (checks.MoveVersion) p1
+// reveals the old roll and the markers name the split, and with both off
+// it is taken.
 // A server that never shows the markers (splitHidden) can only end the
 // round at its deadline naming p1 missing: p1's Table stops with the drop
 // (*client.TableDropped), whose signed acknowledgement is of a reveal
@@ -176,13 +180,17 @@ func TestTableSplitView(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		mode splitMode
-		off  bool
-	}{{"twice", splitTwice, false}, {"old signature", splitOld, false}, {"same", splitSame, false},
-		{"twice without MarkDigest", splitTwice, true}, {"old without MarkDigest", splitOld, true}, {"hidden", splitHidden, false}} {
+		off  []checks.Check
+	}{{"twice", splitTwice, nil}, {"old signature", splitOld, nil}, {"same", splitSame, nil},
+		{"twice without MarkDigest", splitTwice, []checks.Check{checks.MarkDigest}},
+		{"old without MoveVersion", splitOld, []checks.Check{checks.MoveVersion}},
+		{"old without MoveVersion and MarkDigest", splitOld, []checks.Check{checks.MoveVersion, checks.MarkDigest}},
+		{"hidden", splitHidden, nil}} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.off {
-				checks.Off(t, checks.MarkDigest)
+			for _, k := range c.off {
+				checks.Off(t, k)
 			}
+			markOff := slices.Contains(c.off, checks.MarkDigest)
 			ss := &splitStore{mode: c.mode, def: defOf("pig")}
 			run := newTrustRun(t, ss.def, "sv-"+string(c.mode), 2, key,
 				func(m tablestore.Store) tablestore.Store { ss.Store = m; return ss }, nil)
@@ -190,13 +198,21 @@ func TestTableSplitView(t *testing.T) {
 			ss.key = keyOf(t, run.order[0])
 			ss.mu.Unlock()
 			err := run.play(ss.done)
-			if c.mode == splitTwice || c.mode == splitOld {
-				if !c.off {
-					// The play's next view, p0's, shows p1's marker.
-					var lie *client.Lie
-					require.ErrorAs(t, err, &lie, "p0's Table, reading the public view, names the split")
-					err = nil
-				}
+			if c.mode == splitOld && !slices.Contains(c.off, checks.MoveVersion) {
+				// p1's seat refuses to reveal a roll made at a version
+				// before p0's last applied move's.
+				require.ErrorContains(t, err, "a signature used again")
+				require.NotZero(t, ss.target)
+				require.Nil(t, ss.held, "p1 revealed nothing")
+				require.Equal(t, ss.target, run.truth(t).Trustless.Pending.Index, "the round waits")
+				t.Log(err)
+				return
+			}
+			if (c.mode == splitTwice || c.mode == splitOld) && !markOff {
+				// The play's next view, p0's, shows p1's marker.
+				var lie *client.Lie
+				require.ErrorAs(t, err, &lie, "p0's Table, reading the public view, names the split")
+				err = nil
 			}
 			require.NoError(t, err, "every seat revealed what it was shown")
 			require.NoError(t, ss.err)
@@ -222,7 +238,7 @@ func TestTableSplitView(t *testing.T) {
 			switch {
 			case c.mode == splitHidden:
 				splitHiddenEnd(t, run, ss)
-			case c.off:
+			case markOff:
 				for _, uid := range []string{"p0", "p1"} {
 					v, err := run.tt.Tables[uid].View(ctx, 0)
 					require.NoError(t, err, "with MarkDigest off, %s's Table takes the split", uid)
