@@ -33,8 +33,8 @@ const (
 	// log's.
 	ShownPending
 	// MarkDigest is player.CheckMarks' comparison of the action a reveal
-	// marker was signed over with the log's pending action (the seats
-	// shown different games).
+	// marker was signed over with the log's pending action, and the table
+	// client's check of a pending round's markers (a split view).
 	MarkDigest
 	// ReplaySame is player.Follower's byte-for-byte comparison of every
 	// event of the log with the one its replay makes.
