@@ -239,7 +239,11 @@ func (t *Table) Act(ctx context.Context, kind string, version uint64, seat *int)
 
 // View reads the table as the player may (getView): the public part, its
 // seat's view of the game, its own private part, its legal moves and the
-// log's events after afterSeq. At a trustless table it compares the view
+// log's events after afterSeq. At a trustless table it checks every
+// reveal marker of the pending round against the round the view shows
+// (tablemarks.go): one that is not its seat's signature over it is a
+// *Lie (a split view, or a forged marker), and the Table then sends
+// nothing more; it compares the view
 // with the last acknowledgement the Table holds (LastAck; tableblame.go):
 // a table ended naming the player as missing what the server
 // acknowledged taking is a *TableDropped, and the Table then sends

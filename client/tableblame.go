@@ -50,8 +50,9 @@ func (d *TableDropped) lie() *Lie {
 	return &Lie{What: td.Words()}
 }
 
-// checkBlame compares the view v with the acknowledgement the Table
-// holds: a *TableDropped (kept: Send then refuses) when v ends the table
+// checkBlame checks the pending round's markers (checkMarks,
+// tablemarks.go), then compares the view v with the acknowledgement the
+// Table holds: a *TableDropped (kept: Send then refuses) when v ends the table
 // naming the player as missing what the server acknowledged (unless the
 // comparison is switched off, checks.AckHeld); otherwise checkCheat's
 // answer (tablecheat.go).
@@ -62,6 +63,9 @@ func (t *Table) checkBlame(v *TableView) error {
 	var tv table.TrustlessView
 	if err := json.Unmarshal(v.Trustless, &tv); err != nil {
 		return fmt.Errorf("client: the trustless protocol: %w", err)
+	}
+	if err := t.checkMarks(&tv); err != nil {
+		return err
 	}
 	var d *TableDropped
 	if td := trustseat.CheckDropped(t.last, endedOf(v, &tv)); td != nil {

@@ -10,8 +10,9 @@ import (
 
 // TrustlessFollower is where a trustless game's public protocol stands
 // after its applied moves: the game replayed from its rounds, the
-// transcript's hash, the next round's index and each seat's last revealed
-// link (its head before its first round). A client keeps one and updates
+// transcript's hash, the next round's index, each seat's last revealed
+// link (its head before its first round) and the version the last join
+// or move was made at (a pending move's must be later). A client keeps one and updates
 // it from what every reader sees before it signs anything; each update
 // checks only what is new, and that nothing it checked before changed.
 type TrustlessFollower struct {
@@ -19,6 +20,7 @@ type TrustlessFollower struct {
 	Transcript [32]byte
 	Next       uint32
 	Last       [][32]byte
+	Version    uint64
 
 	def   game.Definition
 	kinds []game.KindSpec
@@ -73,7 +75,7 @@ func FollowTrustlessDealt(def game.Definition, r *Record, dealer game.Dealer) (*
 }
 
 func (f *TrustlessFollower) sync() {
-	f.Transcript, f.Next, f.Last = f.c.t, f.c.next, slices.Clone(f.c.prev)
+	f.Transcript, f.Next, f.Last, f.Version = f.c.t, f.c.next, slices.Clone(f.c.prev), f.c.version
 }
 
 // Update follows r, the same game further on: its seats and the moves

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
 
@@ -113,6 +114,9 @@ type trustChecker struct {
 	t     [32]byte
 	next  uint32
 	limit uint32
+	// version is the last version an action checked was made at: the
+	// latest join's, then each move's.
+	version uint64
 }
 
 // checkTrustless checks a trustless record's protocol in order (the
@@ -192,6 +196,7 @@ func startChecker(def game.Definition, r *Record, rules game.Ruleset) (c *trustC
 		d := trustless.ActionDigest(p.GameID, canon)
 		c.t = trustless.TranscriptAction(&c.t, &d, sig)
 		c.keys, c.prev = append(c.keys, key[:]), append(c.prev, head)
+		c.version = max(c.version, s.JoinVersion)
 	}
 	return c, nil, nil
 }
@@ -206,10 +211,16 @@ func (c *trustChecker) move(what string, seats []TrustlessSeat, kinds []game.Kin
 	if err != nil {
 		return nil, nil, err
 	}
+	if tm.Version <= c.version && checks.On(checks.MoveVersion) {
+		// Every action moves the table one version on: a move made at the
+		// version of one before it is a signature used again.
+		return nil, fmt.Errorf("trustless: %s: made at version %d, not after %d (the join or move before it): a signature used again", what, tm.Version, c.version), nil
+	}
 	canon := TableAction("move", seats[mv.Seat].UID, tm.Version, game.AppendMoveCanonical(nil, kinds, mv), nil, nil)
 	if !trustless.Verify(c.keys[mv.Seat], trustless.ActionMessage(c.id, canon), sig) {
 		return nil, fmt.Errorf("trustless: %s: its signature does not verify under seat %d's key", what, mv.Seat), nil
 	}
+	c.version = tm.Version
 	digest := trustless.ActionDigest(c.id, canon)
 	c.t = trustless.TranscriptAction(&c.t, &digest, sig)
 	if tm.Index == 0 {

@@ -33,8 +33,8 @@ const (
 	// log's.
 	ShownPending
 	// MarkDigest is player.CheckMarks' comparison of the action a reveal
-	// marker was signed over with the log's pending action (the seats
-	// shown different games).
+	// marker was signed over with the log's pending action, and the table
+	// client's check of a pending round's markers (a split view).
 	MarkDigest
 	// ReplaySame is player.Follower's byte-for-byte comparison of every
 	// event of the log with the one its replay makes.
@@ -110,6 +110,12 @@ const (
 	// fails its proof against the passes before it: match.ProvenCheat, in
 	// the client's view of the hand and in the record's verification.
 	NamedCheat
+	// MoveVersion is the check that each move of a trustless table was
+	// made at a version after the last join's and the move's before it
+	// (match's record check and follower), and that a pending round's move
+	// was (table/trustseat, before it reveals): a move's signature used
+	// again as another move.
+	MoveVersion
 
 	numChecks
 )
@@ -117,7 +123,7 @@ const (
 var names = [numChecks]string{"ShownIndex", "ShownPending", "MarkDigest", "ReplaySame", "PastEvent", "ActionSignature",
 	"RevealSignature", "RevealLink", "RevealDigest", "RevealSeat", "RevealIndex", "RevealOnce", "RevealDeadline", "StagedOnce", "Visible", "ExportEvents",
 	"AppliedSeat", "AppliedOnce", "AppliedSignature", "SeatIndex", "SeatDigest", "SeatTranscript", "SeatRecorded",
-	"AckHeld", "AckSignature", "NamedCheat"}
+	"AckHeld", "AckSignature", "NamedCheat", "MoveVersion"}
 
 func (c Check) String() string {
 	if c < 0 || c >= numChecks {

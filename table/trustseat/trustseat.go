@@ -15,6 +15,7 @@ import (
 	"fmt"
 
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/trustless"
@@ -172,7 +173,8 @@ func (s *Seat) Move(actionID string, v *table.View, mv game.Move) (table.Action,
 // Reveal returns the seat's reveal of the view's pending round, after
 // checking that the round is the one the table's protocol leads to: its
 // index is the next, its digest that of its move by the seat the game
-// awaits, signed by that seat, and its transcript the one the log gives.
+// awaits, made at a version after the last join's or move's, signed by
+// that seat, and its transcript the one the log gives.
 // It never reveals an index for two rounds nor one out of order; asked
 // again for the round it revealed last, it gives the same reveal (what a
 // page reloaded before its reveal's answer sends again).
@@ -194,6 +196,9 @@ func (s *Seat) Reveal(actionID string, v *table.View) (table.Action, error) {
 	}
 	if draws, err := f.Match.WouldDraw(mv); err != nil || !draws {
 		return table.Action{}, fmt.Errorf("trustseat: the pending move needs no round (%v)", err)
+	}
+	if p.Version <= f.Version && checks.On(checks.MoveVersion) {
+		return table.Action{}, fmt.Errorf("trustseat: the pending move was made at version %d, not after %d (the join or move before it): a signature used again", p.Version, f.Version)
 	}
 	canon := match.TableAction("move", v.Seats[mv.Seat].UID, p.Version, game.AppendMoveCanonical(nil, s.def.Kinds(), mv), nil, nil)
 	sig, _ := hex.DecodeString(p.Signature)
