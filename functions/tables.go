@@ -114,7 +114,7 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		}
 		mode = rng.ModeSeeded
 	}
-	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID,
+	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID, At: a.nowMs(),
 		Mode: mode, Seed: q.Seed, ServerSeed: serverSeed, Seats: q.Seats, Rules: q.Rules, ChainLength: q.ChainLength, DeadlineMs: q.DeadlineMs, Openings: q.Openings})
 	if err != nil {
 		return nil, err
@@ -180,7 +180,7 @@ func (a *API) startTable(ctx context.Context, uid, name string, data json.RawMes
 	if err := checkIDs(q.GameID, q.ActionID); err != nil {
 		return nil, err
 	}
-	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart})
+	res, err := a.doTable(ctx, name, q.GameID, table.Action{Actor: uid, ActionID: q.ActionID, Version: q.Version, Kind: table.KindStart, At: a.nowMs()})
 	if err == nil {
 		a.relist(ctx, q.GameID)
 	}
