@@ -93,7 +93,8 @@ func sweepIdle(t *testing.T, c *functest.Client) []functions.TableIdle {
 // six days in restarts its table's clock (the control: it is ended a
 // week after that move); a second sweep finds nothing. The log holds one
 // Abandoned event by the server naming the reason, and each game's
-// exported record verifies.
+// exported record verifies. A rematch of an ended table is closed a day
+// after its create (the rematch stamps it with the clock too).
 func TestSweepEndsIdleTables(t *testing.T) {
 	var now atomic.Int64
 	t0 := int64(1_760_000_000_000)
@@ -187,6 +188,15 @@ func TestSweepEndsIdleTables(t *testing.T) {
 	mv, err = functest.TableView(ctx, c, "idle-moved", ps[0].Token)
 	require.NoError(t, err)
 	require.Equal(t, string(table.PhasePlaying), mv.Phase, "a move restarts the table's clock")
+
+	// A rematch of a table ended as idle is a lobby of its own, stamped
+	// with its create's time: closed a day after it.
+	var rm functions.RematchResult
+	require.NoError(t, c.Call(ctx, "rematch", ps[0].Token, map[string]any{"gameId": "idle-crypto"}, &rm))
+	now.Store(t0 + weekMs + dayMs - 1)
+	require.Empty(t, sweepIdle(t, c))
+	now.Store(t0 + weekMs + dayMs)
+	require.Equal(t, []functions.TableIdle{{GameID: rm.GameID, Phase: table.PhaseLobby, Version: 1}}, sweepIdle(t, c))
 
 	now.Store(t0 + 6*dayMs + weekMs)
 	require.Equal(t, []functions.TableIdle{{GameID: "idle-moved", Phase: table.PhasePlaying, Version: mv.Version}}, sweepIdle(t, c))
