@@ -43,8 +43,9 @@ func TestIdleTablesAndTheSweepsAbandon(t *testing.T) {
 	do("play", table.Action{Actor: uid(1), ActionID: "j1", Version: 2, Kind: table.KindJoin, Seat: 1, At: 300})
 	do("play", table.Action{Actor: uid(0), ActionID: "start", Version: 3, Kind: table.KindStart, At: 400})
 	_, err = m.Do("play", table.Action{Actor: uid(1), ActionID: "bad", Version: 4, Kind: table.KindMove, Move: []byte(`{"kind":"roll"}`), At: 900})
-	require.ErrorIs(t, err, table.CodeNotYourTurn)                                                              // refused: no action applied
-	do("play", table.Action{Actor: uid(1), ActionID: "j1", Version: 2, Kind: table.KindJoin, Seat: 1, At: 950}) // a retry
+	require.ErrorIs(t, err, table.CodeNotYourTurn) // refused: nothing applied
+	// a retry: nothing applied either
+	do("play", table.Action{Actor: uid(1), ActionID: "j1", Version: 2, Kind: table.KindJoin, Seat: 1, At: 950})
 
 	require.Empty(t, m.Idle(table.PhaseLobby, 99, 0))
 	require.Equal(t, []table.IdleTable{{GameID: "lob", Version: 1, ActedAt: 100}}, m.Idle(table.PhaseLobby, 100, 0))
