@@ -30,9 +30,9 @@ func (a *API) WithTableIdle(playing, lobby time.Duration) *API {
 	return a
 }
 
-// TableIdleLimit returns the idle limit of the tables in phase (lobby or
+// idleLimit returns the idle limit of the tables in phase (lobby or
 // playing) after its default; negative: never.
-func (a *API) TableIdleLimit(phase table.Phase) time.Duration {
+func (a *API) idleLimit(phase table.Phase) time.Duration {
 	d, def := a.idle.playing, DefaultTableIdle
 	if phase == table.PhaseLobby {
 		d, def = a.idle.lobby, DefaultLobbyIdle
@@ -65,7 +65,7 @@ type TableIdle struct {
 // an error is the store's query failing.
 func (a *API) sweepIdle(ctx context.Context, res *TableSweepResult) error {
 	for _, phase := range []table.Phase{table.PhaseLobby, table.PhasePlaying} {
-		limit := a.TableIdleLimit(phase)
+		limit := a.idleLimit(phase)
 		if limit < 0 {
 			continue
 		}
