@@ -103,8 +103,9 @@ type SeatInfo struct {
 // (Type among def.EventTypes, Vals in the order of its fields), false for
 // the table's: TableCreated {Vals[0]: seats}, Joined {Vals[0]: seat; UID,
 // Options}, Left {seat; UID}, SeatRemoved {seat; UID}, Started, Abandoned
-// {UID: who; Options: the server's reason, ReasonIdle, if it gave one}, DeckCommitted {Vals: k, cards; Options: deck id, tag,
-// commitment: decks.go}, and the trace Addressed {Vals[0]: the seat}. To is game.All
+// {UID: who; Options: the server's reason, ReasonIdle, if it gave one},
+// DeckCommitted {Vals: k, cards; Options: deck id, tag, commitment:
+// decks.go}, and the trace Addressed {Vals[0]: the seat}. To is game.All
 // or the one seat that may read the event.
 type Event struct {
 	Seq     int
