@@ -64,6 +64,9 @@ type API struct {
 	// ackKey signs the table path's acknowledgements (WithAckKey; nil:
 	// unsigned).
 	ackKey ed25519.PrivateKey
+	// idle is how long a table may go without an action before the sweep
+	// ends it (WithTableIdle; sweepidle.go).
+	idle idleLimits
 }
 
 // New returns the API with the token verifier (deploy.AdminVerifier, or

@@ -206,7 +206,7 @@ func (a *API) rematchTable(ctx context.Context, uid, name, old string) (any, err
 	if err := a.relisting(ctx, old, newID, name, v.Owner, string(v.Mode), n, reserved); err != nil {
 		return nil, err
 	}
-	req := table.CreateRequest{Actor: v.Owner, ActionID: rematchActionID, Mode: v.Mode, Seats: n, Rules: v.Rules,
+	req := table.CreateRequest{Actor: v.Owner, ActionID: rematchActionID, Mode: v.Mode, Seats: n, Rules: v.Rules, At: a.nowMs(),
 		Audit: v.Audited || a.svc.ForceAudit()}
 	switch v.Mode {
 	case rng.ModeFair:

@@ -33,7 +33,8 @@ var errNoSweepAuth = errors.New("functions: the sweep has no authorizer configur
 // else aborted; fair games past the fair deadline abandoned, revealing
 // their seeds. With tables (WithTables) it then aborts every trustless
 // table whose pending round is past its deadline, naming the seats that
-// did not reveal (SweepTables). It answers 200 {"result":
+// did not reveal, and ends every table left idle past its limit
+// (SweepTables; WithTableIdle). It answers 200 {"result":
 // service.SweepResult, "tables": TableSweepResult (with tables)}; 401
 // UNAUTHENTICATED to a request the authorizer refuses (or to every
 // request when there is none), 400 to another method than POST, 503
@@ -88,7 +89,7 @@ func (a *API) Sweep(w http.ResponseWriter, r *http.Request) {
 		if len(tres.Failed) > 0 {
 			a.log.Error("sweep: tables left due", "failed", tres.Failed)
 		}
-		a.log.Info("sweep of the tables", "due", tres.Due, "aborted", len(tres.Aborted))
+		a.log.Info("sweep of the tables", "due", tres.Due, "aborted", len(tres.Aborted), "idle", len(tres.Idle))
 		out["tables"] = tres
 	}
 	answer(http.StatusOK, out)

@@ -17,6 +17,9 @@ type TableSweepResult struct {
 	Due     int               `json:"due"`
 	Aborted []TableAbort      `json:"aborted"`
 	Failed  map[string]string `json:"failed,omitempty"`
+	// Idle lists the tables ended for want of an action (sweepidle.go);
+	// absent when none. Failed holds theirs too.
+	Idle []TableIdle `json:"idle,omitempty"`
 }
 
 // TableAbort is one table the sweep aborted: its game id, the round that
@@ -81,7 +84,7 @@ func (a *API) SweepTables(ctx context.Context) (*TableSweepResult, error) {
 			}
 		}
 		if fresh == 0 || len(ids) < limit {
-			return res, nil
+			return res, a.sweepIdle(ctx, res) // sweepidle.go
 		}
 	}
 }

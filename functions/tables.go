@@ -114,7 +114,7 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		}
 		mode = rng.ModeSeeded
 	}
-	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID,
+	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID, At: a.nowMs(),
 		Mode: mode, Seed: q.Seed, ServerSeed: serverSeed, Seats: q.Seats, Rules: q.Rules, ChainLength: q.ChainLength, DeadlineMs: q.DeadlineMs, Openings: q.Openings,
 		Audit: q.Audit || a.svc.ForceAudit()})
 	if err != nil {

@@ -47,7 +47,8 @@ type TableOutcome struct {
 	Payoffs   []float64 `json:"payoffs"`
 	// Reason and Missing are a trustless game's that ended early:
 	// "deadline" (Missing: the seats that did not reveal), "chainExhausted"
-	// or "abandoned".
+	// or "abandoned"; and any table's the sweep ended for want of an
+	// action: "idle" (table.ReasonIdle).
 	Reason  string `json:"reason,omitempty"`
 	Missing []int  `json:"missing,omitempty"`
 }

@@ -88,8 +88,14 @@ type Action struct {
 	// Deal (deal) is the seat's mental-poker message.
 	Deal *DealMessage
 	// At is the server's time of the action (unix ms), which a trustless
-	// table's deadlines read; not part of a retry's identity.
+	// table's deadlines read and the stores keep as the table's last
+	// action's (the idle sweep's clock: idle.go); not part of a retry's
+	// identity.
 	At int64
+	// Reason (abandon by ServerActor only: ReasonIdle, or none) is why
+	// the server ends the table: Outcome.Reason and the Abandoned
+	// event's option.
+	Reason string
 }
 
 func (a *Action) fingerprint() string {
@@ -106,7 +112,8 @@ func (a *Action) fingerprint() string {
 		Signature       string       `json:",omitempty"`
 		Reveal          *Reveal      `json:",omitempty"`
 		Deal            *DealMessage `json:",omitempty"`
-	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy, a.EntropyCommitment, a.ChainHead, a.PublicKey, a.Signature, a.Reveal, a.Deal})
+		Reason          string       `json:",omitempty"`
+	}{string(a.Kind), a.Actor, a.ActionID, a.Version, a.Seat, a.Options, string(a.Move), a.Entropy, a.EntropyCommitment, a.ChainHead, a.PublicKey, a.Signature, a.Reveal, a.Deal, a.Reason})
 }
 
 // Do applies a, or refuses it with an *Error and changes nothing (the
@@ -120,7 +127,8 @@ func (a *Action) fingerprint() string {
 //     result again with Replayed set, whatever happened since, and
 //     applies nothing; the same id with other content is
 //     action_id_reused.
-//  3. invalid_action: a kind not in Kinds.
+//  3. invalid_action: a kind not in Kinds, or a Reason anywhere but on
+//     ServerActor's abandon (ReasonIdle: idle.go).
 //  4. The phase: game_over once finished; invalid_action for reveal or
 //     abort at a table that is not trustless (an abort also at a fair
 //     table with openings); already_started for join, leave, removeSeat,
@@ -167,6 +175,9 @@ func (t *Table) Do(a Action) (*Result, error) {
 	}
 	if !slices.Contains(Kinds, a.Kind) {
 		return nil, reject(CodeInvalidAction, fmt.Sprintf("unknown action kind %q", a.Kind))
+	}
+	if err := checkReason(&a); err != nil {
+		return nil, err
 	}
 	switch {
 	case t.phase == PhaseFinished:
@@ -331,7 +342,10 @@ func (t *Table) abandon(a *Action) *Error {
 		}
 		t.abandonDeal(a.At)
 	}
+	if a.Reason != "" {
+		t.out.Reason = a.Reason
+	}
 	t.phase = PhaseFinished
-	t.emit(Event{To: game.All, Type: "Abandoned", UID: a.Actor})
+	t.emit(Event{To: game.All, Type: "Abandoned", UID: a.Actor, Options: reasonOptions(a.Reason)})
 	return nil
 }

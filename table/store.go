@@ -14,6 +14,9 @@ import (
 type Memory struct {
 	mu     sync.Mutex
 	tables map[string]*Table
+	// actedAt is each unfinished table's last applied action's time
+	// (idle.go).
+	actedAt map[string]int64
 }
 
 // NewMemory returns an empty store.
@@ -39,6 +42,7 @@ func (s *Memory) Create(gameID string, def game.Definition, req CreateRequest) (
 		return nil, err
 	}
 	s.tables[gameID] = t
+	s.acted(gameID, t, req.At)
 	return res, nil
 }
 
@@ -51,7 +55,11 @@ func (s *Memory) Do(gameID string, a Action) (*Result, error) {
 	if !ok {
 		return nil, reject(CodeNotCreated, "no game "+gameID)
 	}
-	return t.Do(a)
+	res, err := t.Do(a)
+	if err == nil && !res.Replayed {
+		s.acted(gameID, t, a.At)
+	}
+	return res, err
 }
 
 // View returns what uid may see of the table gameID (Table.View);

@@ -46,6 +46,10 @@ type CreateRequest struct {
 	// Actor is the owner's uid; ActionID the create's action id (a retry
 	// through Memory.Create with the same request gets the same result).
 	Actor, ActionID string
+	// At is the server's time of the create (unix ms), which the stores
+	// keep as the table's last action's (the idle sweep's clock:
+	// idle.go); 0 for unknown. Not part of a retry's identity.
+	At int64
 	// Mode is rng.ModeSeeded (with Seed: replayable by whoever knows the
 	// seed, for tests and simulations, never for real games; the seed is
 	// shown to nobody before the game is over, when the table's Record
@@ -102,8 +106,9 @@ type SeatInfo struct {
 // (Type among def.EventTypes, Vals in the order of its fields), false for
 // the table's: TableCreated {Vals[0]: seats}, Joined {Vals[0]: seat; UID,
 // Options}, Left {seat; UID}, SeatRemoved {seat; UID}, Started, Abandoned
-// {UID: who}, DeckCommitted {Vals: k, cards; Options: deck id, tag,
-// commitment: decks.go}, and the trace Addressed {Vals[0]: the seat}. To is game.All
+// {UID: who; Options: the server's reason, ReasonIdle, if it gave one},
+// DeckCommitted {Vals: k, cards; Options: deck id, tag, commitment:
+// decks.go}, and the trace Addressed {Vals[0]: the seat}. To is game.All
 // or the one seat that may read the event.
 type Event struct {
 	Seq     int
@@ -124,7 +129,8 @@ type Outcome struct {
 	Payoffs   []float64
 	// Reason and Missing are a trustless game's that ended before its
 	// end: "deadline" (Missing: the seats that did not reveal the pending
-	// round in time), "chainExhausted" or "abandoned".
+	// round in time), "chainExhausted" or "abandoned"; and any table's
+	// the server ended for want of an action, ReasonIdle (idle.go).
 	Reason  string `json:",omitempty"`
 	Missing []int  `json:",omitempty"`
 }

@@ -70,6 +70,14 @@ type Store interface {
 	// those tables' entries (fstables: one indexed query), never every
 	// table.
 	Due(ctx context.Context, before int64, limit int) ([]string, error)
+	// Idle returns the tables in phase (table.PhaseLobby or
+	// table.PhasePlaying) whose last applied action (its Action.At, or
+	// the create's CreateRequest.At) was at or before before (unix ms),
+	// earliest first, at most limit (limit <= 0: every one), each with
+	// its version then: the tables the sweep ends as idle. A table whose
+	// last action carried no time is not found. It reads only those
+	// tables' entries (fstables: one indexed query), never every table.
+	Idle(ctx context.Context, phase table.Phase, before int64, limit int) ([]table.IdleTable, error)
 }
 
 // ViewerAfter is a Store that may leave out of a view's log the events

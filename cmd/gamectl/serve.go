@@ -47,6 +47,7 @@ type serveConfig struct {
 	insecureDevAuth      bool
 	emulators            bool
 	sweepEvery           time.Duration
+	tableIdle, lobbyIdle time.Duration
 	firestore, authEmu   bool
 	firestoreHost, authH string
 	// ackKey signs the acknowledgements of reveals and deal messages
@@ -89,10 +90,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		"start the Firestore and Auth emulators (project "+emulatorProject+", firestore.rules) and serve on them; needs the cloud build, gcloud's Firestore emulator, Java and npm ci")
 	fs.DurationVar(&c.sweepEvery, "sweep-every", 10*time.Second,
 		"settle the games past their deadlines (trustless rounds, stale fair games) this often, in process, as Cloud Scheduler's sweep does in a deployment (0: never)")
+	fs.DurationVar(&c.tableIdle, "table-idle", functions.DefaultTableIdle,
+		"the sweep ends a table in play with no action for this long, as idle (0: never)")
+	fs.DurationVar(&c.lobbyIdle, "lobby-idle", functions.DefaultLobbyIdle,
+		"the sweep closes a table still in its lobby with no action for this long, as idle (0: never)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
 	var err error
+	if err := c.checkIdleFlags(); err != nil {
+		return err
+	}
 	if _, err := net.ResolveTCPAddr("tcp", c.addr); err != nil {
 		return usagef("--addr %q: %v (want HOST:PORT, e.g. 127.0.0.1:8080)", c.addr, err)
 	}
@@ -158,7 +166,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()),
 		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log, AckKey: c.ackKey})
-	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns).WithLobby(ls).WithAckKey(c.ackKey)
+	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns).WithLobby(ls).WithAckKey(c.ackKey).WithTableIdle(c.idleLimits())
 	if c.firestore {
 		api.OneIDSpace() // fsstore and fstables on one database
 	}
@@ -223,7 +231,7 @@ func sweepLoop(ctx context.Context, svc *service.Service, api *functions.API, d 
 		if err != nil && ctx.Err() == nil {
 			log.Error("sweep of the tables", "err", err)
 		} else if tres != nil && tres.Due > 0 {
-			log.Info("sweep of the tables", "aborted", tres.Aborted, "failed", tres.Failed)
+			log.Info("sweep of the tables", "aborted", tres.Aborted, "idle", tres.Idle, "failed", tres.Failed)
 		}
 	}
 }

@@ -90,6 +90,9 @@ func TestServeRefusesUnsafeConfigs(t *testing.T) {
 		{"address without a port", nil, []string{"--insecure-dev-auth", "--addr", "nonsense"}, "--addr"},
 		{"port out of range", nil, []string{"--insecure-dev-auth", "--addr", "127.0.0.1:99999"}, "--addr"},
 		{"acknowledgement key not a seed", map[string]string{"FAIRBOARD_ACK_KEY": "abcd"}, []string{"--insecure-dev-auth"}, "FAIRBOARD_ACK_KEY"},
+		{"negative idle limit", nil, []string{"--insecure-dev-auth", "--table-idle", "-1h"}, "--table-idle"},
+		{"negative lobby idle limit", nil, []string{"--insecure-dev-auth", "--lobby-idle", "-5m"}, "--lobby-idle"},
+		{"idle limit not a duration", nil, []string{"--insecure-dev-auth", "--lobby-idle", "soon"}, "lobby-idle"},
 		// The Auth emulator's tokens are unsigned: never beside a real project.
 		{"auth emulator beside a real project", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099", "GOOGLE_CLOUD_PROJECT": "fairboard-prod"}, nil, "not a demo- project"},
 		{"auth emulator beside --project", map[string]string{"FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"}, []string{"--project", "fairboard-prod"}, "not a demo- project"},

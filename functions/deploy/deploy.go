@@ -126,6 +126,10 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	if err != nil {
 		return nil, err
 	}
+	tableIdle, lobbyIdle, err := idleFromEnv(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	v, err := AdminVerifier(ctx, project, CheckRevoked(DefaultRevocationTTL))
 	if err != nil {
 		return nil, err
@@ -160,7 +164,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 		FairDeadline: fairDeadline,
 	})
 	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).OneIDSpace().WithNames(fsnames.New(c)).WithLobby(fslobby.New(c)).
-		WithAckKey(ackKey)
+		WithAckKey(ackKey).WithTableIdle(tableIdle, lobbyIdle)
 	if aud, inv := os.Getenv(EnvSweepAudience), os.Getenv(EnvSweepInvoker); aud != "" || inv != "" {
 		auth, err := OIDCSweepAuthorizer(ctx, aud, inv)
 		if err != nil {

@@ -12,7 +12,10 @@
 //	                              finished the server seed, the contributions and the game seed),
 //	                              tableDueAt (a trustless table's pending round's
 //	                              deadline or a dealing table's current wait's,
-//	                              unix ms, absent when none: the sweep's query)
+//	                              unix ms, absent when none: the sweep's query),
+//	                              tableActedAt (the time of the last applied
+//	                              action, unix ms, absent once finished: the
+//	                              idle sweep's query, with phase)
 //	games/{gameId}/private/table  the table's head (table.SaveHead, fairboard-table/v2;
 //	                              a table saved before heads: table.Save, v1, until its
 //	                              next action): the seed, the snapshot, the open tail of
@@ -143,7 +146,7 @@ func (s *Store) Create(ctx context.Context, gameID, name string, req table.Creat
 			return err
 		}
 		res = r
-		return s.write(tx, gameID, t, nil, true)
+		return s.write(tx, gameID, t, nil, true, req.At)
 	})
 	if err != nil {
 		return nil, mapErr(err)
@@ -181,7 +184,7 @@ func (s *Store) Do(ctx context.Context, gameID string, a table.Action) (*table.R
 		if r.Replayed {
 			return nil
 		}
-		if err := s.write(tx, gameID, t, before, false); err != nil {
+		if err := s.write(tx, gameID, t, before, false, a.At); err != nil {
 			return err
 		}
 		return s.writeSeats(tx, gameID, t, parts)
@@ -298,8 +301,9 @@ func (s *Store) restore(snap, res *firestore.DocumentSnapshot) (game.Definition,
 // write queues the table's three shared documents: the public one and
 // the private one set whole (created, for a new table: isNew), and the
 // log document of the public log's events after before (every seq: an
-// addressed event as its trace). The seat documents are writeSeats'.
-func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, before []table.Event, isNew bool) error {
+// addressed event as its trace), at the time at of the action
+// (tableActedAt: idle.go). The seat documents are writeSeats'.
+func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, before []table.Event, isNew bool, at int64) error {
 	pubRef, privRef := s.refs(gameID)
 	h, err := t.SaveHead(s.chunk)
 	if err != nil {
@@ -314,6 +318,7 @@ func (s *Store) write(tx *firestore.Transaction, gameID string, t *table.Table, 
 	}
 	pd := publicOf(pv)
 	pd.TableDueAt = t.DueAt()
+	pd.TableActedAt = actedAt(t, at)
 	if err := put(pubRef, pd); err != nil {
 		return err
 	}

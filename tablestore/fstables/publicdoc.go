@@ -72,6 +72,11 @@ type publicDoc struct {
 	// the sweep queries (Due). Not the dungeon's dueAt, which its own
 	// sweep queries over the same collection.
 	TableDueAt int64 `firestore:"tableDueAt,omitempty"`
+	// TableActedAt is the time of the table's last applied action (unix
+	// ms; table.Action.At, the create's table.CreateRequest.At), absent
+	// once finished or when the action carried no time: the idle sweep's
+	// query (Idle), with phase.
+	TableActedAt int64 `firestore:"tableActedAt,omitempty"`
 }
 
 // publicOf is the public document of a table, from its public view.

@@ -247,16 +247,17 @@ func publicDocDrift(src map[string]string) ([]string, error) {
 
 	// games/{id} as written, and as the page reads it.
 	add("publicDoc vs tabledocs.ts TableDoc", fieldDrift(fs(publicDoc{}), tsNames(page.doc), nil, map[string]string{
-		"playerUids": "the security rules' list of the seated (firestore.rules); the page finds its seat in seats",
-		"rules":      "the page takes the ruleset from getView, its first read (tablegame.ts); a view of the documents has none",
-		"rulesHash":  "as rules",
-		"tableDueAt": "the sweep's query of due rounds (due.go)",
+		"playerUids":   "the security rules' list of the seated (firestore.rules); the page finds its seat in seats",
+		"rules":        "the page takes the ruleset from getView, its first read (tablegame.ts); a view of the documents has none",
+		"rulesHash":    "as rules",
+		"tableDueAt":   "the sweep's query of due rounds (due.go)",
+		"tableActedAt": "the idle sweep's query (idle.go)",
 	}, nil))
 	// games/{id} as written, and getView's answer, which the page shows
 	// the same way (viewOfDocs makes the one of the other).
 	add("publicDoc vs functions.TableView", fieldDrift(fs(publicDoc{}), js(functions.TableView{}),
 		map[string]string{"ownerUid": "owner"},
-		map[string]string{"playerUids": "as above", "tableDueAt": "as above"},
+		map[string]string{"playerUids": "as above", "tableDueAt": "as above", "tableActedAt": "as above"},
 		map[string]string{
 			"gameId":     "the document's id",
 			"seat":       "the caller's: found in seats",

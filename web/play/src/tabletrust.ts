@@ -157,6 +157,8 @@ function ended(v: TableView, name: SeatNames): string {
       return "The game ended: a move needed more rounds than the seats' chains hold.";
     case "abandoned":
       return "The owner abandoned the game before its end.";
+    case "idle":
+      return "The server closed the table: nobody acted at it for too long.";
     default:
       return "";
   }

@@ -42,7 +42,8 @@ export interface TableView {
   log: TableEvent[];
   /** outcome: reason and missing for a table ended before its end (at
    * a fair table with openings "unopened", and the seats, from 0, that
-   * did not open). */
+   * did not open; "idle", no seats, for a table the server's sweep
+   * closed because nobody acted at it for too long). */
   outcome: { abandoned: boolean; winners: number[]; payoffs: number[]; reason?: string; missing?: number[] } | null;
   /** the players' names copied into the game, by uid (untrusted text). */
   names?: Record<string, string>;
@@ -167,7 +168,10 @@ export function describeTableEvent(e: TableEvent, game: string, name: SeatNames,
       case "Opened":
         return `${who(e.uid)} opened their contribution`;
       case "Abandoned":
-        return "The owner abandoned the game";
+        // The server's end of a table nobody acted at (the sweep: uid
+        // "@server", options ["idle"]), or the owner's.
+        if (e.options?.[0] === "idle") return "The server closed the table: nobody acted at it for too long";
+        return e.uid === "@server" ? "The server abandoned the game" : "The owner abandoned the game";
       case "Addressed":
         // The trace of an event addressed to one seat: who got it, nothing of it.
         return `${seatOf(e["seat"])} was told something only they can see`;
@@ -377,6 +381,7 @@ export function outcomeLine(v: TableView, name: SeatNames): string {
   if (!o) return "";
   if (o.reason === "unopened")
     return `The table ended before its start: ${(o.missing ?? []).map(name).join(", ") || "a seat"} did not open the contribution committed to at the join by the deadline. No winner.`;
+  if (o.reason === "idle") return "The table was closed: nobody acted at it for too long. No winner.";
   if (o.abandoned) return "The game was abandoned: no winner.";
   if (o.winners.length === 0) return "The game ended with no winner.";
   if (o.winners.includes(v.seat)) return o.winners.length === 1 ? "You won." : `You won, with ${o.winners.filter((w) => w !== v.seat).map(name).join(", ")}.`;

@@ -72,6 +72,7 @@ eq(describeTableEvent({ seq: 2, type: "Joined", seat: 1, uid: "bob", options: []
 eq(describeTableEvent({ seq: 2, type: "Joined", seat: 0, uid: "carol", options: ["monk"] }, "x", name), "carol took seat 1 (monk)", "joined with options");
 eq(describeTableEvent({ seq: 3, type: "Started" }, "pig", name), "The game started", "started");
 eq(describeTableEvent({ seq: 3, type: "Abandoned", uid: "alice" }, "pig", name), "The owner abandoned the game", "abandoned");
+eq(describeTableEvent({ seq: 3, type: "Abandoned", uid: "@server", options: ["idle"] }, "pig", name), "The server closed the table: nobody acted at it for too long", "closed as idle");
 
 // Moves.
 eq(moveLabel({ kind: "roll" }), "Roll", "a move without arguments");
@@ -161,6 +162,7 @@ const view = (seat: number, outcome: TableView["outcome"]): TableView => ({ game
 eq(outcomeLine(view(0, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 0)), "You won.", "the winner");
 eq(outcomeLine(view(1, { abandoned: false, winners: [0], payoffs: [1, 0] }), seatName(seats, 1)), "Seat 1 · alice won.", "the other");
 eq(outcomeLine(view(1, { abandoned: true, winners: [], payoffs: [0, 0] }), seatName(seats, 1)), "The game was abandoned: no winner.", "abandoned");
+eq(outcomeLine(view(1, { abandoned: true, winners: [], payoffs: [0, 0], reason: "idle" }), seatName(seats, 1)), "The table was closed: nobody acted at it for too long. No winner.", "closed as idle");
 eq(
   outcomeLine(view(0, { abandoned: true, winners: [], payoffs: [0, 0], reason: "unopened", missing: [1] }), seatName(seats, 0)),
   "The table ended before its start: Seat 2 · bob did not open the contribution committed to at the join by the deadline. No winner.",
