@@ -56,8 +56,23 @@ func TestDrawDealtByHand(t *testing.T) {
 		require.NotContains(t, err.Error(), "[", "%s: an error names no cards", name)
 	}
 
+	// At the edges: a deck of one card, and one of MaxDeckCards.
+	one := &recorder{r: game.Script(), dealDraws: true}
+	card, _, err := one.DrawDealt("one", 1, 0, []int{0}, "t.deal", nil)
+	require.NoError(t, err)
+	require.Zero(t, card)
+	n := MaxDeckCards
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	most := &recorder{r: game.Script(make([]int64, n-1)...), dealDraws: true}
+	_, dealt, err := most.DrawDealt("most", n, 0, all, "t.deal", nil)
+	require.NoError(t, err)
+	require.True(t, dealt)
+
 	undealt := &recorder{r: game.Script(), dealDraws: false}
-	_, dealt, err := undealt.DrawDealt("d", 4, 0, free, "t.deal", nil)
+	_, dealt, err = undealt.DrawDealt("d", 4, 0, free, "t.deal", nil)
 	require.NoError(t, err)
 	require.False(t, dealt, "without DealDraws the draw is Draw's UniformInt")
 }

@@ -2,6 +2,7 @@ package match_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -156,7 +157,9 @@ func TestDealtSnapshotRefusals(t *testing.T) {
 		"no id":             {[]match.DealtDeck{{Order: good.Order}}, cfg, "an id of 1 to 256 bytes"},
 		"no cards":          {[]match.DealtDeck{{DeckID: "leduc"}}, cfg, "0 cards"},
 		"twice":             {[]match.DealtDeck{good, good}, cfg, "twice"},
-		"a card twice":      {[]match.DealtDeck{{DeckID: "leduc", Order: []int{0, 0, 1, 2, 3, 4}}}, cfg, "not a permutation"},
+		"a card twice":      {[]match.DealtDeck{{DeckID: "leduc", Order: []int{0, 0, 1, 2, 3, 4}}}, cfg, "not a permutation of 0..5"},
+		"an id too long":    {[]match.DealtDeck{{DeckID: strings.Repeat("d", 257), Order: good.Order}}, cfg, "an id of 1 to 256 bytes"},
+		"too many cards":     {[]match.DealtDeck{{DeckID: "big", Order: make([]int, match.MaxDeckCards+1)}}, cfg, "4097 cards"},
 		"a card past":       {[]match.DealtDeck{{DeckID: "leduc", Order: []int{0, 1, 2, 3, 4, 6}}}, cfg, "not a permutation"},
 		"a negative card":   {[]match.DealtDeck{{DeckID: "leduc", Order: []int{0, 1, 2, 3, 4, -1}}}, cfg, "not a permutation"},
 	} {
@@ -165,4 +168,23 @@ func TestDealtSnapshotRefusals(t *testing.T) {
 		_, err := match.FromSnapshot(leduc.Def, c.cfg, &s, h)
 		require.ErrorContains(t, err, c.want, name)
 	}
+	// At the edges: an id of 256 bytes, decks of 1 and of MaxDeckCards
+	// cards are taken; a crypto match without DealDraws restores with no
+	// dealt deck.
+	big := make([]int, match.MaxDeckCards)
+	for i := range big {
+		big[i] = len(big) - 1 - i
+	}
+	s := *sn
+	s.Dealt = []match.DealtDeck{good, {DeckID: strings.Repeat("d", 256), Order: []int{0}}, {DeckID: "big", Order: big}}
+	_, err = match.FromSnapshot(leduc.Def, cfg, &s, h)
+	require.NoError(t, err)
+	plain, err := match.New(leduc.Def, match.Config{Mode: rng.ModeCrypto, Seats: cfg.Seats})
+	require.NoError(t, err)
+	psn, err := plain.Snapshot()
+	require.NoError(t, err)
+	require.Empty(t, psn.Dealt)
+	_, err = match.FromSnapshot(leduc.Def, match.Config{Mode: rng.ModeCrypto, Seats: cfg.Seats}, psn,
+		match.History{Moves: plain.Moves(), Draws: plain.Draws(), Events: plain.Events()})
+	require.NoError(t, err)
 }
