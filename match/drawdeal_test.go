@@ -159,7 +159,7 @@ func TestDealtSnapshotRefusals(t *testing.T) {
 		"twice":             {[]match.DealtDeck{good, good}, cfg, "twice"},
 		"a card twice":      {[]match.DealtDeck{{DeckID: "leduc", Order: []int{0, 0, 1, 2, 3, 4}}}, cfg, "not a permutation of 0..5"},
 		"an id too long":    {[]match.DealtDeck{{DeckID: strings.Repeat("d", 257), Order: good.Order}}, cfg, "an id of 1 to 256 bytes"},
-		"too many cards":     {[]match.DealtDeck{{DeckID: "big", Order: make([]int, match.MaxDeckCards+1)}}, cfg, "4097 cards"},
+		"too many cards":    {[]match.DealtDeck{{DeckID: "big", Order: make([]int, match.MaxDeckCards+1)}}, cfg, "4097 cards"},
 		"a card past":       {[]match.DealtDeck{{DeckID: "leduc", Order: []int{0, 1, 2, 3, 4, 6}}}, cfg, "not a permutation"},
 		"a negative card":   {[]match.DealtDeck{{DeckID: "leduc", Order: []int{0, 1, 2, 3, 4, -1}}}, cfg, "not a permutation"},
 	} {
