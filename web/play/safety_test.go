@@ -34,6 +34,13 @@ func TestTableAckInNode(t *testing.T) {
 	runNodeTest(t, "tableack")
 }
 
+// A reveal marker's lie in words, run by Node: the wasm's sentence said
+// as the server's lie, with the page sending nothing more; nothing said
+// of a view without one (test/tablemarks_test.ts).
+func TestTableMarksInNode(t *testing.T) {
+	runNodeTest(t, "tablemarks")
+}
+
 // A crypto or fair table's record checked at its end, run by Node: the
 // verdict against what the page showed (game, mode, seats, rules, the
 // fair commitment, the decks' published commitments), each check with a

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/names"
@@ -28,13 +30,40 @@ import (
 // dropReveals is the in-memory table store but for the first reveal of
 // uid (drop set): answered as applied, at the table's version, and not
 // applied, so the functions acknowledge it, signing as they sign every
-// success (client.TestTableDroppedThenBlamed's store, in Go).
+// success (client.TestTableDroppedThenBlamed's store, in Go). Once forge
+// is set, the views it shows uid carry the other seats' reveal markers of
+// the pending round with a bit of their signatures flipped: forged.
 type dropReveals struct {
 	tablestore.Store
-	uid  string
-	drop bool
-	mu   sync.Mutex
-	hit  *table.Action
+	uid   string
+	drop  bool
+	mu    sync.Mutex
+	hit   *table.Action
+	forge bool
+}
+
+func (s *dropReveals) View(ctx context.Context, gameID, uid string) (*table.View, game.Definition, error) {
+	v, def, err := s.Store.View(ctx, gameID, uid)
+	s.mu.Lock()
+	forge := s.forge
+	s.mu.Unlock()
+	if err != nil || !forge || uid != s.uid || v.Trustless == nil || v.Trustless.Pending == nil {
+		return v, def, err
+	}
+	tv, p := *v.Trustless, *v.Trustless.Pending
+	p.Reveals = slices.Clone(p.Reveals)
+	for i, m := range p.Reveals {
+		sig, err := hex.DecodeString(m.Signature)
+		if m.UID == uid || err != nil || len(sig) == 0 {
+			continue
+		}
+		sig[len(sig)/2] ^= 1
+		p.Reveals[i].Signature = hex.EncodeToString(sig)
+	}
+	tv.Pending = &p
+	w := *v
+	w.Trustless = &tv
+	return &w, def, nil
 }
 
 func (s *dropReveals) Do(ctx context.Context, gameID string, a table.Action) (*table.Result, error) {
@@ -86,7 +115,11 @@ func ackTable(t *testing.T, m *memTable, tables tablestore.Store, pinned string)
 	v, err = tt.View("bob")
 	require.NoError(t, err)
 	require.NotNil(t, v.Trustless.Pending)
+	require.True(t, slices.ContainsFunc(v.Trustless.Pending.Reveals, func(m table.RevealMarker) bool { return m.UID == "bob" }),
+		"the round shows Bob's marker: the page checks it before it reveals")
 	alice.WaitFor(`document.getElementById("tg-trust-ack").dataset.ack !== ""`, time.Minute)
+	// Bob's marker, as the store showed it, is his signature: no lie said.
+	require.Equal(t, "", alice.String(`document.getElementById("tg-trust-marks").dataset.lie`), alice.String(`document.getElementById("tg-trust-marks").textContent`))
 	return tt, alice, id, v.Trustless.Pending.Index
 }
 
@@ -122,7 +155,10 @@ func keptAck(t *testing.T, p *player, id string) *trustseat.Ack {
 // acknowledged, with the acknowledgement's index, digest and signature.
 // The positive control: a page pinning another key refuses the same kind
 // of acknowledgement, says the server lied or the key is wrong, and keeps
-// none.
+// none. Reveal markers (docs/play.md, "Markers checked"): before the
+// abort the store shows Alice Bob's marker with its signature forged, and
+// her page names the lie (seat, player, round); before that, and on the
+// control's honest store, her page names none.
 func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 	m := newMemTable(t)
 	pub := ed25519.NewKeyFromSeed(ackSeed).Public().(ed25519.PublicKey)
@@ -138,6 +174,20 @@ func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 	require.NotNil(t, ack, "the acknowledgement is kept with the seat's secrets")
 	require.True(t, trustseat.VerifyAck(pub, ack), "it verifies under the server's key")
 	require.Equal(t, []any{id, "alice", table.KindReveal, index}, []any{ack.GameID, ack.Action.Actor, ack.Action.Kind, ack.Action.Reveal.Index})
+
+	// The store now shows Alice Bob's marker forged (docs/play.md,
+	// "Markers checked"): her page names the lie within a poll, Bob's
+	// seat, the round and the signature; honest until then (ackTable).
+	ds.mu.Lock()
+	ds.forge = true
+	ds.mu.Unlock()
+	alice.WaitFor(`document.getElementById("tg-trust-marks").dataset.lie === "1"`, time.Minute)
+	lie := alice.String(`document.getElementById("tg-trust-marks").textContent`)
+	t.Logf("the page says of the forged marker: %s", lie)
+	for _, part := range []string{"The server lies at this table", fmt.Sprintf("seat 0 (bob) revealed round %d", index),
+		"did not sign over the pending move shown here", "sends nothing more at this table"} {
+		require.Contains(t, lie, part)
+	}
 
 	// The deadline passes with Alice's reveal dropped: the abort names her.
 	alice.WaitFor(`!document.getElementById("tg-trust-abort").hidden`, time.Minute)
@@ -166,5 +216,6 @@ func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 	require.Contains(t, said, "the server lied")
 	t.Logf("the control page says: %s", said)
 	require.Nil(t, keptAck(t, alice2, id2), "a refused acknowledgement is not kept")
+	require.Equal(t, "", alice2.String(`document.getElementById("tg-trust-marks").dataset.lie`), "an honest store's markers: no lie")
 	alice2.CheckConsole(expectedConsole...)
 }

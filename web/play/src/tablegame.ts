@@ -313,7 +313,7 @@ export class TableGame {
   private move(m: TableMove): void {
     if (this.view.mode !== "trustless") return this.do("act", { move: m });
     if (this.trust.lied) {
-      byId("tg-status").textContent = "This page refused the server's acknowledgement (see above): it sends nothing more at this table.";
+      byId("tg-status").textContent = "This page found the server lying at this table (a refused acknowledgement or a reveal marker, see above): it sends nothing more at this table.";
       return;
     }
     const v = this.view;

@@ -17,6 +17,7 @@ import { refusal } from "./errors";
 import { kuhnCard, leducCard, type SeatNames, type TableMove, type TableView } from "./tablewords";
 import { loadSecrets, saveSecrets, withTableLock } from "./tablekeep";
 import { Acks, type AckAnswer, type BlameAnswer } from "./tableack";
+import { Marks, type MarksAnswer } from "./tablemarks";
 
 interface Answer {
   ok: boolean;
@@ -43,6 +44,7 @@ interface TableSeatAPI {
   tableVerify(record: string, gameId: string, uid: string): Judged;
   tableAck(json: string): AckAnswer & Answer;
   tableBlame(view: string, key: string): BlameAnswer;
+  tableMarks(view: string): MarksAnswer;
 }
 
 function api(): TableSeatAPI {
@@ -178,6 +180,7 @@ export class TrustPage {
   private dealtAt = -1;
   revealsSent = 0;
   private readonly acks: Acks;
+  private readonly marks: Marks;
 
   constructor(
     /** opened, if given, takes the seat's cards each time they are read
@@ -187,12 +190,14 @@ export class TrustPage {
     private readonly d: { uid: string; gameId: string; call: Call; refresh(): Promise<void>; say(text: string): void; opened?(cards: number[]): void; ackKey?: string },
   ) {
     this.acks = new Acks({ key: d.ackKey ?? "", run: (v, req) => withSeat(v as TableView, () => api().tableAck(req)) });
+    this.marks = new Marks((view) => api().tableMarks(view));
   }
 
-  /** lied: this page refused an acknowledgement of the server's; it
-   * sends nothing more at this table. */
+  /** lied: this page refused an acknowledgement of the server's, or a
+   * view's reveal markers lied (tablemarks.ts); it sends nothing more at
+   * this table. */
   get lied(): boolean {
-    return this.acks.lied;
+    return this.acks.lied || this.marks.lied;
   }
 
   /** acked checks and keeps the server's acknowledgement in result, the
@@ -225,6 +230,7 @@ export class TrustPage {
     show(box, !!t);
     show(byId("tg-trust-end"), !!t && v.phase === "finished");
     if (!t) return;
+    this.marks.check(v); // every view read, seated or watching
     byId("tg-trust-key").textContent =
       v.seat >= 0 && v.phase !== "finished"
         ? "Your seat's hash chain and signing key" + (t.deal ? ", and your keys of the deck," : "") +
@@ -290,7 +296,7 @@ export class TrustPage {
    * index (the same request again while its answer is lost). */
   private async reveal(v: TableView): Promise<void> {
     const p = trustOf(v)!.pendingRound!;
-    if (this.busy || this.acks.lied || (this.sent?.index === p.index && this.sent.acked)) return;
+    if (this.busy || this.lied || this.marks.check(v) || (this.sent?.index === p.index && this.sent.acked)) return;
     this.busy = true;
     try {
       if (this.sent?.index !== p.index) {
@@ -321,7 +327,7 @@ export class TrustPage {
    * keys of the others' cards, its keys at an opening or the hand's end),
    * made in the wasm after its checks; once per version. */
   private async deal(v: TableView): Promise<void> {
-    if (this.dealBusy || this.acks.lied || this.dealtAt === v.version) return;
+    if (this.dealBusy || this.lied || this.dealtAt === v.version) return;
     this.dealBusy = true;
     try {
       const a = await withSeat(v, () => must(api().tableDeal(JSON.stringify(v))));

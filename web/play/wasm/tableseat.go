@@ -194,6 +194,11 @@ func tableReveal(viewText string) (map[string]any, error) {
 	if v.Phase != table.PhasePlaying || p == nil {
 		return map[string]any{"none": true}, nil
 	}
+	// The markers first (tablemarks.go): a seat reveals nothing at a
+	// table whose view lies about the others' reveals.
+	if err := trustseat.CheckMarks(v.Trustless); err != nil {
+		return nil, err
+	}
 	s, _, err := seatFor(v, w.GameID)
 	if err != nil {
 		return nil, err
