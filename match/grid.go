@@ -212,21 +212,6 @@ func (r *GridResult) WriteTable(w io.Writer) {
 	for _, pt := range r.Points {
 		res := pt.Result
 		fmt.Fprintf(w, "  %s = %g, %s = %g   %d games%s", r.Param.Path, pt.Value, r.Param2.Path, pt.Value2, res.Games, precisionNote(res))
-		if res.Games+res.Failed < res.Requested {
-			fmt.Fprintf(w, " (partial: %d of %d)", res.Games+res.Failed, res.Requested)
-		}
-		if res.Failed > 0 {
-			fmt.Fprintf(w, " (%d failed)", res.Failed)
-		}
-		fmt.Fprintln(w)
-		fair := 1 / float64(res.Seats)
-		for p, k := range res.Wins {
-			fmt.Fprintf(w, "      position %d  %s\n", p+1, rateCell(k, res.Games, fair))
-		}
-		for _, t := range res.Options {
-			for v, name := range t.Values {
-				fmt.Fprintf(w, "      %s=%-10s %s\n", t.Name, name, rateCell(t.Wins[v], t.Games[v], fair))
-			}
-		}
+		writePointRates(w, res)
 	}
 }

@@ -208,21 +208,11 @@ func ResumeGrid(data []byte, fresh *GridRun) (*GridRun, error) {
 
 // sameRun says which setting of o differs from the run's ("" if none).
 func (st *GridRun) sameRun(o *GridRun) string {
+	mine := runSettings{st.Game, st.Rules, st.Seed, st.Games, st.Seats, st.Bots, st.Target}
+	if d := mine.differ(runSettings{o.Game, o.Rules, o.Seed, o.Games, o.Seats, o.Bots, o.Target}); d != "" {
+		return d
+	}
 	switch {
-	case st.Game != o.Game:
-		return fmt.Sprintf("the game %s, the run's is %s", o.Game, st.Game)
-	case st.Rules != o.Rules:
-		return fmt.Sprintf("the base ruleset %s, the run's is %s", o.Rules, st.Rules)
-	case st.Seed != o.Seed:
-		return fmt.Sprintf("the seed %q, the run's is %q", o.Seed, st.Seed)
-	case st.Games != o.Games:
-		return fmt.Sprintf("%d games, the run's are %d", o.Games, st.Games)
-	case st.Seats != o.Seats:
-		return fmt.Sprintf("%d seats, the run's are %d", o.Seats, st.Seats)
-	case !slices.Equal(st.Bots, o.Bots):
-		return fmt.Sprintf("the bots %s, the run's are %s", joinComma(o.Bots), joinComma(st.Bots))
-	case st.Target != o.Target:
-		return fmt.Sprintf("the target %g, the run's is %g", o.Target, st.Target)
 	case st.Levels != o.Levels:
 		return fmt.Sprintf("%d levels, the run's are %d", o.Levels, st.Levels)
 	case len(st.Params) != len(o.Params):

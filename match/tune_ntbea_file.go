@@ -166,21 +166,11 @@ func ResumeNTBEA(data []byte, fresh *NTBEARun) (*NTBEARun, error) {
 
 // sameRun says which setting of o differs from the run's ("" if none).
 func (st *NTBEARun) sameRun(o *NTBEARun) string {
+	mine := runSettings{st.Game, st.Rules, st.Seed, st.Games, st.Seats, st.Bots, st.Target}
+	if d := mine.differ(runSettings{o.Game, o.Rules, o.Seed, o.Games, o.Seats, o.Bots, o.Target}); d != "" {
+		return d
+	}
 	switch {
-	case st.Game != o.Game:
-		return fmt.Sprintf("the game %s, the run's is %s", o.Game, st.Game)
-	case st.Rules != o.Rules:
-		return fmt.Sprintf("the base ruleset %s, the run's is %s", o.Rules, st.Rules)
-	case st.Seed != o.Seed:
-		return fmt.Sprintf("the seed %q, the run's is %q", o.Seed, st.Seed)
-	case st.Games != o.Games:
-		return fmt.Sprintf("%d games, the run's are %d", o.Games, st.Games)
-	case st.Seats != o.Seats:
-		return fmt.Sprintf("%d seats, the run's are %d", o.Seats, st.Seats)
-	case !slices.Equal(st.Bots, o.Bots):
-		return fmt.Sprintf("the bots %s, the run's are %s", joinComma(o.Bots), joinComma(st.Bots))
-	case st.Target != o.Target:
-		return fmt.Sprintf("the target %g, the run's is %g", o.Target, st.Target)
 	case st.Budget != o.Budget:
 		return fmt.Sprintf("a budget of %d, the run's is %d", o.Budget, st.Budget)
 	case len(st.Params) != len(o.Params):
@@ -194,6 +184,38 @@ func (st *NTBEARun) sameRun(o *NTBEARun) string {
 	}
 	if st.Plan != o.Plan {
 		return "another plan" // follows from the above; a hand-edited file
+	}
+	return ""
+}
+
+// runSettings are the settings every saved tuning run of a game holds,
+// whichever search made it, which the command that resumes it must give
+// again.
+type runSettings struct {
+	game, rules, seed string
+	games             int64
+	seats             int
+	bots              []string
+	target            float64
+}
+
+// differ says which setting of o differs from the run's s ("" if none).
+func (s runSettings) differ(o runSettings) string {
+	switch {
+	case s.game != o.game:
+		return fmt.Sprintf("the game %s, the run's is %s", o.game, s.game)
+	case s.rules != o.rules:
+		return fmt.Sprintf("the base ruleset %s, the run's is %s", o.rules, s.rules)
+	case s.seed != o.seed:
+		return fmt.Sprintf("the seed %q, the run's is %q", o.seed, s.seed)
+	case s.games != o.games:
+		return fmt.Sprintf("%d games, the run's are %d", o.games, s.games)
+	case s.seats != o.seats:
+		return fmt.Sprintf("%d seats, the run's are %d", o.seats, s.seats)
+	case !slices.Equal(s.bots, o.bots):
+		return fmt.Sprintf("the bots %s, the run's are %s", joinComma(o.bots), joinComma(s.bots))
+	case s.target != o.target:
+		return fmt.Sprintf("the target %g, the run's is %g", o.target, s.target)
 	}
 	return ""
 }
