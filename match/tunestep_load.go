@@ -34,18 +34,11 @@ func LoadNTBEA(data []byte, def game.Definition, workers int) (*NTBEARun, error)
 	if err := json.Unmarshal(data, &saved); err != nil {
 		return nil, fmt.Errorf("not a saved tuning run (corrupt?): %v", err)
 	}
-	if saved.Format != NTBEAFormat {
-		return nil, fmt.Errorf("format %q, want %q", saved.Format, NTBEAFormat)
-	}
-	if saved.Game != def.Name() {
-		return nil, fmt.Errorf("a run of %s, not of %s", saved.Game, def.Name())
-	}
-	rules, err := def.DecodeRuleset([]byte(saved.Rules))
+	s := runSettings{saved.Game, saved.Rules, saved.Seed, saved.Games, saved.Seats, saved.Bots, saved.Target}
+	tc, err := s.config(def, saved.Format, NTBEAFormat, workers)
 	if err != nil {
-		return nil, fmt.Errorf("the run's base ruleset: %w", err)
+		return nil, err
 	}
-	tc := TuneConfig{Sim: SimConfig{Def: def, Rules: rules, Games: saved.Games, Seed: saved.Seed, Seats: saved.Seats, Bots: saved.Bots, Workers: workers},
-		Target: saved.Target}
 	for _, p := range saved.Params {
 		tc.Params = append(tc.Params, TuneParam{Path: p.Path, Lo: p.Lo, Hi: p.Hi})
 	}
