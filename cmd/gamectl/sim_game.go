@@ -41,7 +41,9 @@ as it always has; "--game dungeon" is the same.
                Pig's hold:N (hold at a turn total of N; hold is hold:20)
   --out DIR    writes players.csv (game, seed, seat, uid, a column per seat
                option, bot, position, won, payoff: one row per seat and
-               game) and summary.txt
+               game), summary.txt and report.html (the summary on one
+               offline page, with each position's mean payoff and its 95%
+               interval)
   --precision P
                plays in batches of 2000 games and stops after the first
                batch at which every seat position's win rate (and seat
@@ -142,7 +144,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	bots := fs.String("bot", "random", "bots, comma-separated, dealt over the seats in turn (see above)")
 	rules := fs.String("rules", "", "ruleset JSON file of the game (default: its default ruleset)")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
-	out := fs.String("out", "", "directory for players.csv and summary.txt (with --by-skill: skill.csv and report.html; default: print the summary only)")
+	out := fs.String("out", "", "directory for players.csv, summary.txt and report.html (with --by-skill: skill.csv and report.html; default: print the summary only)")
 	bySkill := fs.String("by-skill", "", "L1,L2,...: the baseline, then every seat L1, L2, ... (N: mcts:N, or a bot) on the same games (see above)")
 	precision := addPrecisionFlag(fs)
 	if err := parseFlags(fs, args, false); err != nil {
@@ -188,7 +190,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	if flagSet(fs, "by-skill") {
 		return runGameBySkill(cfg, *bySkill, *out, stdout)
 	}
-	var csv, summary *pendingFile
+	var csv, summary, report *pendingFile
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return usagef("--out %s: %v", *out, err)
@@ -198,6 +200,11 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 		}
 		if summary, err = reserveFile("--out", filepath.Join(*out, "summary.txt")); err != nil {
 			csv.discard()
+			return err
+		}
+		if report, err = reserveFile("--out", filepath.Join(*out, "report.html")); err != nil {
+			csv.discard()
+			summary.discard()
 			return err
 		}
 		cfg.Players = csv
@@ -218,13 +225,15 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 		if err != nil && !errors.As(err, &ee) {
 			csv.discard()
 			summary.discard()
+			report.discard()
 			return err
 		}
 		summary.Write(text.Bytes())
-		if cerr := errors.Join(csv.commit(), summary.commit()); cerr != nil {
+		report.Write(simHTML(res))
+		if cerr := errors.Join(csv.commit(), summary.commit(), report.commit()); cerr != nil {
 			return cerr
 		}
-		fmt.Fprintf(stdout, "\nwrote %s/players.csv and summary.txt\n", *out)
+		fmt.Fprintf(stdout, "\nwrote %s/players.csv, summary.txt and report.html\n", *out)
 	}
 	if err != nil {
 		return err

@@ -227,3 +227,37 @@ func tuneHTML(rep tuneReport) []byte {
 		note(b, "note", "tune.csv has every candidate played and the confirmation; rules.json is the confirmed ruleset (gamectl sim --game "+rep.def+" --rules takes it).")
 	})
 }
+
+// simHTML is a game simulation's page: the run, each cell's win rate
+// (by position, then by seat option value), and each position's mean
+// payoff with its 95% interval and its edge over the fair payoff.
+func simHTML(r *match.SimResult) []byte {
+	return reportPage(r.Def+": simulation", func(b *strings.Builder) {
+		moves := 0.0
+		if r.Games > 0 {
+			moves = float64(r.Moves) / float64(r.Games)
+		}
+		runFacts(b, append([]string{"game", r.Def, "games", fmt.Sprintf("%d of %d", r.Games, r.Requested), "ruleset", r.Rules,
+			"moves per game", fmt.Sprintf("%.1f", moves)}, simFacts(r, r.Seed+"#i")...)...)
+		if r.Games+r.Failed < r.Requested {
+			note(b, "warn", fmt.Sprintf("partial: interrupted after %d of %d games", r.Games+r.Failed, r.Requested))
+		}
+		if r.Failed > 0 {
+			note(b, "warn", fmt.Sprintf("%d games failed; first: %s", r.Failed, r.Failures[0]))
+		}
+		note(b, "note", "Win rates by seat position (1 = first to act), then by seat option value (over the seats that played it), "+
+			"with Wilson 95% intervals in percent and the edge over the fair share in percentage points.")
+		var rows [][]string
+		for _, c := range match.RateCells(r) {
+			rows = append(rows, cellRow(c))
+		}
+		htmlpage.Table(b, cellHead, rows, 1, 2, 3, 4, 5, 6)
+		note(b, "note", fmt.Sprintf("Mean payoff by seat position, with its 95%% interval (normal approximation) and its edge over the fair payoff %.4f (the mean over positions).", r.FairPayoff()))
+		var pay [][]string
+		for p := range r.Payoff {
+			m, lo, hi := r.PayoffMean(p)
+			pay = append(pay, []string{strconv.Itoa(p + 1), fmt.Sprintf("%.4f", m), fmt.Sprintf("[%.4f, %.4f]", lo, hi), fmt.Sprintf("%+.4f", m-r.FairPayoff())})
+		}
+		htmlpage.Table(b, []string{"position", "mean payoff", "95% interval", "edge"}, pay, 1, 2, 3)
+	})
+}
