@@ -285,6 +285,9 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
+			if q.CheckedMoves > 0 {
+				return nil, fieldErr("checkedMoves", "is for a trustless table only")
+			}
 			v, err := a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
 			spectating := false
 			if isNotFound(err) || err == nil && !isMember(v, uid) {
