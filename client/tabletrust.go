@@ -29,9 +29,6 @@ type TrustTable struct {
 	// after each acknowledgement, Do keeps it in its actor's seat
 	// (Table.KeepIn), so that the seat's secrets carry it.
 	Seats map[string]*trustseat.Seat
-
-	// seqs is the last log seq each uid's view held (trustview.go).
-	seqs map[string]uint64
 }
 
 // Do sends a through its actor's Table, and keeps the acknowledgement
@@ -60,8 +57,8 @@ func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 
 // View reads uid's view ("": Public's) through its Table, as the
 // table.View a trustseat.Seat reads (TrustView): once uid's seat (Seats)
-// has checked moves, only the moves after its checkpoint and the log
-// after the last seq read (trustview.go).
+// has checked moves, only the moves after its checkpoint and no log
+// (trustview.go).
 func (tt *TrustTable) View(uid string) (*table.View, error) {
 	if uid == "" {
 		uid = tt.Public

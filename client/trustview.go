@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"math"
 )
 
 // ViewAfter is View asking, at a trustless table, for the applied moves
@@ -29,11 +30,12 @@ func (t *Table) ViewAfter(ctx context.Context, afterSeq uint64, checked int) (*T
 	return t.view(ctx, d)
 }
 
-// view reads uid's view through t: after the last seq t's view held and
-// the moves uid's seat has checked, once it has checked some (a seat
-// that has checked none, a fresh one or one restored from its secrets,
-// reads the whole table once). The seat reads the protocol, never the
-// log (TrustView leaves it out), so the log after that seq is enough.
+// view reads uid's view through t: once uid's seat has checked moves,
+// only the moves after them and no log (a seat reads the protocol, never
+// the log: TrustView leaves it out), which the server answers from the
+// table's head alone; a seat that has checked none (a fresh one, one
+// restored from its secrets, one whose last view did not check) reads
+// the whole table once.
 func (tt *TrustTable) view(t *Table, uid string) (*TableView, error) {
 	checked := 0
 	if s := tt.Seats[uid]; s != nil {
@@ -41,17 +43,7 @@ func (tt *TrustTable) view(t *Table, uid string) (*TableView, error) {
 	}
 	var after uint64
 	if checked > 0 {
-		after = tt.seqs[uid]
+		after = math.MaxUint64 // no log
 	}
-	v, err := t.ViewAfter(tt.Ctx, after, checked)
-	if err != nil {
-		return nil, err
-	}
-	if tt.seqs == nil {
-		tt.seqs = map[string]uint64{}
-	}
-	for _, e := range v.Log {
-		tt.seqs[uid] = max(tt.seqs[uid], uint64(e.Seq))
-	}
-	return v, nil
+	return t.ViewAfter(tt.Ctx, after, checked)
 }

@@ -88,16 +88,19 @@ var _ tablestore.ViewerAfter = (*Store)(nil)
 // its open tail holds every event after after.Seq and, at a trustless
 // table, the head's moves start at or before after.Moves (the reader's
 // client has checked every sealed move: table.TrustlessView.MovesBase),
-// else View's reads (the head and every chunk: a reader that has checked
+// else the head and every chunk (in one GetAll: a reader that has checked
 // fewer moves, a fresh device, reads the whole protocol once).
 func (s *Store) ViewAfter(ctx context.Context, gameID, uid string, after tablestore.After) (*table.View, game.Definition, error) {
-	def, t, _, err := s.loadHead(ctx, gameID)
+	def, t, head, err := s.loadHead(ctx, gameID)
 	if err != nil {
 		return nil, nil, err
 	}
 	v := t.View(uid)
 	if uint64(t.SealedSeqs()) > after.Seq || v.Trustless != nil && v.Trustless.MovesBase > after.Moves {
-		return s.View(ctx, gameID, uid)
+		if t, err = s.whole(ctx, gameID, def, t, head); err != nil {
+			return nil, nil, err
+		}
+		v = t.View(uid)
 	}
 	return v, def, nil
 }
