@@ -285,9 +285,6 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			if q.CheckedMoves > 0 {
-				return nil, fieldErr("checkedMoves", "is for a trustless table only")
-			}
 			v, err := a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
 			spectating := false
 			if isNotFound(err) || err == nil && !isMember(v, uid) {
@@ -307,6 +304,9 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			}
 			if err != nil {
 				return nil, err
+			}
+			if q.CheckedMoves > 0 { // a dungeon game's (a table's id went on to the table's path)
+				return nil, fieldErr("checkedMoves", "is for a trustless table only")
 			}
 			ns, err := a.gameNames(ctx, q.GameID)
 			if err != nil {
