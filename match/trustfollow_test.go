@@ -93,7 +93,7 @@ func trustRecord(v *table.View, k int) (*match.Record, int) {
 // first move.
 func TestFollowAfterCheckpointAsFromFirst(t *testing.T) {
 	snaps := playTrustlessPig(t)
-	require.Greater(t, snaps[len(snaps)-1].Trustless.Played(), 30)
+	require.Greater(t, snaps[len(snaps)-1].Trustless.Played(), 20)
 	r0, _ := trustRecord(snaps[0], 0)
 	inc, err := match.FollowTrustless(pig.Def, r0)
 	require.NoError(t, err)

@@ -188,7 +188,7 @@ func TestFirestoreTrustlessViewFromCheckpoint(t *testing.T) {
 	chunks := countPrefix(docs, "c-")
 	require.Greater(t, chunks, 8)
 	t.Logf("polls: %d of the head alone, %d whole (%d of a fresh client); %d chunks", srv.heads, srv.whole, srv.fresh, chunks)
-	require.Greater(t, srv.heads, 20)
+	require.Greater(t, srv.heads, 5)
 
 	// A client that checked every move reads the head alone, and no move.
 	s := srv.seats[1]
