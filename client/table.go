@@ -255,10 +255,11 @@ func (t *Table) Act(ctx context.Context, kind string, version uint64, seat *int)
 // *TableDropped, a *TableFalseCheat or another end that does not check
 // (a *Lie).
 func (t *Table) View(ctx context.Context, afterSeq uint64) (*TableView, error) {
-	d := map[string]any{"game": t.game, "gameId": t.id}
-	if afterSeq > 0 {
-		d["afterSeq"] = afterSeq
-	}
+	return t.ViewAfter(ctx, afterSeq, 0)
+}
+
+// view is View and ViewAfter's call of getView with d.
+func (t *Table) view(ctx context.Context, d map[string]any) (*TableView, error) {
 	var v TableView
 	if err := t.f.Call(ctx, "getView", d, &v); err != nil {
 		return nil, err

@@ -56,7 +56,9 @@ func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 }
 
 // View reads uid's view ("": Public's) through its Table, as the
-// table.View a trustseat.Seat reads (TrustView).
+// table.View a trustseat.Seat reads (TrustView): once uid's seat (Seats)
+// has checked moves, only the moves after its checkpoint and no log
+// (trustview.go).
 func (tt *TrustTable) View(uid string) (*table.View, error) {
 	if uid == "" {
 		uid = tt.Public
@@ -68,7 +70,7 @@ func (tt *TrustTable) View(uid string) (*table.View, error) {
 	if t.Def == nil {
 		t.Def = tt.Def
 	}
-	v, err := t.View(tt.Ctx, 0)
+	v, err := tt.view(t, uid)
 	if err != nil {
 		return nil, err
 	}

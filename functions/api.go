@@ -308,6 +308,9 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
+			if q.CheckedMoves > 0 { // a dungeon game's (a table's id went on to the table's path)
+				return nil, fieldErr("checkedMoves", "is for a trustless table only")
+			}
 			ns, err := a.gameNames(ctx, q.GameID)
 			if err != nil {
 				return nil, err

@@ -154,7 +154,7 @@ func (a *API) gameOver(ctx context.Context, uid, id string) (bool, error) {
 		return false, err
 	}
 	if name != "" { // a table
-		v, _, err := tablestore.ViewAfter(ctx, a.tables, id, uid, math.MaxUint64) // no log read
+		v, _, err := tablestore.ViewAfter(ctx, a.tables, id, uid, noLogNorMoves) // no log read, no trustless move
 		if errors.Is(err, table.CodeNotCreated) {
 			return true, nil
 		}

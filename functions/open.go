@@ -156,7 +156,7 @@ func (a *API) relist(ctx context.Context, gameID string) {
 			phase = lobby.PhaseFinished
 		}
 	} else {
-		v, _, err := tablestore.ViewAfter(ctx, a.tables, gameID, "", math.MaxUint64) // no log read
+		v, _, err := tablestore.ViewAfter(ctx, a.tables, gameID, "", noLogNorMoves) // no log read, no trustless move
 		if err != nil {
 			a.log.Warn("relist: the table could not be read", "game", gameID, "err", err)
 			return

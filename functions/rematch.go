@@ -187,7 +187,7 @@ func (a *API) rematchDungeon(ctx context.Context, uid, old string) (any, error) 
 }
 
 func (a *API) rematchTable(ctx context.Context, uid, name, old string) (any, error) {
-	v, def, err := tablestore.ViewAfter(ctx, a.tables, old, uid, math.MaxUint64) // no log read
+	v, def, err := tablestore.ViewAfter(ctx, a.tables, old, uid, noLogNorMoves) // no log read, no trustless move
 	if err != nil {
 		return nil, err
 	}

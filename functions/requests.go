@@ -129,12 +129,15 @@ type RevealRequest struct {
 	Signature  string `json:"signature"`
 }
 
-// ViewRequest is getView's data: the game and the last log seq the
-// caller has (0 for the whole log).
+// ViewRequest is getView's data: the game, the last log seq the caller
+// has (0 for the whole log) and, at a trustless table, how many applied
+// moves its client has checked (0: none; at most the moves played; the
+// view's protocol then holds the moves after them).
 type ViewRequest struct {
-	Game     string `json:"game,omitempty"` // "" or "dungeon": the routing hint of docs/functions.md
-	GameID   string `json:"gameId"`
-	AfterSeq uint64 `json:"afterSeq,omitempty"`
+	Game         string `json:"game,omitempty"` // "" or "dungeon": the routing hint of docs/functions.md
+	GameID       string `json:"gameId"`
+	AfterSeq     uint64 `json:"afterSeq,omitempty"`
+	CheckedMoves uint32 `json:"checkedMoves,omitempty"`
 }
 
 // ExportRequest is exportGame's data.

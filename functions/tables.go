@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/game"
@@ -216,7 +218,7 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 	if !table.ValidID(q.GameID) {
 		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
-	v, def, err := tablestore.ViewAfter(ctx, a.tables, q.GameID, uid, q.AfterSeq)
+	v, def, err := tablestore.ViewAfter(ctx, a.tables, q.GameID, uid, tablestore.After{Seq: q.AfterSeq, Moves: int(q.CheckedMoves)})
 	if err != nil {
 		return nil, err
 	}
@@ -232,6 +234,9 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 			return nil, noSuchGame()
 		}
 		spectating = l != nil
+	}
+	if err := checkCheckedMoves(q.CheckedMoves, v); err != nil { // after the read is allowed: the count is the reader's to know
+		return nil, err
 	}
 	out := &TableView{Game: v.Game, GameID: q.GameID, Mode: string(v.Mode), Owner: v.Owner, Phase: string(v.Phase),
 		Version: v.Version, Rules: v.Rules, RulesHash: v.RulesHash, Seat: v.Seat, ToMove: v.ToMove, Spectating: spectating}
@@ -273,6 +278,24 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 		}
 	}
 	return out, nil
+}
+
+// noLogNorMoves is what a reader that needs neither the log nor a
+// trustless table's moves holds (a view from the head alone).
+var noLogNorMoves = tablestore.After{Seq: math.MaxUint64, Moves: math.MaxInt}
+
+// checkCheckedMoves refuses a checkedMoves that is not 0 at a table that
+// is not trustless, or past the moves v's table has applied.
+func checkCheckedMoves(n uint32, v *table.View) error {
+	switch {
+	case n == 0:
+		return nil
+	case v.Trustless == nil:
+		return fieldErr("checkedMoves", "is for a trustless table only")
+	case int(n) > v.Trustless.Played():
+		return fieldErr("checkedMoves", fmt.Sprintf("must be at most the %d moves played", v.Trustless.Played()))
+	}
+	return nil
 }
 
 // asJSON is a game's part as getView answers it: null when empty, the

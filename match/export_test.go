@@ -25,3 +25,11 @@ func IterateAllocs(s *Solver, runs int) float64 {
 // NewStyleBot is a style's bot over the policy p, as NewBot makes one
 // for a definition's style (for tests of a policy no game ships).
 func NewStyleBot(name string, p game.Policy) Bot { return styleBot{name: name, p: p} }
+
+// SkipOverlap switches off TrustlessFollower.UpdateAfter's comparison of
+// the moves it already checked until the test ends (a positive control;
+// not for parallel tests).
+func SkipOverlap(t testing.TB) {
+	skipOverlap = true
+	t.Cleanup(func() { skipOverlap = false })
+}

@@ -82,31 +82,53 @@ func (f *TrustlessFollower) sync() {
 // already followed must be exactly those checked before (else an error:
 // the server changed the past), and the new ones are checked and
 // replayed. After an error the follower must not be used again.
-func (f *TrustlessFollower) Update(r *Record) error {
+func (f *TrustlessFollower) Update(r *Record) error { return f.UpdateAfter(0, r) }
+
+// Checked is how many applied moves the follower has checked and
+// replayed: its checkpoint, which a client polling a table sends as the
+// moves it holds (the server then sends only those after them).
+func (f *TrustlessFollower) Checked() int { return len(f.moves) }
+
+// skipOverlap switches off UpdateAfter's comparison of the moves it
+// already checked (the tests' positive control only).
+var skipOverlap bool
+
+// UpdateAfter is Update for r whose Moves (and their protocol) are the
+// game's from move base on (0 <= base <= Checked(): a view of the moves
+// after those the client checked, table.TrustlessView.MovesBase): the
+// moves r holds that the follower already checked must be exactly those
+// it checked, and those after are checked from the follower's own
+// checkpoint (its transcript, next index and last links), never from
+// anything the server says of the moves before base. Errors: a base
+// past the moves checked (a gap), a negative base, and Update's.
+func (f *TrustlessFollower) UpdateAfter(base int, r *Record) error {
 	p := r.Trustless
 	switch {
 	case p == nil:
 		return fmt.Errorf("no trustless protocol")
+	case base < 0 || base > len(f.moves):
+		return fmt.Errorf("trustless: the moves shown start at move %d; %d were checked", base+1, len(f.moves))
 	case !slices.Equal(p.Seats, f.seats):
 		return fmt.Errorf("trustless: the seats' commitments changed")
-	case len(r.Moves) < len(f.moves) || len(p.Moves) != len(r.Moves):
-		return fmt.Errorf("trustless: %d moves (%d with their protocol) after %d followed", len(r.Moves), len(p.Moves), len(f.moves))
+	case base+len(r.Moves) < len(f.moves) || len(p.Moves) != len(r.Moves):
+		return fmt.Errorf("trustless: %d moves (%d with their protocol) after %d followed", base+len(r.Moves), len(p.Moves), len(f.moves))
 	}
-	for i, s := range f.moves {
-		if r.Moves[i] != s || !sameMove(p.Moves[i], f.seen[i]) {
+	for i := base; i < len(f.moves) && !skipOverlap; i++ {
+		if r.Moves[i-base] != f.moves[i] || !sameMove(p.Moves[i-base], f.seen[i]) {
 			return fmt.Errorf("trustless: move %d changed since it was checked", i+1)
 		}
 	}
-	for i := len(f.moves); i < len(r.Moves); i++ {
-		mv, err := decodeCanonicalMove(f.kinds, r.Moves[i])
+	for i := len(f.moves); i < base+len(r.Moves); i++ {
+		mv, err := decodeCanonicalMove(f.kinds, r.Moves[i-base])
 		if err != nil {
 			return fmt.Errorf("move %d: %w", i+1, err)
 		}
-		if p.Moves[i].Move != "" && p.Moves[i].Move != r.Moves[i] {
-			return fmt.Errorf("move %d: the protocol names %s, the moves %s", i+1, p.Moves[i].Move, r.Moves[i])
+		pm := &p.Moves[i-base]
+		if pm.Move != "" && pm.Move != r.Moves[i-base] {
+			return fmt.Errorf("move %d: the protocol names %s, the moves %s", i+1, pm.Move, r.Moves[i-base])
 		}
 		what := fmt.Sprintf("move %d (%s by seat %d)", i+1, mv.Kind, mv.Seat)
-		key, d, err := f.c.move(what, p.Seats, f.kinds, mv, &p.Moves[i], false)
+		key, d, err := f.c.move(what, p.Seats, f.kinds, mv, pm, false)
 		if err == nil {
 			err = d
 		}
@@ -116,8 +138,8 @@ func (f *TrustlessFollower) Update(r *Record) error {
 		if _, err := f.Match.ApplyKeyed(mv, key); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
-		f.moves = append(f.moves, r.Moves[i])
-		f.seen = append(f.seen, p.Moves[i])
+		f.moves = append(f.moves, r.Moves[i-base])
+		f.seen = append(f.seen, *pm)
 	}
 	f.sync()
 	return nil

@@ -150,3 +150,22 @@ func (t *Table) trustKeys(moves []game.Move) ([]*[32]byte, error) {
 	}
 	return keys, nil
 }
+
+// After cuts v's applied moves to those after the reader's first k
+// (k >= 0: the moves it has checked), when it holds more: Moves then
+// starts at min(k, MovesBase+len(Moves)), which MovesBase says. A view
+// that already starts at or after k is left as it is; the pending round,
+// transcript and next index are never cut.
+func (v *TrustlessView) After(k int) {
+	played := v.MovesBase + len(v.Moves)
+	k = min(k, played)
+	if k <= v.MovesBase {
+		return
+	}
+	v.Moves = slices.Clone(v.Moves[k-v.MovesBase:])
+	v.MovesBase = k
+}
+
+// Played is how many moves the table has applied: MovesBase and those in
+// Moves.
+func (v *TrustlessView) Played() int { return v.MovesBase + len(v.Moves) }

@@ -80,23 +80,45 @@ type Store interface {
 	Idle(ctx context.Context, phase table.Phase, before int64, limit int) ([]table.IdleTable, error)
 }
 
-// ViewerAfter is a Store that may leave out of a view's log the events
-// a reader already read: ViewAfter is View whose Log holds at least
-// every event after afterSeq (those before it may be missing). A store
-// whose View reads more for older events implements it (fstables: a
-// view after a recent seq reads the head alone).
+// After is what a reader already holds of a table: Seq, the last log
+// seq it read (0: none); Moves, at a trustless table, how many applied
+// moves it has checked from the first (0: none; its client checks the
+// protocol from that checkpoint on, match.TrustlessFollower.UpdateAfter).
+type After struct {
+	Seq   uint64
+	Moves int
+}
+
+// ViewerAfter is a Store that may leave out of a view what a reader
+// already holds: ViewAfter is View whose Log holds at least every event
+// after after.Seq (those before it may be missing) and whose trustless
+// protocol holds at least every applied move after the first after.Moves
+// (table.TrustlessView.MovesBase says where its moves start). A store
+// whose View reads more for older events or moves implements it
+// (fstables: a view after a recent seq, and after a trustless table's
+// sealed moves, reads the head alone).
 type ViewerAfter interface {
-	ViewAfter(ctx context.Context, gameID, uid string, afterSeq uint64) (*table.View, game.Definition, error)
+	ViewAfter(ctx context.Context, gameID, uid string, after After) (*table.View, game.Definition, error)
 }
 
 // ViewAfter returns s's view of gameID for uid whose log holds at least
-// every event after afterSeq: s.ViewAfter if s is a ViewerAfter, else
-// s.View.
-func ViewAfter(ctx context.Context, s Store, gameID, uid string, afterSeq uint64) (*table.View, game.Definition, error) {
+// every event after after.Seq (s.ViewAfter if s is a ViewerAfter, else
+// s.View), its trustless moves cut to those after after.Moves (at most
+// the moves played: table.TrustlessView.After), so that every store
+// answers a trustless reader with the same moves.
+func ViewAfter(ctx context.Context, s Store, gameID, uid string, after After) (*table.View, game.Definition, error) {
+	var v *table.View
+	var def game.Definition
+	var err error
 	if va, ok := s.(ViewerAfter); ok {
-		return va.ViewAfter(ctx, gameID, uid, afterSeq)
+		v, def, err = va.ViewAfter(ctx, gameID, uid, after)
+	} else {
+		v, def, err = s.View(ctx, gameID, uid)
 	}
-	return s.View(ctx, gameID, uid)
+	if err == nil && v.Trustless != nil {
+		v.Trustless.After(after.Moves)
+	}
+	return v, def, err
 }
 
 // Memory is the in-memory Store (over table.Memory): every request is

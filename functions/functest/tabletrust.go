@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
@@ -27,6 +28,13 @@ type TrustTable struct {
 	// Answered, when not nil, is shown each success answer with its
 	// action (the server's acknowledgement included); its error ends Do.
 	Answered func(a table.Action, r *functions.TableResult) error
+	// Checkpoint, when set, makes View ask for the moves after those the
+	// viewer's seat has checked (getView's checkedMoves; the public view:
+	// Players[0]'s seat) and no log, once it has checked some, as
+	// client.TrustTable does; Tails counts the views so answered whose
+	// protocol starts after the first move.
+	Checkpoint bool
+	Tails      int
 }
 
 func (tt *TrustTable) token(uid string) string {
@@ -85,7 +93,7 @@ func (tt *TrustTable) Do(a table.Action) (*table.Result, error) {
 // View returns getView for uid as the table.View a trustseat.Seat reads
 // (its log left out: the bots read the protocol and the legal moves).
 func (tt *TrustTable) View(uid string) (*table.View, error) {
-	v, err := TableView(tt.Ctx, tt.C, tt.ID, tt.token(uid))
+	v, err := tt.view(uid)
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +117,28 @@ func (tt *TrustTable) View(uid string) (*table.View, error) {
 		out.Outcome = &table.Outcome{Abandoned: o.Abandoned, Winners: o.Winners, Payoffs: o.Payoffs, Reason: o.Reason, Missing: o.Missing}
 	}
 	return out, nil
+}
+
+// view is getView for uid, after its seat's checkpoint with Checkpoint.
+func (tt *TrustTable) view(uid string) (*functions.TableView, error) {
+	checked := 0
+	for i, s := range tt.Seats {
+		if tt.Checkpoint && (s.UID() == uid || uid == "" && i == 0) {
+			checked = s.Checked()
+		}
+	}
+	if checked == 0 {
+		return TableView(tt.Ctx, tt.C, tt.ID, tt.token(uid))
+	}
+	var v functions.TableView
+	d := map[string]any{"gameId": tt.ID, "afterSeq": uint64(math.MaxUint64), "checkedMoves": checked}
+	if err := tt.C.Call(tt.Ctx, "getView", tt.token(uid), d, &v); err != nil {
+		return nil, err
+	}
+	if v.Trustless != nil && v.Trustless.MovesBase > 0 {
+		tt.Tails++
+	}
+	return &v, nil
 }
 
 // NewTrustTable creates the trustless table id of def through createGame

@@ -79,7 +79,9 @@ func (s *Seat) Join(actionID string, version uint64, options map[string]string, 
 		ChainHead: hex.EncodeToString(head[:]), PublicKey: hex.EncodeToString(s.pub), Signature: hex.EncodeToString(sig)}
 }
 
-// follow checks the view's protocol and replays the game from it.
+// follow checks the view's protocol and replays the game from it: from
+// the first move, or, once the seat has checked some, from its own
+// checkpoint (a view of the moves after those: MovesBase, Checked).
 func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
 	p := v.Trustless
 	if p == nil {
@@ -112,10 +114,13 @@ func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
 		}
 	}
 	var err error
-	if s.f == nil {
+	switch {
+	case s.f == nil && p.MovesBase > 0:
+		err = fmt.Errorf("the view shows the moves from move %d, and the seat has checked none (read the whole view: Checked)", p.MovesBase+1)
+	case s.f == nil:
 		s.f, err = match.FollowTrustlessDealt(s.def, r, s.dealerOrNil())
-	} else {
-		err = s.f.Update(r)
+	default:
+		err = s.f.UpdateAfter(p.MovesBase, r) // from the seat's own checkpoint
 	}
 	if err != nil {
 		s.f = nil

@@ -48,8 +48,9 @@
 // the seat documents whose part changed; a refused action or a retry
 // (table.Result.Replayed) writes nothing. A whole view, a record and
 // Saved read the head, then its chunks (table.JoinHead); ViewAfter a
-// seq in the open tail reads the head alone, but at a trustless table
-// whose head sealed moves (docs/store.md, "The saved table's parts"). Of two actions at once
+// seq in the open tail reads the head alone, at a trustless table only
+// for a reader whose client has checked the moves the head sealed
+// (docs/store.md, "The saved table's parts"). Of two actions at once
 // on a table, Firestore's locks serialise them and the loser is retried
 // on the winner's table (then stale_version if it named the version).
 package fstables
@@ -232,17 +233,29 @@ func (s *Store) Game(ctx context.Context, gameID string) (string, error) {
 // (immutable once written, and never fewer than the head counts).
 func (s *Store) load(ctx context.Context, gameID string) (game.Definition, *table.Table, error) {
 	def, t, head, err := s.loadHead(ctx, gameID)
-	if err != nil || t.SealedChunks() == 0 {
-		return def, t, err
-	}
-	data, err := s.join(ctx, gameID, head, t.SealedChunks())
 	if err != nil {
 		return nil, nil, err
 	}
-	if t, err = table.Restore(def, data); err != nil {
-		return nil, nil, fmt.Errorf("fstables: %s: %w", gameID, err)
+	if t, err = s.whole(ctx, gameID, def, t, head); err != nil {
+		return nil, nil, err
 	}
 	return def, t, nil
+}
+
+// whole is the table whose head t (saved as head) loadHead read, joined
+// with its sealed chunks (one GetAll; none read when it has none).
+func (s *Store) whole(ctx context.Context, gameID string, def game.Definition, t *table.Table, head []byte) (*table.Table, error) {
+	if t.SealedChunks() == 0 {
+		return t, nil
+	}
+	data, err := s.join(ctx, gameID, head, t.SealedChunks())
+	if err != nil {
+		return nil, err
+	}
+	if t, err = table.Restore(def, data); err != nil {
+		return nil, fmt.Errorf("fstables: %s: %w", gameID, err)
+	}
+	return t, nil
 }
 
 // loadHead reads and restores the head of the table gameID alone (one

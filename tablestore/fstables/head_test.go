@@ -95,7 +95,7 @@ func (w *twin) views(afterSeq uint64) {
 		got, _, err := w.fs.View(ctx, w.g, u)
 		require.NoError(w.t, err)
 		require.Equal(w.t, want, got)
-		after, _, err := tablestore.ViewAfter(ctx, w.fs, w.g, u, afterSeq)
+		after, _, err := tablestore.ViewAfter(ctx, w.fs, w.g, u, tablestore.After{Seq: afterSeq})
 		require.NoError(w.t, err)
 		cut := func(v *table.View) []table.Event {
 			var out []table.Event

@@ -85,20 +85,22 @@ func (s *Store) join(ctx context.Context, gameID string, head []byte, n int) ([]
 var _ tablestore.ViewerAfter = (*Store)(nil)
 
 // ViewAfter implements tablestore.ViewerAfter: one read of the head when
-// its open tail holds every event after afterSeq (a client polling with
-// the last seq it read), else View's reads. A trustless table whose
-// head sealed moves is read whole too: its view's protocol holds every
-// applied move from the first (the seats' clients check the transcript
-// from the start: trustseat, match.FollowTrustless), which the head
-// alone does not (table.TrustlessView.MovesBase).
-func (s *Store) ViewAfter(ctx context.Context, gameID, uid string, afterSeq uint64) (*table.View, game.Definition, error) {
-	def, t, _, err := s.loadHead(ctx, gameID)
+// its open tail holds every event after after.Seq and, at a trustless
+// table, the head's moves start at or before after.Moves (the reader's
+// client has checked every sealed move: table.TrustlessView.MovesBase),
+// else the head and every chunk (in one GetAll: a reader that has checked
+// fewer moves, a fresh device, reads the whole protocol once).
+func (s *Store) ViewAfter(ctx context.Context, gameID, uid string, after tablestore.After) (*table.View, game.Definition, error) {
+	def, t, head, err := s.loadHead(ctx, gameID)
 	if err != nil {
 		return nil, nil, err
 	}
 	v := t.View(uid)
-	if uint64(t.SealedSeqs()) > afterSeq || v.Trustless != nil && v.Trustless.MovesBase > 0 {
-		return s.View(ctx, gameID, uid)
+	if uint64(t.SealedSeqs()) > after.Seq || v.Trustless != nil && v.Trustless.MovesBase > after.Moves {
+		if t, err = s.whole(ctx, gameID, def, t, head); err != nil {
+			return nil, nil, err
+		}
+		v = t.View(uid)
 	}
 	return v, def, nil
 }

@@ -56,8 +56,10 @@ func (s *trustTwin) View(uid string) (*table.View, error) {
 // A trustless Pig table on a store that seals every 4 events plays as on
 // the in-memory store, its seats' clients following its protocol from
 // Firestore's views: the same results, and the same views whole and
-// after a recent seq (ViewAfter reads a trustless table whose head
-// sealed moves whole: its clients check every move from the first).
+// after a recent seq (ViewAfter, for a reader that sends no checkpoint,
+// reads a trustless table whose head sealed moves whole: such a client
+// checks every move from the first; TestFirestoreTrustlessViewFromCheckpoint
+// has the readers that send one).
 // Midway its private documents are replaced by the table saved whole
 // before snapshots (fairboard-table/v1, no snapshot), which restores by
 // replay and plays on. Its applied moves' signatures and rounds' links
