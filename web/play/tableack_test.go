@@ -33,6 +33,9 @@ import (
 // success (client.TestTableDroppedThenBlamed's store, in Go). Once forge
 // is set, the views it shows uid carry the other seats' reveal markers of
 // the pending round with a bit of their signatures flipped: forged.
+// It counts the views it shows uid (views: the page's polls) and the
+// actions uid sends other than joins (sends: reveals, moves, deal
+// actions, aborts), dropped or not.
 type dropReveals struct {
 	tablestore.Store
 	uid   string
@@ -40,12 +43,31 @@ type dropReveals struct {
 	mu    sync.Mutex
 	hit   *table.Action
 	forge bool
+	views int
+	sends int
+}
+
+// counts answers the views shown to uid and the actions it sent so far.
+func (s *dropReveals) counts() (views, sends int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.views, s.sends
+}
+
+// setForge turns the forging of markers on or off.
+func (s *dropReveals) setForge(on bool) {
+	s.mu.Lock()
+	s.forge = on
+	s.mu.Unlock()
 }
 
 func (s *dropReveals) View(ctx context.Context, gameID, uid string) (*table.View, game.Definition, error) {
 	v, def, err := s.Store.View(ctx, gameID, uid)
 	s.mu.Lock()
 	forge := s.forge
+	if uid == s.uid {
+		s.views++
+	}
 	s.mu.Unlock()
 	if err != nil || !forge || uid != s.uid || v.Trustless == nil || v.Trustless.Pending == nil {
 		return v, def, err
@@ -69,6 +91,9 @@ func (s *dropReveals) View(ctx context.Context, gameID, uid string) (*table.View
 func (s *dropReveals) Do(ctx context.Context, gameID string, a table.Action) (*table.Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if a.Actor == s.uid && a.Kind != table.KindJoin {
+		s.sends++
+	}
 	if !s.drop || s.hit != nil || a.Actor != s.uid || a.Kind != table.KindReveal {
 		return s.Store.Do(ctx, gameID, a)
 	}
@@ -90,6 +115,17 @@ var ackSeed = bytes.Repeat([]byte{0x5a}, ed25519.SeedSize)
 // Alice's page reveals his round by itself. It answers the table, Alice's
 // page and the index of the round.
 func ackTable(t *testing.T, m *memTable, tables tablestore.Store, pinned string) (*functest.TrustTable, *player, string, uint32) {
+	t.Helper()
+	tt, alice, id, index := ackRound(t, m, tables, pinned)
+	alice.WaitFor(`document.getElementById("tg-trust-ack").dataset.ack !== ""`, time.Minute)
+	// Bob's marker, as the store showed it, is his signature: no lie said.
+	require.Equal(t, "", alice.String(`document.getElementById("tg-trust-marks").dataset.lie`), alice.String(`document.getElementById("tg-trust-marks").textContent`))
+	return tt, alice, id, index
+}
+
+// ackRound is ackTable up to Bob's roll: the round, with Bob's marker,
+// awaits Alice's reveal; it does not wait for her page.
+func ackRound(t *testing.T, m *memTable, tables tablestore.Store, pinned string) (*functest.TrustTable, *player, string, uint32) {
 	t.Helper()
 	key := ed25519.NewKeyFromSeed(ackSeed)
 	m.srv = newServerAck(t, []store.Store{store.NewMemory()}, names.NewMemory(), tables, functions.InsecureDevVerifier{}, func(string) play.Config {
@@ -117,9 +153,6 @@ func ackTable(t *testing.T, m *memTable, tables tablestore.Store, pinned string)
 	require.NotNil(t, v.Trustless.Pending)
 	require.True(t, slices.ContainsFunc(v.Trustless.Pending.Reveals, func(m table.RevealMarker) bool { return m.UID == "bob" }),
 		"the round shows Bob's marker: the page checks it before it reveals")
-	alice.WaitFor(`document.getElementById("tg-trust-ack").dataset.ack !== ""`, time.Minute)
-	// Bob's marker, as the store showed it, is his signature: no lie said.
-	require.Equal(t, "", alice.String(`document.getElementById("tg-trust-marks").dataset.lie`), alice.String(`document.getElementById("tg-trust-marks").textContent`))
 	return tt, alice, id, v.Trustless.Pending.Index
 }
 
@@ -158,7 +191,9 @@ func keptAck(t *testing.T, p *player, id string) *trustseat.Ack {
 // none. Reveal markers (docs/play.md, "Markers checked"): before the
 // abort the store shows Alice Bob's marker with its signature forged, and
 // her page names the lie (seat, player, round); before that, and on the
-// control's honest store, her page names none.
+// control's honest store, her page names none. After the lie her page
+// sends nothing more at the table (stopAfterLie; the control: on the
+// honest first round her page sent its reveal).
 func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 	m := newMemTable(t)
 	pub := ed25519.NewKeyFromSeed(ackSeed).Public().(ed25519.PublicKey)
@@ -174,13 +209,14 @@ func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 	require.NotNil(t, ack, "the acknowledgement is kept with the seat's secrets")
 	require.True(t, trustseat.VerifyAck(pub, ack), "it verifies under the server's key")
 	require.Equal(t, []any{id, "alice", table.KindReveal, index}, []any{ack.GameID, ack.Action.Actor, ack.Action.Kind, ack.Action.Reveal.Index})
+	// Honest markers: her page sent its reveal, the one action it had to.
+	_, sends := ds.counts()
+	require.Equal(t, 1, sends, "Alice's page sent one action, her reveal")
 
 	// The store now shows Alice Bob's marker forged (docs/play.md,
 	// "Markers checked"): her page names the lie within a poll, Bob's
 	// seat, the round and the signature; honest until then (ackTable).
-	ds.mu.Lock()
-	ds.forge = true
-	ds.mu.Unlock()
+	ds.setForge(true)
 	alice.WaitFor(`document.getElementById("tg-trust-marks").dataset.lie === "1"`, time.Minute)
 	lie := alice.String(`document.getElementById("tg-trust-marks").textContent`)
 	t.Logf("the page says of the forged marker: %s", lie)
@@ -191,6 +227,8 @@ func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 
 	// The deadline passes with Alice's reveal dropped: the abort names her.
 	alice.WaitFor(`!document.getElementById("tg-trust-abort").hidden`, time.Minute)
+	_, sends = ds.counts()
+	require.Equal(t, 1, sends, "after the lie, until the abort, Alice's page sent nothing more")
 	alice.Click("#tg-trust-abort")
 	alice.WaitFor(`document.getElementById("tg-trust-blame").dataset.dropped === "1"`, time.Minute)
 	end, err := tt.View("alice")
@@ -218,4 +256,34 @@ func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 	require.Nil(t, keptAck(t, alice2, id2), "a refused acknowledgement is not kept")
 	require.Equal(t, "", alice2.String(`document.getElementById("tg-trust-marks").dataset.lie`), "an honest store's markers: no lie")
 	alice2.CheckConsole(expectedConsole...)
+
+	// The stop after a lie, on a third table: no more sends.
+	stopAfterLie(t, m, pub)
+}
+
+// stopAfterLie is the stop after a lie (docs/play.md, "Markers checked"),
+// on a new table of m's browser: the store shows
+// Alice Bob's marker of his first roll forged from the start; her page
+// names the lie and sends no reveal. The store then shows the round as it
+// is, the same round her page reveals on an honest store (the control:
+// TestTrustlessAckKeptAndBlamedInChromium's first table, where her page
+// sent exactly its reveal); her page reads it at least twice more
+// (three of its polls counted in the store after the forging stopped)
+// and still sends nothing: no reveal, move or other action reaches the
+// store, and the page did not try one (body's data-reveals-sent).
+func stopAfterLie(t *testing.T, m *memTable, pub ed25519.PublicKey) {
+	t.Helper()
+	m3 := &memTable{t: t, ctx: m.ctx, b: m.b}
+	fs := &dropReveals{Store: tablestore.NewMemory(registry.Lookup), uid: "alice", forge: true}
+	_, alice, _, index := ackRound(t, m3, fs, hex.EncodeToString(pub))
+	alice.WaitFor(`document.getElementById("tg-trust-marks").dataset.lie === "1"`, time.Minute)
+	require.Contains(t, alice.String(`document.getElementById("tg-trust-marks").textContent`), fmt.Sprintf("seat 0 (bob) revealed round %d", index))
+	fs.setForge(false)
+	seen, _ := fs.counts()
+	require.Eventually(t, func() bool { v, _ := fs.counts(); return v >= seen+3 }, time.Minute, 50*time.Millisecond, "Alice's page reads the table on")
+	_, sends := fs.counts()
+	require.Zero(t, sends, "after the lie Alice's page sends nothing at this table")
+	require.Equal(t, "", alice.String(`document.body.dataset.revealsSent || ""`), "her page tried no reveal")
+	require.Equal(t, "1", alice.String(`document.getElementById("tg-trust-marks").dataset.lie`), "the lie stays named")
+	alice.CheckConsole(expectedConsole...)
 }
