@@ -17,7 +17,6 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/service"
@@ -95,13 +94,13 @@ func TestTrustTableViewsFromCheckpoint(t *testing.T) {
 					return v.Legal[len(v.Legal)-1]
 				}
 				for _, mv := range v.Legal {
-					if mv.Kind == pig.KindHold && rolls >= 3 {
+					if mv.Kind == "hold" && rolls >= 3 {
 						rolls = 0
 						return mv
 					}
 				}
 				rolls++
-				return game.Move{Kind: pig.KindRoll}
+				return game.Move{Kind: "roll"}
 			}
 			end, err := trustseat.Play(tt, seats, choose, nil, 4000)
 			require.NoError(t, err)

@@ -79,3 +79,15 @@ func DecodePart(name string, data []byte, v any) error {
 	}
 	return nil
 }
+
+// FixtureReplayer is implemented by a definition that keeps golden
+// fixtures in a format of its own (the dungeon's engine fixtures, which
+// predate game records): `gamectl replay FILE` hands it a file that is not
+// a game record. ReplayFixture reads and replays the fixture at path:
+// its one-line summary when the replay is identical, a divergence (the
+// first step, event or audit entry that differs), or an error when the
+// file is not one of its fixtures or cannot be replayed at all (bad
+// input).
+type FixtureReplayer interface {
+	ReplayFixture(path string) (summary string, divergence, err error)
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/table"
 )
@@ -19,7 +18,7 @@ import (
 // kuhnTableRecord plays a crypto Kuhn poker table to its end (each seat
 // passes) and returns its record as exportGame gives it.
 func kuhnTableRecord(t *testing.T) []byte {
-	tb, res, err := table.Create(kuhn.Def, table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto})
+	tb, res, err := table.Create(kuhnDef(t), table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto})
 	require.NoError(t, err)
 	for i := range 2 {
 		res, err = tb.Do(table.Action{Actor: fmt.Sprintf("u%d", i), ActionID: "j", Version: res.Version, Kind: table.KindJoin, Seat: i})
@@ -29,7 +28,7 @@ func kuhnTableRecord(t *testing.T) []byte {
 	require.NoError(t, err)
 	for i := range 2 {
 		res, err = tb.Do(table.Action{Actor: fmt.Sprintf("u%d", i), ActionID: "p", Version: res.Version, Kind: table.KindMove,
-			Move: game.AppendMoveJSON(nil, kuhn.Def.Kinds(), game.Move{Seat: i, Kind: "pass"})})
+			Move: game.AppendMoveJSON(nil, kuhnDef(t).Kinds(), game.Move{Seat: i, Kind: "pass"})})
 		require.NoError(t, err)
 	}
 	rec, err := tb.Record("u0")
@@ -72,4 +71,13 @@ func TestVerifyTableDecks(t *testing.T) {
 		require.Equal(t, c.code, code, "%s: %s", c.name, errs)
 		require.Contains(t, errs, c.want, c.name)
 	}
+}
+
+// kuhnDef is Kuhn poker as the registry wires it (lookupGame): the tests
+// of the command reach a game as the command does.
+func kuhnDef(t *testing.T) game.Definition {
+	t.Helper()
+	def, err := lookupGame("kuhn")
+	require.NoError(t, err)
+	return def
 }

@@ -17,9 +17,9 @@ const module = "github.com/fairboard/fairboard/"
 var wiring = []string{"cmd/gamectl", "functions/deploy", "web/play/wasm", "web/verify/judge"}
 
 // exceptions are the other imports of a game from outside games/ that
-// stand for now: gamectl replay reads the dungeon's golden fixtures
-// directly (issue 27: replay is to read the game from the file).
-var exceptions = []string{"cmd/gamectl -> games/dungeon/fixtures"}
+// stand: none (gamectl replay reaches the dungeon's golden fixtures
+// through its definition, game.FixtureReplayer).
+var exceptions []string
 
 // strays returns every import "pkg -> games/..." of imports (each
 // package's direct imports, paths without the module prefix) from a
@@ -72,8 +72,9 @@ func importsOf(t *testing.T) map[string][]string {
 
 // TestOnlyTheWiringImportsAGame: the machinery imports no game; the
 // programs reach the games through the registry alone. The positive
-// control plants an import of the dungeon's rules into export, and one
-// of the registry into bot: strays must name both.
+// control plants an import of the dungeon's rules into export, one of
+// the registry into bot and one of the dungeon's fixtures into gamectl:
+// strays must name all three.
 func TestOnlyTheWiringImportsAGame(t *testing.T) {
 	imports := importsOf(t)
 	require.Contains(t, imports["web/play/wasm"], "games/registry", "the js/wasm listing is missing")
@@ -84,5 +85,6 @@ func TestOnlyTheWiringImportsAGame(t *testing.T) {
 		"bot":         {"games/registry"},
 		"cmd/gamectl": {"games/registry", "games/dungeon/fixtures"},
 	}
-	require.Equal(t, []string{"bot -> games/registry", "export -> games/dungeon/reducers"}, strays(planted))
+	require.Equal(t, []string{"bot -> games/registry", "cmd/gamectl -> games/dungeon/fixtures", "export -> games/dungeon/reducers"}, strays(planted),
+		"gamectl reaching the dungeon's fixtures directly is a stray too")
 }
