@@ -53,14 +53,14 @@ func (c *recorder) DrawDealt(deckID string, n, pos int, free []int, tag rng.Tag,
 		}
 		c.Shuffle(order, tag, &rng.Ctx{DeckID: deckID})
 		if i < 0 {
-			c.dealt = append(c.dealt, DealtDeck{DeckID: deckID, Order: order})
-		} else {
-			c.dealt[i].Order = order
+			i = len(c.dealt)
+			c.dealt = append(c.dealt, DealtDeck{DeckID: deckID})
 		}
+		c.dealt[i].Order = order
 	} else if i < 0 {
 		return game.Hidden, true, fmt.Errorf("%w: position %d of deck %q drawn before its position 0", rng.ErrRange, pos, deckID)
 	}
-	d := c.dealt[slices.IndexFunc(c.dealt, func(d DealtDeck) bool { return d.DeckID == deckID })]
+	d := c.dealt[i]
 	if len(d.Order) != n {
 		return game.Hidden, true, fmt.Errorf("%w: deck %q of %d cards drawn as one of %d", rng.ErrRange, deckID, len(d.Order), n)
 	}
@@ -84,6 +84,15 @@ func (m *Match) Dealt() []DealtDeck {
 	return m.rec.dealt
 }
 
+// checkDealDraws refuses DealDraws (bad_setup) but for a crypto match
+// that keeps its record.
+func checkDealDraws(cfg Config) error {
+	if cfg.DealDraws && (cfg.Mode != rng.ModeCrypto || cfg.Lean) {
+		return game.Reject(game.CodeBadSetup, "dealt draws are for a crypto match that keeps its record")
+	}
+	return nil
+}
+
 // checkDealt checks a snapshot's dealt decks: none without
 // cfg.DealDraws; else each under its own id (not empty, at most 256
 // bytes), its order a permutation of 0..n-1, n from 1 to MaxDeckCards.
@@ -91,8 +100,8 @@ func checkDealt(cfg Config, dealt []DealtDeck) error {
 	if len(dealt) > 0 && !cfg.DealDraws {
 		return fmt.Errorf("match: dealt decks in the snapshot of a match that does not deal its draws")
 	}
-	if cfg.DealDraws && (cfg.Mode != rng.ModeCrypto || cfg.Lean) {
-		return fmt.Errorf("match: dealt draws are for a crypto match that keeps its record")
+	if err := checkDealDraws(cfg); err != nil {
+		return err
 	}
 	for i, d := range dealt {
 		n := len(d.Order)

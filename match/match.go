@@ -135,8 +135,8 @@ func setup(def game.Definition, cfg Config, s *rng.Stream, base game.Rand) (*Mat
 	if rules.Game() != def.Name() {
 		return nil, game.Reject(game.CodeBadRuleset, fmt.Sprintf("a %s ruleset for a game of %s", rules.Game(), def.Name()))
 	}
-	if cfg.DealDraws && (cfg.Mode != rng.ModeCrypto || cfg.Lean) {
-		return nil, game.Reject(game.CodeBadSetup, "dealt draws are for a crypto match that keeps its record")
+	if err := checkDealDraws(cfg); err != nil {
+		return nil, err
 	}
 	m := &Match{def: def, kinds: def.Kinds(), cfg: cfg, rules: rules, stream: s, moved: make([]bool, len(cfg.Seats))}
 	if base == nil {

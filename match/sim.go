@@ -144,23 +144,7 @@ func Simulate(ctx context.Context, cfg SimConfig) (*SimResult, error) {
 		if cfg.precision > 0 {
 			hi = min(hi, (lo/PrecisionBatch+1)*PrecisionBatch) // a look at every PrecisionBatch games
 		}
-		var next atomic.Int64
-		next.Store(lo)
-		var wg sync.WaitGroup
-		for w := range cfg.Workers {
-			wg.Add(1)
-			go func() {
-				worker := workers[w]
-				defer func() { workers[w] = worker }()
-				defer wg.Done()
-				for i := next.Add(1) - 1; i < hi; i = next.Add(1) - 1 {
-					r := &batch[i-lo]
-					r.rows = r.rows[:0]
-					playOne(&cfg, i, r, &worker)
-				}
-			}()
-		}
-		wg.Wait()
+		playBatch(&cfg, workers, batch, lo, hi)
 		for i := lo; i < hi; i++ {
 			r := &batch[i-lo]
 			res.tally(&cfg, i, r, failureOf(cfg.Seed, i, r.err))
@@ -236,11 +220,32 @@ func (res *SimResult) tally(cfg *SimConfig, i int64, r *gameResult, failure stri
 	}
 }
 
-// playOne plays game i into r, on the worker's match *m (Match.Reset)
-// or a new one.
+// playBatch plays games [lo, hi) of cfg into batch[i-lo] on cfg.Workers
+// goroutines, which take the games in turn; worker w carries its match
+// (workers[w]) from game to game and leaves it there for the next batch.
+func playBatch(cfg *SimConfig, workers []*Match, batch []gameResult, lo, hi int64) {
+	var next atomic.Int64
+	next.Store(lo)
+	var wg sync.WaitGroup
+	for w := range cfg.Workers {
+		wg.Add(1)
+		go func() {
+			worker := workers[w]
+			defer func() { workers[w] = worker }()
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < hi; i = next.Add(1) - 1 {
+				playOne(cfg, i, &batch[i-lo], &worker)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// playOne plays game i into r (its players.csv rows anew), on the
+// worker's match *m (Match.Reset) or a new one.
 func playOne(cfg *SimConfig, i int64, r *gameResult, m **Match) {
 	seed := cfg.Seed + "#" + strconv.FormatInt(i, 10)
-	r.err, r.moves = nil, 0
+	r.err, r.moves, r.rows = nil, 0, r.rows[:0]
 	opts := cfg.Def.Seats().Options
 	r.opts = dealIndexes(opts, i, cfg.Seats)
 	seats := make([]game.Seat, cfg.Seats)

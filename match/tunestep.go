@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"github.com/fairboard/fairboard/game"
 )
@@ -159,21 +157,7 @@ func playGames(ctx context.Context, cfg SimConfig, from, to int64) ([]PartGame, 
 			return nil, fmt.Errorf("interrupted: %w", err)
 		}
 		hi := min(to, lo+simBatch)
-		var next atomic.Int64
-		next.Store(lo)
-		var wg sync.WaitGroup
-		for w := range cfg.Workers {
-			wg.Add(1)
-			go func() {
-				worker := workers[w]
-				defer func() { workers[w] = worker }()
-				defer wg.Done()
-				for i := next.Add(1) - 1; i < hi; i = next.Add(1) - 1 {
-					playOne(&cfg, i, &batch[i-lo], &worker)
-				}
-			}()
-		}
-		wg.Wait()
+		playBatch(&cfg, workers, batch, lo, hi)
 		for i := lo; i < hi; i++ {
 			r := &batch[i-lo]
 			if r.err != nil {
