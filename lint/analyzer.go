@@ -18,6 +18,7 @@ var (
 	allow     = patterns{module + "/rng/..."}
 	rngRoot   = module + "/rng"
 	reducers  = patterns{module + "/engine/...", module + "/game/...", module + "/games/..."}
+	drivers   = patterns{module + "/games/*/tools/..."}
 	transport = patterns{module + "/functions/...", module + "/store/..."}
 )
 
@@ -30,7 +31,8 @@ var Analyzer = &analysis.Analyzer{
 randlint reports uses of math/rand, math/rand/v2, crypto/rand,
 golang.org/x/exp/rand and hash/maphash and reads of /dev/urandom outside the
 -allow packages; the clock (time.Now) used as seed material anywhere; RNG
-construction in -reducers packages; draws in -transport packages; and map
+construction in -reducers packages (but a game's -drivers); draws in
+-transport packages; and map
 ranges whose order can reach the RNG, an event or the state.`,
 	URL: "https://github.com/fairboard/fairboard/blob/main/docs/lint.md",
 	Run: run,
@@ -43,6 +45,8 @@ func init() {
 		"import path of the RNG package (its subpackages are RNG packages too)")
 	Analyzer.Flags.Var(&reducers, "reducers",
 		"comma-separated import-path patterns of packages that must receive, never build, an RNG")
+	Analyzer.Flags.Var(&drivers, "drivers",
+		"comma-separated import-path patterns, within -reducers, of a game's own tools that drive it as callers do (build RNGs; map ranges checked as outside -reducers)")
 	Analyzer.Flags.Var(&transport, "transport",
 		"comma-separated import-path patterns of packages that must never draw from the RNG")
 }
@@ -61,7 +65,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{
 		pass:      pass,
 		allowed:   allow.match(path),
-		reducer:   reducers.match(path),
+		reducer:   reducers.match(path) && !drivers.match(path),
 		transport: transport.match(path),
 		rng:       findRNG(pass.Pkg, rngRoot),
 	}

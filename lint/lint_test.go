@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fairboard/fairboard/lint"
@@ -32,6 +33,7 @@ func TestDefaults(t *testing.T) {
 		"github.com/fairboard/fairboard/engine",
 		"github.com/fairboard/fairboard/functions/...",
 		"github.com/fairboard/fairboard/store",
+		"github.com/fairboard/fairboard/games/dungeon/tools/sim",
 		"example.com/banned",
 		"example.com/devrandom",
 		"example.com/game",
@@ -57,3 +59,31 @@ func TestOtherRepository(t *testing.T) {
 	})
 	analysistest.Run(t, analysistest.TestData(), lint.Analyzer, "example.com/myrng", "example.com/mygame/rules")
 }
+
+// TestDriversOff: with no -drivers, a game's tool is a reducer package
+// like the rest of the game, and its RNG construction and map ranges are
+// reported: the control of TestDefaults' games/dungeon/tools/sim.
+func TestDriversOff(t *testing.T) {
+	setFlags(t, map[string]string{"drivers": ""})
+	r := analysistest.Run(&collect{t}, analysistest.TestData(), lint.Analyzer, "github.com/fairboard/fairboard/games/dungeon/tools/sim")
+	var got []string
+	for _, res := range r {
+		for _, d := range res.Diagnostics {
+			got = append(got, d.Message)
+		}
+	}
+	if len(got) != 3 {
+		t.Fatalf("with -drivers off, want 3 reports (the build and both map ranges as a reducer package's), got %d: %q", len(got), got)
+	}
+	for _, m := range got {
+		if !strings.Contains(m, "reducer package") {
+			t.Errorf("report %q does not name the reducer package", m)
+		}
+	}
+}
+
+// collect is a testing.T for analysistest that lets its unexpected
+// diagnostics through without failing, so that a test can count them.
+type collect struct{ *testing.T }
+
+func (c *collect) Errorf(format string, args ...any) {}

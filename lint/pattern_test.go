@@ -4,10 +4,10 @@ import "testing"
 
 func TestPatterns(t *testing.T) {
 	var p patterns
-	if err := p.Set(" a.com/rng/... , b.com/seed,,"); err != nil {
+	if err := p.Set(" a.com/rng/... , b.com/seed,,c.com/*/tools/...,d.com/x/*"); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.String(); got != "a.com/rng/...,b.com/seed" {
+	if got := p.String(); got != "a.com/rng/...,b.com/seed,c.com/*/tools/...,d.com/x/*" {
 		t.Fatalf("String() = %q", got)
 	}
 	for path, want := range map[string]bool{
@@ -20,6 +20,16 @@ func TestPatterns(t *testing.T) {
 		"b.com/seed_test":    true,
 		"b.com/seed/sub":     false, // exact pattern: no subtree
 		"c.com/anything/...": false,
+		"c.com/pig/tools":    true, // "*" is any one segment
+		"c.com/pig/tools/x":  true,
+		"c.com/tools":        false, // "*" is one segment, not none
+		"c.com/a/b/tools":    false, // nor two
+		"c.com/pig/toolsx":   false,
+		"c.com/pig":          false,
+		"d.com/x/y":          true,
+		"d.com/x/y_test":     true,
+		"d.com/x/y/z":        false,
+		"d.com/x":            false,
 	} {
 		if got := p.match(path); got != want {
 			t.Errorf("match(%q) = %v, want %v", path, got, want)

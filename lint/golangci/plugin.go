@@ -22,6 +22,7 @@ type Settings struct {
 	Allow     []string `json:"allow"`
 	RNG       string   `json:"rng"`
 	Reducers  []string `json:"reducers"`
+	Drivers   []string `json:"drivers"`
 	Transport []string `json:"transport"`
 }
 
@@ -39,6 +40,7 @@ func New(settings any) (register.LinterPlugin, error) {
 		"allow":     strings.Join(s.Allow, ","),
 		"rng":       s.RNG,
 		"reducers":  strings.Join(s.Reducers, ","),
+		"drivers":   strings.Join(s.Drivers, ","),
 		"transport": strings.Join(s.Transport, ","),
 	} {
 		if value == "" {

@@ -14,7 +14,7 @@ func TestPlugin(t *testing.T) {
 	}
 	flags := lint.Analyzer.Flags
 	old := map[string]string{}
-	for _, name := range []string{"allow", "rng", "reducers", "transport"} {
+	for _, name := range []string{"allow", "rng", "reducers", "drivers", "transport"} {
 		old[name] = flags.Lookup(name).Value.String()
 	}
 	t.Cleanup(func() {
@@ -27,6 +27,7 @@ func TestPlugin(t *testing.T) {
 		"allow":    []any{"example.com/x/rng/...", "example.com/x/seed"},
 		"rng":      "example.com/x/rng",
 		"reducers": []any{"example.com/x/rules/..."},
+		"drivers":  []any{"example.com/x/rules/*/tools/..."},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +36,7 @@ func TestPlugin(t *testing.T) {
 		"allow":     "example.com/x/rng/...,example.com/x/seed",
 		"rng":       "example.com/x/rng",
 		"reducers":  "example.com/x/rules/...",
+		"drivers":   "example.com/x/rules/*/tools/...",
 		"transport": old["transport"], // not set: keeps its default
 	} {
 		if got := flags.Lookup(name).Value.String(); got != want {
