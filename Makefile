@@ -39,7 +39,7 @@ bench-leduc-hand:
 # One benchmark of this tree against revision REV, runs alternating (PAIRS of
 # them, 10 by default), on request only: the ratio of medians and the pairs'
 # median ratio with its 95% interval (docs/testing.md, "Speed against an older
-# revision"). make bench-vs REV=658ca0c PKG=./sim BENCH='BenchmarkSimPipelineOneWorker$$'
+# revision"). make bench-vs REV=658ca0c PKG=./games/dungeon/tools/sim BENCH='BenchmarkSimPipelineOneWorker$$'
 bench-vs:
 	go run ./internal/cmd/benchvs -rev $(REV) -pkg $(PKG) -bench '$(BENCH)' -pairs $(or $(PAIRS),10) $(if $(BENCHTIME),-benchtime $(BENCHTIME)) $(if $(CPU),-cpu $(CPU))
 

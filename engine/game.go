@@ -63,6 +63,15 @@ const (
 // seats: seat i gets Classes[i%4]).
 var Classes = []Class{ClassWarrior, ClassMonk, ClassDuelist, ClassScout}
 
+// ClassNames lists the classes' names in [Classes]' order.
+func ClassNames() []string {
+	out := make([]string, len(Classes))
+	for i, c := range Classes {
+		out[i] = string(c)
+	}
+	return out
+}
+
 // Valid reports whether c is one of [Classes].
 func (c Class) Valid() bool { return slices.Contains(Classes, c) }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -383,4 +384,19 @@ func (r *Ruleset) checkTables(p *problems) {
 			p.add("loot table for tier %d is missing", t)
 		}
 	}
+}
+
+// ReadRulesFile reads the ruleset at path and loads it (LoadRules). The
+// error names the file: it could not be read (wrapping the *fs.PathError),
+// or what LoadRules refused in it.
+func ReadRulesFile(path string) (*Ruleset, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read ruleset: %w", err)
+	}
+	r, err := LoadRules(data)
+	if err != nil {
+		return nil, fmt.Errorf("invalid ruleset %s: %w", path, err)
+	}
+	return r, nil
 }

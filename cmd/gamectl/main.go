@@ -14,6 +14,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/fairboard/fairboard/internal/cli"
 )
 
 // command is one subcommand: run receives the arguments after its name.
@@ -26,30 +28,16 @@ type command struct {
 // own in an init function.
 var commands = map[string]command{}
 
-// usageError marks an error caused by bad flags or input: exit status 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// flagError is a command line that did not parse: a usageError (exit
-// status 2) that run follows with a pointer to the command's help.
-type flagError struct{ usageError }
-
-func (e flagError) Unwrap() error { return e.usageError }
+// The exit-status errors and flag sets of gamectl's commands, shared with the
+// tools games bring (internal/cli).
+type (
+	usageError = cli.UsageError
+	flagError  = cli.FlagError
+	exitError  = cli.ExitError
+)
 
 // usagef returns a usageError with a formatted message.
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
-// exitError carries an exit status other than 0 or 2 with its message.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e exitError) Error() string { return e.err.Error() }
+func usagef(format string, args ...any) error { return cli.Usagef(format, args...) }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -74,9 +62,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printUsage(stderr)
 		return 2
 	}
-	out := &helpRouter{stdout: stdout, stderr: stderr}
+	out := cli.NewHelpRouter(stdout, stderr)
 	err := cmd.run(args[1:], stdout, out)
-	out.decide(stderr)
+	out.Decide(stderr)
 	var ue usageError
 	var fe flagError
 	var ee exitError
@@ -93,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	case errors.As(err, &ee):
 		fmt.Fprintf(stderr, "gamectl %s: %v\n", args[0], err)
-		return ee.code
+		return ee.Code
 	default:
 		fmt.Fprintf(stderr, "gamectl %s: %v\n", args[0], err)
 		return 1
@@ -114,72 +102,12 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "Exit status: 0 done, 1 ran and found a problem, 2 bad flags or input, 130 interrupted.")
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting.
-// Its output (and anything a command's Usage writes to the stderr it was
-// given) goes to stdout when the user asked for help, and nowhere on a flag
-// error: run prints the error itself, with a pointer to the help.
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("gamectl "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
+// newFlagSet returns a flag set that reports errors instead of exiting
+// (cli.NewFlagSet).
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet { return cli.NewFlagSet(name, stderr) }
 
 // parseFlags parses args and turns every flag error into a usageError; extra
-// positional arguments are refused unless allowArgs.
+// positional arguments are refused unless allowArgs (cli.ParseFlags).
 func parseFlags(fs *flag.FlagSet, args []string, allowArgs bool) error {
-	err := fs.Parse(args)
-	if hr, ok := fs.Output().(*helpRouter); ok {
-		switch {
-		case errors.Is(err, flag.ErrHelp):
-			hr.decide(hr.stdout)
-		case err != nil:
-			hr.decide(io.Discard) // the usage the flag package printed; run prints the error
-		default:
-			hr.decide(hr.stderr)
-		}
-	}
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return flagError{usageError{err}}
-	}
-	if !allowArgs && fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
-	}
-	return nil
+	return cli.ParseFlags(fs, args, allowArgs)
 }
-
-// helpRouter is the stderr a command receives. Until the command's flags
-// are parsed it holds what is written (the usage the flag package prints
-// for -h or a bad flag); parseFlags then sends that to stdout (help was
-// asked for) or drops it (a flag error, which run reports), and from then
-// on writes go straight to stderr.
-type helpRouter struct {
-	stdout, stderr io.Writer
-	to             io.Writer // nil until decided
-	buf            []byte
-}
-
-func (h *helpRouter) Write(p []byte) (int, error) {
-	if h.to != nil {
-		return h.to.Write(p)
-	}
-	h.buf = append(h.buf, p...)
-	return len(p), nil
-}
-
-// decide sends what was held to w, once, and everything after to stderr.
-func (h *helpRouter) decide(w io.Writer) {
-	if h.to != nil {
-		return
-	}
-	h.to = h.stderr
-	if len(h.buf) > 0 {
-		w.Write(h.buf)
-		h.buf = nil
-	}
-}
-
-// Unwrap returns the real stderr (for a terminal check).
-func (h *helpRouter) Unwrap() io.Writer { return h.stderr }

@@ -32,8 +32,8 @@ game's classes and bots (the sim's report prints the exact command).
                    fair (see --server-seed-hex and --entropy) or trustless
                    (each seat its own client: a fresh hash chain and Ed25519
                    key, a replica of the game it checks before it reveals)
-  --classes LIST   one class per seat, of: ` + strings.Join(classNames(), ", ") + `
-                   (default: ` + strings.Join(classNames(), ",") + ` over the seats in turn)
+  --classes LIST   one class per seat, of: ` + strings.Join(engine.ClassNames(), ", ") + `
+                   (default: ` + strings.Join(engine.ClassNames(), ",") + ` over the seats in turn)
   --bots LIST      bot policies, of: ` + strings.Join(bot.Names, ", ") + `
                    dealt over the seats in turn: seat j plays the (j mod len)-th,
                    so "cautious,aggressive" alternates and one name plays every
@@ -45,15 +45,6 @@ game's classes and bots (the sim's report prints the exact command).
 
 flags:
 `
-
-// classNames lists the classes in their rotation order.
-func classNames() []string {
-	out := make([]string, len(engine.Classes))
-	for i, c := range engine.Classes {
-		out[i] = string(c)
-	}
-	return out
-}
 
 // runPlay plays a game: players are uids p1..pN seated 0..N-1 (p1 owns the
 // room); classes default to the rotation warrior, monk, duelist, scout;
@@ -98,7 +89,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 			return usagef("--seed: %v", err)
 		}
 	}
-	rules, _, err := loadRulesFile(*rulesFile)
+	rules, err := loadRulesFile(*rulesFile)
 	if err != nil {
 		return err
 	}
@@ -190,7 +181,7 @@ func playSeats(n int, classes, bots string) ([]bot.Seat, error) {
 		for i, c := range list {
 			cls[i] = engine.Class(strings.TrimSpace(c))
 			if !cls[i].Valid() {
-				return nil, usagef("--classes: unknown class %q (known: %s)", c, strings.Join(classNames(), ", "))
+				return nil, usagef("--classes: unknown class %q (known: %s)", c, strings.Join(engine.ClassNames(), ", "))
 			}
 		}
 	}

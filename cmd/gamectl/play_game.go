@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fairboard/fairboard/internal/cli"
+
 	"github.com/fairboard/fairboard/audit"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
@@ -69,9 +71,9 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 	}
 	def, err := lookupGame(*name)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
-	cfg := match.PlayConfig{Config: match.Config{Mode: rng.Mode(*mode)}, Bots: splitList(*bots), BotSeed: *botSeed}
+	cfg := match.PlayConfig{Config: match.Config{Mode: rng.Mode(*mode)}, Bots: cli.SplitList(*bots), BotSeed: *botSeed}
 	switch cfg.Mode {
 	case rng.ModeSeeded:
 		if *seed == "" {
@@ -140,7 +142,7 @@ func runGamePlay(args []string, stdout, stderr io.Writer) error {
 	})
 	m, names, err := match.Play(def, cfg)
 	if m == nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if werr := writeGameLog(stdout, def, m, names, *asJSON, err == nil); werr != nil {
 		return werr

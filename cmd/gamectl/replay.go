@@ -49,7 +49,7 @@ func replayRecord(path string, data []byte, stdout io.Writer) error {
 		return usagef("%s is not a replayable record: %v", path, err)
 	}
 	if d != nil {
-		return exitError{1, fmt.Errorf("%s: diverges at %w", path, d)}
+		return exitError{Code: 1, Err: fmt.Errorf("%s: diverges at %w", path, d)}
 	}
 	fmt.Fprintf(stdout, "OK %s: %d moves, %d events, %d audit entries, final state %s\n", r.Game, len(r.Moves), len(r.Log), len(r.Audit), r.StateSHA256[:16])
 	return nil
@@ -89,7 +89,7 @@ func runReplay(args []string, stdout, stderr io.Writer) error {
 		return usagef("%v", err)
 	}
 	if d != nil {
-		return exitError{1, fmt.Errorf("%s: diverges at %w", path, d)}
+		return exitError{Code: 1, Err: fmt.Errorf("%s: diverges at %w", path, d)}
 	}
 	fmt.Fprintln(stdout, summary)
 	return nil

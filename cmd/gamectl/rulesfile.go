@@ -1,27 +1,19 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/sim"
 )
 
 // loadRulesFile reads and validates the ruleset at path, or returns the
 // embedded default when path is "". The error names the file and every
 // problem found, and is a usage error (exit 2).
-func loadRulesFile(path string) (*engine.Ruleset, string, error) {
+func loadRulesFile(path string) (*engine.Ruleset, error) {
 	if path == "" {
-		return engine.DefaultRules(), sim.DefaultSource, nil
+		return engine.DefaultRules(), nil
 	}
-	data, err := os.ReadFile(path)
+	r, err := engine.ReadRulesFile(path)
 	if err != nil {
-		return nil, "", usagef("cannot read ruleset: %v", err)
+		return nil, usageError{Err: err}
 	}
-	r, err := engine.LoadRules(data)
-	if err != nil {
-		return nil, "", usageError{fmt.Errorf("invalid ruleset %s: %w", path, err)}
-	}
-	return r, path, nil
+	return r, nil
 }

@@ -5,9 +5,10 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
+
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
-	"io"
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/store"

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/fairboard/fairboard/internal/cli"
+
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 )
@@ -150,16 +152,16 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	if flagSet(fs, "by-skill") && flagSet(fs, "precision") {
+	if cli.IsSet(fs, "by-skill") && cli.IsSet(fs, "precision") {
 		return usagef("--by-skill plays every level on the same games itself: it takes no --precision")
 	}
-	prec, err := precisionFlag(*precision)
+	prec, err := cli.Precision(*precision)
 	if err != nil {
 		return err
 	}
 	def, err := lookupGame(*name)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	switch {
 	case *games < 1:
@@ -169,7 +171,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	case *workers < 1:
 		return usagef("--workers must be at least 1, not %d", *workers)
 	}
-	cfg := match.SimConfig{Def: def, Games: *games, Seed: *seed, Seats: *players, Bots: splitList(*bots), Workers: *workers}
+	cfg := match.SimConfig{Def: def, Games: *games, Seed: *seed, Seats: *players, Bots: cli.SplitList(*bots), Workers: *workers}
 	if cfg.Seats == 0 {
 		cfg.Seats = def.Seats().Default
 	}
@@ -181,13 +183,13 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, b := range cfg.Bots {
 		if err := match.CheckBot(def, b); err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 	}
 	if cfg.Rules, err = gameRules(def, *rules); err != nil {
 		return err
 	}
-	if flagSet(fs, "by-skill") {
+	if cli.IsSet(fs, "by-skill") {
 		return runGameBySkill(cfg, *bySkill, *out, stdout)
 	}
 	var csv, summary, report *pendingFile
@@ -213,7 +215,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := simulate(ctx, cfg, prec)
 	if err == nil && res.Games+res.Failed < res.Requested {
-		err = exitError{130, fmt.Errorf("interrupted after %d of %d games", res.Games+res.Failed, cfg.Games)}
+		err = exitError{Code: 130, Err: fmt.Errorf("interrupted after %d of %d games", res.Games+res.Failed, cfg.Games)}
 	}
 	var text bytes.Buffer
 	if res != nil {
@@ -239,7 +241,7 @@ func runGameSim(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if res.Failed > 0 {
-		return exitError{1, fmt.Errorf("%d of %d games could not be played to their end (first: %s)", res.Failed, res.Requested, res.Failures[0])}
+		return exitError{Code: 1, Err: fmt.Errorf("%d of %d games could not be played to their end (first: %s)", res.Failed, res.Requested, res.Failures[0])}
 	}
 	return nil
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/fairboard/fairboard/internal/cli"
+
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 )
@@ -110,7 +112,7 @@ func addGameSimFlags(fs *flag.FlagSet) gameSimFlags {
 func (f gameSimFlags) config() (match.SimConfig, error) {
 	def, err := lookupGame(*f.name)
 	if err != nil {
-		return match.SimConfig{}, usageError{err}
+		return match.SimConfig{}, usageError{Err: err}
 	}
 	switch {
 	case *f.games < 1:
@@ -120,7 +122,7 @@ func (f gameSimFlags) config() (match.SimConfig, error) {
 	case *f.workers < 1:
 		return match.SimConfig{}, usagef("--workers must be at least 1, not %d", *f.workers)
 	}
-	cfg := match.SimConfig{Def: def, Games: *f.games, Seed: *f.seed, Seats: *f.players, Bots: splitList(*f.bots), Workers: *f.workers}
+	cfg := match.SimConfig{Def: def, Games: *f.games, Seed: *f.seed, Seats: *f.players, Bots: cli.SplitList(*f.bots), Workers: *f.workers}
 	if cfg.Seats == 0 {
 		cfg.Seats = def.Seats().Default
 	}
@@ -132,7 +134,7 @@ func (f gameSimFlags) config() (match.SimConfig, error) {
 	}
 	for _, b := range cfg.Bots {
 		if err := match.CheckBot(def, b); err != nil {
-			return cfg, usageError{err}
+			return cfg, usageError{Err: err}
 		}
 	}
 	if cfg.Rules, err = gameRules(def, *f.rules); err != nil {
@@ -166,7 +168,7 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	prec, err := precisionFlag(*x.precision)
+	prec, err := cli.Precision(*x.precision)
 	if err != nil {
 		return err
 	}
@@ -174,10 +176,10 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 		return usagef("--param is required: one of %s", paramNames(cfg.Def))
 	}
 	if _, err := game.ParamOf(cfg.Def, *param); err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	var vals []float64
-	for _, s := range splitList(*values) {
+	for _, s := range cli.SplitList(*values) {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
 			return usagef("--values: %q is not a number", s)
@@ -219,7 +221,7 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	res, err := sweep(ctx, sc, prec)
 	if err != nil && ctx.Err() != nil {
-		err = exitError{130, fmt.Errorf("interrupted: %v", err)}
+		err = exitError{Code: 130, Err: fmt.Errorf("interrupted: %v", err)}
 	}
 	var text bytes.Buffer
 	if res != nil {
@@ -247,7 +249,7 @@ func runGameSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, pt := range res.Points {
 		if r := pt.Result; r.Failed > 0 {
-			return exitError{1, fmt.Errorf("%s = %g: %d of %d games could not be played to their end (first: %s)", *param, pt.Value, r.Failed, r.Requested, r.Failures[0])}
+			return exitError{Code: 1, Err: fmt.Errorf("%s = %g: %d of %d games could not be played to their end (first: %s)", *param, pt.Value, r.Failed, r.Requested, r.Failures[0])}
 		}
 	}
 	return nil
@@ -271,8 +273,8 @@ func runGameSensitivity(args []string, stdout, stderr io.Writer) error {
 	if !(*step > 0 && *step <= 1) {
 		return usagef("--step must be a fraction of each range above 0 and at most 1, not %g", *step)
 	}
-	list := splitList(*params)
-	if flagSet(fs, "params") && len(list) == 0 {
+	list := cli.SplitList(*params)
+	if cli.IsSet(fs, "params") && len(list) == 0 {
 		return usagef("--params needs at least one path: of %s", paramNames(cfg.Def))
 	}
 	seen := map[string]bool{}
@@ -295,9 +297,9 @@ func runGameSensitivity(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		o.discard()
 		if ctx.Err() != nil {
-			return exitError{130, err}
+			return exitError{Code: 130, Err: err}
 		}
-		return exitError{1, err}
+		return exitError{Code: 1, Err: err}
 	}
 	res.WriteRanking(stdout)
 	return o.commitCSV(stdout, res.WriteCSV, func() []byte { return sensitivityHTML(res) })
@@ -333,7 +335,7 @@ func runGameBySkill(cfg match.SimConfig, levels, out string, stdout io.Writer) e
 	if err != nil {
 		o.discard()
 		if ctx.Err() != nil {
-			return exitError{130, err}
+			return exitError{Code: 130, Err: err}
 		}
 		return err
 	}
@@ -342,7 +344,7 @@ func runGameBySkill(cfg match.SimConfig, levels, out string, stdout io.Writer) e
 	}
 	for _, l := range res.Levels {
 		if r := l.Result; r.Failed > 0 {
-			return exitError{1, fmt.Errorf("%s: %d of %d games could not be played to their end (first: %s)", strings.Join(l.Bots, ","), r.Failed, r.Requested, r.Failures[0])}
+			return exitError{Code: 1, Err: fmt.Errorf("%s: %d of %d games could not be played to their end (first: %s)", strings.Join(l.Bots, ","), r.Failed, r.Requested, r.Failures[0])}
 		}
 	}
 	return nil

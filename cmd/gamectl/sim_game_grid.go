@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/fairboard/fairboard/internal/cli"
+
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 )
@@ -44,12 +46,12 @@ func addPrecisionFlag(fs *flag.FlagSet) *float64 {
 }
 
 // grid reports whether the flags ask for a grid (--param2 or --values2).
-func (x sweepExtra) grid() bool { return flagSet(x.fs, "param2") || flagSet(x.fs, "values2") }
+func (x sweepExtra) grid() bool { return cli.IsSet(x.fs, "param2") || cli.IsSet(x.fs, "values2") }
 
 // parseGameValues reads a comma-separated list of numbers for flag name.
 func parseGameValues(name, s string) ([]float64, error) {
 	var vals []float64
-	for _, item := range splitList(s) {
+	for _, item := range cli.SplitList(s) {
 		v, err := strconv.ParseFloat(item, 64)
 		if err != nil {
 			return nil, usagef("%s: %q is not a number", name, item)
@@ -99,7 +101,7 @@ func runGameGrid(cfg match.SimConfig, param string, vals []float64, x sweepExtra
 		return usagef("--values2: %v", err)
 	}
 	if _, _, _, err := match.GridRules(cfg.Def, cfg.Rules, param, vals, *x.param2, vals2); err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	var csv, players, summary *pendingFile
 	if out != "" {
@@ -132,7 +134,7 @@ func runGameGrid(cfg match.SimConfig, param string, vals []float64, x sweepExtra
 		res, err = match.SweepGrid(ctx, gc)
 	}
 	if err != nil && ctx.Err() != nil {
-		err = exitError{130, fmt.Errorf("interrupted: %v", err)}
+		err = exitError{Code: 130, Err: fmt.Errorf("interrupted: %v", err)}
 	}
 	var text bytes.Buffer
 	if res != nil {
@@ -158,7 +160,7 @@ func runGameGrid(cfg match.SimConfig, param string, vals []float64, x sweepExtra
 	}
 	for _, pt := range res.Points {
 		if r := pt.Result; r.Failed > 0 {
-			return exitError{1, fmt.Errorf("%s = %g, %s = %g: %d of %d games could not be played to their end (first: %s)",
+			return exitError{Code: 1, Err: fmt.Errorf("%s = %g, %s = %g: %d of %d games could not be played to their end (first: %s)",
 				param, pt.Value, *x.param2, pt.Value2, r.Failed, r.Requested, r.Failures[0])}
 		}
 	}

@@ -23,7 +23,7 @@ func runGameGridRun(ctx context.Context, tc match.TuneConfig, state string, minu
 	}()
 	st, err := match.NewGrid(tc)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	data, err := os.ReadFile(state)
 	switch {
@@ -76,7 +76,7 @@ func runGameGridRun(ctx context.Context, tc match.TuneConfig, state string, minu
 		results, err := w.Play(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return exitError{130, fmt.Errorf("interrupted: the batch being played is dropped; the same command resumes after %d candidates", st.Played)}
+				return exitError{Code: 130, Err: fmt.Errorf("interrupted: the batch being played is dropped; the same command resumes after %d candidates", st.Played)}
 			}
 			return err
 		}

@@ -21,7 +21,7 @@ import (
 func runGameNTBEA(ctx context.Context, tc match.TuneConfig, budget int, state string, minutes float64, o *gameOut, stdout, stderr io.Writer) error {
 	st, err := match.NewNTBEA(tc, budget)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	var save func(*match.NTBEARun) error
 	if state != "" {
@@ -102,7 +102,7 @@ func interrupted(ctx context.Context, err error, state string, st *match.NTBEARu
 		if state != "" {
 			why = fmt.Sprintf("the generation being played is dropped; the same command resumes after generation %d", len(st.History))
 		}
-		return exitError{130, fmt.Errorf("interrupted: %s", why)}
+		return exitError{Code: 130, Err: fmt.Errorf("interrupted: %s", why)}
 	}
 	return err
 }

@@ -69,7 +69,7 @@ func runGameTuneStep(args []string, stdout, stderr io.Writer) error {
 	}
 	def, err := lookupGame(*name)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	task, tasks, err := taskEnv()
 	if err != nil {
@@ -102,7 +102,7 @@ func runGameTuneStep(args []string, stdout, stderr io.Writer) error {
 		part, err := w.PlayPart(ctx, id, task, tasks)
 		if err != nil {
 			if ctx.Err() != nil {
-				return exitError{130, fmt.Errorf("interrupted: this task's part is dropped; run the step again")}
+				return exitError{Code: 130, Err: fmt.Errorf("interrupted: this task's part is dropped; run the step again")}
 			}
 			return err
 		}
@@ -112,7 +112,7 @@ func runGameTuneStep(args []string, stdout, stderr io.Writer) error {
 	}
 	results, err := w.Collect(*out, id)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if results == nil {
 		fmt.Fprintf(stdout, "task %d of %d: played its part of %s; the last task to finish folds it\n", task, tasks, w.Name)

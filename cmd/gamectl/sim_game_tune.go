@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/fairboard/fairboard/internal/cli"
+
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 )
@@ -79,7 +81,7 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sim tune", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simGameTuneUsage); fs.PrintDefaults() }
 	f := addGameSimFlags(fs)
-	var params paramFlags
+	var params cli.Repeated
 	fs.Var(&params, "param", "PATH[=LO:HI]: a number to tune (repeat for each)")
 	levels := fs.Int("levels", match.DefaultTuneLevels, "values of each number in the grid, at least 1 (--search grid)")
 	target := fs.Float64("target", 2, "the band around the fair share, in percentage points, above 0 and below 100")
@@ -99,13 +101,13 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *search != "grid" && !ntbea:
 		return usagef("--search %q: want grid or ntbea", *search)
-	case !ntbea && flagSet(fs, "budget"):
+	case !ntbea && cli.IsSet(fs, "budget"):
 		return usagef("--budget is NTBEA's: add --search ntbea")
-	case flagSet(fs, "minutes") && (!(*minutes >= 0) || math.IsInf(*minutes, 0)):
+	case cli.IsSet(fs, "minutes") && (!(*minutes >= 0) || math.IsInf(*minutes, 0)):
 		return usagef("--minutes %v: want a number of minutes, 0 or more", *minutes)
-	case flagSet(fs, "minutes") && *state == "":
+	case cli.IsSet(fs, "minutes") && *state == "":
 		return usagef("--minutes stops a run part way: name the --state FILE it goes on from")
-	case ntbea && flagSet(fs, "levels"):
+	case ntbea && cli.IsSet(fs, "levels"):
 		return usagef("--levels is the grid search's: NTBEA moves on a grid of its own (every whole value of a range, or 16 values spread over it)")
 	case len(params) == 0:
 		return usagef("name at least one --param PATH[=LO:HI]: of %s", paramNames(cfg.Def))
@@ -159,9 +161,9 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		o.discard()
 		if ctx.Err() != nil {
-			return exitError{130, err}
+			return exitError{Code: 130, Err: err}
 		}
-		return usageError{err} // Tune refuses its configuration before any game; a game that fails is counted, not an error
+		return usageError{Err: err} // Tune refuses its configuration before any game; a game that fails is counted, not an error
 	}
 	res.WriteReport(stdout)
 	if err := o.commitTune(stdout, gridReport(res)); err != nil {
@@ -176,7 +178,7 @@ func runGameTune(args []string, stdout, stderr io.Writer) error {
 func failedGames(rs []*match.SimResult) error {
 	for _, r := range rs {
 		if r != nil && r.Failed > 0 {
-			return exitError{1, fmt.Errorf("%s: %d of %d games could not be played to their end (first: %s)", r.Rules, r.Failed, r.Requested, r.Failures[0])}
+			return exitError{Code: 1, Err: fmt.Errorf("%s: %d of %d games could not be played to their end (first: %s)", r.Rules, r.Failed, r.Requested, r.Failures[0])}
 		}
 	}
 	return nil

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/sim"
 )
 
 func gamectl(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -260,18 +259,4 @@ func TestInvalidSeedIsExit2(t *testing.T) {
 		require.Empty(t, out)
 		require.Contains(t, errs, "--seed: rng: seed")
 	}
-}
-
-func TestRunStatus(t *testing.T) {
-	require.NoError(t, runStatus(&sim.Results{Done: 10, Range: [2]int64{0, 10}}))
-	err := runStatus(&sim.Results{Done: 4, Range: [2]int64{0, 10}, Partial: true})
-	var ee exitError
-	require.ErrorAs(t, err, &ee)
-	require.Equal(t, 130, ee.code)
-	require.Contains(t, err.Error(), "interrupted after 4 of 10 games")
-	err = runStatus(&sim.Results{Done: 10, Range: [2]int64{0, 10}, FailedGames: 2,
-		Failures: []sim.Failure{{Index: 3, Seed: "s#3", Error: "bot: game did not finish"}}})
-	require.ErrorAs(t, err, &ee)
-	require.Equal(t, 1, ee.code, "failed games: the run found a problem")
-	require.Contains(t, err.Error(), "2 of 10 games could not be played to their end (first: s#3")
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/fairboard/fairboard/internal/cli"
+
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/match"
 )
@@ -82,7 +84,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	}
 	def, err := lookupGame(f.name)
 	if err != nil {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if s := def.Seats(); s.Min > 2 || s.Max < 2 {
 		return usagef("solve takes two-player games: %s takes %d to %d seats", def.Name(), s.Min, s.Max)
@@ -116,7 +118,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	}
 	sol, err := solveWithProgress(def, r, f.iterations, stderr)
 	if errors.Is(err, match.ErrUnsolvable) {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if err != nil {
 		return err
@@ -144,15 +146,15 @@ func (f *solveFlags) check(fs *flag.FlagSet) error {
 		return usagef("--samples must be 1 to %d, not %d", match.MaxBotSamples, f.samples)
 	case f.seed == "" || !utf8.ValidString(f.seed):
 		return usagef("--seed must be a non-empty UTF-8 string")
-	case f.against == "" && flagSet(fs, "samples"):
+	case f.against == "" && cli.IsSet(fs, "samples"):
 		return usagef("--samples is for --against: the solver asks no bot")
-	case f.against != "" && flagSet(fs, "iterations"):
+	case f.against != "" && cli.IsSet(fs, "iterations"):
 		return usagef("--against evaluates a bot: it runs no iterations (--iterations is for solving)")
 	case f.against != "" && f.out != "":
 		return usagef("--against evaluates a bot: it writes no strategy (--out is for solving)")
-	case flagSet(fs, "against") && f.against == "":
+	case cli.IsSet(fs, "against") && f.against == "":
 		return usagef("--against needs a bot (random, cfr:DIR, mcts:N, a style)")
-	case flagSet(fs, "out") && f.out == "":
+	case cli.IsSet(fs, "out") && f.out == "":
 		return usagef("--out needs a directory")
 	}
 	return nil

@@ -42,7 +42,7 @@ func runAgainst(def game.Definition, r game.Ruleset, f solveFlags, stdout, stder
 	}
 	bv, err := match.EvaluateBots(def, r, bots, f.samples, rs)
 	if errors.Is(err, match.ErrUnsolvable) {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	if err != nil {
 		return err

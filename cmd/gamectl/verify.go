@@ -46,9 +46,9 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	var d *export.Divergence
 	switch {
 	case errors.As(err, &fe):
-		return usageError{fmt.Errorf("%s: %w", fs.Arg(0), err)}
+		return usageError{Err: fmt.Errorf("%s: %w", fs.Arg(0), err)}
 	case errors.As(err, &d):
-		return exitError{code: 1, err: fmt.Errorf("%s: %w", fs.Arg(0), err)}
+		return exitError{Code: 1, Err: fmt.Errorf("%s: %w", fs.Arg(0), err)}
 	case err != nil:
 		return err
 	}

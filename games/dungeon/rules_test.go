@@ -13,7 +13,7 @@ import (
 	"github.com/fairboard/fairboard/games/dungeon"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/sim"
+	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 )
 
 // The default ruleset is the engine's: its hash, its canonical JSON (whose

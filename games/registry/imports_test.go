@@ -16,6 +16,10 @@ const module = "github.com/fairboard/fairboard/"
 // deployment, the pages' WebAssembly and the verifier's judge).
 var wiring = []string{"cmd/gamectl", "functions/deploy", "web/play/wasm", "web/verify/judge"}
 
+// toolWiring are the packages that may import the games' own command-line
+// tools (games/registry/tools): gamectl alone.
+var toolWiring = []string{"cmd/gamectl"}
+
 // exceptions are the other imports of a game from outside games/ that
 // stand: none (gamectl replay reaches the dungeon's golden fixtures
 // through its definition, game.FixtureReplayer).
@@ -34,7 +38,8 @@ func strays(imports map[string][]string) []string {
 		for _, imp := range imps {
 			edge := pkg + " -> " + imp
 			if !strings.HasPrefix(imp, "games/") || slices.Contains(exceptions, edge) ||
-				imp == "games/registry" && slices.Contains(wiring, pkg) {
+				imp == "games/registry" && slices.Contains(wiring, pkg) ||
+				imp == "games/registry/tools" && slices.Contains(toolWiring, pkg) {
 				continue
 			}
 			out = append(out, edge)
@@ -73,18 +78,64 @@ func importsOf(t *testing.T) map[string][]string {
 // TestOnlyTheWiringImportsAGame: the machinery imports no game; the
 // programs reach the games through the registry alone. The positive
 // control plants an import of the dungeon's rules into export, one of
-// the registry into bot and one of the dungeon's fixtures into gamectl:
-// strays must name all three.
+// the registry into bot, the dungeon's fixtures and sim into gamectl and
+// the games' tools into the page: strays must name all five.
 func TestOnlyTheWiringImportsAGame(t *testing.T) {
 	imports := importsOf(t)
 	require.Contains(t, imports["web/play/wasm"], "games/registry", "the js/wasm listing is missing")
 	require.Empty(t, strays(imports))
 
 	planted := map[string][]string{
-		"export":      {"engine", "games/dungeon/reducers"},
-		"bot":         {"games/registry"},
-		"cmd/gamectl": {"games/registry", "games/dungeon/fixtures"},
+		"export":        {"engine", "games/dungeon/reducers"},
+		"bot":           {"games/registry"},
+		"cmd/gamectl":   {"games/registry", "games/registry/tools", "games/dungeon/fixtures", "games/dungeon/tools/sim"},
+		"web/play/wasm": {"games/registry", "games/registry/tools"},
 	}
-	require.Equal(t, []string{"bot -> games/registry", "cmd/gamectl -> games/dungeon/fixtures", "export -> games/dungeon/reducers"}, strays(planted),
-		"gamectl reaching the dungeon's fixtures directly is a stray too")
+	require.Equal(t, []string{"bot -> games/registry", "cmd/gamectl -> games/dungeon/fixtures", "cmd/gamectl -> games/dungeon/tools/sim",
+		"export -> games/dungeon/reducers", "web/play/wasm -> games/registry/tools"}, strays(planted),
+		"gamectl reaching the dungeon's fixtures or sim directly is a stray too, and so are the tools in the page")
+}
+
+// toolUsers returns every import of a game's tools (games/*/tools/...)
+// by a package that is neither a tool itself nor the tools' wiring: the
+// rules never reach the tools, whose RNG construction randlint allows
+// (-drivers), so a game's randomness still comes only from its caller.
+func toolUsers(imports map[string][]string) []string {
+	var out []string
+	for pkg, imps := range imports {
+		if isTool(pkg) || pkg == "games/registry/tools" {
+			continue
+		}
+		for _, imp := range imps {
+			if isTool(imp) {
+				out = append(out, pkg+" -> "+imp)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// isTool reports whether pkg is in games/NAME/tools/... (the registry's
+// own tools package, the wiring, is not a game's).
+func isTool(pkg string) bool {
+	f := strings.Split(pkg, "/")
+	return len(f) >= 3 && f[0] == "games" && f[1] != "registry" && f[2] == "tools"
+}
+
+// TestOnlyToolsAndTheirWiringImportTools: no game's rules, definition or
+// fixtures, and no machinery, import a game's tools. The control plants
+// the dungeon's definition importing its sim and gamectl importing it
+// directly.
+func TestOnlyToolsAndTheirWiringImportTools(t *testing.T) {
+	imports := importsOf(t)
+	require.Contains(t, imports["games/registry/tools"], "games/dungeon/tools/simcmd", "the listing is missing the wiring")
+	require.Empty(t, toolUsers(imports))
+	planted := map[string][]string{
+		"games/dungeon":              {"game", "games/dungeon/tools/sim"},
+		"cmd/gamectl":                {"games/registry/tools", "games/dungeon/tools/sim"},
+		"games/dungeon/tools/simcmd": {"games/dungeon/tools/sim"},
+		"games/registry/tools":       {"games/dungeon/tools/simcmd"},
+	}
+	require.Equal(t, []string{"cmd/gamectl -> games/dungeon/tools/sim", "games/dungeon -> games/dungeon/tools/sim"}, toolUsers(planted))
 }

@@ -1,8 +1,7 @@
-package main
+package simcmd
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -13,7 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fairboard/fairboard/sim"
+	"github.com/fairboard/fairboard/internal/cli"
+
+	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 )
 
 // simFlags are the flags of a plain sim run that --by-skill takes too.
@@ -24,13 +25,6 @@ type simFlags struct {
 	classes, bots, rules string
 	workers              int
 	out                  string
-}
-
-// flagSet reports whether the flag was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // parseLevels reads --by-skill's list of N.
@@ -56,17 +50,17 @@ func runBySkill(args []string, levels string, margin float64, f simFlags, stdout
 	}
 	sc := &sim.SkillConfig{Base: *cfg, Margin: margin / 100}
 	if sc.Levels, err = parseLevels(levels); err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if math.IsNaN(margin) {
-		return usagef("--margin must be a number of percentage points")
+		return cli.Usagef("--margin must be a number of percentage points")
 	}
 	if err := sc.Prepare(); err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if f.out != "" {
 		if err := sim.PrepareDir(f.out, sim.SkillFiles); err != nil {
-			return usageError{err}
+			return cli.UsageError{Err: err}
 		}
 	}
 	for _, a := range cfg.Aliases() {
@@ -88,7 +82,7 @@ func runBySkill(args []string, levels string, margin float64, f simFlags, stdout
 	}
 	printSkill(stdout, s, f.out, time.Since(start))
 	if s.Partial {
-		return exitError{130, fmt.Errorf("interrupted after %d of %d levels; the complete levels are written", len(s.Levels), len(sc.LevelBots()))}
+		return cli.ExitError{Code: 130, Err: fmt.Errorf("interrupted after %d of %d levels; the complete levels are written", len(s.Levels), len(sc.LevelBots()))}
 	}
 	for _, l := range s.Levels {
 		if l.Results.FailedGames > 0 {

@@ -1,4 +1,4 @@
-package main
+package simcmd
 
 import (
 	"context"
@@ -14,9 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairboard/fairboard/internal/cli"
+
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/sim"
+	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 )
 
 const pathHelp = `A PATH names one number of the ruleset JSON: keys joined by dots, an array
@@ -39,7 +41,7 @@ a grid as heat maps). Every value is checked before any game: an unknown
 path, a non-number or a value the ruleset refuses exits 2.
 
 ` + pathHelp + `
---classes takes mixed or a class per seat, of: ` + strings.Join(classNames(), ", ") + `;
+--classes takes mixed or a class per seat, of: ` + strings.Join(engine.ClassNames(), ", ") + `;
 --bots a list of: ` + strings.Join(bot.Names, ", ") + ` (as for "gamectl sim").
 Another game on the definition: "gamectl sim sweep --game NAME -h".
 
@@ -63,7 +65,7 @@ games,refused) and DIR/report.html, and prints the top of the ranking.
                rounded to a whole number, at least 1, for whole numbers)
 
 ` + pathHelp + `
---classes takes mixed or a class per seat, of: ` + strings.Join(classNames(), ", ") + `;
+--classes takes mixed or a class per seat, of: ` + strings.Join(engine.ClassNames(), ", ") + `;
 --bots a list of: ` + strings.Join(bot.Names, ", ") + `.
 Another game on the definition: "gamectl sim sensitivity --game NAME -h".
 
@@ -97,45 +99,37 @@ func addDesignFlags(fs *flag.FlagSet, games int64) designFlags {
 // the base ruleset's JSON.
 func (d designFlags) config() (*sim.Config, []byte, error) {
 	if *d.out == "" {
-		return nil, nil, usagef("--out is required")
+		return nil, nil, cli.Usagef("--out is required")
 	}
 	cfg, err := simConfig(*d.games, *d.seed, *d.players, *d.classes, *d.bots, *d.rules, "", *d.workers, "")
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.Precision, err = precisionFlag(*d.precision); err != nil {
+	if cfg.Precision, err = cli.Precision(*d.precision); err != nil {
 		return nil, nil, err
 	}
 	data := engine.DefaultRulesJSON()
 	if *d.rules != "" {
 		if data, err = os.ReadFile(*d.rules); err != nil {
-			return nil, nil, usagef("cannot read ruleset: %v", err)
+			return nil, nil, cli.Usagef("cannot read ruleset: %v", err)
 		}
 	}
 	return cfg, data, nil
 }
 
-// precisionFlag turns --precision (percentage points) into a fraction.
-func precisionFlag(p float64) (float64, error) {
-	if p < 0 || p != p || p >= 100 {
-		return 0, usagef("--precision %v: want a half-width in percentage points, above 0 and below 100", p)
-	}
-	return p / 100, nil
-}
-
 func runSimSweep(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("sim sweep", stderr)
+	fs := cli.NewFlagSet("sim sweep", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simSweepUsage); fs.PrintDefaults() }
 	d := addDesignFlags(fs, 0)
 	param := fs.String("param", "", "PATH of the ruleset number to sweep (required; see above)")
 	values := fs.String("values", "", "its values, comma-separated (required)")
 	param2 := fs.String("param2", "", "PATH of a second number: a grid of every pair of values")
 	values2 := fs.String("values2", "", "the second number's values, comma-separated")
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cli.ParseFlags(fs, args, false); err != nil {
 		return err
 	}
 	if *param == "" {
-		return usagef("--param is required")
+		return cli.Usagef("--param is required")
 	}
 	base, data, err := d.config()
 	if err != nil {
@@ -143,19 +137,19 @@ func runSimSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	sc := &sim.SweepConfig{Base: *base, RulesJSON: data, Param: *param, Param2: *param2}
 	if sc.Values, err = sim.ParseValues("--values", *values); err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if *param2 != "" || *values2 != "" {
 		if sc.Values2, err = sim.ParseValues("--values2", *values2); err != nil {
-			return usageError{err}
+			return cli.UsageError{Err: err}
 		}
 	}
 	rules, err := sc.Prepare()
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if err := sim.PrepareDir(*d.out, sim.SweepFiles); err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	for _, a := range base.Aliases() {
 		fmt.Fprintf(stderr, "warning: %s\n", a)
@@ -174,7 +168,7 @@ func runSimSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	printSweep(stdout, s, *d.out, time.Since(start))
 	if s.Partial {
-		return exitError{130, fmt.Errorf("interrupted after %d of %d values; what was played is written", len(s.Points), len(rules))}
+		return cli.ExitError{Code: 130, Err: fmt.Errorf("interrupted after %d of %d values; what was played is written", len(s.Points), len(rules))}
 	}
 	return nil
 }
@@ -205,12 +199,12 @@ func printSweep(w io.Writer, s *sim.Sweep, out string, took time.Duration) {
 }
 
 func runSimSensitivity(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("sim sensitivity", stderr)
+	fs := cli.NewFlagSet("sim sensitivity", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simSensitivityUsage); fs.PrintDefaults() }
 	d := addDesignFlags(fs, 4000)
 	step := fs.String("step", "1", "the nudge: an amount (\"1\") or a percentage of each value (\"10%\")")
 	rank := fs.String("rank", "spread", "the objective the terminal ranks by: "+strings.Join(sim.ObjectiveIDs[:], ", "))
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cli.ParseFlags(fs, args, false); err != nil {
 		return err
 	}
 	base, data, err := d.config()
@@ -223,7 +217,7 @@ func runSimSensitivity(args []string, stdout, stderr io.Writer) error {
 		s = strings.TrimSuffix(s, "%")
 	}
 	if sc.Step, err = strconv.ParseFloat(s, 64); err != nil || !(sc.Step > 0) || math.IsInf(sc.Step, 0) || (sc.Relative && sc.Step >= 100) {
-		return usagef("--step %q: want an amount above 0, or a percentage between 0%% and 100%%", *step)
+		return cli.Usagef("--step %q: want an amount above 0, or a percentage between 0%% and 100%%", *step)
 	}
 	if sc.Relative {
 		sc.Step /= 100
@@ -235,14 +229,14 @@ func runSimSensitivity(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if obj < 0 {
-		return usagef("--rank %q: want one of %s", *rank, strings.Join(sim.ObjectiveIDs[:], ", "))
+		return cli.Usagef("--rank %q: want one of %s", *rank, strings.Join(sim.ObjectiveIDs[:], ", "))
 	}
 	if err := sim.PrepareDir(*d.out, sim.SensitivityFiles); err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	params, err := sim.Params(data)
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -253,7 +247,7 @@ func runSimSensitivity(args []string, stdout, stderr io.Writer) error {
 	res, err := sim.RunSensitivity(ctx, sc, progress)
 	progress.Finish()
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if err := res.Write(*d.out); err != nil {
 		return fmt.Errorf("writing the analysis: %w", err)
@@ -272,7 +266,7 @@ func runSimSensitivity(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s/sensitivity.csv and %s/report.html\n", *d.out, *d.out)
 	if res.Partial {
-		return exitError{130, fmt.Errorf("interrupted; the effects written are over the games played")}
+		return cli.ExitError{Code: 130, Err: fmt.Errorf("interrupted; the effects written are over the games played")}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package simcmd
 
 import (
 	"context"
@@ -15,9 +15,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fairboard/fairboard/internal/cli"
+
 	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/sim"
+	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 )
 
 var simTuneUsage = `usage: gamectl sim tune --param PATH[=LO:HI] [--param ...] --seed S --games N
@@ -65,19 +67,13 @@ Another game on the definition: "gamectl sim tune --game NAME -h".
 flags:
 `
 
-// paramFlags collects repeated --param.
-type paramFlags []string
-
-func (p *paramFlags) String() string     { return strings.Join(*p, " ") }
-func (p *paramFlags) Set(v string) error { *p = append(*p, v); return nil }
-
 func runSimTune(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "step" {
 		return runSimTuneStep(args[1:], stdout, stderr)
 	}
-	fs := newFlagSet("sim tune", stderr)
+	fs := cli.NewFlagSet("sim tune", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simTuneUsage); fs.PrintDefaults() }
-	var params paramFlags
+	var params cli.Repeated
 	fs.Var(&params, "param", "PATH[=LO:HI]: a number to tune (repeat for each)")
 	seed := fs.String("seed", "", "run seed (required)")
 	games := fs.Int64("games", 0, "the whole budget in games, the confirmation included (required)")
@@ -88,66 +84,66 @@ func runSimTune(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers (results do not depend on it)")
 	rules := fs.String("rules", "", "ruleset JSON file to tune (default: the embedded GAME_RULES.md ruleset)")
 	players := fs.Int("players", 4, "players per game")
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cli.ParseFlags(fs, args, false); err != nil {
 		return err
 	}
 	switch {
 	case len(params) == 0:
-		return usagef("name at least one --param PATH[=LO:HI]")
+		return cli.Usagef("name at least one --param PATH[=LO:HI]")
 	case *out == "":
-		return usagef("--out is required")
-	case flagSet(fs, "minutes") && (!(*minutes >= 0) || math.IsInf(*minutes, 0)):
-		return usagef("--minutes %v: want a number of minutes, 0 or more", *minutes)
+		return cli.Usagef("--out is required")
+	case cli.IsSet(fs, "minutes") && (!(*minutes >= 0) || math.IsInf(*minutes, 0)):
+		return cli.Usagef("--minutes %v: want a number of minutes, 0 or more", *minutes)
 	}
 	cfg, err := simConfig(*games, *seed, *players, "mixed", *bots, *rules, "", *workers, "")
 	if err != nil {
 		return err
 	}
 	if cfg.Shards > 1 {
-		return usagef("gamectl sim tune plays its generations itself; as a Cloud Run task, run \"gamectl sim tune step\"")
+		return cli.Usagef("gamectl sim tune plays its generations itself; as a Cloud Run task, run \"gamectl sim tune step\"")
 	}
 	data := engine.DefaultRulesJSON()
 	if *rules != "" {
 		if data, err = os.ReadFile(*rules); err != nil {
-			return usagef("cannot read ruleset: %v", err)
+			return cli.Usagef("cannot read ruleset: %v", err)
 		}
 	}
 	spec := &sim.TuneSpec{Base: *cfg, RulesJSON: data}
 	if spec.Target, err = sim.ParseTarget(*target); err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	for _, p := range params {
 		path, lo, hi, ranged, err := sim.ParseTuneParam(p)
 		if err != nil {
-			return usageError{err}
+			return cli.UsageError{Err: err}
 		}
 		spec.Params = append(spec.Params, sim.TuneParamSpec{Path: path, Lo: lo, Hi: hi, Ranged: ranged})
 	}
 	fresh, err := sim.PrepareTune(spec)
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	fresh.Command = append([]string{"gamectl", "sim", "tune"}, args...)
 	st, err := sim.LoadTune(*out)
 	switch {
 	case err == nil:
 		if why := st.SameRun(fresh); why != "" {
-			return usagef("--out %s holds another tuning run: %s (resume it with its own flags, or use another directory)", *out, why)
+			return cli.Usagef("--out %s holds another tuning run: %s (resume it with its own flags, or use another directory)", *out, why)
 		}
 		fmt.Fprintf(stderr, "resuming the run in %s: %d of %d games played\n", *out, st.Used, st.Games)
 	case errors.Is(err, iofs.ErrNotExist):
 		if err := sim.PrepareDir(*out, sim.TuneFiles); err != nil {
-			return usageError{err}
+			return cli.UsageError{Err: err}
 		}
 		if err := sim.ClearTuneDir(*out); err != nil {
-			return usageError{fmt.Errorf("--out %s: %w", *out, err)}
+			return cli.UsageError{Err: fmt.Errorf("--out %s: %w", *out, err)}
 		}
 		st = fresh
 		if err := st.Save(*out); err != nil {
-			return usageError{fmt.Errorf("--out %s: %w", *out, err)}
+			return cli.UsageError{Err: fmt.Errorf("--out %s: %w", *out, err)}
 		}
 	default:
-		return usageError{fmt.Errorf("--out %s: %w", *out, err)}
+		return cli.UsageError{Err: fmt.Errorf("--out %s: %w", *out, err)}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -158,37 +154,37 @@ func runSimTune(args []string, stdout, stderr io.Writer) error {
 	progress.Finish()
 	if err != nil {
 		if ctx.Err() != nil {
-			return exitError{130, fmt.Errorf("interrupted: the generation being played is dropped; the same command resumes after generation %d", len(st.History))}
+			return cli.ExitError{Code: 130, Err: fmt.Errorf("interrupted: the generation being played is dropped; the same command resumes after generation %d", len(st.History))}
 		}
 		return err
 	}
 	printTune(stdout, st, *out, time.Since(start))
 	if st.Result != nil && !st.Result.Met {
-		return exitError{1, fmt.Errorf("target not met: %s", st.Result.Verdict)}
+		return cli.ExitError{Code: 1, Err: fmt.Errorf("target not met: %s", st.Result.Verdict)}
 	}
 	return nil
 }
 
 func runSimTuneStep(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("sim tune step", stderr)
+	fs := cli.NewFlagSet("sim tune step", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, simTuneUsage); fs.PrintDefaults() }
 	out := fs.String("out", "", "the run's directory (required)")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers")
-	if err := parseFlags(fs, args, false); err != nil {
+	if err := cli.ParseFlags(fs, args, false); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usagef("--out is required")
+		return cli.Usagef("--out is required")
 	}
 	if *workers < 1 {
-		return usagef("--workers must be at least 1, not %d", *workers)
+		return cli.Usagef("--workers must be at least 1, not %d", *workers)
 	}
 	task, tasks, err := parseShard("")
 	if err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(*out, "state.json")); err != nil {
-		return usagef("--out %s holds no tuning run (no state.json): set one up with \"gamectl sim tune ... --out %s --minutes 0\"", *out, *out)
+		return cli.Usagef("--out %s holds no tuning run (no state.json): set one up with \"gamectl sim tune ... --out %s --minutes 0\"", *out, *out)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -199,10 +195,10 @@ func runSimTuneStep(args []string, stdout, stderr io.Writer) error {
 	st, err := sim.TuneStep(ctx, *out, task, tasks, *workers)
 	if err != nil {
 		if ctx.Err() != nil {
-			return exitError{130, fmt.Errorf("interrupted: this task's part is dropped; run the step again")}
+			return cli.ExitError{Code: 130, Err: fmt.Errorf("interrupted: this task's part is dropped; run the step again")}
 		}
 		if st == nil {
-			return usageError{err}
+			return cli.UsageError{Err: err}
 		}
 		return err
 	}

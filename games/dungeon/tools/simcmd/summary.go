@@ -1,11 +1,11 @@
-package main
+package simcmd
 
 import (
 	"fmt"
 	"io"
 	"text/tabwriter"
 
-	"github.com/fairboard/fairboard/sim"
+	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 )
 
 // The run's summary on the terminal: the design, the headline measures and the significant differences.
