@@ -30,7 +30,9 @@ its contiguous slice of the step's games and writes
 DIR/<step>/part-<index>-of-<count>.json; the task that finds every part
 written folds the step into DIR/state.json (two that both do write the
 same state). A run played so ends byte for byte as the same run played in
-one go. Once the run has its verdict, the step prints the report and
+one go. A fold removes the parts of the steps before it (the parts of the
+step just folded stay until the next step's fold, or a step run after the
+verdict). Once the run has its verdict, the step prints the report and
 writes DIR/report.txt and DIR/rules.json (the confirmed ruleset).
 
 Set the run up first with the tuner's own flags and --minutes 0:
@@ -87,6 +89,7 @@ func runGameTuneStep(args []string, stdout, stderr io.Writer) error {
 		return usagef("%s: %v", path, err)
 	}
 	if run.Done() {
+		pruneSteps(*out, "", stderr) // every step is folded, and this step folds none
 		return finishGameRun(run, *out, stdout)
 	}
 	w, err := run.Next()
@@ -128,6 +131,7 @@ func runGameTuneStep(args []string, stdout, stderr io.Writer) error {
 	if err := match.WriteFileAtomic(path, state); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	pruneSteps(*out, w.Name, stderr) // kept: a second task may be folding it
 	if run.Done() {
 		return finishGameRun(run, *out, stdout)
 	}
@@ -137,6 +141,15 @@ func runGameTuneStep(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "task %d of %d: %s folded; the next step plays %s\n", task, tasks, w.Name, next.Name)
 	return nil
+}
+
+// pruneSteps removes the parts of the steps before keep, folded into the
+// state (match.PruneSteps). A failure is only told on stderr: the state is
+// saved, and the next step prunes again.
+func pruneSteps(dir, keep string, stderr io.Writer) {
+	if err := match.PruneSteps(dir, keep); err != nil {
+		fmt.Fprintf(stderr, "gamectl sim tune step: removing the parts of folded steps: %v\n", err)
+	}
 }
 
 // finishGameRun prints a finished run's report, writes it to report.txt,

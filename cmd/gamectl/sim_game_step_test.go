@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,10 +40,31 @@ func playSteps(t *testing.T, dir string, k int) string {
 			out = o
 		}
 		if strings.Contains(out, "wrote "+dir+"/report.txt") {
+			require.Equal(t, []string{"confirm"}, stepDirs(t, dir), "the verdict's fold leaves its own step's parts only")
 			return out
 		}
-		require.Contains(t, out, "folded; the next step plays")
+		m := foldedStep.FindStringSubmatch(out)
+		require.NotNil(t, m, out)
+		require.Equal(t, []string{m[1]}, stepDirs(t, dir), "after %s's fold, the parts of the steps before it are removed", m[1])
 	}
+}
+
+// foldedStep finds the step a task's output says it folded.
+var foldedStep = regexp.MustCompile(`task [0-9]+ of [0-9]+: (\S+) folded; the next step plays`)
+
+// stepDirs lists the directories in dir (a run's step directories: the
+// run keeps no other), sorted.
+func stepDirs(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	out := []string{}
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 // The main property: a game's tuning run (NTBEA, and the grid) played as
@@ -100,6 +122,7 @@ func TestGameTuneStepsAreTheLocalRun(t *testing.T) {
 				code, again, errs := gamectl(t, "sim", "tune", "step", "--game", "pig", "--out", dir)
 				require.Equal(t, 0, code, errs)
 				require.Equal(t, out, again, "a step after the verdict")
+				require.Empty(t, stepDirs(t, dir), "a step after the verdict removes the last step's parts")
 				code, _, errs = gamectl(t, "sim", "--game", "pig", "--games", "5", "--seed", "x", "--rules", filepath.Join(dir, "rules.json"))
 				require.Equal(t, 0, code, "sim --game takes rules.json: %s", errs)
 			}
