@@ -39,9 +39,10 @@ bench-leduc-hand:
 # One benchmark of this tree against revision REV, runs alternating (PAIRS of
 # them, 10 by default), on request only: the ratio of medians and the pairs'
 # median ratio with its 95% interval (docs/testing.md, "Speed against an older
-# revision"). make bench-vs REV=658ca0c PKG=./games/dungeon/tools/sim BENCH='BenchmarkSimPipelineOneWorker$$'
+# revision"). make bench-vs REV=658ca0c PKG=./games/dungeon/tools/sim BASE_PKG=./sim BENCH='BenchmarkSimPipelineOneWorker$$'
+# (BASE_PKG: the package's path at REV, when it has moved since).
 bench-vs:
-	go run ./internal/cmd/benchvs -rev $(REV) -pkg $(PKG) -bench '$(BENCH)' -pairs $(or $(PAIRS),10) $(if $(BENCHTIME),-benchtime $(BENCHTIME)) $(if $(CPU),-cpu $(CPU))
+	go run ./internal/cmd/benchvs -rev $(REV) -pkg $(PKG) $(if $(BASE_PKG),-base-pkg $(BASE_PKG)) -bench '$(BENCH)' -pairs $(or $(PAIRS),10) $(if $(BENCHTIME),-benchtime $(BENCHTIME)) $(if $(CPU),-cpu $(CPU))
 
 # The search bot's long strength test, on request only (never in CI): about ten
 # minutes on two cores (docs/sim.md). STRENGTH_GAMES=N sets the games per level.

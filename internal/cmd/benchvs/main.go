@@ -8,8 +8,10 @@
 // distribution-free 95% interval (order statistics of the pair ratios: the
 // sign test's interval for a median):
 //
-//	go run ./internal/cmd/benchvs -rev 658ca0c -pkg ./sim -bench 'BenchmarkSimPipelineOneWorker$' -pairs 10
+//	go run ./internal/cmd/benchvs -rev 658ca0c -pkg ./games/dungeon/tools/sim -base-pkg ./sim \
+//	    -bench 'BenchmarkSimPipelineOneWorker$' -pairs 10
 //
+// (-base-pkg: the package's path at -rev, for a package that has moved.)
 // `make bench-vs REV=... PKG=... BENCH=...` runs it. Exit status 2 for bad
 // flags, 1 when a build or a run fails.
 package main
@@ -37,6 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	rev := fs.String("rev", "", "the base revision (required)")
 	pkg := fs.String("pkg", "", "the package, as ./path (required)")
+	basePkg := fs.String("base-pkg", "", "the package's path at -rev, as ./path, when it has moved since (default: -pkg)")
 	bench := fs.String("bench", "", "the benchmark's -test.bench regexp (required)")
 	pairs := fs.Int("pairs", 10, "alternating pairs of runs, 6 to 1000")
 	benchtime := fs.String("benchtime", "", "-test.benchtime of each run (default: go test's)")
@@ -50,6 +53,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	case !strings.HasPrefix(*pkg, "./"):
 		fmt.Fprintf(stderr, "benchvs: -pkg %q: give the package as ./path\n", *pkg)
+		return 2
+	case *basePkg != "" && !strings.HasPrefix(*basePkg, "./"):
+		fmt.Fprintf(stderr, "benchvs: -base-pkg %q: give the package as ./path\n", *basePkg)
 		return 2
 	case *pairs < 6 || *pairs > 1000:
 		fmt.Fprintf(stderr, "benchvs: -pairs %d: want 6 to 1000 (fewer gives no 95%% interval)\n", *pairs)
@@ -81,11 +87,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	bins := [2]string{filepath.Join(tmp, "base.test"), filepath.Join(tmp, "head.test")}
+	pkgs := [2]string{*basePkg, *pkg}
+	if pkgs[0] == "" {
+		pkgs[0] = *pkg
+	}
 	for i, dir := range []string{wt, "."} {
-		cmd := exec.Command("go", "test", "-c", "-o", bins[i], *pkg)
+		cmd := exec.Command("go", "test", "-c", "-o", bins[i], pkgs[i])
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
-			fmt.Fprintf(stderr, "benchvs: building %s in %s: %v\n%s", *pkg, dir, err, out)
+			fmt.Fprintf(stderr, "benchvs: building %s in %s: %v\n%s", pkgs[i], dir, err, out)
 			return 1
 		}
 	}
@@ -100,7 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	for p := range *pairs {
 		for i, name := range []string{"base", "head"} {
 			cmd := exec.Command(bins[i], runArgs...)
-			cmd.Dir = filepath.Join(map[int]string{0: wt, 1: "."}[i], *pkg)
+			cmd.Dir = filepath.Join(map[int]string{0: wt, 1: "."}[i], pkgs[i])
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				fmt.Fprintf(stderr, "benchvs: %s run %d: %v\n%s", name, p+1, err, out)

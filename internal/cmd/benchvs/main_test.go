@@ -48,7 +48,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
-	for _, args := range [][]string{{}, {"-rev", "x", "-pkg", "sim", "-bench", "B"}, {"-rev", "x", "-pkg", "./sim", "-bench", "B", "-pairs", "5"}, {"-rev", "x", "-pkg", "./sim", "-bench", "B", "extra"}} {
+	for _, args := range [][]string{{}, {"-rev", "x", "-pkg", "sim", "-bench", "B"}, {"-rev", "x", "-pkg", "./sim", "-bench", "B", "-pairs", "5"}, {"-rev", "x", "-pkg", "./sim", "-bench", "B", "extra"}, {"-rev", "x", "-pkg", "./games/dungeon/tools/sim", "-base-pkg", "sim", "-bench", "B"}} {
 		var out, errs bytes.Buffer
 		require.Equal(t, 2, run(args, &out, &errs), "%v", args)
 		require.NotEmpty(t, errs.String())
