@@ -112,6 +112,28 @@ type trustPending struct {
 }
 
 // checkTrustlessCreate checks a trustless create and fills its defaults.
+// TrustlessRefusal is why a table of def cannot be trustless, completing
+// a sentence that starts with the game's name, or "" when it can: every
+// part of its state public (game.AllPublic), or its private parts dealt
+// through a private deck (mental poker: game.MaxLoss).
+func TrustlessRefusal(def game.Definition) string {
+	if game.IsAllPublic(def) || dealing(def) {
+		return ""
+	}
+	return "has private parts (a seat's hidden cards) or does not declare every part public (game.AllPublic), " +
+		"and does not deal them through a private deck (game.Deal, with game.MaxLoss): a trustless table reveals every round to every seat"
+}
+
+// Modes are the modes a table of def can be created in: seeded, crypto
+// and fair for every game, and trustless where TrustlessRefusal is "".
+func Modes(def game.Definition) []rng.Mode {
+	m := []rng.Mode{rng.ModeSeeded, rng.ModeCrypto, rng.ModeFair}
+	if TrustlessRefusal(def) == "" {
+		m = append(m, rng.ModeTrustless)
+	}
+	return m
+}
+
 func checkTrustlessCreate(def game.Definition, req *CreateRequest, rules game.Ruleset) *Error {
 	if req.Mode != rng.ModeTrustless {
 		if req.ChainLength != 0 || req.DeadlineMs != 0 && !req.Openings {
@@ -120,9 +142,8 @@ func checkTrustlessCreate(def game.Definition, req *CreateRequest, rules game.Ru
 		return nil
 	}
 	switch {
-	case !game.IsAllPublic(def) && !dealing(def):
-		return reject(CodeBadSetup, fmt.Sprintf("%s has private parts (a seat's hidden cards) or does not declare every part public (game.AllPublic), "+
-			"and does not deal them through a private deck (game.Deal, with game.MaxLoss): a trustless table reveals every round to every seat", def.Name()))
+	case TrustlessRefusal(def) != "":
+		return reject(CodeBadSetup, fmt.Sprintf("%s %s", def.Name(), TrustlessRefusal(def)))
 	case req.Seed != "" || req.ServerSeed != "":
 		return reject(CodeBadSetup, "a trustless table takes no seed: each move that draws gets its randomness from the seats' chains")
 	case !ValidID(req.GameID):

@@ -8,6 +8,8 @@ import (
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
+	"github.com/fairboard/fairboard/rng"
+	"github.com/fairboard/fairboard/table"
 )
 
 func init() {
@@ -17,9 +19,10 @@ func init() {
 const gamesUsage = `usage: gamectl games
 
 Lists each game on the game definition (docs/games.md) with its seats, seat
-options, the modes the machinery plays it in, its ruleset numbers (their
-paths, defaults and ranges, for --rules files and sweeps), its moves and
-its bots ("gamectl sim --game NAME --bot LIST"). The dungeon, the reference
+options, the modes the functions serve it in and those gamectl play and
+sim play it in (a game whose hidden parts cannot be trustless says why),
+its ruleset numbers (their paths, defaults and ranges, for --rules files
+and sweeps), its moves and its bots ("gamectl sim --game NAME --bot LIST"). The dungeon, the reference
 game, is listed as the definition plays it (an adapter over its engine,
 games/dungeon); "gamectl sim", with or without "--game dungeon", still plays
 it through its own pipeline and flags (--bots, --classes, sweeps, the search
@@ -32,14 +35,30 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
-	modes := make([]string, len(match.Modes))
-	for i, m := range match.Modes {
-		modes[i] = string(m)
-	}
+	local := joinModes(match.Modes)
 	for _, def := range registry.All() {
-		writeGame(stdout, def, strings.Join(modes, ", "))
+		served := table.Modes(def)
+		refusal := table.TrustlessRefusal(def)
+		if def.Name() == dungeonName {
+			// The dungeon is served by its own service (service/), in every mode.
+			served, refusal = []rng.Mode{rng.ModeSeeded, rng.ModeCrypto, rng.ModeFair, rng.ModeTrustless}, ""
+		}
+		modes := joinModes(served) + " (served by the functions; gamectl play and sim: " + local + ")"
+		if refusal != "" {
+			modes += "\n  not trustless: " + def.Name() + " " + refusal
+		}
+		writeGame(stdout, def, modes)
 	}
 	return nil
+}
+
+// joinModes lists modes, comma-separated.
+func joinModes(modes []rng.Mode) string {
+	out := make([]string, len(modes))
+	for i, m := range modes {
+		out[i] = string(m)
+	}
+	return strings.Join(out, ", ")
 }
 
 func writeGame(w io.Writer, def game.Definition, modes string) {

@@ -12,19 +12,23 @@ import (
 func TestGamesLists(t *testing.T) {
 	code, out, errs := gamectl(t, "games")
 	require.Equal(t, 0, code, errs)
-	for _, want := range []string{"pig\n  seats: 2 to 6 (default 2)\n  seat options: none\n  modes: seeded, crypto\n",
+	for _, want := range []string{"pig\n  seats: 2 to 6 (default 2)\n  seat options: none\n  modes: seeded, crypto, fair, trustless (served by the functions; gamectl play and sim: seeded, crypto)\n",
 		"    goal = 100 (whole number, 1 to 10000)", "    dieSides = 6 (whole number, 2 to 1000)",
 		"    roll: ", "    hold: ", "  bots: random, mcts:N, hold:N\n",
-		"dungeon\n  seats: 2 to 6 (default 4)\n  seat option class: warrior, monk, duelist, scout\n  modes: seeded, crypto\n",
+		"dungeon\n  seats: 2 to 6 (default 4)\n  seat option class: warrior, monk, duelist, scout\n  modes: seeded, crypto, fair, trustless (served by the functions; gamectl play and sim: seeded, crypto)\n",
 		"    dice.move = 4 (whole number, 1 to 100): ", "    classes.scoutMove = 1 (whole number, 0 to 100): ",
 		"    useItem {item 0..63}: ", "    offerDuel {target 0..5}: ", "    resolveCombatRound: ",
 		"  bots: random, mcts:N, cautious, aggressive\n    cautious: "} {
 		require.Contains(t, out, want)
 	}
 	require.NotContains(t, out, "not yet on the game definition")
-	require.Contains(t, out, "kuhn\n  seats: 2 to 2 (default 2)\n  seat options: none\n")
-	require.Contains(t, out, "leduc\n  seats: 2 to 10 (default 2)\n  seat options: none\n")
-	require.Contains(t, out, "eights\n  seats: 2 to 4 (default 2)\n  seat options: none\n")
+	// Every game is served seeded, crypto and fair; trustless where its state is
+	// all public (Pig), its hidden cards are dealt by mental poker (Kuhn,
+	// Leduc) or its own service plays it so (the dungeon); not Crazy Eights,
+	// whose hands and pile are hidden and not dealt so (docs/games.md).
+	require.Contains(t, out, "kuhn\n  seats: 2 to 2 (default 2)\n  seat options: none\n  modes: seeded, crypto, fair, trustless (served by the functions; gamectl play and sim: seeded, crypto)\n")
+	require.Contains(t, out, "leduc\n  seats: 2 to 10 (default 2)\n  seat options: none\n  modes: seeded, crypto, fair, trustless (served by the functions; gamectl play and sim: seeded, crypto)\n")
+	require.Contains(t, out, "eights\n  seats: 2 to 4 (default 2)\n  seat options: none\n  modes: seeded, crypto, fair (served by the functions; gamectl play and sim: seeded, crypto)\n  not trustless: eights has private parts")
 	for _, want := range []string{"    ranks = 8 (whole number, 8 to 13)", "    maxMoves = 500 (whole number, 20 to 10000)",
 		"    play {card 0..51, suit 0..3}: ", "    draw: ", "  bots: random, mcts:N, first\n"} {
 		require.Contains(t, out, want)
