@@ -16,6 +16,9 @@ var stepDir = regexp.MustCompile(`^(gen-[0-9]+|batch-[0-9]+|confirm)$`)
 // into place (left by a task stopped while writing).
 var partFile = regexp.MustCompile(`^(part-[0-9]+-of-[0-9]+\.json|\.part-[0-9]+-of-[0-9]+\.json\.[0-9]+\.tmp)$`)
 
+// remove is os.Remove; a test makes it fail.
+var remove = os.Remove
+
 // PruneSteps removes the parts of every step of a run in dir but the step
 // called keep ("" for none): once a step is folded into the state, its
 // parts and those of the steps before it are no longer read. Only a step's
@@ -47,13 +50,13 @@ func PruneSteps(dir, keep string) error {
 		left := false
 		for _, f := range files {
 			if f.Type().IsRegular() && partFile.MatchString(f.Name()) {
-				note(os.Remove(filepath.Join(step, f.Name())))
+				note(remove(filepath.Join(step, f.Name())))
 			} else {
 				left = true
 			}
 		}
 		if !left {
-			note(os.Remove(step))
+			note(remove(step))
 		}
 	}
 	return first

@@ -1,6 +1,8 @@
 package match
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,6 +47,34 @@ func TestPruneSteps(t *testing.T) {
 	require.NoError(t, PruneSteps(dir, ""), "pruning again finds nothing")
 
 	require.Error(t, PruneSteps(filepath.Join(dir, "nosuch"), ""), "a missing run directory is an error")
+}
+
+// A removal that fails is the error PruneSteps returns, the first of
+// them, after every step was tried; a file already gone (another task
+// pruned it) is no error.
+func TestPruneStepsErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"gen-1/part-0-of-1.json", "gen-2/part-0-of-1.json", "gen-3/part-0-of-1.json", "gen-4/part-0-of-1.json"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644))
+	}
+	t.Cleanup(func() { remove = os.Remove })
+	failed := errors.New("device busy")
+	remove = func(path string) error {
+		switch filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path) {
+		case "gen-1/part-0-of-1.json":
+			os.Remove(path)
+			return &fs.PathError{Op: "remove", Path: path, Err: fs.ErrNotExist} // gone already: no error
+		case "gen-2/part-0-of-1.json", "gen-3/part-0-of-1.json":
+			return &fs.PathError{Op: "remove", Path: path, Err: failed}
+		}
+		return os.Remove(path)
+	}
+	err := PruneSteps(dir, "")
+	require.ErrorIs(t, err, failed)
+	require.Contains(t, err.Error(), filepath.Join("gen-2", "part-0-of-1.json"), "the first failure")
+	require.Equal(t, []string{"gen-2/part-0-of-1.json", "gen-3/part-0-of-1.json"}, listFiles(t, dir), "gen-1 and gen-4 pruned all the same")
+	require.NoDirExists(t, filepath.Join(dir, "gen-4"))
 }
 
 // listFiles lists the regular files under dir, relative, sorted.
