@@ -37,7 +37,8 @@ func (e *MarksLie) Error() string { return "trustseat: the server lies: " + e.Wh
 // CheckMarks is nil when tv (nil: nothing to check) shows no pending
 // round, or every marker of its pending round is its seat's signature
 // over that round (the comment above), else an error naming the first
-// marker that is not:
+// marker that is not (a split is named last, once every marker is
+// checked, so that it carries its witness):
 //   - a *ForgedMarker: one that states its round, digest and transcript
 //     (split.go) and whose signature its seat's key does not verify over
 //     them;
