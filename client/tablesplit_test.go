@@ -274,7 +274,7 @@ func TestTableSplitView(t *testing.T) {
 					other := map[string]string{"p0": "seat 1 (p1)", "p1": "seat 0 (p0)"}[uid]
 					require.Contains(t, lie.What, other+" revealed round", "%s names the other seat's marker", uid)
 					t.Logf("%s: %s", uid, lie.What)
-					splitEvidence(t, run, ss, real, uid, err, c.legacy)
+					splitEvidence(t, run, ss, run.truth(t), uid, err, c.legacy)
 					_, err = run.tt.Tables[uid].Send(ctx, table.Action{Actor: uid, ActionID: "x", Kind: table.KindAbort})
 					require.ErrorAs(t, err, &lie, "%s's Table sends nothing more", uid)
 				}
@@ -288,10 +288,15 @@ func TestTableSplitView(t *testing.T) {
 // whose shown round is uid's (the real pending roll for p0, the other
 // for p1), whose marker is the other seat's over the other roll, and
 // whose witness is uid's own marker over its round; CheckSplit, given
-// the two markers and the seats alone, finds the same split. With legacy
-// markers there is no such evidence.
-func splitEvidence(t *testing.T, run *trustRun, ss *splitStore, real *table.TrustlessView, uid string, err error, legacy bool) {
+// the two markers and the seats alone, finds the same split, and
+// CheckMarkRecord, given the table's record (its pending round as the
+// record of an aborted table holds it), finds p1's marker over another
+// move than the record's and p0's over the record's (the control); p1's
+// marker with its digest altered after signing is a forgery there. With
+// legacy markers there is no such evidence.
+func splitEvidence(t *testing.T, run *trustRun, ss *splitStore, truth *table.View, uid string, err error, legacy bool) {
 	t.Helper()
+	real := truth.Trustless
 	var sv *trustseat.SplitView
 	if legacy {
 		require.False(t, errors.As(err, &sv), "a marker that states no digest proves no split")
@@ -317,6 +322,29 @@ func splitEvidence(t *testing.T, run *trustRun, ss *splitStore, real *table.Trus
 	require.NoError(t, err)
 	require.NotNil(t, third, "a third party finds the split in the two markers")
 	require.Equal(t, []string{mine, theirs}, []string{third.Witness.Digest, third.Marker.Digest})
+
+	rt := real.RecordTrustless
+	p := real.Pending
+	rt.Pending = &match.TrustlessMove{Move: p.Move, Version: p.Version, Signature: p.Signature, Index: p.Index}
+	rec := &match.Record{Game: ss.def.Name(), Mode: rng.ModeTrustless, Seats: len(rt.Seats), Rules: truth.Rules, Trustless: &rt}
+	for _, m := range rt.Moves {
+		rec.Moves = append(rec.Moves, m.Move)
+	}
+	markers := map[string]table.RevealMarker{sv.Witness.UID: *sv.Witness, sv.Marker.UID: sv.Marker}
+	got, err := trustseat.CheckMarkRecord(ss.def, rec, markers["p0"])
+	require.NoError(t, err)
+	require.Nil(t, got, "p0's marker is over the record's move")
+	got, err = trustseat.CheckMarkRecord(ss.def, rec, markers["p1"])
+	require.NoError(t, err)
+	require.NotNil(t, got, "p1's marker is over another move than the record's")
+	require.True(t, got.Record)
+	require.Equal(t, []string{real.Pending.Digest, ss.alt.Digest}, []string{got.Digest, got.Marker.Digest})
+	require.Equal(t, real.Pending.Transcript, got.Transcript)
+	altered := markers["p1"]
+	altered.Digest = real.Pending.Digest
+	_, err = trustseat.CheckMarkRecord(ss.def, rec, altered)
+	var fm *trustseat.ForgedMarker
+	require.ErrorAs(t, err, &fm, "a digest altered after signing is a forgery, not a split")
 }
 
 // splitHiddenEnd ends the run's split round past its deadline: the server

@@ -28,6 +28,10 @@ import (
 //     actor signed two moves at one version (tricked or colluding). The
 //     two digests are the evidence, each under its seat's signature.
 //
+// A third party checks two markers with CheckSplit, and a marker against
+// the table's record (whose move at that round the actor signed) with
+// CheckMarkRecord.
+//
 // A marker that states no digest (Digest and Transcript "", Index 0:
 // a view from before markers stated them) is checked, as before, over
 // the round it is shown in, and a signature that fails there is either
@@ -37,14 +41,16 @@ import (
 // Index: Marker, its seat's valid reveal signature over Marker.Digest
 // and Marker.Transcript, and the other round, Digest and Transcript
 // (64 hex digits each), which differs in one or both: the round the
-// reader's view shows pending (which the reader's replay has) or, when
-// Witness is not nil, the digest and transcript Witness, another valid
-// marker of that round, states.
+// reader's view shows pending (which the reader's replay has), or when
+// Record the move the table's record has at that round
+// (CheckMarkRecord), or when Witness is not nil the digest and
+// transcript Witness, another valid marker of that round, states.
 type SplitView struct {
 	GameID     string
 	Index      uint32
 	Digest     string
 	Transcript string
+	Record     bool
 	Witness    *table.RevealMarker
 	Marker     table.RevealMarker
 }
@@ -56,6 +62,9 @@ func (e *SplitView) Unwrap() error { return e.lie() }
 
 func (e *SplitView) lie() *MarksLie {
 	other := fmt.Sprintf("the pending move shown here (digest %s, transcript %s)", e.Digest, e.Transcript)
+	if e.Record {
+		other = fmt.Sprintf("the record's move of that round (digest %s, transcript %s)", e.Digest, e.Transcript)
+	}
 	if w := e.Witness; w != nil {
 		other = fmt.Sprintf("seat %d (%s)'s reveal of the same round, signed over digest %s, transcript %s (signature %.16s…)",
 			w.Seat, w.UID, w.Digest, w.Transcript, w.Signature)
