@@ -79,12 +79,19 @@ type Config struct {
 // game document other than the replay's (another index asked for, a
 // pending action replaced), a reveal marker not signed by its seat or
 // signed over another action (the seats shown different games). The
-// client stops revealing; the player should be told What.
+// client stops revealing; the player should be told What. Err, when not
+// nil, is the check's own error carrying the evidence (at a table, a
+// *trustseat.SplitView with the two digests, or a *trustseat.ForgedMarker),
+// which errors.As reaches through the Lie.
 type Lie struct {
 	What string
+	Err  error
 }
 
 func (l *Lie) Error() string { return "client: the server lies: " + l.What }
+
+// Unwrap is the evidence Err, nil when none.
+func (l *Lie) Unwrap() error { return l.Err }
 
 // Client is one seat of a trustless game. Not safe for concurrent use.
 type Client struct {

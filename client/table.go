@@ -242,7 +242,9 @@ func (t *Table) Act(ctx context.Context, kind string, version uint64, seat *int)
 // log's events after afterSeq. At a trustless table it checks every
 // reveal marker of the pending round against the round the view shows
 // (tablemarks.go): one that is not its seat's signature over it is a
-// *Lie (a split view, or a forged marker), and the Table then sends
+// *Lie whose Err is the evidence (a *trustseat.SplitView with both
+// digests, a *trustseat.ForgedMarker, or for a marker that states no
+// digest a *trustseat.MarksLie, either), and the Table then sends
 // nothing more; it compares the view
 // with the last acknowledgement the Table holds (LastAck; tableblame.go):
 // a table ended naming the player as missing what the server

@@ -19,6 +19,7 @@ import (
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/table"
+	"github.com/fairboard/fairboard/table/trustseat"
 	"github.com/fairboard/fairboard/tablestore"
 )
 
@@ -44,13 +45,16 @@ const (
 // of it has come; that reveal is held, answered as applied (the functions
 // then acknowledge it, signed) and never applied (in splitSame it goes
 // through). Once held, every view shows its marker with the others'
-// (not in splitHidden).
+// (not in splitHidden), stating the digest and transcript p1 signed over
+// as a table's marker does; with legacy, every marker is shown without
+// them, as a server from before markers stated them showed it.
 type splitStore struct {
 	tablestore.Store
-	mode splitMode
-	def  game.Definition
-	mu   sync.Mutex
-	key  ed25519.PrivateKey // p0's, for splitTwice
+	mode   splitMode
+	legacy bool
+	def    game.Definition
+	mu     sync.Mutex
+	key    ed25519.PrivateKey // p0's, for splitTwice
 	// target is the split round's index (0: not yet), alt what p1 is
 	// shown in its place, held p1's reveal of it.
 	target uint32
@@ -85,7 +89,14 @@ func (s *splitStore) View(ctx context.Context, gameID, uid string) (*table.View,
 		p.Reveals = nil // nothing that would stop p1 before it reveals (or ever)
 	case s.held != nil && s.mode != splitHidden:
 		r := s.held.Reveal
-		p.Reveals = append(slices.Clone(p.Reveals), table.RevealMarker{Seat: r.Seat, UID: s.held.Actor, At: s.held.At, Signature: r.Signature})
+		p.Reveals = append(slices.Clone(p.Reveals), table.RevealMarker{Seat: r.Seat, UID: s.held.Actor, At: s.held.At,
+			Index: r.Index, Digest: r.Digest, Transcript: r.Transcript, Signature: r.Signature})
+	}
+	if s.legacy {
+		p.Reveals = slices.Clone(p.Reveals)
+		for i := range p.Reveals {
+			p.Reveals[i].Index, p.Reveals[i].Digest, p.Reveals[i].Transcript = 0, "", ""
+		}
 	}
 	tv.Pending = &p
 	out := *v
@@ -162,8 +173,15 @@ func (s *splitStore) done(v *table.View) bool {
 // signed twice where its replay leads and reveals it; the server
 // acknowledges the reveal, signed, and holds it. Once the
 // markers are shown, both Tables name the split (a *client.Lie: the other
-// seat's marker is no signature over the round each is shown) and send
-// nothing more; the round never closes. The controls: the same server
+// seat's marker is a valid signature over another move than the round
+// each is shown) and send nothing more; the round never closes. The Lie
+// carries the evidence, a *trustseat.SplitView: the other seat's marker
+// over the other digest (p1's over the roll p0 signed twice, p0's over
+// the real one) and the reader's own marker over the round it is shown,
+// which a third party checks again from the two markers alone
+// (trustseat.CheckSplit) and finds the same two digests. With markers
+// that state no digest (legacy: a server from before they did) the Lie
+// names the split as before, without that evidence. The controls: the same server
 // showing p1 the round as it is (splitSame) closes the round, and neither
 // Table objects; with the markers' check switched off (checks.MarkDigest)
 // neither Table names the split, each taking a round that never closes;
@@ -178,20 +196,23 @@ func TestTableSplitView(t *testing.T) {
 	_, key, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)
 	for _, c := range []struct {
-		name string
-		mode splitMode
-		off  []checks.Check
-	}{{"twice", splitTwice, nil}, {"old signature", splitOld, nil}, {"same", splitSame, nil},
-		{"twice without MarkDigest", splitTwice, []checks.Check{checks.MarkDigest}},
-		{"old without MoveVersion", splitOld, []checks.Check{checks.MoveVersion}},
-		{"old without MoveVersion and MarkDigest", splitOld, []checks.Check{checks.MoveVersion, checks.MarkDigest}},
-		{"hidden", splitHidden, nil}} {
+		name   string
+		mode   splitMode
+		off    []checks.Check
+		legacy bool
+	}{{"twice", splitTwice, nil, false}, {"old signature", splitOld, nil, false}, {"same", splitSame, nil, false},
+		{"twice with markers stating no digest", splitTwice, nil, true},
+		{"same with markers stating no digest", splitSame, nil, true},
+		{"twice without MarkDigest", splitTwice, []checks.Check{checks.MarkDigest}, false},
+		{"old without MoveVersion", splitOld, []checks.Check{checks.MoveVersion}, false},
+		{"old without MoveVersion and MarkDigest", splitOld, []checks.Check{checks.MoveVersion, checks.MarkDigest}, false},
+		{"hidden", splitHidden, nil, false}} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, k := range c.off {
 				checks.Off(t, k)
 			}
 			markOff := slices.Contains(c.off, checks.MarkDigest)
-			ss := &splitStore{mode: c.mode, def: defOf("pig")}
+			ss := &splitStore{mode: c.mode, legacy: c.legacy, def: defOf("pig")}
 			run := newTrustRun(t, ss.def, "sv-"+string(c.mode), 2, key,
 				func(m tablestore.Store) tablestore.Store { ss.Store = m; return ss }, nil)
 			ss.mu.Lock()
@@ -253,12 +274,77 @@ func TestTableSplitView(t *testing.T) {
 					other := map[string]string{"p0": "seat 1 (p1)", "p1": "seat 0 (p0)"}[uid]
 					require.Contains(t, lie.What, other+" revealed round", "%s names the other seat's marker", uid)
 					t.Logf("%s: %s", uid, lie.What)
+					splitEvidence(t, run, ss, run.truth(t), uid, err, c.legacy)
 					_, err = run.tt.Tables[uid].Send(ctx, table.Action{Actor: uid, ActionID: "x", Kind: table.KindAbort})
 					require.ErrorAs(t, err, &lie, "%s's Table sends nothing more", uid)
 				}
 			}
 		})
 	}
+}
+
+// splitEvidence checks the evidence err, uid's Table's lie at the split,
+// carries: with markers stating their digest, a *trustseat.SplitView
+// whose shown round is uid's (the real pending roll for p0, the other
+// for p1), whose marker is the other seat's over the other roll, and
+// whose witness is uid's own marker over its round; CheckSplit, given
+// the two markers and the seats alone, finds the same split, and
+// CheckMarkRecord, given the table's record (its pending round as the
+// record of an aborted table holds it), finds p1's marker over another
+// move than the record's and p0's over the record's (the control); p1's
+// marker with its digest altered after signing is a forgery there. With
+// legacy markers there is no such evidence.
+func splitEvidence(t *testing.T, run *trustRun, ss *splitStore, truth *table.View, uid string, err error, legacy bool) {
+	t.Helper()
+	real := truth.Trustless
+	var sv *trustseat.SplitView
+	if legacy {
+		require.False(t, errors.As(err, &sv), "a marker that states no digest proves no split")
+		var ml *trustseat.MarksLie
+		require.ErrorAs(t, err, &ml)
+		require.Contains(t, ml.What, "(or forged the reveal)")
+		return
+	}
+	require.ErrorAs(t, err, &sv, "%s's lie carries the split's evidence", uid)
+	mine, theirs := real.Pending.Digest, ss.alt.Digest
+	if uid == "p1" {
+		mine, theirs = theirs, mine
+	}
+	require.Equal(t, ss.target, sv.Index)
+	require.Equal(t, mine, sv.Digest, "the round %s is shown", uid)
+	require.Equal(t, theirs, sv.Marker.Digest, "the other seat's marker states the other roll")
+	require.NotNil(t, sv.Witness, "%s's own marker", uid)
+	require.Equal(t, uid, sv.Witness.UID)
+	require.Equal(t, mine, sv.Witness.Digest)
+	require.Contains(t, err.Error(), mine)
+	require.Contains(t, err.Error(), theirs)
+	third, err := trustseat.CheckSplit(run.id, real.Seats, *sv.Witness, sv.Marker)
+	require.NoError(t, err)
+	require.NotNil(t, third, "a third party finds the split in the two markers")
+	require.Equal(t, []string{mine, theirs}, []string{third.Witness.Digest, third.Marker.Digest})
+
+	rt := real.RecordTrustless
+	p := real.Pending
+	rt.Pending = &match.TrustlessMove{Move: p.Move, Version: p.Version, Signature: p.Signature, Index: p.Index}
+	rec := &match.Record{Game: ss.def.Name(), Mode: rng.ModeTrustless, Seats: len(rt.Seats), Rules: truth.Rules, Trustless: &rt}
+	for _, m := range rt.Moves {
+		rec.Moves = append(rec.Moves, m.Move)
+	}
+	markers := map[string]table.RevealMarker{sv.Witness.UID: *sv.Witness, sv.Marker.UID: sv.Marker}
+	got, err := trustseat.CheckMarkRecord(ss.def, rec, markers["p0"])
+	require.NoError(t, err)
+	require.Nil(t, got, "p0's marker is over the record's move")
+	got, err = trustseat.CheckMarkRecord(ss.def, rec, markers["p1"])
+	require.NoError(t, err)
+	require.NotNil(t, got, "p1's marker is over another move than the record's")
+	require.True(t, got.Record)
+	require.Equal(t, []string{real.Pending.Digest, ss.alt.Digest}, []string{got.Digest, got.Marker.Digest})
+	require.Equal(t, real.Pending.Transcript, got.Transcript)
+	altered := markers["p1"]
+	altered.Digest = real.Pending.Digest
+	_, err = trustseat.CheckMarkRecord(ss.def, rec, altered)
+	var fm *trustseat.ForgedMarker
+	require.ErrorAs(t, err, &fm, "a digest altered after signing is a forgery, not a split")
 }
 
 // splitHiddenEnd ends the run's split round past its deadline: the server

@@ -49,12 +49,24 @@ type PendingRound struct {
 }
 
 // RevealMarker is one accepted reveal of a pending round, without its
-// link.
+// link: the seat, its player, the server's time, the round's Index and
+// the pending move's Digest and the Transcript hash (64 hex digits
+// each) that the seat signed over, and its Signature (128 hex digits)
+// over trustless.RevealMessage(gameId, Index, Digest, Transcript). The
+// table accepts a reveal only over its pending round's digest and
+// transcript (wrong_digest), so the view fills these from the round;
+// stating them lets anyone holding two markers check each signature on
+// its own and show a split view (trustseat.CheckSplit). A marker of a
+// view from before markers stated them has Index 0 and Digest and
+// Transcript "": it is checked against the round it is shown in.
 type RevealMarker struct {
-	Seat      int    `json:"seat"`
-	UID       string `json:"uid"`
-	At        int64  `json:"at"`
-	Signature string `json:"signature"`
+	Seat       int    `json:"seat"`
+	UID        string `json:"uid"`
+	At         int64  `json:"at"`
+	Index      uint32 `json:"index,omitempty"`
+	Digest     string `json:"digest,omitempty"`
+	Transcript string `json:"transcript,omitempty"`
+	Signature  string `json:"signature"`
 }
 
 // trustView is the protocol a reader sees (nil for another mode).
@@ -76,7 +88,8 @@ func (t *Table) trustView() *TrustlessView {
 		pr := &PendingRound{Index: p.Index, Move: string(game.AppendMoveCanonical(nil, t.kinds, p.Move)), Version: p.Version,
 			Signature: p.Sig, Digest: p.Digest.String(), Transcript: p.Transcript.String(), At: p.At, Deadline: p.Deadline}
 		for _, r := range p.Reveals {
-			pr.Reveals = append(pr.Reveals, RevealMarker{Seat: r.Seat, UID: r.UID, At: r.At, Signature: r.Sig})
+			pr.Reveals = append(pr.Reveals, RevealMarker{Seat: r.Seat, UID: r.UID, At: r.At, Index: p.Index,
+				Digest: pr.Digest, Transcript: pr.Transcript, Signature: r.Sig})
 		}
 		v.Pending = pr
 	}

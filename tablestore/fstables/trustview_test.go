@@ -118,6 +118,11 @@ func (s *tailTwin) View(uid string) (*table.View, error) {
 	require.Equal(t, cut(want), cut(got))
 	got.Log = want.Log
 	require.Equal(t, want, got, "the same view on both stores")
+	if p := got.Trustless.Pending; p != nil {
+		for _, m := range p.Reveals { // what each seat signed over, from the saved round
+			require.Equal(t, [3]any{p.Index, p.Digest, p.Transcript}, [3]any{m.Index, m.Digest, m.Transcript}, "seat %d's marker", m.Seat)
+		}
+	}
 	if after.Moves > 0 {
 		require.Equal(t, after.Moves, got.Trustless.MovesBase, "the moves after the checkpoint")
 	}
