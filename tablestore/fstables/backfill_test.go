@@ -204,3 +204,34 @@ func TestFirestoreBackfillCursorReadByNoClient(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "positive control: under rules opened at sweep/: %s", body)
 	require.Contains(t, string(body), "done")
 }
+
+// Two steps at once (two sweeps): a second step run whole between the
+// first's read of an old table and its stamp stamps the table and
+// writes the cursor; the first's stamp then fails its precondition (the
+// table is stamped once, at its update time before either) and its
+// cursor write loses to the second's, which stays.
+func TestFirestoreBackfillTwoStepsAtOnce(t *testing.T) {
+	s := newStore(t)
+	c := emu.Client(t)
+	ctx := context.Background()
+	other := fstables.New(c, registry.Lookup)
+	_, err := s.Create(ctx, "twice", "pig", table.CreateRequest{Actor: "u0", ActionID: "c", Mode: rng.ModeCrypto, Seats: 2})
+	require.NoError(t, err)
+	old := updatedMs(t, c, "games/twice")
+	var second table.ActedBackfill
+	s.OnBackfillRead(func(string) {
+		var err error
+		second, err = other.BackfillActed(ctx, 7000, 10)
+		require.NoError(t, err)
+	})
+	first, err := s.BackfillActed(ctx, 5000, 10)
+	require.NoError(t, err)
+	require.Equal(t, table.ActedBackfill{Scanned: 1, Stamped: 1, Done: true}, second)
+	require.Equal(t, table.ActedBackfill{Scanned: 1, Done: true}, first)
+	snap, err := c.Doc("games/twice").Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, old, snap.Data()["tableActedAt"])
+	cur, err := c.Doc("sweep/tableActedAt").Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"after": "twice", "done": true, "stamped": int64(1), "at": int64(7000)}, cur.Data())
+}
