@@ -89,7 +89,7 @@ func (a *API) Sweep(w http.ResponseWriter, r *http.Request) {
 		if len(tres.Failed) > 0 {
 			a.log.Error("sweep: tables left due", "failed", tres.Failed)
 		}
-		a.log.Info("sweep of the tables", "due", tres.Due, "aborted", len(tres.Aborted), "idle", len(tres.Idle))
+		a.log.Info("sweep of the tables", "due", tres.Due, "aborted", len(tres.Aborted), "idle", len(tres.Idle), "backfilled", tres.Backfilled)
 		out["tables"] = tres
 	}
 	answer(http.StatusOK, out)

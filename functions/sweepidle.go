@@ -53,7 +53,15 @@ type TableIdle struct {
 	Replayed bool        `json:"replayed,omitempty"`
 }
 
-// sweepIdle ends every table, in its lobby or in play, whose last
+// ActedBackfillBatch is how many tables each sweep looks at, at most,
+// to stamp those written before their stores kept the time of their last
+// action (tablestore.Store.BackfillActed), until it has looked at all.
+const ActedBackfillBatch = 100
+
+// sweepIdle first stamps at most ActedBackfillBatch old tables with the
+// time of their last write (tablestore.Store.BackfillActed, unless both
+// limits are off), so that the query below finds them too; then it ends
+// every table, in its lobby or in play, whose last
 // applied action is its phase's idle limit or more before the API's
 // clock (tablestore.Store.Idle: an indexed query, never a scan): the
 // server's abandon (table.KindAbandon by table.ServerActor, reason
@@ -64,6 +72,13 @@ type TableIdle struct {
 // closes (and leaves the open games' list). It adds what it did to res;
 // an error is the store's query failing.
 func (a *API) sweepIdle(ctx context.Context, res *TableSweepResult) error {
+	if a.idleLimit(table.PhaseLobby) >= 0 || a.idleLimit(table.PhasePlaying) >= 0 {
+		b, err := a.tables.BackfillActed(ctx, a.nowMs(), ActedBackfillBatch)
+		res.Backfilled = b.Stamped
+		if err != nil {
+			return err
+		}
+	}
 	for _, phase := range []table.Phase{table.PhaseLobby, table.PhasePlaying} {
 		limit := a.idleLimit(phase)
 		if limit < 0 {

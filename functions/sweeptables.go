@@ -20,6 +20,10 @@ type TableSweepResult struct {
 	// Idle lists the tables ended for want of an action (sweepidle.go);
 	// absent when none. Failed holds theirs too.
 	Idle []TableIdle `json:"idle,omitempty"`
+	// Backfilled is how many tables written before the idle clock
+	// existed the sweep stamped with one (sweepidle.go); absent when
+	// none.
+	Backfilled int `json:"backfilled,omitempty"`
 }
 
 // TableAbort is one table the sweep aborted: its game id, the round that

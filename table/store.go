@@ -17,6 +17,11 @@ type Memory struct {
 	// actedAt is each unfinished table's last applied action's time
 	// (idle.go).
 	actedAt map[string]int64
+	// backfill is where BackfillActed goes on from (backfill.go).
+	backfill struct {
+		after string
+		done  bool
+	}
 }
 
 // NewMemory returns an empty store.

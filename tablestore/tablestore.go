@@ -78,6 +78,18 @@ type Store interface {
 	// last action carried no time is not found. It reads only those
 	// tables' entries (fstables: one indexed query), never every table.
 	Idle(ctx context.Context, phase table.Phase, before int64, limit int) ([]table.IdleTable, error)
+	// BackfillActed is one step of the backfill of Idle's clock
+	// (table.ActedBackfill; docs/functions.md, "The sweep"): it looks at
+	// the next limit tables (limit >= 1) in game-id order after those its
+	// last step looked at, remembered by the store, and stamps each one
+	// that is unfinished and has no time of its last action (written
+	// before the store kept it) with the best time the store holds of
+	// its last write (fstables: its public document's update time; the
+	// memory: now, unix ms > 0), never over a time an action wrote
+	// meanwhile. Once it has looked at every table it is Done, and every
+	// later step reads one document at most. Errors: limit < 1 or now <=
+	// 0 (nothing done), or the store's.
+	BackfillActed(ctx context.Context, now int64, limit int) (table.ActedBackfill, error)
 }
 
 // After is what a reader already holds of a table: Seq, the last log

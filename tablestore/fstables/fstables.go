@@ -82,9 +82,11 @@ const (
 
 // Store is a tablestore.Store on a Firestore client.
 type Store struct {
-	c      *firestore.Client
-	lookup tablestore.Lookup
-	chunk  int // the head's chunk size (ChunkSize; tests' smaller)
+	c             *firestore.Client
+	lookup        tablestore.Lookup
+	chunk         int                 // the head's chunk size (ChunkSize; tests' smaller)
+	backfillRead  func(gameID string) // tests: between a backfill's read and stamp
+	backfillBlind bool                // tests' control: a stamp without precondition
 }
 
 var _ tablestore.Store = (*Store)(nil)
