@@ -119,8 +119,28 @@ func (run *trustRun) table(t *testing.T, uid string) *client.Table {
 // play plays the run's table with the first legal move until stop says
 // so (or the end); it returns Play's error.
 func (run *trustRun) play(stop func(*table.View) bool) error {
-	_, err := trustseat.Play(run.tt, run.order, func(v *table.View) game.Move { return v.Legal[0] }, stop, 400)
+	return run.playWith(func(v *table.View) game.Move { return v.Legal[0] }, stop)
+}
+
+// playWith plays the run's table with the moves choose picks until stop
+// says so (or the end); it returns Play's error.
+func (run *trustRun) playWith(choose func(*table.View) game.Move, stop func(*table.View) bool) error {
+	_, err := trustseat.Play(run.tt, run.order, choose, stop, 400)
 	return err
+}
+
+// rollOnce is a Pig policy that rolls once a turn and holds after any
+// roll but a 1: every turn adds at most the die's top face, so no seat
+// reaches the goal within its first turns, and each seat rolls again in
+// its next turn whatever the dice (with Legal[0], always rolling, a seat
+// may reach the goal in its first turn and end the game first).
+func rollOnce(v *table.View) game.Move {
+	for _, m := range v.Legal {
+		if m.Kind == "hold" {
+			return m
+		}
+	}
+	return v.Legal[0]
 }
 
 // truth is the real table's protocol as p0 may see it, past any wrapper.
