@@ -50,12 +50,14 @@ type server struct {
 	creates       int             // how many createGame calls reached the server
 }
 
-// viewCall is a getView call: who made it (the uid of its token) and the
-// table's view it was answered (zero for another answer).
+// viewCall is a getView call: who made it (the uid of its token), the
+// checkedMoves it sent (0: none) and the table's view it was answered
+// (zero for another answer).
 type viewCall struct {
-	uid    string
-	answer tableView
-	raw    json.RawMessage // the answer's result as sent
+	uid     string
+	checked int
+	answer  tableView
+	raw     json.RawMessage // the answer's result as sent
 }
 
 // use switches the functions to the i-th store's.
@@ -176,6 +178,18 @@ func newServerAck(t *testing.T, stores []store.Store, ns names.Store, tables tab
 // observeRead records a getView call (its caller's uid and the view it
 // was answered) or an exportGame answer.
 func (s *server) observeRead(w http.ResponseWriter, r *http.Request, mux http.Handler) {
+	reqBody, err := readAll(r)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	r.Body = nopCloser(reqBody)
+	var q struct {
+		Data struct {
+			CheckedMoves int `json:"checkedMoves"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal(reqBody, &q) // the functions refuse a malformed one
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, r)
 	body := rec.Body.Bytes()
@@ -187,7 +201,7 @@ func (s *server) observeRead(w http.ResponseWriter, r *http.Request, mux http.Ha
 		_ = json.Unmarshal(body, &ans) // a dungeon's view or a refusal: a zero answer
 		var raw struct{ Result json.RawMessage }
 		_ = json.Unmarshal(body, &raw)
-		s.views = append(s.views, viewCall{uid: tokenUID(r.Header.Get("Authorization")), answer: ans.Result, raw: raw.Result})
+		s.views = append(s.views, viewCall{uid: tokenUID(r.Header.Get("Authorization")), checked: q.Data.CheckedMoves, answer: ans.Result, raw: raw.Result})
 	}
 	s.mu.Unlock()
 	for k, vs := range rec.Header() {

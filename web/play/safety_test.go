@@ -63,3 +63,12 @@ func TestTableWatchInNode(t *testing.T) {
 func TestTableSeatsInNode(t *testing.T) {
 	runNodeTest(t, "tableseats")
 }
+
+// A trustless seat's checkpoint on the page, run by Node: getView's
+// checkedMoves sent once the seat has checked a move, read from the
+// WebAssembly for the view's own seat, and a view starting past the
+// seat's checkpoint read again whole before the seat is asked anything,
+// one at or before it used as it is (test/tabletrustview_test.ts).
+func TestTableTrustViewInNode(t *testing.T) {
+	runNodeTest(t, "tabletrustview")
+}

@@ -112,8 +112,8 @@ var ackSeed = bytes.Repeat([]byte{0x5a}, ed25519.SeedSize)
 // acknowledgements with the key of ackSeed, over tables, and whose page
 // pins pinned (hex); Bob (a Go seat) creates a trustless Pig table with
 // a 3 s round deadline, Alice's page joins it, Bob starts and rolls, and
-// Alice's page reveals his round by itself. It answers the table, Alice's
-// page and the index of the round.
+// Alice's page reveals his round by itself. It answers the table (its
+// Seats: Bob's seat), Alice's page and the index of the round.
 func ackTable(t *testing.T, m *memTable, tables tablestore.Store, pinned string) (*functest.TrustTable, *player, string, uint32) {
 	t.Helper()
 	tt, alice, id, index := ackRound(t, m, tables, pinned)
@@ -135,6 +135,7 @@ func ackRound(t *testing.T, m *memTable, tables tablestore.Store, pinned string)
 	alice := m.page("Alice", browser.Phone)
 	id := tableID("trust-ack-")
 	tt, bobSeat := m.trustPig(id, 3000)
+	tt.Seats = []*trustseat.Seat{bobSeat}
 	alice.open(m.srv.URL, id)
 	alice.joinTable()
 	v, err := tt.View("bob")
@@ -187,8 +188,9 @@ func keptAck(t *testing.T, p *player, id string) *trustseat.Ack {
 // round; her page then shows that the server dropped a message it had
 // acknowledged, with the acknowledgement's index, digest and signature.
 // The positive control: a page pinning another key refuses the same kind
-// of acknowledgement, says the server lied or the key is wrong, and keeps
-// none. Reveal markers (docs/play.md, "Markers checked"): before the
+// of acknowledgement, says the server lied or the key is wrong, keeps
+// none, and then sends nothing more at its table (stopAfterRefusal).
+// Reveal markers (docs/play.md, "Markers checked"): before the
 // abort the store shows Alice Bob's marker with its signature forged, and
 // her page names the lie (seat, player, round); before that, and on the
 // control's honest store, her page names none. After the lie her page
@@ -247,7 +249,8 @@ func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 	// on a page pinning another key, is refused and not kept.
 	other := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{0x33}, ed25519.SeedSize)).Public().(ed25519.PublicKey)
 	m2 := &memTable{t: t, ctx: m.ctx, b: m.b}
-	_, alice2, id2, _ := ackTable(t, m2, tablestore.NewMemory(registry.Lookup), hex.EncodeToString(other))
+	cs := &dropReveals{Store: tablestore.NewMemory(registry.Lookup), uid: "alice"} // honest: it only counts
+	tt2, alice2, id2, _ := ackTable(t, m2, cs, hex.EncodeToString(other))
 	require.Equal(t, "refused", alice2.String(`document.getElementById("tg-trust-ack").dataset.ack`))
 	said := alice2.String(`document.getElementById("tg-trust-ack").textContent`)
 	require.Contains(t, said, "does NOT verify under the server's key this page pins")
@@ -255,10 +258,55 @@ func TestTrustlessAckKeptAndBlamedInChromium(t *testing.T) {
 	t.Logf("the control page says: %s", said)
 	require.Nil(t, keptAck(t, alice2, id2), "a refused acknowledgement is not kept")
 	require.Equal(t, "", alice2.String(`document.getElementById("tg-trust-marks").dataset.lie`), "an honest store's markers: no lie")
+	stopAfterRefusal(t, tt2, alice2, cs)
 	alice2.CheckConsole(expectedConsole...)
 
 	// The stop after a lie, on a third table: no more sends.
 	stopAfterLie(t, m, pub)
+}
+
+// stopAfterRefusal is the stop after a refused acknowledgement
+// (docs/play.md, "Acknowledgements kept"), at the control's table, whose
+// store is honest and counts: Alice's page sent its reveal (her one
+// action) and refused its acknowledgement, which closed Bob's round. If
+// Bob is still to move he rolls again, and his round awaits her reveal,
+// which her page, over at least three more of its polls, does not send
+// (nor try: data-reveals-sent stays 1); if his roll was a 1 and she is to
+// move, her page refuses her click and says why. Either way no action of
+// hers reaches the store. The control: on the first table, with the
+// acknowledgement kept, her page sent exactly its reveal of the same kind
+// of round, and TestTrustlessPigInChromium's pages send every move.
+func stopAfterRefusal(t *testing.T, tt *functest.TrustTable, alice *player, cs *dropReveals) {
+	t.Helper()
+	_, sends := cs.counts()
+	require.Equal(t, 1, sends, "Alice's page sent its reveal")
+	v, err := tt.View("bob")
+	require.NoError(t, err)
+	require.Nil(t, v.Trustless.Pending, "her reveal closed Bob's round")
+	if v.ToMove == 0 {
+		var roll game.Move
+		for _, mv := range v.Legal {
+			if b, _ := json.Marshal(mv); bytes.Contains(b, []byte(`"roll"`)) {
+				roll = mv
+			}
+		}
+		require.NotNil(t, roll, "Bob may roll again")
+		a, err := tt.Seats[0].Move("b1", v, roll)
+		require.NoError(t, err)
+		_, err = tt.Do(a)
+		require.NoError(t, err)
+		seen, _ := cs.counts()
+		require.Eventually(t, func() bool { v, _ := cs.counts(); return v >= seen+3 }, time.Minute, 50*time.Millisecond, "Alice's page reads the table on")
+		require.Equal(t, "1", alice.String(`document.body.dataset.revealsSent || ""`), "her page tried no reveal of Bob's second round")
+		t.Logf("after the refusal, Bob's second roll's round: no reveal from Alice's page")
+	} else {
+		alice.WaitFor(`document.getElementById("table").dataset.mine === "1"`, time.Minute)
+		alice.Click(`#tg-move-buttons button:nth-child(1)`)
+		alice.WaitFor(`document.getElementById("tg-status").textContent.includes("it sends nothing more at this table")`, time.Minute)
+		t.Logf("after the refusal, Bob rolled a 1: Alice's page refused her move")
+	}
+	_, sends = cs.counts()
+	require.Equal(t, 1, sends, "after the refused acknowledgement Alice's page sent nothing more")
 }
 
 // stopAfterLie is the stop after a lie (docs/play.md, "Markers checked"),

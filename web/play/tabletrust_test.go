@@ -28,7 +28,10 @@ import (
 // chain head and key in it; the record, read here, replays
 // (match.CheckRecord), names the pages' uids, holds one move per click and
 // both seats' links for every roll; a record with a roll changed is
-// refused by the same check in the page (the positive control).
+// refused by the same check in the page (the positive control). Each
+// page's polls send its seat's checkpoint once it has checked moves and
+// are answered the moves after it, each the record's; those sent before
+// read every move (seatCheckpoints, checkpointPolls).
 // Screenshots and axe at 1280 and 390 px.
 func TestTrustlessPigInChromium(t *testing.T) {
 	pageTest(t, true)
@@ -108,6 +111,7 @@ func TestTrustlessPigInChromium(t *testing.T) {
 		}
 		kind := p.String(fmt.Sprintf(`document.querySelector("#tg-move-buttons button:nth-child(%d)").textContent`, pick))
 		if clicks == 6 {
+			seatCheckpoints(t, srv, id, alice, bob)
 			alice.shot("table-trustless-play-1280")
 			bob.shot("table-trustless-play-390")
 			alice.checkScreen("a trustless table in play at 1280 px")
@@ -153,6 +157,7 @@ func TestTrustlessPigInChromium(t *testing.T) {
 	require.NoError(t, div)
 	require.JSONEq(t, pigGoal, string(rec.Rules), "the table played to the goal the test asked for")
 	require.Len(t, rec.Moves, clicks, "every click is a move applied")
+	checkpointPolls(t, srv, rec, alice, bob)
 	require.Equal(t, []string{alice.uid, bob.uid}, []string{rec.Trustless.Seats[0].UID, rec.Trustless.Seats[1].UID})
 	rolls := 0
 	for i, m := range rec.Trustless.Moves {

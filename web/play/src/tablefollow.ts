@@ -13,6 +13,7 @@ import type { Firestore } from "firebase/firestore";
 import { refusal } from "./errors";
 import { viewOfDocs, type SeatDoc, type TableDoc } from "./tabledocs";
 import { watchTable } from "./tablewatch";
+import { viewFields } from "./tabletrustview";
 import type { TableMove, TableView } from "./tablewords";
 
 const POLL_MS = 1000;
@@ -36,6 +37,9 @@ export interface Followed {
   readonly view: TableView;
   /** lastSeq is the last log event shown. */
   readonly lastSeq: number;
+  /** checked is how many moves the page's seat has checked at a
+   * trustless table (tabletrustview.ts: getView's checkedMoves; 0: none). */
+  checked(): number;
   /** take shows a view (at the version shown or a later one). */
   take(v: TableView): void;
   /** say says a problem in the status line. */
@@ -212,7 +216,7 @@ export class Follower {
     }
     this.reading = true;
     try {
-      const v = await this.ctx.call<TableView>("getView", { game: this.page.view.game, gameId: this.page.id, afterSeq: this.page.lastSeq });
+      const v = await this.ctx.call<TableView>("getView", viewFields(this.page.view.game, this.page.id, this.page.lastSeq, this.page.checked()));
       if (v.version >= this.legal.version) this.legal = { version: v.version, moves: v.legal };
       this.offer(v);
     } catch (e) {

@@ -21,7 +21,8 @@ import { commitAtJoin, OpenPage } from "./tableopen";
 import { showRematch } from "./spectate";
 import { chosenOptions, fill, optionSelects, type TableContext, type TableResult } from "./tablecreate";
 import { SeatControls } from "./tableseats";
-import { joinAt, signedMove, trustOf, TrustPage } from "./tabletrust";
+import { joinAt, signedMove, TrustPage } from "./tabletrust";
+import { seatChecked, trustOf } from "./tabletrustview";
 import { gameLabel, outcomeLine, seatName, uidName, type TableEvent, type TableMove, type TableView } from "./tablewords";
 
 /** modeWords say what a table's mode means. */
@@ -108,7 +109,9 @@ export class TableGame {
     document.addEventListener("visibilitychange", () => this.renderTitle(), sig);
     this.seatControls = new SeatControls({ uid: ctx.uid, act: (f) => this.do("act", f) }, this.ac.signal);
     if (this.info) optionSelects(byId("tg-join-options"), "tg-option", this.info);
-    this.follower = new Follower(ctx, { id, get view() { return self.view; }, get lastSeq() { return self.lastSeq; }, take: (v) => this.take(v), say: (t) => (byId("tg-status").textContent = t) });
+    this.follower = new Follower(ctx, {
+      id, get view() { return self.view; }, get lastSeq() { return self.lastSeq; }, checked: () => seatChecked(this.view), take: (v) => this.take(v), say: (t) => (byId("tg-status").textContent = t),
+    });
     this.take(first);
   }
 
@@ -317,7 +320,7 @@ export class TableGame {
       return;
     }
     const v = this.view;
-    void signedMove(v, m).then(
+    void signedMove(v, m, this.ctx.call).then(
       (f) => (this.view.version === v.version ? this.do("act", f) : (byId("tg-status").textContent = "The table moved on while your move was being signed: choose again.")),
       (e) => (byId("tg-status").textContent = "Your move could not be signed: " + refusal(e)),
     );

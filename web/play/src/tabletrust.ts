@@ -18,6 +18,7 @@ import { kuhnCard, leducCard, type SeatNames, type TableMove, type TableView } f
 import { loadSecrets, saveSecrets, withTableLock } from "./tablekeep";
 import { Acks, type AckAnswer, type BlameAnswer } from "./tableack";
 import { Marks, type MarksAnswer } from "./tablemarks";
+import { forSeat, seatChecked, trustOf, wholeView, type Call } from "./tabletrustview";
 
 interface Answer {
   ok: boolean;
@@ -64,35 +65,6 @@ function must(a: Answer): Answer {
   return a;
 }
 
-/** PendingRound is the move waiting for its round (table.PendingRound). */
-export interface PendingRound {
-  index: number;
-  move: string;
-  version: number;
-  at: number;
-  deadline: number;
-  reveals: { seat: number; uid: string; at: number }[] | null;
-}
-
-/** TrustView is getView's trustless part (table.TrustlessView), as far
- * as the page reads it. */
-export interface TrustView {
-  chainLength: number;
-  deadlineMs: number;
-  seats: { uid: string; chainHead: string; publicKey: string }[] | null;
-  nextIndex: number;
-  pendingRound?: PendingRound;
-  /** deal is a dealing table's mental-poker deal (trustdeal.View). */
-  deal?: { Phase: string } | null;
-}
-
-/** trustOf is the view's trustless protocol, or null. */
-export function trustOf(v: TableView): TrustView | null {
-  return ((v as unknown as { trustless?: TrustView }).trustless ?? null) || null;
-}
-
-type Call = <T>(fn: string, data: object) => Promise<T>;
-
 /** keep stores the secrets an answer carries, if new, before the action
  * they signed leaves. */
 async function keep(uid: string, gameId: string, kept: string | null, a: Answer): Promise<Answer> {
@@ -104,13 +76,15 @@ async function keep(uid: string, gameId: string, kept: string | null, a: Answer)
 /** withSeat runs fn (a call to the wasm's seat) holding the seat's lock,
  * the seat first given the secrets kept on this device (after a reload,
  * or newer ones another tab stored), and stores the secrets fn's answer
- * carries before the lock is released. */
-async function withSeat(v: TableView, fn: () => Answer): Promise<Answer> {
+ * carries before the lock is released. fn is given v, or, with whole,
+ * the table read again whole when v's moves start past the seat's
+ * checkpoint (tabletrustview.ts: a seat just made again has checked none). */
+async function withSeat(v: TableView, fn: (v: TableView) => Answer, whole?: () => Promise<TableView>): Promise<Answer> {
   const uid = v.seats[v.seat]?.uid ?? "";
   return withTableLock(uid, v.gameId, async () => {
     const kept = await loadSecrets(uid, v.gameId);
     if (kept !== null) must(api().tableSeat(JSON.stringify(v), kept));
-    return keep(uid, v.gameId, kept, fn());
+    return keep(uid, v.gameId, kept, fn(whole ? await forSeat(v, seatChecked(v), whole) : v));
   });
 }
 
@@ -140,10 +114,11 @@ export function joinAt(v: TableView, uid: string, seat: number): Promise<Record<
   return join(v.game, v.gameId, uid, seat, trustOf(v)!.chainLength, v.version);
 }
 
-/** signedMove answers the act's fields for move m against the view v:
- * the move, its signature, and the seat's reveal when it draws. */
-export async function signedMove(v: TableView, m: TableMove): Promise<Record<string, unknown>> {
-  const a = await withSeat(v, () => must(api().tableMove(JSON.stringify(v), JSON.stringify(m))));
+/** signedMove answers the act's fields for move m against the view v
+ * (read again whole through call if the seat cannot check it): the move,
+ * its signature, and the seat's reveal when it draws. */
+export async function signedMove(v: TableView, m: TableMove, call: Call): Promise<Record<string, unknown>> {
+  const a = await withSeat(v, (w) => must(api().tableMove(JSON.stringify(w), JSON.stringify(m))), wholeView(call, v));
   const out: Record<string, unknown> = { move: JSON.parse(a["move"] as string), signature: a["signature"] };
   if (a["reveal"]) out["reveal"] = a["reveal"];
   return out;
@@ -300,7 +275,7 @@ export class TrustPage {
     this.busy = true;
     try {
       if (this.sent?.index !== p.index) {
-        const a = await withSeat(v, () => must(api().tableReveal(JSON.stringify(v))));
+        const a = await withSeat(v, (w) => must(api().tableReveal(JSON.stringify(w))), wholeView(this.d.call, v));
         if (a.none) return;
         const r = { seat: a["seat"], index: a["index"], link: a["link"], digest: a["digest"], transcript: a["transcript"], signature: a["signature"] };
         this.sent = { index: p.index, acked: false, req: { game: v.game, gameId: v.gameId, actionId: "reveal-" + p.index, ...r } };
@@ -330,7 +305,7 @@ export class TrustPage {
     if (this.dealBusy || this.lied || this.dealtAt === v.version) return;
     this.dealBusy = true;
     try {
-      const a = await withSeat(v, () => must(api().tableDeal(JSON.stringify(v))));
+      const a = await withSeat(v, (w) => must(api().tableDeal(JSON.stringify(w))), wholeView(this.d.call, v));
       this.cards(v);
       if (a.none) return;
       this.dealtAt = v.version;

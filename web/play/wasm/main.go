@@ -240,6 +240,7 @@ func main() {
 	tableAPI(api)
 	ackAPI(api)
 	marksAPI(api)
+	checkedAPI(api)
 	js.Global().Set("fairboard", js.ValueOf(api))
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("fairboard-ready"))
 	select {} // keep the functions alive for the page's lifetime

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"syscall/js"
 
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/table/trustseat"
@@ -54,4 +55,29 @@ func tableSeat(viewText, secrets string) (map[string]any, error) {
 	}
 	tableSeats[key] = s
 	return map[string]any{"seat": v.Seat, "restored": true}, nil
+}
+
+// tableChecked answers how many of the table's applied moves the page's
+// seat of table gameID, for uid, has checked from the first move: its
+// checkpoint (trustseat.Seat.Checked), {checked: n}, n >= 0; 0 for a
+// seat this page does not hold (a fresh page, a reload before the seat
+// was asked anything) and for one just made again from its secrets. The
+// page sends it as getView's checkedMoves (docs/store.md, "The saved
+// table's parts"), and the view then holds only the moves after it.
+func tableChecked(gameID, uid string) map[string]any {
+	n := 0
+	if s := tableSeats[gameID+"/"+uid]; s != nil {
+		n = s.Checked()
+	}
+	return map[string]any{"checked": n}
+}
+
+// checkedAPI adds tableChecked to the page's API.
+func checkedAPI(api map[string]any) {
+	api["tableChecked"] = js.FuncOf(func(_ js.Value, a []js.Value) any {
+		if len(a) != 2 || a[0].Type() != js.TypeString || a[1].Type() != js.TypeString {
+			return answer(errors.New("tableChecked takes the game id and the uid"), nil)
+		}
+		return answer(nil, tableChecked(a[0].String(), a[1].String()))
+	})
 }

@@ -42,6 +42,9 @@ import (
 //	fairboard.tableDeal(view)      the seat's mental-poker deal action at a
 //	                               dealing table (Kuhn), or {none: true}
 //	fairboard.tableCards(gameId, uid) the seat's own cards, opened here
+//	fairboard.tableChecked(gameId, uid) {checked}: the moves the seat has
+//	                               checked, getView's checkedMoves
+//	                               (tablekeep.go)
 //	fairboard.tableVerify(record, gameId, uid) the finished table's record
 //	                               judged as the verifier page does, and
 //	                               whether it holds this seat's head and key
