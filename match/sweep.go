@@ -255,8 +255,10 @@ func joinComma(s []string) string {
 }
 
 // writePointRates ends a sweep point's heading line (partial, failed) and
-// writes its rate by position, then by seat option value, each against
-// the fair share.
+// writes its rate by position, then, in a game scored by payoff
+// (ByPayoff), each position's mean payoff with its normal 95% interval
+// and edge over the fair payoff (PayoffMean, FairPayoff), then its rate
+// by seat option value, each rate against the fair share.
 func writePointRates(w io.Writer, res *SimResult) {
 	if res.Games+res.Failed < res.Requested {
 		fmt.Fprintf(w, " (partial: %d of %d)", res.Games+res.Failed, res.Requested)
@@ -268,6 +270,13 @@ func writePointRates(w io.Writer, res *SimResult) {
 	fair := 1 / float64(res.Seats)
 	for p, k := range res.Wins {
 		fmt.Fprintf(w, "      position %d  %s\n", p+1, rateCell(k, res.Games, fair))
+	}
+	if res.ByPayoff {
+		fp := res.FairPayoff()
+		for p := range res.Payoff {
+			mean, lo, hi := res.PayoffMean(p)
+			fmt.Fprintf(w, "      position %d  mean payoff %+.4f  95%% [%+.4f, %+.4f]  edge %+.4f (fair %+.4f)\n", p+1, mean, lo, hi, mean-fp, fp)
+		}
 	}
 	for _, t := range res.Options {
 		for v, name := range t.Values {
