@@ -150,23 +150,34 @@ func (failingBackfill) BackfillActed(context.Context, int64, int) (table.ActedBa
 }
 
 // A backfill that fails makes the sweep answer 503 UNAVAILABLE (the
-// next sweep goes on), as the idle query's failure does; the control:
-// the same server on the working store answers 200.
+// next sweep goes on), as the idle query's failure does, but only once the
+// idle tables it can find are ended: a table idle past its limit is ended
+// all the same, so a stamping that keeps failing never stops the idle
+// sweep. The control: the same server on the working store answers 200
+// and ends it too.
 func TestSweepBackfillFailureIsUnavailable(t *testing.T) {
 	var now atomic.Int64
-	now.Store(1_760_000_000_000)
+	t0 := int64(1_760_000_000_000)
 	for _, fail := range []bool{true, false} {
-		var ts tablestore.Store = tablestore.NewMemory(registry.Lookup)
+		now.Store(t0)
+		mem := tablestore.NewMemory(registry.Lookup)
+		var ts tablestore.Store = mem
 		if fail {
-			ts = failingBackfill{tablestore.NewMemory(registry.Lookup)}
+			ts = failingBackfill{mem}
 		}
 		c := newIdleServer(t, &now, func(api *functions.API) { api.WithTables(ts).WithTableIdle(time.Hour, time.Hour) })
+		ps := devPlayers("bff", 2)
+		twoSeatTable(t, c, "idle-lobby", "crypto", ps, false)
+		now.Store(t0 + time.Hour.Milliseconds())
 		_, err := c.Sweep(context.Background(), "scheduler")
-		if !fail {
+		if fail {
+			require.Error(t, err)
+			require.True(t, strings.Contains(err.Error(), "503") && strings.Contains(err.Error(), "UNAVAILABLE"), err.Error())
+		} else {
 			require.NoError(t, err)
-			continue
 		}
-		require.Error(t, err)
-		require.True(t, strings.Contains(err.Error(), "503") && strings.Contains(err.Error(), "UNAVAILABLE"), err.Error())
+		v, _, err := mem.View(context.Background(), "idle-lobby", "")
+		require.NoError(t, err)
+		require.Equal(t, table.ReasonIdle, v.Outcome.Reason, "fail=%v: the idle table is ended", fail)
 	}
 }

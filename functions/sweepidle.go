@@ -70,15 +70,29 @@ const ActedBackfillBatch = 100
 // (stale_version), and a sweep retried or run twice at once ends it once.
 // A game ends as abandoned with the game's AbortPayoffs, a lobby simply
 // closes (and leaves the open games' list). It adds what it did to res;
-// an error is the store's query failing.
+// an error is the store's query failing, or the stamping's (after the idle
+// tables were ended all the same: a stamping that keeps failing never
+// keeps the sweep from ending the tables it can find).
 func (a *API) sweepIdle(ctx context.Context, res *TableSweepResult) error {
+	var backfill error
 	if a.idleLimit(table.PhaseLobby) >= 0 || a.idleLimit(table.PhasePlaying) >= 0 {
 		b, err := a.tables.BackfillActed(ctx, a.nowMs(), ActedBackfillBatch)
 		res.Backfilled = b.Stamped
 		if err != nil {
-			return err
+			// The tables already stamped are still ended below; the error
+			// is the sweep's answer once they are.
+			a.log.Error("sweep: stamping old tables with their last write's time failed", "err", err)
+			backfill = err
 		}
 	}
+	if err := a.endIdleTables(ctx, res); err != nil {
+		return err
+	}
+	return backfill
+}
+
+// endIdleTables ends the idle tables of each phase whose limit is on.
+func (a *API) endIdleTables(ctx context.Context, res *TableSweepResult) error {
 	for _, phase := range []table.Phase{table.PhaseLobby, table.PhasePlaying} {
 		limit := a.idleLimit(phase)
 		if limit < 0 {
