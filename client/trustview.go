@@ -33,9 +33,11 @@ func (t *Table) ViewAfter(ctx context.Context, afterSeq uint64, checked int) (*T
 // view reads uid's view through t: once uid's seat has checked moves,
 // only the moves after them and no log (a seat reads the protocol, never
 // the log: TrustView leaves it out), which the server answers from the
-// table's head alone; a seat that has checked none (a fresh one, one
-// restored from its secrets, one whose last view did not check) reads
-// the whole table once.
+// table's head alone; a seat restored from its secrets with their
+// checkpoint (trustseat.Restore) asks from it; a seat that has checked
+// none (a fresh one, one restored from secrets without a checkpoint, as
+// at a dealing table, one whose last view did not check) reads the whole
+// table once.
 func (tt *TrustTable) view(t *Table, uid string) (*TableView, error) {
 	checked := 0
 	if s := tt.Seats[uid]; s != nil {

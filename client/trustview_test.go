@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -31,6 +32,8 @@ import (
 type tailCount struct {
 	url          string
 	tails, views atomic.Int64
+	// checked is the last getView's checkedMoves (0: none).
+	checked atomic.Int64
 }
 
 func newTailCount(t *testing.T) *tailCount {
@@ -46,6 +49,13 @@ func newTailCount(t *testing.T) *tailCount {
 			if bytes.Contains(body, []byte(`"checkedMoves"`)) {
 				tc.tails.Add(1)
 			}
+			var q struct {
+				Data struct {
+					CheckedMoves int64 `json:"checkedMoves"`
+				} `json:"data"`
+			}
+			_ = json.Unmarshal(body, &q)
+			tc.checked.Store(q.Data.CheckedMoves)
 		}
 		mux.ServeHTTP(w, r)
 	}))
@@ -54,12 +64,69 @@ func newTailCount(t *testing.T) *tailCount {
 	return tc
 }
 
+// restarting is a client.TrustTable whose players' clients restart
+// every every-th move or reveal of theirs: the actor's seat is made again
+// from the secrets it exported (trustseat.Restore), in the TrustTable's
+// Seats and in the seats Play holds. The restored seat's first getView is
+// counted in restored, and in fromCheckpoint when it asked for the moves
+// after its secrets' checkpoint (checkedMoves: the checkpoint, MovesBase
+// the same); it must ask from exactly the checkpoint (0: none).
+type restarting struct {
+	*client.TrustTable
+	tc                       *tailCount
+	id                       string
+	seats                    []*trustseat.Seat
+	every, acts              int
+	restarted                map[string]int
+	restored, fromCheckpoint int
+}
+
+func (r *restarting) Do(a table.Action) (*table.Result, error) {
+	res, err := r.TrustTable.Do(a)
+	if err != nil || a.Kind != table.KindMove && a.Kind != table.KindReveal {
+		return res, err
+	}
+	if r.acts++; r.acts%r.every == 0 {
+		for i, s := range r.seats {
+			if s.UID() == a.Actor {
+				back, err := trustseat.Restore(r.Def, r.id, s.UID(), s.Index(), s.Export())
+				if err != nil {
+					return nil, err
+				}
+				r.seats[i], r.Seats[a.Actor], r.restarted[a.Actor] = back, back, back.Checked()
+			}
+		}
+	}
+	return res, nil
+}
+
+func (r *restarting) View(uid string) (*table.View, error) {
+	v, err := r.TrustTable.View(uid)
+	if uid == "" {
+		uid = r.Public
+	}
+	if cp, ok := r.restarted[uid]; ok && err == nil {
+		delete(r.restarted, uid)
+		if got := r.tc.checked.Load(); got != int64(cp) {
+			return nil, fmt.Errorf("a restored seat's first view asked after %d moves; its checkpoint is %d", got, cp)
+		}
+		r.restored++
+		if cp > 0 && v.Trustless.MovesBase == cp {
+			r.fromCheckpoint++
+		}
+	}
+	return v, err
+}
+
 // A client.TrustTable whose players' seats it holds (Seats) asks each
 // view after the seat's own checkpoint once the seat has checked moves:
 // a trustless Pig game and a Kuhn poker hand (a dealing table) play to
 // their end so (at Pig, most views asking for the moves after a
 // checkpoint; a Kuhn hand's are mostly at its deal, before any move), and
-// each exported record checks (match.CheckRecord).
+// each exported record checks (match.CheckRecord). Their clients restart
+// along the way (restarting: every 3rd action at Pig, every action at
+// Kuhn): a Pig seat restored from its secrets asks from their checkpoint,
+// a Kuhn seat (a dealing table keeps none) from the first move.
 func TestTrustTableViewsFromCheckpoint(t *testing.T) {
 	for _, name := range []string{"pig", "kuhn"} {
 		t.Run(name, func(t *testing.T) {
@@ -102,11 +169,22 @@ func TestTrustTableViewsFromCheckpoint(t *testing.T) {
 				rolls++
 				return game.Move{Kind: "roll"}
 			}
-			end, err := trustseat.Play(tt, seats, choose, nil, 4000)
+			rs := &restarting{TrustTable: tt, tc: tc, id: id, seats: seats, every: 3, restarted: map[string]int{}}
+			if name != "pig" {
+				rs.every = 1
+			}
+			end, err := trustseat.Play(rs, seats, choose, nil, 4000)
 			require.NoError(t, err)
 			require.Equal(t, table.PhaseFinished, end.Phase)
 			require.False(t, end.Outcome.Abandoned)
-			t.Logf("%s: %d moves, %d of %d views after a checkpoint", name, end.Trustless.Played(), tc.tails.Load(), tc.views.Load())
+			t.Logf("%s: %d moves, %d of %d views after a checkpoint; %d restarts, %d of whose first views asked after their secrets' checkpoint",
+				name, end.Trustless.Played(), tc.tails.Load(), tc.views.Load(), rs.restored, rs.fromCheckpoint)
+			require.Positive(t, rs.restored)
+			if name == "pig" {
+				require.Greater(t, 2*rs.fromCheckpoint, rs.restored, "most restored seats ask after their checkpoint")
+			} else {
+				require.Zero(t, rs.fromCheckpoint, "a dealing table's seat keeps no checkpoint")
+			}
 			require.Positive(t, tc.tails.Load())
 			if name == "pig" { // a Kuhn hand's views are mostly at its deal, before any move
 				require.Greater(t, 2*tc.tails.Load(), tc.views.Load(), "most views ask after a checkpoint")

@@ -26,8 +26,11 @@ type TrustlessFollower struct {
 	kinds []game.KindSpec
 	c     *trustChecker
 	seats []TrustlessSeat
+	// moves and seen are the moves checked from move floor+1 on (floor:
+	// the checkpoint a resumed follower started from, ResumeTrustless).
 	moves []string
 	seen  []TrustlessMove
+	floor int
 }
 
 // FollowTrustless checks r's trustless protocol as CheckRecord does
@@ -87,38 +90,44 @@ func (f *TrustlessFollower) Update(r *Record) error { return f.UpdateAfter(0, r)
 // Checked is how many applied moves the follower has checked and
 // replayed: its checkpoint, which a client polling a table sends as the
 // moves it holds (the server then sends only those after them).
-func (f *TrustlessFollower) Checked() int { return len(f.moves) }
+func (f *TrustlessFollower) Checked() int { return f.floor + len(f.moves) }
 
 // skipOverlap switches off UpdateAfter's comparison of the moves it
 // already checked (the tests' positive control only).
 var skipOverlap bool
 
 // UpdateAfter is Update for r whose Moves (and their protocol) are the
-// game's from move base on (0 <= base <= Checked(): a view of the moves
+// game's from move base on (0 <= base <= Checked(), and not before the
+// checkpoint a resumed follower started from: a view of the moves
 // after those the client checked, table.TrustlessView.MovesBase): the
 // moves r holds that the follower already checked must be exactly those
 // it checked, and those after are checked from the follower's own
 // checkpoint (its transcript, next index and last links), never from
 // anything the server says of the moves before base. Errors: a base
-// past the moves checked (a gap), a negative base, and Update's.
+// past the moves checked (a gap), a negative base, a base before a
+// resumed follower's checkpoint (it holds no moves before it to compare
+// them with), and Update's.
 func (f *TrustlessFollower) UpdateAfter(base int, r *Record) error {
 	p := r.Trustless
+	checked := f.Checked()
 	switch {
 	case p == nil:
 		return fmt.Errorf("no trustless protocol")
-	case base < 0 || base > len(f.moves):
-		return fmt.Errorf("trustless: the moves shown start at move %d; %d were checked", base+1, len(f.moves))
+	case base < 0 || base > checked:
+		return fmt.Errorf("trustless: the moves shown start at move %d; %d were checked", base+1, checked)
+	case base < f.floor:
+		return fmt.Errorf("trustless: the moves shown start at move %d, before the checkpoint this client resumed from (move %d): ask for the moves after it", base+1, f.floor)
 	case !slices.Equal(p.Seats, f.seats):
 		return fmt.Errorf("trustless: the seats' commitments changed")
-	case base+len(r.Moves) < len(f.moves) || len(p.Moves) != len(r.Moves):
-		return fmt.Errorf("trustless: %d moves (%d with their protocol) after %d followed", base+len(r.Moves), len(p.Moves), len(f.moves))
+	case base+len(r.Moves) < checked || len(p.Moves) != len(r.Moves):
+		return fmt.Errorf("trustless: %d moves (%d with their protocol) after %d followed", base+len(r.Moves), len(p.Moves), checked)
 	}
-	for i := base; i < len(f.moves) && !skipOverlap; i++ {
-		if r.Moves[i-base] != f.moves[i] || !sameMove(p.Moves[i-base], f.seen[i]) {
+	for i := base; i < checked && !skipOverlap; i++ {
+		if r.Moves[i-base] != f.moves[i-f.floor] || !sameMove(p.Moves[i-base], f.seen[i-f.floor]) {
 			return fmt.Errorf("trustless: move %d changed since it was checked", i+1)
 		}
 	}
-	for i := len(f.moves); i < base+len(r.Moves); i++ {
+	for i := checked; i < base+len(r.Moves); i++ {
 		mv, err := decodeCanonicalMove(f.kinds, r.Moves[i-base])
 		if err != nil {
 			return fmt.Errorf("move %d: %w", i+1, err)

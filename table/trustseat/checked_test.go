@@ -14,16 +14,23 @@ import (
 // tailSrv is a trustless table in memory whose seats read only the moves
 // after their own checkpoint (table.TrustlessView.After(Checked()): what
 // getView with checkedMoves answers). Before each move or reveal reaches
-// the table, a twin of its seat restored from its secrets (which checks
-// from the first move, reading the whole view) makes the same action
-// (acts counts them; tails counts the views that left out moves).
+// the table, two twins of its seat make the same action: one restored
+// from its secrets without their checkpoint (an old-style blob: it checks
+// from the first move, reading the whole view), and one restored from
+// the secrets the seat exported at its previous action (kept, as the page
+// keeps them: a restart mid-game), reading only the moves after the
+// checkpoint they hold (acts counts the actions; tails the views that
+// left out moves; resumed the restored twins that checked moves after
+// their checkpoint).
 type tailSrv struct {
-	t     *testing.T
-	m     *table.Memory
-	g     string
-	seats []*trustseat.Seat
-	acts  int
-	tails int
+	t       *testing.T
+	m       *table.Memory
+	g       string
+	seats   []*trustseat.Seat
+	kept    map[string][]byte
+	acts    int
+	tails   int
+	resumed int
 }
 
 func (s *tailSrv) seat(uid string) *trustseat.Seat {
@@ -49,26 +56,49 @@ func (s *tailSrv) View(uid string) (*table.View, error) {
 	return v, nil
 }
 
+// act makes a's action again in twin against v.
+func (s *tailSrv) act(twin *trustseat.Seat, a table.Action, v *table.View) table.Action {
+	var b table.Action
+	var err error
+	if a.Kind == table.KindMove {
+		mv, derr := game.DecodeMove(pig.Def.Kinds(), twin.Index(), a.Move)
+		require.NoError(s.t, derr)
+		b, err = twin.Move(a.ActionID, v, mv)
+	} else {
+		b, err = twin.Reveal(a.ActionID, v)
+	}
+	require.NoError(s.t, err)
+	return b
+}
+
 func (s *tailSrv) Do(a table.Action) (*table.Result, error) {
 	if x := s.seat(a.Actor); x != nil && (a.Kind == table.KindMove || a.Kind == table.KindReveal) {
-		twin, err := trustseat.Restore(pig.Def, s.g, x.UID(), x.Index(), x.Export())
+		bare, err := trustseat.WithoutCheckpoint(x.Export())
+		require.NoError(s.t, err)
+		twin, err := trustseat.Restore(pig.Def, s.g, x.UID(), x.Index(), bare)
 		require.NoError(s.t, err)
 		require.Zero(s.t, twin.Checked())
 		whole, err := s.m.View(s.g, x.UID())
 		require.NoError(s.t, err)
-		var b table.Action
-		if a.Kind == table.KindMove {
-			mv, err := game.DecodeMove(pig.Def.Kinds(), x.Index(), a.Move)
-			require.NoError(s.t, err)
-			b, err = twin.Move(a.ActionID, whole, mv)
-			require.NoError(s.t, err)
-		} else {
-			b, err = twin.Reveal(a.ActionID, whole)
-			require.NoError(s.t, err)
-		}
-		require.Equal(s.t, a, b, "action %d: the seat checking from its checkpoint and its twin checking from the first move", s.acts)
+		require.Equal(s.t, a, s.act(twin, a, whole), "action %d: the seat checking from its checkpoint and its twin checking from the first move", s.acts)
 		require.Equal(s.t, x.Checked(), twin.Checked(), "action %d", s.acts)
 		require.Equal(s.t, whole.Trustless.Played(), x.Checked(), "action %d", s.acts)
+		require.Equal(s.t, string(x.Export()), string(twin.Export()), "action %d: the same secrets and checkpoint", s.acts)
+		if blob := s.kept[a.Actor]; blob != nil {
+			back, err := trustseat.Restore(pig.Def, s.g, x.UID(), x.Index(), blob)
+			require.NoError(s.t, err)
+			tail, err := s.m.View(s.g, x.UID())
+			require.NoError(s.t, err)
+			tail.Trustless.After(back.Checked())
+			require.Equal(s.t, back.Checked(), tail.Trustless.MovesBase)
+			if back.Checked() > 0 && len(tail.Trustless.Moves) > 0 {
+				s.resumed++
+			}
+			require.Equal(s.t, a, s.act(back, a, tail), "action %d: the seat that kept running and its twin restored from its last secrets", s.acts)
+			require.Equal(s.t, x.Checked(), back.Checked(), "action %d", s.acts)
+			require.Equal(s.t, string(x.Export()), string(back.Export()), "action %d: the same secrets and checkpoint", s.acts)
+		}
+		s.kept[a.Actor] = x.Export()
 		s.acts++
 	}
 	return s.m.Do(s.g, a)
@@ -77,12 +107,15 @@ func (s *tailSrv) Do(a table.Action) (*table.Result, error) {
 // Over a long trustless Pig game, seats that read only the moves after
 // their own checkpoint make every action (each move's signature, each
 // reveal with its round's digest and transcript) exactly as a twin that
-// checks the whole protocol from the first move, and have checked as
-// many moves.
+// checks the whole protocol from the first move (restored from an
+// old-style blob, without a checkpoint) and as a twin restored from the
+// secrets the seat kept at its previous action (with its checkpoint),
+// reading only the moves after it; all three have checked as many moves
+// and export the same secrets.
 func TestSeatFromCheckpointDecidesAsFromFirst(t *testing.T) {
 	m := table.NewMemory()
 	seats := lobby(t, m, "cp")
-	srv := &tailSrv{t: t, m: m, g: "cp", seats: seats}
+	srv := &tailSrv{t: t, m: m, g: "cp", seats: seats, kept: map[string][]byte{}}
 	rolls := 0
 	choose := func(v *table.View) game.Move {
 		for _, mv := range v.Legal {
@@ -99,6 +132,7 @@ func TestSeatFromCheckpointDecidesAsFromFirst(t *testing.T) {
 	require.Equal(t, table.PhaseFinished, end.Phase)
 	require.Greater(t, srv.acts, 30)
 	require.Greater(t, srv.tails, srv.acts/2, "the seats read tails")
+	require.Greater(t, srv.resumed, srv.acts/2, "the restored twins checked moves after their checkpoint")
 	verified(t, m, pig.Def, "cp")
 }
 
@@ -130,7 +164,9 @@ func TestSeatRefusesTailPastCheckpoint(t *testing.T) {
 	}
 	var a, b *trustseat.Seat
 	for _, x := range []**trustseat.Seat{&a, &b} {
-		*x, err = trustseat.Restore(pig.Def, "cq", u.UID(), u.Index(), u.Export())
+		bare, err := trustseat.WithoutCheckpoint(u.Export()) // restored without a checkpoint: checks from the first move
+		require.NoError(t, err)
+		*x, err = trustseat.Restore(pig.Def, "cq", u.UID(), u.Index(), bare)
 		require.NoError(t, err)
 		_ = move(*x, w)
 		require.Equal(t, k, (*x).Checked())

@@ -26,13 +26,19 @@ import (
 // an index for two rounds); and, beside them, the evidence its client
 // keeps (KeepAck: the server's last acknowledgement of the seat's reveal
 // or deal message, which a restart must not lose). Everything else a
-// seat holds is rebuilt from the table's view. Export gives them as a versioned blob; Restore takes
-// one back, refusing any blob that is not this game's, table's, uid's and
-// seat's, or not exactly in the canonical form Export writes.
+// seat holds is rebuilt from the table's view, but for its checkpoint
+// (checkpoint.go), which the blob carries where the game allows one.
+// Export gives them as a versioned blob; Restore takes one back, refusing
+// any blob that is not this game's, table's, uid's and seat's, or not
+// exactly in the canonical form Export writes.
 
-// SecretsVersion is the version of the blob Export writes and Restore
-// reads.
-const SecretsVersion = 1
+// SecretsVersion is the version of the blob Export writes with a
+// checkpoint; without one it writes version 1, as before checkpoints.
+// Restore reads both.
+const SecretsVersion = 2
+
+// secretsBare is the version of a blob without a checkpoint.
+const secretsBare = 1
 
 // secretsWire is the blob: JSON, fields in this order, hex lower case.
 type secretsWire struct {
@@ -52,6 +58,9 @@ type secretsWire struct {
 	// wrote it (absent: none; a blob written before it existed has none
 	// and reads as before).
 	Ack json.RawMessage `json:"ack,omitempty"`
+	// Checkpoint is where the seat's check of the table stands
+	// (checkpoint.go): in a version 2 blob only.
+	Checkpoint *checkpointWire `json:"checkpoint,omitempty"`
 	// Check is the first 16 hex digits of SHA-256 of the blob written
 	// with Check empty: a blob damaged in storage is refused.
 	Check string `json:"check"`
@@ -67,10 +76,11 @@ func (w secretsWire) sum() string {
 
 // Export returns the seat's secrets as a blob for Restore: whoever holds
 // it can sign and reveal for the seat, so it is kept on the seat's device
-// alone. It changes when the seat reveals or keeps an acknowledgement
-// (KeepAck; nothing else changes it).
+// alone. It changes when the seat reveals, keeps an acknowledgement
+// (KeepAck) or checks moves (its checkpoint, where the game allows one:
+// checkpoint.go); nothing else changes it.
 func (s *Seat) Export() []byte {
-	w := secretsWire{V: SecretsVersion, Game: s.def.Name(), GameID: s.gameID, UID: s.uid, Seat: s.seat,
+	w := secretsWire{V: secretsBare, Game: s.def.Name(), GameID: s.gameID, UID: s.uid, Seat: s.seat,
 		ChainLength: s.chain.Len(), Revealed: s.revealed}
 	sec := s.chain.Secret()
 	w.Chain = hex.EncodeToString(sec[:])
@@ -80,6 +90,9 @@ func (s *Seat) Export() []byte {
 		w.Digest, w.Transcript = hex.EncodeToString(s.lastDigest[:]), hex.EncodeToString(s.lastTr[:])
 	}
 	w.Ack = s.ack
+	if cp := s.checkpoint(); cp != nil {
+		w.V, w.Checkpoint = SecretsVersion, toWire(cp)
+	}
 	w.Check = w.sum()
 	b, _ := json.Marshal(w) // strings and integers: never fails
 	return b
@@ -87,30 +100,34 @@ func (s *Seat) Export() []byte {
 
 // Restore makes the seat again from blob (Export's), for uid at seat of
 // the table gameID of def. It refuses, naming what differs, a blob of
-// another version, game, table, uid or seat, and one that is corrupt:
+// another version (it reads 1 and 2), game, table, uid or seat, and one
+// that is corrupt:
 // not JSON, an unknown or missing field, trailing data, a secret that is
 // not 64 hex digits, a chain of 0 or more than trustless.MaxChainLength
 // links, an index revealed past the chain, an acknowledgement that is
-// not a JSON object of at most MaxAckBytes, or anything not written
-// exactly as Export writes it. A blob without an acknowledgement (one
-// written before KeepAck existed) restores a seat that keeps none. Its passes at a dealing table are made
+// not a JSON object of at most MaxAckBytes, a checkpoint in a version 1
+// blob or none in a version 2 one, a checkpoint that is not one (fromWire
+// names what), or anything not written exactly as Export writes it. A
+// blob without an acknowledgement (one written before KeepAck existed)
+// restores a seat that keeps none; one without a checkpoint (version 1:
+// written before checkpoints, or of a game without one) a seat that
+// checks the table from the first move. A seat restored with a
+// checkpoint asks for the moves after it (Checked) and checks its first
+// view from it (checked.go). Its passes at a dealing table are made
 // again from the view (Move, Reveal, DealTo) and checked against the
 // table's: a blob whose passes differ is refused there.
 func Restore(def game.Definition, gameID, uid string, seat int, blob []byte) (*Seat, error) {
-	var w secretsWire
-	dec := json.NewDecoder(bytes.NewReader(blob))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&w); err != nil {
-		return nil, fmt.Errorf("trustseat: the seat's secrets are not readable: %v", err)
+	w, err := decodeSecrets(blob)
+	if err != nil {
+		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trustseat: the seat's secrets have data after their end")
-	}
-	if w.V != SecretsVersion {
-		return nil, fmt.Errorf("trustseat: the seat's secrets are of version %d; this client reads version %d", w.V, SecretsVersion)
-	}
-	if w.Check != w.sum() {
+	switch {
+	case w.V != secretsBare && w.V != SecretsVersion:
+		return nil, fmt.Errorf("trustseat: the seat's secrets are of version %d; this client reads versions %d and %d", w.V, secretsBare, SecretsVersion)
+	case w.Check != w.sum():
 		return nil, errors.New("trustseat: the seat's secrets are damaged (their check does not match)")
+	case (w.V == SecretsVersion) != (w.Checkpoint != nil):
+		return nil, fmt.Errorf("trustseat: the seat's secrets of version %d hold a checkpoint if and only if of version %d", w.V, SecretsVersion)
 	}
 	switch {
 	case w.Game != def.Name():
@@ -148,10 +165,30 @@ func Restore(def game.Definition, gameID, uid string, seat int, blob []byte) (*S
 		return nil, err
 	}
 	s.revealed, s.lastDigest, s.lastTr, s.ack = w.Revealed, digest, tr, w.Ack
+	if w.Checkpoint != nil {
+		if s.cp, err = fromWire(s, w.Checkpoint); err != nil {
+			return nil, fmt.Errorf("trustseat: the seat's secrets' checkpoint: %v", err)
+		}
+	}
 	if !bytes.Equal(s.Export(), blob) {
 		return nil, errors.New("trustseat: the seat's secrets are not in the form this client writes")
 	}
 	return s, nil
+}
+
+// decodeSecrets reads blob strictly: JSON, no unknown field, nothing
+// after its end.
+func decodeSecrets(blob []byte) (secretsWire, error) {
+	var w secretsWire
+	dec := json.NewDecoder(bytes.NewReader(blob))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return w, fmt.Errorf("trustseat: the seat's secrets are not readable: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return w, errors.New("trustseat: the seat's secrets have data after their end")
+	}
+	return w, nil
 }
 
 // hex32 reads 64 lower-case hex digits into out.

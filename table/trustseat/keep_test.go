@@ -60,7 +60,7 @@ func TestSecretsRefused(t *testing.T) {
 		{"empty", nil, 1, "not readable"},
 		{"trailing data", append(append([]byte(nil), blob...), []byte(" {}")...), 1, "data after their end"},
 		{"an unknown field", bytes.Replace(blob, []byte(`{"v":1,`), []byte(`{"v":1,"extra":2,`), 1), 1, "unknown field"},
-		{"version 2", edit(t, blob, "v", 2), 1, "version 2"},
+		{"version 3", edit(t, blob, "v", 3), 1, "version 3"},
 		{"a missing field", edit(t, blob, "deal", nil), 1, "damaged"},
 		{"a damaged secret", edit(t, blob, "chain", strings.Repeat("0", 64)), 1, "damaged"},
 		{"a damaged check", edit(t, blob, "check", strings.Repeat("0", 16)), 1, "damaged"},

@@ -38,6 +38,9 @@ type Seat struct {
 	// dealSeed seeds the deal client's stream (keep.go).
 	dealSeed [32]byte
 	f        *match.TrustlessFollower
+	// cp is the checkpoint a seat restored from its secrets resumes from
+	// at its first view (checked.go); nil once it has a follower.
+	cp *match.TrustlessCheckpoint
 	// deal and dealer are a dealing table's (deal.go).
 	deal   *trustdeal.Seat
 	dealer *match.MentalDealer
@@ -113,8 +116,15 @@ func (s *Seat) follow(v *table.View) (*match.TrustlessFollower, error) {
 			return nil, fmt.Errorf("trustseat: the deal does not check: %w", err)
 		}
 	}
+	if p.Deal != nil {
+		s.cp = nil // a dealing table keeps no checkpoint
+	}
 	var err error
 	switch {
+	case s.f == nil && s.cp != nil:
+		// A seat restored from its secrets: from its own checkpoint.
+		s.f, err = match.ResumeTrustless(s.def, s.cp, p.MovesBase, r)
+		s.cp = nil
 	case s.f == nil && p.MovesBase > 0:
 		err = fmt.Errorf("the view shows the moves from move %d, and the seat has checked none (read the whole view: Checked)", p.MovesBase+1)
 	case s.f == nil:

@@ -64,14 +64,26 @@ func (s *countedStream) RecvMsg(m any) error {
 // checked some (tablestore.ViewAfter, as client.TrustTable's getView),
 // which must be the in-memory store's, and the documents each view read
 // are counted: head-only polls in heads, the others in whole.
+//
+// Every restart-th action of a seat (0: none), the seat's client
+// restarts: the seat is made again from the secrets it exported after
+// the action (trustseat.Restore, its checkpoint with them), and its next
+// poll, the restored seat's first, is counted in restored, and in
+// restoredHeads when it read the head alone.
 type tailTwin struct {
-	w      *twin
-	reads  *readCounter
-	seats  []*trustseat.Seat
-	heads  int
-	whole  int
-	fresh  int
-	chunks int // the chunks a whole read read last
+	w       *twin
+	reads   *readCounter
+	seats   []*trustseat.Seat
+	heads   int
+	whole   int
+	fresh   int
+	chunks  int // the chunks a whole read read last
+	restart int
+	acts    int
+	// restarted are the seats restored since their last poll, with the
+	// moves their secrets' checkpoint holds.
+	restarted               map[string]int
+	restored, restoredHeads int
 }
 
 // head is what the table's head says its sealed chunks hold (read by
@@ -86,7 +98,24 @@ func (s *tailTwin) head() (h struct {
 	return h
 }
 
-func (s *tailTwin) Do(a table.Action) (*table.Result, error) { return s.w.do(a), nil }
+func (s *tailTwin) Do(a table.Action) (*table.Result, error) {
+	r := s.w.do(a)
+	if a.Kind != table.KindMove && a.Kind != table.KindReveal || s.restart == 0 {
+		return r, nil
+	}
+	if s.acts++; s.acts%s.restart == 0 {
+		for i, x := range s.seats {
+			if x.UID() == a.Actor {
+				back, err := trustseat.Restore(pig.Def, s.w.g, x.UID(), x.Index(), x.Export())
+				require.NoError(s.w.t, err)
+				require.Equal(s.w.t, x.Checked(), back.Checked(), "the restored seat resumes from its checkpoint")
+				s.seats[i] = back // the slice Play holds
+				s.restarted[x.UID()] = back.Checked()
+			}
+		}
+	}
+	return r, nil
+}
 
 func (s *tailTwin) View(uid string) (*table.View, error) {
 	t, ctx := s.w.t, context.Background()
@@ -126,9 +155,18 @@ func (s *tailTwin) View(uid string) (*table.View, error) {
 	if after.Moves > 0 {
 		require.Equal(t, after.Moves, got.Trustless.MovesBase, "the moves after the checkpoint")
 	}
+	cp, restored := s.restarted[uid]
+	if restored {
+		delete(s.restarted, uid)
+		require.Equal(t, cp, after.Moves, "a restored seat's first poll asks from its checkpoint")
+		s.restored++
+	}
 	if head.Chunks == 0 || after.Moves > 0 && after.Moves >= head.Moves { // nothing sealed, or the client checked every sealed move (and asks for no log)
 		require.Equal(t, 1, n, "a poll from past the %d sealed moves (checked %d) reads the head alone", head.Moves, after.Moves)
 		s.heads++
+		if restored && head.Chunks > 0 {
+			s.restoredHeads++
+		}
 	} else {
 		require.Equal(t, 1+head.Chunks, n, "a poll from before the %d sealed moves (checked %d) reads the head and its %d chunks", head.Moves, after.Moves, head.Chunks)
 		s.whole++
@@ -147,9 +185,13 @@ func (s *tailTwin) View(uid string) (*table.View, error) {
 // by a client whose checkpoint is past the sealed moves reads the head
 // alone (1 document), one from before them the head and every chunk
 // (chunks of 4 events seal every move or two, so a seat's checkpoint,
-// which moves on at its own actions, is often behind), and a fresh client (a seat restored
-// from its secrets, which has checked nothing) reads the head and every
-// chunk (the positive control of the count).
+// which moves on at its own actions, is often behind). Every 5th action
+// its seat is restored from the secrets it exported (a restart): its
+// first poll asks from their checkpoint, reading the head alone when that
+// is past the sealed moves. At the end, a seat restored from its secrets
+// reads the head alone, and one restored from them without their
+// checkpoint (a blob written before checkpoints: it has checked nothing)
+// reads the head and every chunk (the positive control of the count).
 func TestFirestoreTrustlessViewFromCheckpoint(t *testing.T) {
 	const chunk, g = 4, "fs-tl-tail"
 	ctx := context.Background()
@@ -165,7 +207,7 @@ func TestFirestoreTrustlessViewFromCheckpoint(t *testing.T) {
 	require.NoError(t, err)
 	pub, _, err := fs.View(ctx, g, "")
 	require.NoError(t, err)
-	srv := &tailTwin{w: w, reads: reads}
+	srv := &tailTwin{w: w, reads: reads, restart: 5, restarted: map[string]int{}}
 	srv.seats = make([]*trustseat.Seat, 2)
 	for i := range srv.seats {
 		srv.seats[i], err = trustseat.New(pig.Def, g, storetest.UID(i), i, pub.Trustless.ChainLength)
@@ -192,8 +234,11 @@ func TestFirestoreTrustlessViewFromCheckpoint(t *testing.T) {
 	docs := privateDocs(t, g)
 	chunks := countPrefix(docs, "c-")
 	require.Greater(t, chunks, 8)
-	t.Logf("polls: %d of the head alone, %d whole (%d of a fresh client); %d chunks", srv.heads, srv.whole, srv.fresh, chunks)
+	t.Logf("polls: %d of the head alone, %d whole (%d of a fresh client); %d chunks; %d restarts, whose first polls read the head alone %d times",
+		srv.heads, srv.whole, srv.fresh, chunks, srv.restored, srv.restoredHeads)
 	require.Greater(t, srv.heads, 5)
+	require.Greater(t, srv.restored, 10)
+	require.Positive(t, srv.restoredHeads, "a restored seat's first poll from past the sealed moves read the head alone")
 
 	// A client that checked every move reads the head alone, and no move.
 	s := srv.seats[1]
@@ -208,9 +253,28 @@ func TestFirestoreTrustlessViewFromCheckpoint(t *testing.T) {
 	require.Equal(t, s.Checked(), v.Trustless.MovesBase)
 	require.Empty(t, v.Trustless.Moves)
 
-	// The control: the same seat restored on a fresh device has checked
-	// nothing and reads the head and every chunk.
-	fresh, err := trustseat.Restore(pig.Def, g, s.UID(), s.Index(), s.Export())
+	// The same seat restored from its secrets (a restart, a fresh
+	// device given them) resumes from their checkpoint: it reads the head
+	// alone, and no move.
+	back, err := trustseat.Restore(pig.Def, g, s.UID(), s.Index(), s.Export())
+	require.NoError(t, err)
+	require.Equal(t, s.Checked(), back.Checked())
+	srv.seats[1] = back
+	before = srv.heads
+	v, err = srv.View(s.UID())
+	require.NoError(t, err)
+	require.Equal(t, before+1, srv.heads, "the restored seat's poll read the head alone")
+	require.Equal(t, s.Checked(), v.Trustless.MovesBase)
+	require.Empty(t, v.Trustless.Moves)
+	_, _ = back.Move("x", v, game.Move{Kind: pig.KindRoll}) // checks the view from its checkpoint
+	require.Equal(t, end.Trustless.Played(), back.Checked())
+
+	// The control: the same seat restored from its secrets without their
+	// checkpoint (a blob written before checkpoints) has checked nothing
+	// and reads the head and every chunk.
+	bare, err := trustseat.WithoutCheckpoint(s.Export())
+	require.NoError(t, err)
+	fresh, err := trustseat.Restore(pig.Def, g, s.UID(), s.Index(), bare)
 	require.NoError(t, err)
 	srv.seats[1] = fresh
 	before = srv.whole

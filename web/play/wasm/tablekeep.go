@@ -26,7 +26,9 @@ var testAPI []func(api map[string]any)
 
 // tableSeat makes the page's seat of the view's table (its seat, that
 // seat's uid) again from secrets, unless the seat this page holds already
-// has exactly them; it answers {seat}. A blob of another game, table, uid
+// has exactly them but perhaps for their checkpoint (trustseat's Holds:
+// the seat in memory may have checked moves since they were stored); it
+// answers {seat}. A blob of another game, table, uid
 // or seat, or a damaged one, is refused by name (trustseat.Restore).
 func tableSeat(viewText, secrets string) (map[string]any, error) {
 	var w struct {
@@ -46,7 +48,7 @@ func tableSeat(viewText, secrets string) (map[string]any, error) {
 	}
 	uid := v.Seats[v.Seat].UID
 	key := w.GameID + "/" + uid
-	if s := tableSeats[key]; s != nil && s.Index() == v.Seat && string(s.Export()) == secrets {
+	if s := tableSeats[key]; s != nil && s.Index() == v.Seat && s.Holds([]byte(secrets)) {
 		return map[string]any{"seat": v.Seat}, nil
 	}
 	s, err := trustseat.Restore(def, w.GameID, uid, v.Seat, []byte(secrets))

@@ -50,7 +50,8 @@ import (
 //	                               whether it holds this seat's head and key
 //
 // secrets is trustseat's Export: the chain's secret, the key's seed, the
-// seed of the deal's keys and the last index revealed, which the page
+// seed of the deal's keys, the last index revealed and, at a Pig table,
+// the seat's checkpoint (where its check of the table stands), which the page
 // keeps in IndexedDB (tablekeep.ts) and never reads or sends; the page
 // stores each answer's secrets before it sends the action (tablekeep.go).
 
@@ -122,7 +123,7 @@ func tableJoin(text string) (map[string]any, error) {
 	}
 	key := q.GameID + "/" + q.UID
 	s := tableSeats[key]
-	if q.Secrets != "" && (s == nil || string(s.Export()) != q.Secrets) {
+	if q.Secrets != "" && (s == nil || !s.Holds([]byte(q.Secrets))) {
 		// The seat kept on the device, if it is this seat's (a join
 		// drawn for another seat is drawn again).
 		if kept, err := trustseat.Restore(def, q.GameID, q.UID, q.Seat, []byte(q.Secrets)); err == nil {
