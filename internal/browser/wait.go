@@ -32,6 +32,10 @@ func (p *Page) WaitFor(cond string, timeout ...time.Duration) {
 	}
 }
 
+// Await is WaitFor for a condition a test can recover from: it returns
+// the error when the time (d) runs out, and fails nothing.
+func (p *Page) Await(cond string, d time.Duration) error { return p.wait(cond, d) }
+
 // wait is WaitFor's loop, returning an error instead of failing.
 func (p *Page) wait(cond string, d time.Duration) error {
 	expr := `new Promise((resolve) => {
