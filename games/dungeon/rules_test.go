@@ -11,9 +11,9 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 )
 
 // The default ruleset is the engine's: its hash, its canonical JSON (whose
