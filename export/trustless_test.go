@@ -10,10 +10,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/session"
 )
@@ -274,8 +275,8 @@ func TestTrustlessAbortedExport(t *testing.T) {
 	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Aggressive{}}, {Class: engine.ClassMonk, Policy: bot.Cautious{}},
-		{Class: engine.ClassScout, Policy: bot.Aggressive{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Aggressive{}}, {Class: engine.ClassMonk, Policy: policy.Cautious{}},
+		{Class: engine.ClassScout, Policy: policy.Aggressive{}}}
 	g := &engine.Game{}
 	_, err := r.PlayTrustless(g, bot.TrustlessConfig{GameID: "tl-abort", Stop: func(g *engine.Game) bool {
 		pd := g.Public.Trustless.Pending

@@ -9,8 +9,9 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/audit"
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -172,7 +173,7 @@ func runPlay(args []string, stdout, stderr io.Writer) error {
 // per seat, or "" for the rotation) and --bots (a list dealt over the seats
 // in turn: seat j plays names[j % len(names)]).
 func playSeats(n int, classes, bots string) ([]bot.Seat, error) {
-	cls := bot.DefaultClasses(n)
+	cls := policy.DefaultClasses(n)
 	if classes != "" {
 		list := strings.Split(classes, ",")
 		if len(list) != n {

@@ -8,9 +8,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"

@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 )
 
 // Event decodes log entry i of x, failing the test if it does not decode.
@@ -49,7 +50,7 @@ func Trustless(t testing.TB, gameID string, n int, stop func(g *engine.Game) boo
 	r.Record = true
 	seats := make([]bot.Seat, n)
 	for i := range seats {
-		seats[i] = bot.Seat{Class: engine.Classes[i%4], Policy: []bot.Policy{bot.Aggressive{}, bot.Cautious{}}[i%2]}
+		seats[i] = bot.Seat{Class: engine.Classes[i%4], Policy: []policy.Policy{policy.Aggressive{}, policy.Cautious{}}[i%2]}
 	}
 	g := &engine.Game{}
 	if _, err := r.PlayTrustless(g, bot.TrustlessConfig{GameID: gameID, Stop: stop}, seats); err != nil {

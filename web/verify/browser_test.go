@@ -11,10 +11,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/web/verify"
 )
@@ -78,8 +79,8 @@ func exports(t *testing.T, dir string) (good, bad string) {
 	r := bot.NewRunner(eng)
 	r.Record = true
 	var g engine.Game
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}},
-		{Class: engine.ClassDuelist, Policy: bot.Aggressive{}}, {Class: engine.ClassScout, Policy: bot.Cautious{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassMonk, Policy: policy.Aggressive{}},
+		{Class: engine.ClassDuelist, Policy: policy.Aggressive{}}, {Class: engine.ClassScout, Policy: policy.Cautious{}}}
 	require.NoError(t, r.PlayWith(&g, bot.Config{Create: engine.Action{GameID: "browser", Mode: "fair",
 		ServerSeed: strings.Repeat("5e", 32)}, Entropy: []string{"c0de"}}, seats))
 	x, err := export.Build(&g, eng.Rules(), r.Actions(), r.Events())
