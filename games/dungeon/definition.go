@@ -102,7 +102,7 @@ func (Definition) Kinds() []game.KindSpec { return kinds }
 func (Definition) EventTypes() []game.EventSpec { return eventTypes }
 
 // Styles returns the engine bots' heuristic policies, cautious and
-// aggressive (package bot).
+// aggressive (games/dungeon/policy).
 func (Definition) Styles() []game.Style { return append([]game.Style(nil), styles...) }
 
 // Setup makes the engine game through the engine's dispatcher, as a bot

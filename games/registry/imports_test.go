@@ -27,7 +27,7 @@ var toolWiring = []string{"cmd/gamectl"}
 var exceptions []string
 
 // isTestHelper reports whether pkg is a package of test helpers (its
-// name ends in "test", as exporttest, functest and trustlesstest): code
+// name ends in "test", as functest and trustlesstest): code
 // the tests share, which TestTestHelpersServeOnlyTests keeps out of
 // every program. Like a _test.go file it may import a game and its tools
 // (the dungeon's bots play the games those tests need).
@@ -181,7 +181,7 @@ func helperUsers(imports map[string][]string) []string {
 // client importing helpers, and one helper another.
 func TestTestHelpersServeOnlyTests(t *testing.T) {
 	imports := importsOf(t)
-	require.Contains(t, imports["export/exporttest"], "games/dungeon/tools/bot", "the listing is missing the helpers")
+	require.Contains(t, imports["functions/functest"], "games/dungeon/tools/bot", "the listing is missing the helpers")
 	require.Empty(t, helperUsers(imports))
 	planted := map[string][]string{
 		"cmd/gamectl":           {"games/registry", "export/exporttest"},

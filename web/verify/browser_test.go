@@ -16,6 +16,7 @@ import (
 	"github.com/fairboard/fairboard/export/exporttest"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot/bottest"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/web/verify"
 )
@@ -105,7 +106,7 @@ func exports(t *testing.T, dir string) (good, bad string) {
 // reveal's link changed.
 func trustlessExports(t *testing.T, dir string) (good, bad string) {
 	t.Helper()
-	x, _ := exporttest.Trustless(t, "browser-tl", 3, nil)
+	x, _ := bottest.Trustless(t, "browser-tl", 3, nil)
 	b, err := x.Encode()
 	require.NoError(t, err)
 	good = filepath.Join(dir, "trustless.json")
