@@ -47,7 +47,7 @@ bench-vs:
 # The search bot's long strength test, on request only (never in CI): about ten
 # minutes on two cores (docs/sim.md). STRENGTH_GAMES=N sets the games per level.
 strength:
-	go test -tags strength -run TestSearchStrength -timeout 12h -v ./bot/
+	go test -tags strength -run TestSearchStrength -timeout 12h -v ./games/dungeon/tools/bot/
 
 # Mutation testing, on request only (never in CI; about three hours on two
 # shared cores, see docs/testing.md). One package at a time with a summary per

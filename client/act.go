@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/player"
 )
@@ -194,6 +193,14 @@ func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 	return &res, err
 }
 
+// Policy chooses this player's next action when the game awaits it, from
+// the public state and the ruleset; the dungeon's bots
+// (games/dungeon/policy's Cautious and Aggressive, the search bot of its
+// tools) are Policies; the client imports no game.
+type Policy interface {
+	Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action
+}
+
 // Play plays the game to its end with the policy: after each thing the
 // server shows, checked, it reveals for a pending round, and acts when
 // the checked game awaits this player. start, if not nil, is asked (by
@@ -201,7 +208,7 @@ func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 // when the game has finished (won, abandoned or aborted), a *Lie when the
 // server lied (a *Dropped when it aborted the game blaming this seat for a
 // round whose reveal it had acknowledged), or the error that stopped it.
-func (c *Client) Play(ctx context.Context, policy bot.Policy, start func(p *engine.Public) bool) error {
+func (c *Client) Play(ctx context.Context, policy Policy, start func(p *engine.Public) bool) error {
 	for {
 		// Nothing new for a while: look again at what the client owes
 		// (a reveal whose answer said the round had moved on, and whose

@@ -10,11 +10,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 )
 
 // sleeper sleeps whenever it may and otherwise plays as cautious: after a
@@ -26,7 +26,7 @@ func (sleeper) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Ac
 	if p.Step == engine.StepMoveOrSleep {
 		return engine.Action{Kind: engine.ActSleep, Actor: uid}
 	}
-	return bot.Cautious{}.Choose(p, r, uid)
+	return policy.Cautious{}.Choose(p, r, uid)
 }
 
 // TestActWithItsRevealRefusedThenSentAgain: a server that refuses an
@@ -64,13 +64,13 @@ func TestActWithItsRevealRefusedThenSentAgain(t *testing.T) {
 	}
 	cs := make([]*client.Client, 2)
 	for i := range cs {
-		c, err := client.Join(ctx, cfg(bot.UID(i)), i, engine.Classes[i], false)
+		c, err := client.Join(ctx, cfg(policy.UID(i)), i, engine.Classes[i], false)
 		require.NoError(t, err)
 		cs[i] = c
 	}
 	errs := make(chan error, 2)
 	var wg sync.WaitGroup
-	play := func(c *client.Client, pol bot.Policy) {
+	play := func(c *client.Client, pol policy.Policy) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -78,7 +78,7 @@ func TestActWithItsRevealRefusedThenSentAgain(t *testing.T) {
 		}()
 	}
 	for _, c := range cs {
-		play(c, bot.Cautious{})
+		play(c, policy.Cautious{})
 	}
 	err := <-errs
 	require.Error(t, err)

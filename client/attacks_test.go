@@ -13,9 +13,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/internal/checks"
 )
 
@@ -167,7 +167,7 @@ func TestDroppedThenBlamed(t *testing.T) {
 			for _, s := range []string{"acknowledged", dropped.Ack.Digest, "reveal-", "missing"} {
 				require.Contains(t, lie.What, s)
 			}
-			t.Logf("%s: %s", bot.UID(1), lie.What)
+			t.Logf("%s: %s", policy.UID(1), lie.What)
 			require.Equal(t, dropped.Ack, *cs[1].LastAck())
 			require.True(t, strings.HasPrefix(dropped.Ack.ActionID, "reveal-"))
 		})

@@ -18,9 +18,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
@@ -167,7 +167,7 @@ func playSigned(t *testing.T, key ed25519.PrivateKey, pub ed25519.PublicKey) ([]
 	ss, dir := seats(3), t.TempDir()
 	cs := make([]*client.Client, 3)
 	for i := range 3 {
-		uid := bot.UID(i)
+		uid := policy.UID(i)
 		cfg := client.Config{Functions: devFunctions(srv.URL, uid), UID: uid, GameID: "tl-double",
 			SecretsFile: filepath.Join(dir, uid+".json"), Retry: 10 * time.Millisecond, PollEvery: 5 * time.Millisecond}
 		if uid == "p2" {

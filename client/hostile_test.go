@@ -14,9 +14,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/rng"
@@ -112,9 +112,9 @@ func TestHostileServerCaught(t *testing.T) {
 			_, errs := playDouble(t, d, url, 3, l.setup(d))
 			for i, err := range errs {
 				var lie *client.Lie
-				require.True(t, errors.As(err, &lie), "%s's client: %v, want a lie", bot.UID(i), err)
-				require.Contains(t, lie.What, l.want, "%s's client", bot.UID(i))
-				t.Logf("%s: %s", bot.UID(i), lie.What)
+				require.True(t, errors.As(err, &lie), "%s's client: %v, want a lie", policy.UID(i), err)
+				require.Contains(t, lie.What, l.want, "%s's client", policy.UID(i))
+				t.Logf("%s: %s", policy.UID(i), lie.What)
 			}
 		})
 		t.Run(l.name+"Control", func(t *testing.T) {
@@ -127,7 +127,7 @@ func TestHostileServerCaught(t *testing.T) {
 				if errors.As(err, &lie) && strings.Contains(lie.What, l.want) {
 					caught++
 				}
-				t.Logf("%s, with %s off: %.160v", bot.UID(i), l.check, err)
+				t.Logf("%s, with %s off: %.160v", policy.UID(i), l.check, err)
 			}
 			require.Less(t, caught, len(errs), "with %s off, every client still names the lie %q: the check is not what catches it", l.check, l.want)
 		})
@@ -136,7 +136,7 @@ func TestHostileServerCaught(t *testing.T) {
 		d, url := newDouble(t)
 		_, errs := playDouble(t, d, url, 3, nil)
 		for i, err := range errs {
-			require.NoError(t, err, "%s's client", bot.UID(i))
+			require.NoError(t, err, "%s's client", policy.UID(i))
 		}
 		require.Equal(t, engine.PhaseFinished, d.g.Public.Phase)
 	})
@@ -234,7 +234,7 @@ func playDouble(t *testing.T, d *double, url string, n int, seen func([]*client.
 	dir := t.TempDir()
 	cs := make([]*client.Client, n)
 	for i := range n {
-		uid := bot.UID(i)
+		uid := policy.UID(i)
 		c, err := client.Join(ctx, client.Config{Functions: devFunctions(url, uid), UID: uid, GameID: "tl-double",
 			SecretsFile: filepath.Join(dir, uid+".json"), Retry: 10 * time.Millisecond, PollEvery: 5 * time.Millisecond}, i, ss[i].Class, false)
 		require.NoError(t, err)

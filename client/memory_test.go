@@ -15,11 +15,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -70,8 +71,8 @@ func devFunctions(base, uid string) *client.Functions {
 // seats are the bot seats of an n-player game.
 func seats(n int) []bot.Seat {
 	out := make([]bot.Seat, n)
-	pols := []bot.Policy{bot.Aggressive{}, bot.Cautious{}}
-	for i, c := range bot.DefaultClasses(n) {
+	pols := []policy.Policy{policy.Aggressive{}, policy.Cautious{}}
+	for i, c := range policy.DefaultClasses(n) {
 		out[i] = bot.Seat{Class: c, Policy: pols[i%2]}
 	}
 	return out
@@ -85,7 +86,7 @@ func playAll(t *testing.T, base, gameID string, n int, dir string, deadlineMs in
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	owner := devFunctions(base, bot.UID(0))
+	owner := devFunctions(base, policy.UID(0))
 	create := map[string]any{"gameId": gameID, "actionId": "create", "mode": "trustless"}
 	if deadlineMs > 0 {
 		create["deadlineMs"] = deadlineMs
@@ -94,7 +95,7 @@ func playAll(t *testing.T, base, gameID string, n int, dir string, deadlineMs in
 	ss := seats(n)
 	cs := make([]*client.Client, n)
 	for i := range n {
-		uid := bot.UID(i)
+		uid := policy.UID(i)
 		cfg := client.Config{Functions: devFunctions(base, uid), UID: uid, GameID: gameID,
 			SecretsFile: filepath.Join(dir, uid+".json"), Retry: 20 * time.Millisecond, PollEvery: 10 * time.Millisecond}
 		if watch != nil {
@@ -116,7 +117,7 @@ func playAll(t *testing.T, base, gameID string, n int, dir string, deadlineMs in
 	}
 	wg.Wait()
 	for i, err := range errs {
-		require.NoError(t, err, "%s's client", bot.UID(i))
+		require.NoError(t, err, "%s's client", policy.UID(i))
 	}
 	return cs
 }
@@ -143,7 +144,7 @@ func TestWholeGameInMemory(t *testing.T) {
 		// whether the game was copied since), which the encoding omits.
 		require.JSONEq(t, string(mustJSON(t, g.Public)), string(mustJSON(t, mine)), "a client's replica is not the server's game")
 	}
-	x, err := s.svc.Export(ctx, bot.UID(1), "tl-mem")
+	x, err := s.svc.Export(ctx, policy.UID(1), "tl-mem")
 	require.NoError(t, err)
 	sum, err := export.Verify(mustJSON(t, x))
 	require.NoError(t, err)
@@ -202,7 +203,7 @@ func TestRestartFromTheSecretsFile(t *testing.T) {
 	crasher := &crashOnReveal{cancel: crash, done: make(chan struct{})}
 	var cs []*client.Client
 	for i := range 3 {
-		c := cfg(bot.UID(i))
+		c := cfg(policy.UID(i))
 		if i == 1 {
 			c.Functions.HTTP = &http.Client{Transport: crasher}
 		}

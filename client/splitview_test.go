@@ -11,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/store"
@@ -169,7 +169,7 @@ func TestSplitViewMidGame(t *testing.T) {
 			require.GreaterOrEqual(t, *target, uint32(3))
 			if !tc.split {
 				for i, err := range errs {
-					require.NoError(t, err, "%s's client", bot.UID(i))
+					require.NoError(t, err, "%s's client", policy.UID(i))
 				}
 				require.NotZero(t, first(d.log, 0, func(e *engine.Event) bool { return e.Type == engine.EvRoundRevealed && e.Trust.Index == *target }),
 					"the round closed")
@@ -180,8 +180,8 @@ func TestSplitViewMidGame(t *testing.T) {
 				for i, err := range errs {
 					var lie *client.Lie
 					named := errors.As(err, &lie) && strings.Contains(lie.What, "the server shows the seats different games")
-					require.False(t, named, "with MarkDigest off, %s's client still names the split: %v", bot.UID(i), err)
-					t.Logf("%s, with MarkDigest off: %.160v", bot.UID(i), err)
+					require.False(t, named, "with MarkDigest off, %s's client still names the split: %v", policy.UID(i), err)
+					t.Logf("%s, with MarkDigest off: %.160v", policy.UID(i), err)
 				}
 				require.NotNil(t, d.marks, "every seat revealed and the markers were shown")
 				require.Equal(t, *target, d.g.Public.Trustless.Pending.Index, "the round never closed")
@@ -189,10 +189,10 @@ func TestSplitViewMidGame(t *testing.T) {
 			}
 			for i, err := range errs {
 				var lie *client.Lie
-				require.ErrorAs(t, err, &lie, "%s's client", bot.UID(i))
-				require.Contains(t, lie.What, "the server shows the seats different games", "%s's client", bot.UID(i))
+				require.ErrorAs(t, err, &lie, "%s's client", policy.UID(i))
+				require.Contains(t, lie.What, "the server shows the seats different games", "%s's client", policy.UID(i))
 				require.Contains(t, lie.What, fmt.Sprintf("revealed index %d ", *target))
-				t.Logf("%s%s: %s", bot.UID(i), map[bool]string{true: " (the victim)"}[bot.UID(i) == *victim], lie.What)
+				t.Logf("%s%s: %s", policy.UID(i), map[bool]string{true: " (the victim)"}[policy.UID(i) == *victim], lie.What)
 			}
 			require.Equal(t, *target, d.g.Public.Trustless.Pending.Index, "the round never closed")
 		})

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -52,11 +52,11 @@ func snapshots(t *testing.T) map[string]*engine.Game {
 			}
 		}
 		do(engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: "check", Mode: "seeded", Seed: fmt.Sprint("check-", seed)})
-		for i, c := range bot.DefaultClasses(4) {
-			do(engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: i, Class: c})
+		for i, c := range policy.DefaultClasses(4) {
+			do(engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: c})
 		}
 		do(engine.Action{Kind: engine.ActStart, Actor: "p1"})
-		pol := bot.Aggressive{}
+		pol := policy.Aggressive{}
 		for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
 			if n > 5000 {
 				t.Fatalf("seed %d did not finish", seed)

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -48,11 +48,11 @@ func TestGuardsOnARealGame(t *testing.T) {
 	}
 
 	apply(engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: "guards", Mode: "seeded", Seed: "guards"})
-	for i, c := range bot.DefaultClasses(4) {
-		apply(engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: i, Class: c})
+	for i, c := range policy.DefaultClasses(4) {
+		apply(engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: c})
 	}
 	apply(engine.Action{Kind: engine.ActStart, Actor: "p1"})
-	pol := bot.Aggressive{}
+	pol := policy.Aggressive{}
 	for g.Public.Phase == engine.PhasePlaying {
 		if n > 5000 {
 			t.Fatal("the game did not finish in 5000 actions")
@@ -66,7 +66,7 @@ func TestGuardsOnARealGame(t *testing.T) {
 	before, _ := g.CanonicalJSON()
 	for _, k := range engine.ActionKinds {
 		for i := range 4 {
-			a := engine.Action{Kind: k, Actor: bot.UID(i), ID: "late", Version: g.Public.Version}
+			a := engine.Action{Kind: k, Actor: policy.UID(i), ID: "late", Version: g.Public.Version}
 			if _, err := eng.Dispatch(g, &a, s, nil); !errors.Is(err, engine.CodeGameOver) {
 				t.Errorf("%s by %s after the end: err = %v, want game_over", k, a.Actor, err)
 			}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 )
@@ -30,11 +30,11 @@ func TestLegalActionsAgreeWithDispatch(t *testing.T) {
 	}
 	for i := range games {
 		n := 2 + i%5
-		lg := legalGame{classes: make([]engine.Class, n), pols: make([]bot.Policy, n),
+		lg := legalGame{classes: make([]engine.Class, n), pols: make([]policy.Policy, n),
 			create: engine.Action{GameID: "legal", Mode: "seeded", Seed: fmt.Sprint("legal-", i)}}
 		for j := range n {
 			lg.classes[j] = engine.Classes[(i+j)%4]
-			lg.pols[j] = []bot.Policy{bot.Cautious{}, bot.Aggressive{}}[(i+j)%2]
+			lg.pols[j] = []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[(i+j)%2]
 		}
 		if i%4 == 3 {
 			seed, err := fair.NewServerSeed()
@@ -50,7 +50,7 @@ func TestLegalActionsAgreeWithDispatch(t *testing.T) {
 		}
 		// Duelists only, so that any bracket has a re-roll to decide.
 		lg := legalGame{classes: []engine.Class{engine.ClassDuelist, engine.ClassDuelist, engine.ClassDuelist},
-			pols: []bot.Policy{bot.Cautious{}, bot.Aggressive{}, bot.Cautious{}}}
+			pols: []policy.Policy{policy.Cautious{}, policy.Aggressive{}, policy.Cautious{}}}
 		found := ""
 		for k := 0; k < 5000 && found == ""; k++ {
 			name := fmt.Sprint("edge-", k)

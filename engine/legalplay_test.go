@@ -3,8 +3,8 @@ package engine_test
 import (
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
@@ -19,7 +19,7 @@ type legalGame struct {
 	owner   string
 	entropy []string
 	classes []engine.Class
-	pols    []bot.Policy
+	pols    []policy.Policy
 	// unopened (a fair game with openings): one more player joins, never
 	// opens, and is removed by the owner once the deadline has passed.
 	unopened bool
@@ -49,7 +49,7 @@ func (lc *legalCheck) play(lg legalGame, name string) *engine.Game {
 	g := &engine.Game{}
 	owner := lg.owner
 	if owner == "" {
-		owner = bot.UID(0)
+		owner = policy.UID(0)
 	}
 	apply := func(a engine.Action, entropy string) {
 		t.Helper()
@@ -76,7 +76,7 @@ func (lc *legalCheck) play(lg legalGame, name string) *engine.Game {
 	}
 	for i := range n {
 		lc.check(g)
-		uid := bot.UID(i)
+		uid := policy.UID(i)
 		if trust {
 			ch, err := trustless.NewChain(g.Public.GameID, uint32(i), g.Public.Trustless.ChainLength, secret("chain", uid))
 			require.NoError(t, err)
@@ -95,11 +95,11 @@ func (lc *legalCheck) play(lg legalGame, name string) *engine.Game {
 	if f := g.Public.Fairness; f != nil && f.Openings {
 		for i := range len(lg.classes) {
 			lc.check(g)
-			apply(engine.Action{Kind: engine.ActOpen, Actor: bot.UID(i)}, "")
+			apply(engine.Action{Kind: engine.ActOpen, Actor: policy.UID(i)}, "")
 		}
 		if lg.unopened {
 			lc.check(g)
-			apply(engine.Action{Kind: engine.ActRemoveSeat, Actor: owner, Target: bot.UID(n - 1)}, "")
+			apply(engine.Action{Kind: engine.ActRemoveSeat, Actor: owner, Target: policy.UID(n - 1)}, "")
 		}
 	}
 	lc.check(g)

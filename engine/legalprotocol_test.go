@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/session"
 )
 
@@ -31,11 +31,11 @@ var protocolWants = []string{
 // with openings (with one more player who never opens, if there is a seat
 // for it), and the names their choices are seeded by.
 func protocolGames(n int) (tg, og legalGame, tname, oname string) {
-	tg = legalGame{classes: make([]engine.Class, n), pols: make([]bot.Policy, n), sparse: 12,
+	tg = legalGame{classes: make([]engine.Class, n), pols: make([]policy.Policy, n), sparse: 12,
 		create: engine.Action{GameID: fmt.Sprint("legal-trustless-", n), Mode: "trustless", ChainLength: testChain}}
 	for j := range n {
 		tg.classes[j] = engine.Classes[(n+j)%4]
-		tg.pols[j] = []bot.Policy{bot.Cautious{}, bot.Aggressive{}}[(n+j)%2]
+		tg.pols[j] = []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[(n+j)%2]
 	}
 	if n == 3 {
 		tg.owner = "host"
@@ -194,7 +194,7 @@ func TestLegalActionsLobbyEdges(t *testing.T) {
 	for i, seat := range []int{3, 0, 5, 1, 2, 4} {
 		s, err := session.Stream(g)
 		require.NoError(t, err)
-		_, err = eng.Dispatch(g, &engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: seat, Class: engine.Classes[i%4]}, s, nil)
+		_, err = eng.Dispatch(g, &engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: seat, Class: engine.Classes[i%4]}, s, nil)
 		require.NoError(t, err)
 		require.NoError(t, g.SaveStream(s))
 		lc.check(g)

@@ -9,10 +9,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/shuffles"
 	"github.com/fairboard/fairboard/session"
@@ -23,7 +24,7 @@ var serverSeed = strings.Repeat("9c", 32)
 func seats(n int) []bot.Seat {
 	out := make([]bot.Seat, n)
 	for i := range out {
-		out[i] = bot.Seat{Class: engine.Classes[i%4], Policy: []bot.Policy{bot.Cautious{}, bot.Aggressive{}}[i%2]}
+		out[i] = bot.Seat{Class: engine.Classes[i%4], Policy: []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[i%2]}
 	}
 	return out
 }

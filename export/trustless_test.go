@@ -10,10 +10,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot/bottest"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/session"
 )
@@ -25,7 +27,7 @@ var trustlessExport []byte
 func trustlessBytes(t *testing.T) []byte {
 	t.Helper()
 	if trustlessExport == nil {
-		x, _ := exporttest.Trustless(t, "tl-export", 4, nil)
+		x, _ := bottest.Trustless(t, "tl-export", 4, nil)
 		trustlessExport = encode(t, x)
 	}
 	return slices.Clone(trustlessExport)
@@ -43,7 +45,7 @@ func decodeT(t *testing.T, b []byte) *export.Export {
 // and the summary names the mode and what it checked.
 func TestTrustlessExportVerifies(t *testing.T) {
 	for _, n := range []int{2, 4, 6} {
-		x, g := exporttest.Trustless(t, "tl", n, nil)
+		x, g := bottest.Trustless(t, "tl", n, nil)
 		require.Equal(t, engine.PhaseFinished, g.Public.Phase)
 		rep, err := export.Verify(encode(t, x))
 		require.NoError(t, err, "%d players", n)
@@ -65,7 +67,7 @@ func TestTrustlessExportVerifies(t *testing.T) {
 // names the open round.
 func TestTrustlessExportInPlay(t *testing.T) {
 	reveals := 0
-	x, g := exporttest.Trustless(t, "tl-mid", 4, func(g *engine.Game) bool {
+	x, g := bottest.Trustless(t, "tl-mid", 4, func(g *engine.Game) bool {
 		pd := g.Public.Trustless.Pending
 		if pd != nil && pd.Index == 30 && len(pd.Reveals) == 2 {
 			reveals++
@@ -274,8 +276,8 @@ func TestTrustlessAbortedExport(t *testing.T) {
 	eng := engine.NewReference(engine.DefaultRules())
 	r := bot.NewRunner(eng)
 	r.Record = true
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Aggressive{}}, {Class: engine.ClassMonk, Policy: bot.Cautious{}},
-		{Class: engine.ClassScout, Policy: bot.Aggressive{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Aggressive{}}, {Class: engine.ClassMonk, Policy: policy.Cautious{}},
+		{Class: engine.ClassScout, Policy: policy.Aggressive{}}}
 	g := &engine.Game{}
 	_, err := r.PlayTrustless(g, bot.TrustlessConfig{GameID: "tl-abort", Stop: func(g *engine.Game) bool {
 		pd := g.Public.Trustless.Pending

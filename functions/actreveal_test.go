@@ -9,8 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/player"
 )
@@ -104,7 +104,7 @@ func toActReveal(t *testing.T, s *tlServer, id string) (tb *tlTable, x int, move
 		if tb.state.Step == engine.StepMoveOrSleep {
 			break
 		}
-		a := bot.Cautious{}.Choose(&tb.state, eng.Rules(), tb.state.Awaiting)
+		a := policy.Cautious{}.Choose(&tb.state, eng.Rules(), tb.state.Awaiting)
 		a.Actor, a.Version = tb.state.Awaiting, tb.state.Version
 		require.NoError(t, tb.seats[x].Sign(&a))
 		_, draws, err := tb.seats[x].ActReveal(&a)

@@ -12,11 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
@@ -35,12 +36,12 @@ func newServer(t *testing.T, allowSeeded bool) (*functest.Client, *store.Memory)
 
 func seats(n int) []functest.Player {
 	out := make([]functest.Player, n)
-	for i, c := range bot.DefaultClasses(n) {
-		var p bot.Policy = bot.Cautious{}
+	for i, c := range policy.DefaultClasses(n) {
+		var p policy.Policy = policy.Cautious{}
 		if i%2 == 1 {
-			p = bot.Aggressive{}
+			p = policy.Aggressive{}
 		}
-		out[i] = functest.Player{UID: bot.UID(i), Token: "dev:" + bot.UID(i), Seat: bot.Seat{Class: c, Policy: p}}
+		out[i] = functest.Player{UID: policy.UID(i), Token: "dev:" + policy.UID(i), Seat: bot.Seat{Class: c, Policy: p}}
 	}
 	return out
 }

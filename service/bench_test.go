@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
@@ -57,15 +57,15 @@ func benchGameStart(b *testing.B, svc *service.Service, id, mode string) *servic
 			b.Fatalf("%s by %s: %v", a.Kind, a.Actor, err)
 		}
 	}
-	do(engine.Action{Kind: engine.ActCreate, Actor: bot.UID(0), ID: "create", Mode: mode})
+	do(engine.Action{Kind: engine.ActCreate, Actor: policy.UID(0), ID: "create", Mode: mode})
 	for i, s := range seats(4) {
-		a := engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), ID: "join", Seat: i, Class: s.Class}
+		a := engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), ID: "join", Seat: i, Class: s.Class}
 		if mode == "fair" {
 			a.Entropy = benchEntropy[i]
 		}
 		do(a)
 	}
-	do(engine.Action{Kind: engine.ActStart, Actor: bot.UID(0), ID: "start"})
+	do(engine.Action{Kind: engine.ActStart, Actor: policy.UID(0), ID: "start"})
 	return benchView(b, svc, id, nil)
 }
 
@@ -76,7 +76,7 @@ func benchView(b *testing.B, svc *service.Service, id string, prev *service.View
 	if prev != nil {
 		after = prev.Public.LogSeq
 	}
-	v, err := svc.View(context.Background(), bot.UID(0), id, after)
+	v, err := svc.View(context.Background(), policy.UID(0), id, after)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,8 +17,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 )
@@ -171,7 +171,7 @@ func TestViewPageEdges(t *testing.T) {
 	svc := newService(store.NewMemory(), nil)
 	ctx := context.Background()
 	play(t, svc, "svc-1", 6, false)
-	v, err := svc.View(ctx, bot.UID(0), "bot-svc-1", 0)
+	v, err := svc.View(ctx, policy.UID(0), "bot-svc-1", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestViewPageEdges(t *testing.T) {
 		{L - 1, L, L, false},
 		{L, 0, 0, false}, // nothing after the last
 	} {
-		v, err := svc.View(ctx, bot.UID(0), "bot-svc-1", tc.after)
+		v, err := svc.View(ctx, policy.UID(0), "bot-svc-1", tc.after)
 		if err != nil {
 			t.Fatalf("after %d: %v", tc.after, err)
 		}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/service"
@@ -48,19 +48,19 @@ func playTo(t *testing.T, svc *service.Service, g game, n int) *service.View {
 			t.Fatalf("%s by %s: %v", a.Kind, a.Actor, err)
 		}
 	}
-	do(engine.Action{Kind: engine.ActCreate, Actor: bot.UID(0), ID: id("create"), Mode: g.mode, Seed: g.seed})
+	do(engine.Action{Kind: engine.ActCreate, Actor: policy.UID(0), ID: id("create"), Mode: g.mode, Seed: g.seed})
 	for i, s := range ss {
-		a := engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), ID: id("join"), Seat: i, Class: s.Class}
+		a := engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), ID: id("join"), Seat: i, Class: s.Class}
 		if i < len(g.entropy) {
 			a.Entropy = g.entropy[i]
 		}
 		do(a)
 	}
 	if g.stopAt == 0 || g.stopAt > uint64(n)+1 {
-		do(engine.Action{Kind: engine.ActStart, Actor: bot.UID(0), ID: id("start")})
+		do(engine.Action{Kind: engine.ActStart, Actor: policy.UID(0), ID: id("start")})
 	}
 	for k := 0; ; k++ {
-		v, err := svc.View(ctx, bot.UID(0), g.id, 0)
+		v, err := svc.View(ctx, policy.UID(0), g.id, 0)
 		require.NoError(t, err)
 		if v.Public.Phase != engine.PhasePlaying || (g.stopAt != 0 && v.Public.Version >= g.stopAt) {
 			return v
@@ -90,7 +90,7 @@ func TestExportVerifies(t *testing.T) {
 			}
 			v := playTo(t, svc, g, 3)
 			require.Equal(t, engine.PhaseFinished, v.Public.Phase)
-			x, err := svc.Export(context.Background(), bot.UID(2), g.id)
+			x, err := svc.Export(context.Background(), policy.UID(2), g.id)
 			require.NoError(t, err)
 			require.Len(t, x.Actions, int(v.Public.Version))
 			for i, a := range x.Actions {
@@ -111,7 +111,7 @@ func TestExportVerifies(t *testing.T) {
 				require.Equal(t, v.Public.Fairness.CommitmentHex, x.Fairness.CommitmentHex)
 			}
 			// The owner too; the list never holds the server's seed.
-			_, err = svc.Export(context.Background(), bot.UID(0), g.id)
+			_, err = svc.Export(context.Background(), policy.UID(0), g.id)
 			require.NoError(t, err)
 			applied, err := mem.Applied(context.Background(), g.id)
 			require.NoError(t, err)

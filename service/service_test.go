@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/fairboard/fairboard/audit"
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
@@ -22,10 +23,10 @@ var eng = engine.NewReference(engine.DefaultRules())
 
 func seats(n int) []bot.Seat {
 	out := make([]bot.Seat, n)
-	for i, c := range bot.DefaultClasses(n) {
-		out[i] = bot.Seat{Class: c, Policy: bot.Cautious{}}
+	for i, c := range policy.DefaultClasses(n) {
+		out[i] = bot.Seat{Class: c, Policy: policy.Cautious{}}
 		if i%2 == 1 {
-			out[i].Policy = bot.Aggressive{}
+			out[i].Policy = policy.Aggressive{}
 		}
 	}
 	return out
@@ -57,13 +58,13 @@ func play(t *testing.T, svc *service.Service, seed string, n int, audit bool) []
 			t.Fatalf("%s by %s: %v", a.Kind, a.Actor, err)
 		}
 	}
-	do(engine.Action{Kind: engine.ActCreate, Actor: bot.UID(0), ID: "create", Mode: "seeded", Seed: seed, Audit: audit})
+	do(engine.Action{Kind: engine.ActCreate, Actor: policy.UID(0), ID: "create", Mode: "seeded", Seed: seed, Audit: audit})
 	for i, s := range ss {
-		do(engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), ID: "join-" + bot.UID(i), Seat: i, Class: s.Class})
+		do(engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), ID: "join-" + policy.UID(i), Seat: i, Class: s.Class})
 	}
-	do(engine.Action{Kind: engine.ActStart, Actor: bot.UID(0), ID: "start"})
+	do(engine.Action{Kind: engine.ActStart, Actor: policy.UID(0), ID: "start"})
 	for k := 0; ; k++ {
-		v, err := svc.View(ctx, bot.UID(0), id, 0)
+		v, err := svc.View(ctx, policy.UID(0), id, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,8 +3,9 @@ package store_test
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -15,8 +16,8 @@ import (
 func finishedGame(b *testing.B) *engine.Game {
 	b.Helper()
 	eng := engine.NewReference(engine.DefaultRules())
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}},
-		{Class: engine.ClassScout, Policy: bot.Cautious{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassMonk, Policy: policy.Aggressive{}},
+		{Class: engine.ClassScout, Policy: policy.Cautious{}}}
 	g, _, err := bot.NewRunner(eng).Play("conv", seats, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/audit"
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/store"
 )
@@ -89,8 +90,8 @@ func TestConversionOfWholeGames(t *testing.T) {
 	}
 	for _, tc := range games {
 		seats := make([]bot.Seat, tc.n)
-		for i, c := range bot.DefaultClasses(tc.n) {
-			seats[i] = bot.Seat{Class: c, Policy: []bot.Policy{bot.Cautious{}, bot.Aggressive{}}[i%2]}
+		for i, c := range policy.DefaultClasses(tc.n) {
+			seats[i] = bot.Seat{Class: c, Policy: []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[i%2]}
 		}
 		var drawn []rng.Entry
 		cfg := bot.Config{Create: engine.Action{GameID: "conv-" + tc.mode, Mode: tc.mode, Audit: true}}
@@ -132,8 +133,8 @@ func TestConversionOfWholeGames(t *testing.T) {
 	// Trustless games: chains, keys, pending actions, held links, piles.
 	for _, n := range trustless {
 		seats := make([]bot.Seat, n)
-		for i, c := range bot.DefaultClasses(n) {
-			seats[i] = bot.Seat{Class: c, Policy: []bot.Policy{bot.Cautious{}, bot.Aggressive{}}[i%2]}
+		for i, c := range policy.DefaultClasses(n) {
+			seats[i] = bot.Seat{Class: c, Policy: []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[i%2]}
 		}
 		var g engine.Game
 		_, err := r.PlayTrustless(&g, bot.TrustlessConfig{GameID: fmt.Sprint("conv-trustless-", n),

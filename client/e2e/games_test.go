@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 )
 
 // TestTrustlessGamesThroughTheFunctions: whole trustless games of 2, 4
@@ -176,15 +176,15 @@ const (
 func play(t *testing.T, base, id string, n int, listen func(int) watchKind) ([]*client.Client, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
-	if err := functionsAs(t, base, bot.UID(0)).Call(ctx, "createGame", map[string]any{"gameId": id, "actionId": "create", "mode": "trustless"}, nil); err != nil {
+	if err := functionsAs(t, base, policy.UID(0)).Call(ctx, "createGame", map[string]any{"gameId": id, "actionId": "create", "mode": "trustless"}, nil); err != nil {
 		return nil, err
 	}
-	classes := bot.DefaultClasses(n)
-	pols := []bot.Policy{bot.Aggressive{}, bot.Cautious{}}
+	classes := policy.DefaultClasses(n)
+	pols := []policy.Policy{policy.Aggressive{}, policy.Cautious{}}
 	dir := t.TempDir()
 	cs := make([]*client.Client, n)
 	for i := range n {
-		uid := bot.UID(i)
+		uid := policy.UID(i)
 		cfg := client.Config{Functions: functionsAs(t, base, uid), UID: uid, GameID: id, SecretsFile: filepath.Join(dir, uid+".json"),
 			Retry: 20 * time.Millisecond, PollEvery: 100 * time.Millisecond}
 		switch listen(i) {
@@ -215,7 +215,7 @@ func play(t *testing.T, base, id string, n int, listen func(int) watchKind) ([]*
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("%s's client: %w", bot.UID(i), err)
+			return nil, fmt.Errorf("%s's client: %w", policy.UID(i), err)
 		}
 	}
 	return cs, nil

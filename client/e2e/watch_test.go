@@ -16,9 +16,9 @@ import (
 
 	"cloud.google.com/go/firestore"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -128,7 +128,7 @@ func (w *watch) check(fn string, answer []byte) error {
 	t := w.t
 	ctx := context.Background()
 	w.actions++
-	reader := bot.UID(w.step % max(1, w.seated)) // the seats are p1, p2, ... in order
+	reader := policy.UID(w.step % max(1, w.seated)) // the seats are p1, p2, ... in order
 	w.step++
 	// A staged reveal changes no game document: unless the game's version
 	// moved (the reveal closed its round), the state is the last one.

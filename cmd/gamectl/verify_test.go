@@ -13,6 +13,7 @@ import (
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot/bottest"
 )
 
 // playExport plays a bot game with gamectl play and returns its export.
@@ -275,12 +276,12 @@ func TestPlayFairJSONAndAudit(t *testing.T) {
 // verifies with a summary that names the mode; a tampered copy is refused
 // (exit 1), naming the kind of tampering.
 func TestVerifyTrustlessExport(t *testing.T) {
-	good, _ := exporttest.Trustless(t, "tl-cli", 3, nil)
+	good, _ := bottest.Trustless(t, "tl-cli", 3, nil)
 	code, out, errs := verifyExport(t, good)
 	require.Zero(t, code, errs)
 	require.Regexp(t, `^ok: trustless game tl-cli: \d+ actions replayed, \d+ events matched, \d+ rounds of 3 seats closed, \d+ links checked against their chains, \d+ signatures verified, \d+ draws recomputed from the rounds' streams, \d+ cards drawn from the public piles\n$`, out)
 
-	mid, _ := exporttest.Trustless(t, "tl-mid", 3, func(g *engine.Game) bool {
+	mid, _ := bottest.Trustless(t, "tl-mid", 3, func(g *engine.Game) bool {
 		pd := g.Public.Trustless.Pending
 		return pd != nil && pd.Index == 12 && len(pd.Reveals) == 1
 	})

@@ -1,13 +1,13 @@
 // Package exporttest has the helpers the tests of exports share: reading
-// and rewriting an export's log entries, to tamper with a copy, and
-// playing a trustless game to export.
+// and rewriting an export's log entries, to tamper with a copy (a
+// trustless game of the dungeon's bots to export is bottest.Trustless,
+// games/dungeon/tools/bot/bottest).
 package exporttest
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 )
@@ -36,28 +36,4 @@ func Find(t testing.TB, x *export.Export, typ engine.EventType) int {
 	}
 	t.Fatalf("no %s in the log", typ)
 	return -1
-}
-
-// Trustless plays a whole trustless bot game of n players in process
-// (bot.Runner.PlayTrustless: each seat its own chain, key and replica) and
-// returns its export; stop, if not nil, ends the play early (the export of
-// a game in progress).
-func Trustless(t testing.TB, gameID string, n int, stop func(g *engine.Game) bool) (*export.Export, *engine.Game) {
-	t.Helper()
-	eng := engine.NewReference(engine.DefaultRules())
-	r := bot.NewRunner(eng)
-	r.Record = true
-	seats := make([]bot.Seat, n)
-	for i := range seats {
-		seats[i] = bot.Seat{Class: engine.Classes[i%4], Policy: []bot.Policy{bot.Aggressive{}, bot.Cautious{}}[i%2]}
-	}
-	g := &engine.Game{}
-	if _, err := r.PlayTrustless(g, bot.TrustlessConfig{GameID: gameID, Stop: stop}, seats); err != nil {
-		t.Fatal(err)
-	}
-	x, err := export.Build(g, eng.Rules(), r.Actions(), r.Events())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x, g
 }

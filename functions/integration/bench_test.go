@@ -15,8 +15,9 @@ import (
 	"cloud.google.com/go/firestore"
 	vkit "cloud.google.com/go/firestore/apiv1"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/service"
@@ -145,8 +146,8 @@ func (s *actionSource) Record(e rng.Entry) { s.drawn, s.ring = append(s.drawn, e
 
 func newSource(prefix string, audited bool) *actionSource {
 	ss := make([]bot.Seat, 3)
-	for i, c := range bot.DefaultClasses(3) {
-		ss[i] = bot.Seat{Class: c, Policy: bot.Aggressive{}}
+	for i, c := range policy.DefaultClasses(3) {
+		ss[i] = bot.Seat{Class: c, Policy: policy.Aggressive{}}
 	}
 	return &actionSource{prefix: prefix, audited: audited, seats: ss}
 }
@@ -158,7 +159,7 @@ func (s *actionSource) next() (string, engine.Action) {
 		s.mirror, s.ring = engine.Game{}, s.ring[:0]
 		s.queue = append(s.queue, engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: s.gameID, Mode: "seeded", Seed: s.gameID, Audit: s.audited})
 		for i, st := range s.seats {
-			s.queue = append(s.queue, engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: i, Class: st.Class})
+			s.queue = append(s.queue, engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: st.Class})
 		}
 		s.queue = append(s.queue, engine.Action{Kind: engine.ActStart, Actor: "p1"})
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 )
 
 // BenchmarkFairAction2P, 4P: one in-game action of a fair game through
@@ -62,7 +62,7 @@ func benchFair(b *testing.B, n int) {
 				who = i
 			}
 		}
-		a := bot.Aggressive{}.Choose(&v.State, eng.Rules(), ps[who].UID)
+		a := policy.Aggressive{}.Choose(&v.State, eng.Rules(), ps[who].UID)
 		a.ID, a.Version = fmt.Sprint("a", v.State.Version), v.State.Version
 		s0 := in.st.Stats()
 		t0 := time.Now()

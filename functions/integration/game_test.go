@@ -11,9 +11,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/internal/emulator"
 )
 
@@ -21,12 +22,12 @@ import (
 // alternate cautious and aggressive.
 func players(t testing.TB, n int) []functest.Player {
 	out := make([]functest.Player, n)
-	for i, c := range bot.DefaultClasses(n) {
-		var p bot.Policy = bot.Cautious{}
+	for i, c := range policy.DefaultClasses(n) {
+		var p policy.Policy = policy.Cautious{}
 		if i%2 == 1 {
-			p = bot.Aggressive{}
+			p = policy.Aggressive{}
 		}
-		out[i] = functest.Player{UID: bot.UID(i), Token: token(t, bot.UID(i)), Seat: bot.Seat{Class: c, Policy: p}}
+		out[i] = functest.Player{UID: policy.UID(i), Token: token(t, policy.UID(i)), Seat: bot.Seat{Class: c, Policy: p}}
 	}
 	return out
 }

@@ -9,9 +9,9 @@ import (
 
 	"cloud.google.com/go/firestore"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
 )
@@ -46,7 +46,7 @@ func closingShare(t *testing.T, in []instance, n, rounds int, name string) (extr
 			continue
 		}
 		seat := tb.Awaited()
-		a := bot.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
+		a := policy.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
 		if _, err := tb.ActRevealing(ctx, seat, a, fmt.Sprint("a", tb.State.Version)); err != nil {
 			t.Fatalf("%s: %v", a.Kind, err)
 		}

@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/service"
@@ -206,7 +206,7 @@ func (r *trustlessRun) run(ctx context.Context) {
 			continue
 		}
 		seat := tb.Awaited()
-		a := bot.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
+		a := policy.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
 		l0 := len(tb.Log)
 		s0 := counts(r.in)
 		t0 := time.Now()
@@ -353,7 +353,7 @@ func BenchmarkTrustlessRound6(b *testing.B) {
 			continue
 		}
 		seat := tb.Awaited()
-		a := bot.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
+		a := policy.Aggressive{}.Choose(&tb.State, eng.Rules(), tb.Players[seat].UID)
 		if err := tb.Act(ctx, seat, a, fmt.Sprint("a", tb.State.Version)); err != nil {
 			b.Fatalf("%s: %v", a.Kind, err)
 		}

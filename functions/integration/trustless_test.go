@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store/fsstore"
 )
@@ -260,7 +260,7 @@ func TestConcurrentRevealsCloseTheRoundOnce(t *testing.T) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Fatalf("%s's reveal: %v", bot.UID(i), err)
+			t.Fatalf("%s's reveal: %v", policy.UID(i), err)
 		}
 	}
 	if err := tb.Sync(ctx); err != nil {

@@ -3,10 +3,11 @@ package dungeon_test
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/match/matchtest"
 )
 
@@ -22,7 +23,7 @@ func result(p *engine.Public) int {
 
 // engineGame plays the seeded 4-seat game of seed on the engine's own
 // pipeline (bot.Runner, lean, as `gamectl sim` plays), every seat the
-// cautious style as `gamectl sim` hands it (bot.Cautious, which the
+// cautious style as `gamectl sim` hands it (policy.Cautious, which the
 // runner picks for without a call through the policy), the classes the
 // adapter deals by default (seat i the i-th class); it returns the result
 // and the moves: the actions applied after the set-up's create, joins
@@ -30,7 +31,7 @@ func result(p *engine.Public) int {
 func engineGame(tb testing.TB, r *bot.Runner) matchtest.Play {
 	seats := make([]bot.Seat, 4)
 	for i := range seats {
-		seats[i] = bot.Seat{Class: engine.Classes[i%len(engine.Classes)], Policy: bot.Cautious{}}
+		seats[i] = bot.Seat{Class: engine.Classes[i%len(engine.Classes)], Policy: policy.Cautious{}}
 	}
 	return func(seed string) (int, int) {
 		g, _, err := r.Play(seed, seats, nil)

@@ -6,22 +6,22 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
-// notBuiltIn is the cautious policy behind a type bot.BuiltInOf does not
+// notBuiltIn is the cautious policy behind a type policy.BuiltInOf does not
 // know: its choices take the copying path (State.choose copies them).
-type notBuiltIn struct{ bot.Cautious }
+type notBuiltIn struct{ policy.Cautious }
 
 // playChosen plays seeded games of 2 to 5 seats whose seats' policies
 // are pols in turn, calling each for every decision through ChooseDirect
 // (which keeps the move's engine action on the state), and at each
 // decision calls check with the state, the seat and the move chosen,
 // before the move is applied. It returns the kinds chosen.
-func playChosen(t *testing.T, games int, pols []bot.Policy, check func(s *State, seat int, m game.Move)) map[string]int {
+func playChosen(t *testing.T, games int, pols []policy.Policy, check func(s *State, seat int, m game.Move)) map[string]int {
 	kinds := map[string]int{}
 	for g := range games {
 		n := 2 + g%4
@@ -51,10 +51,10 @@ func playChosen(t *testing.T, games int, pols []bot.Policy, check func(s *State,
 
 // The action a policy's choice keeps on the state is, field for field,
 // the one Apply builds for the move on a state that kept none (a clone):
-// for the built-in policies (kept as bot.BuiltIn.Pick wrote it) and for
+// for the built-in policies (kept as policy.BuiltIn.Pick wrote it) and for
 // a policy that is not built in (copied).
 func TestChosenActionIsBuilt(t *testing.T) {
-	pols := []bot.Policy{bot.Cautious{}, bot.Aggressive{}, notBuiltIn{}}
+	pols := []policy.Policy{policy.Cautious{}, policy.Aggressive{}, notBuiltIn{}}
 	kinds := playChosen(t, 12, pols, func(s *State, seat int, m game.Move) {
 		require.True(t, s.chosenOK, "%s by seat %d: no action kept", m.Kind, seat)
 		c := s.Clone().(*State) // keeps nothing: builds the action from the move
@@ -74,7 +74,7 @@ func TestChosenActionIsBuilt(t *testing.T) {
 // dispatch plays a used card again, which this test catches.
 func TestChosenActionNotKeptPastItsMove(t *testing.T) {
 	differ := func(stale bool) (checked, differed int) {
-		pols := []bot.Policy{bot.Cautious{}, bot.Aggressive{}}
+		pols := []policy.Policy{policy.Cautious{}, policy.Aggressive{}}
 		playChosen(t, 6, pols, func(s *State, seat int, m game.Move) {
 			// On two clones: the move applied, then applied again, one
 			// clone keeping the choice (as the state would), the other

@@ -4,9 +4,9 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -102,12 +102,12 @@ func (Definition) Kinds() []game.KindSpec { return kinds }
 func (Definition) EventTypes() []game.EventSpec { return eventTypes }
 
 // Styles returns the engine bots' heuristic policies, cautious and
-// aggressive (package bot).
+// aggressive (games/dungeon/policy).
 func (Definition) Styles() []game.Style { return append([]game.Style(nil), styles...) }
 
 // Setup makes the engine game through the engine's dispatcher, as a bot
-// game does (bot.Runner.Play): create by bot.UID(0), the owner; a join per
-// seat (uid bot.UID(i), seat i, its class); start, which shuffles the
+// game does (bot.Runner.Play): create by policy.UID(0), the owner; a join per
+// seat (uid policy.UID(i), seat i, its class); start, which shuffles the
 // decks and rolls the turn order from rnd. The mode follows the Rand: over
 // a seeded stream at seq 0 (game.StreamOf) the game is the engine's
 // seeded game of the stream's seed; over any other Rand (a crypto stream,
@@ -171,7 +171,7 @@ func (s *State) setup(r game.Ruleset, seats []game.Seat, rnd game.Rand, ev []gam
 	if len(s.uids) != len(seats) {
 		s.uids = make([]string, len(seats)) // never changed in place: clones share it
 		for i := range s.uids {
-			s.uids[i] = bot.UID(i)
+			s.uids[i] = policy.UID(i)
 		}
 	}
 	// The actions are written into s.act, which the dispatcher holds by

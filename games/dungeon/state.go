@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -16,7 +16,7 @@ import (
 const TagSample rng.Tag = "dungeon.sample"
 
 // State is one dungeon game: the engine game, played by seats 0..n-1 as
-// the uids bot.UID(i) ("p1" for seat 0).
+// the uids policy.UID(i) ("p1" for seat 0).
 type State struct {
 	rules *Rules
 	g     *engine.Game
@@ -34,7 +34,7 @@ type State struct {
 	// whatever happened since; nothing needs clearing.
 	awUID  string
 	awSeat int
-	// turn is a built-in policy's action (bot.BuiltIn.Pick), written
+	// turn is a built-in policy's action (policy.BuiltIn.Pick), written
 	// field by field: only its Kind, Actor, CardID and Target are ever
 	// set, so it needs no clearing.
 	turn engine.Action
@@ -62,12 +62,12 @@ func (s *State) Quiet() {
 
 // FromGame returns the state over a copy of g, an engine game under r in
 // play or finished whose players are seats 0..n-1 with the uids
-// bot.UID(i): for a game the engine played elsewhere (a fixture's
+// policy.UID(i): for a game the engine played elsewhere (a fixture's
 // starting state). An error names every problem (Check).
 func FromGame(r *Rules, g *engine.Game) (*State, error) {
 	s := &State{rules: r, g: g.Clone(), uids: make([]string, len(g.Public.Players))}
 	for i := range s.uids {
-		s.uids[i] = bot.UID(i)
+		s.uids[i] = policy.UID(i)
 	}
 	if err := s.Check(); err != nil {
 		return nil, err
@@ -163,7 +163,7 @@ func (s *State) AbortPayoffs() []float64 { return make([]float64, len(s.uids)) }
 
 // Check returns the engine's invariant check (engine.Game.Check under the
 // state's ruleset) and the adapter's own: the game has started, its
-// players are the seats, seat i being uid bot.UID(i).
+// players are the seats, seat i being uid policy.UID(i).
 func (s *State) Check() error {
 	var errs []error
 	p := &s.g.Public
@@ -201,13 +201,13 @@ func (s *State) AppendPrivate(b []byte, _ int) []byte { return b }
 func (s *State) AppendSecret(b []byte) []byte { return appendJSON(b, &s.g.Secret) }
 
 // AppendView appends the public part as the engine's bots see it
-// (bot.View): without the game id (a seeded game's names its seed, from
+// (policy.View): without the game id (a seeded game's names its seed, from
 // which anyone could compute the decks' order), the last action id, the
 // fairness record and the rng's seq and audit flag. Every seat sees the
 // same.
 func (s *State) AppendView(b []byte, _ int) []byte {
 	var v engine.Public
-	bot.View(&v, &s.g.Public)
+	policy.View(&v, &s.g.Public)
 	return appendJSON(b, &v)
 }
 

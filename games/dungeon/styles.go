@@ -1,34 +1,34 @@
 package dungeon
 
 import (
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 )
 
-// styles are the engine bots' heuristic policies (bot.Heuristics).
+// styles are the engine bots' heuristic policies (policy.Heuristics).
 var styles = []game.Style{
-	{Name: "cautious", Doc: "bot.Cautious: heals early, sleeps when hurt, never challenges, re-rolls a low defense die",
-		New: func(int) game.Policy { return &Policy{Bot: bot.Cautious{}} }},
-	{Name: "aggressive", Doc: "bot.Aggressive: challenges whoever holds the best item when healthy, sleeps only when nearly knocked out",
-		New: func(int) game.Policy { return &Policy{Bot: bot.Aggressive{}} }},
+	{Name: "cautious", Doc: "policy.Cautious: heals early, sleeps when hurt, never challenges, re-rolls a low defense die",
+		New: func(int) game.Policy { return &Policy{Bot: policy.Cautious{}} }},
+	{Name: "aggressive", Doc: "policy.Aggressive: challenges whoever holds the best item when healthy, sleeps only when nearly knocked out",
+		New: func(int) game.Policy { return &Policy{Bot: policy.Aggressive{}} }},
 }
 
 // Policy is a game.Policy over an engine bot policy: the bot chooses from
-// the public view bot.View gives it (what bot.Runner hands it), and its
+// the public view policy.View gives it (what bot.Runner hands it), and its
 // action is mapped to the move that stands for it (State.Move). A *Policy
 // keeps that view between moves, so that a move allocates none: one
 // Policy serves one seat of one game at a time (as match deals them),
 // never two goroutines at once.
 type Policy struct {
-	Bot  bot.Policy
+	Bot  policy.Policy
 	view *engine.Public
 
-	// rule is Bot's bot.BuiltIn under rules when builtIn (a built-in
-	// policy picks without the view copied: bot.BuiltIn.Pick), found
+	// rule is Bot's policy.BuiltIn under rules when builtIn (a built-in
+	// policy picks without the view copied: policy.BuiltIn.Pick), found
 	// again when the state's ruleset changes.
 	rules   *Rules
-	rule    bot.BuiltIn
+	rule    policy.BuiltIn
 	builtIn bool
 }
 
@@ -67,7 +67,7 @@ func (p *Policy) choose(m *game.Move, st game.State, seat int) bool {
 	s := st.(*State)
 	if p.rules != s.rules {
 		p.rules = s.rules
-		p.rule, p.builtIn = bot.BuiltInOf(p.Bot, s.rules.r)
+		p.rule, p.builtIn = policy.BuiltInOf(p.Bot, s.rules.r)
 	}
 	var a *engine.Action
 	if me, _ := s.g.Public.Player(s.uids[seat]); p.builtIn && me != nil {
@@ -80,7 +80,7 @@ func (p *Policy) choose(m *game.Move, st game.State, seat int) bool {
 		if p.view == nil {
 			p.view = new(engine.Public)
 		}
-		bot.View(p.view, &s.g.Public)
+		policy.View(p.view, &s.g.Public)
 		act := p.Bot.Choose(p.view, s.rules.r, s.uids[seat])
 		a = &act
 	}

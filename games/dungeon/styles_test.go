@@ -5,19 +5,20 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
 )
 
 // The styles play the engine's bots: a seeded match whose seats play
 // cautious and aggressive (match.BotByName) ends in exactly the game, log
-// and winner that bot.Runner.Play gives the same seed with bot.Cautious
-// and bot.Aggressive, as `gamectl sim` plays them.
+// and winner that bot.Runner.Play gives the same seed with policy.Cautious
+// and policy.Aggressive, as `gamectl sim` plays them.
 func TestStylesAreTheEngineBots(t *testing.T) {
 	names := []string{"cautious", "aggressive", "aggressive", "cautious", "aggressive"}
 	runner := bot.NewRunner(engine.New(engine.DefaultRules(), reducers.Table()))
@@ -25,7 +26,7 @@ func TestStylesAreTheEngineBots(t *testing.T) {
 		seats := make([]bot.Seat, len(names))
 		gseats := make([]game.Seat, len(names))
 		pols := make([]game.Policy, len(names))
-		classes := bot.DefaultClasses(len(names))
+		classes := policy.DefaultClasses(len(names))
 		for i, n := range names {
 			p, err := bot.ByName(n)
 			require.NoError(t, err)

@@ -22,8 +22,18 @@ var toolWiring = []string{"cmd/gamectl"}
 
 // exceptions are the other imports of a game from outside games/ that
 // stand: none (gamectl replay reaches the dungeon's golden fixtures
-// through its definition, game.FixtureReplayer).
+// through its definition, game.FixtureReplayer; gamectl play and sim
+// reach the dungeon's bots through the tools' wiring).
 var exceptions []string
+
+// isTestHelper reports whether pkg is a package of test helpers (its
+// name ends in "test", as functest and trustlesstest): code
+// the tests share, which TestTestHelpersServeOnlyTests keeps out of
+// every program. Like a _test.go file it may import a game and its tools
+// (the dungeon's bots play the games those tests need).
+func isTestHelper(pkg string) bool {
+	return strings.HasSuffix(pkg[strings.LastIndex(pkg, "/")+1:], "test")
+}
 
 // strays returns every import "pkg -> games/..." of imports (each
 // package's direct imports, paths without the module prefix) from a
@@ -32,7 +42,7 @@ var exceptions []string
 func strays(imports map[string][]string) []string {
 	var out []string
 	for pkg, imps := range imports {
-		if strings.HasPrefix(pkg, "games/") {
+		if strings.HasPrefix(pkg, "games/") || isTestHelper(pkg) {
 			continue
 		}
 		for _, imp := range imps {
@@ -78,20 +88,22 @@ func importsOf(t *testing.T) map[string][]string {
 // TestOnlyTheWiringImportsAGame: the machinery imports no game; the
 // programs reach the games through the registry alone. The positive
 // control plants an import of the dungeon's rules into export, one of
-// the registry into bot, the dungeon's fixtures and sim into gamectl and
-// the games' tools into the page: strays must name all five.
+// the registry into client, the dungeon's fixtures and sim into gamectl
+// and the games' tools into the page: strays must name all five; a test
+// helper's import of the dungeon's bots is no stray.
 func TestOnlyTheWiringImportsAGame(t *testing.T) {
 	imports := importsOf(t)
 	require.Contains(t, imports["web/play/wasm"], "games/registry", "the js/wasm listing is missing")
 	require.Empty(t, strays(imports))
 
 	planted := map[string][]string{
-		"export":        {"engine", "games/dungeon/reducers"},
-		"bot":           {"games/registry"},
-		"cmd/gamectl":   {"games/registry", "games/registry/tools", "games/dungeon/fixtures", "games/dungeon/tools/sim"},
-		"web/play/wasm": {"games/registry", "games/registry/tools"},
+		"export":            {"engine", "games/dungeon/reducers"},
+		"client":            {"games/registry"},
+		"cmd/gamectl":       {"games/registry", "games/registry/tools", "games/dungeon/fixtures", "games/dungeon/tools/sim"},
+		"web/play/wasm":     {"games/registry", "games/registry/tools"},
+		"export/exporttest": {"games/dungeon/policy", "games/dungeon/tools/bot"},
 	}
-	require.Equal(t, []string{"bot -> games/registry", "cmd/gamectl -> games/dungeon/fixtures", "cmd/gamectl -> games/dungeon/tools/sim",
+	require.Equal(t, []string{"client -> games/registry", "cmd/gamectl -> games/dungeon/fixtures", "cmd/gamectl -> games/dungeon/tools/sim",
 		"export -> games/dungeon/reducers", "web/play/wasm -> games/registry/tools"}, strays(planted),
 		"gamectl reaching the dungeon's fixtures or sim directly is a stray too, and so are the tools in the page")
 }
@@ -103,7 +115,7 @@ func TestOnlyTheWiringImportsAGame(t *testing.T) {
 func toolUsers(imports map[string][]string) []string {
 	var out []string
 	for pkg, imps := range imports {
-		if isTool(pkg) || pkg == "games/registry/tools" {
+		if isTool(pkg) || pkg == "games/registry/tools" || isTestHelper(pkg) {
 			continue
 		}
 		for _, imp := range imps {
@@ -123,19 +135,58 @@ func isTool(pkg string) bool {
 	return len(f) >= 3 && f[0] == "games" && f[1] != "registry" && f[2] == "tools"
 }
 
-// TestOnlyToolsAndTheirWiringImportTools: no game's rules, definition or
-// fixtures, and no machinery, import a game's tools. The control plants
-// the dungeon's definition importing its sim and gamectl importing it
-// directly.
+// TestOnlyToolsAndTheirWiringImportTools: no game's rules, definition,
+// policies or fixtures, and no machinery, import a game's tools (the
+// dungeon's fixtures are built by the bots' runner in their tests alone:
+// games/dungeon/fixtures/build_test.go). The control plants the dungeon's
+// definition importing its sim, its fixtures the bots' runner, and
+// gamectl the sim directly.
 func TestOnlyToolsAndTheirWiringImportTools(t *testing.T) {
 	imports := importsOf(t)
 	require.Contains(t, imports["games/registry/tools"], "games/dungeon/tools/simcmd", "the listing is missing the wiring")
 	require.Empty(t, toolUsers(imports))
 	planted := map[string][]string{
 		"games/dungeon":              {"game", "games/dungeon/tools/sim"},
+		"games/dungeon/fixtures":     {"engine", "games/dungeon/tools/bot"},
 		"cmd/gamectl":                {"games/registry/tools", "games/dungeon/tools/sim"},
+		"service/trustlesstest":      {"games/dungeon/policy", "games/dungeon/tools/bot"},
 		"games/dungeon/tools/simcmd": {"games/dungeon/tools/sim"},
 		"games/registry/tools":       {"games/dungeon/tools/simcmd"},
 	}
-	require.Equal(t, []string{"cmd/gamectl -> games/dungeon/tools/sim", "games/dungeon -> games/dungeon/tools/sim"}, toolUsers(planted))
+	require.Equal(t, []string{"cmd/gamectl -> games/dungeon/tools/sim", "games/dungeon -> games/dungeon/tools/sim",
+		"games/dungeon/fixtures -> games/dungeon/tools/bot"}, toolUsers(planted))
+}
+
+// helperUsers returns every import of a test helper (isTestHelper) by a
+// package that is not one itself.
+func helperUsers(imports map[string][]string) []string {
+	var out []string
+	for pkg, imps := range imports {
+		if isTestHelper(pkg) {
+			continue
+		}
+		for _, imp := range imps {
+			if isTestHelper(imp) {
+				out = append(out, pkg+" -> "+imp)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestTestHelpersServeOnlyTests: no program or library imports a test
+// helper (outside _test.go files), so that a helper's reach into a game
+// (isTestHelper) stays in the tests. The control plants gamectl and the
+// client importing helpers, and one helper another.
+func TestTestHelpersServeOnlyTests(t *testing.T) {
+	imports := importsOf(t)
+	require.Contains(t, imports["functions/functest"], "games/dungeon/tools/bot", "the listing is missing the helpers")
+	require.Empty(t, helperUsers(imports))
+	planted := map[string][]string{
+		"cmd/gamectl":           {"games/registry", "export/exporttest"},
+		"client":                {"engine", "functions/functest"},
+		"service/trustlesstest": {"service", "match/matchtest"},
+	}
+	require.Equal(t, []string{"client -> functions/functest", "cmd/gamectl -> export/exporttest"}, helperUsers(planted))
 }

@@ -1,6 +1,7 @@
 // Package cli holds gamectl's command-line conventions, shared by the
 // command and by the tools a game brings with it (game.Tools): the errors
-// that choose the exit status, and flag sets whose help goes to stdout.
+// that choose the exit status, flag sets whose help goes to stdout, and
+// output files that appear only once the work is done (PendingFile).
 //
 // Exit status: 0 on success (and for -h), 1 when the job ran and found a
 // problem, 2 for bad flags or input (UsageError, FlagError), and an

@@ -12,8 +12,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/service"
 )
@@ -39,7 +39,7 @@ func New(t testing.TB, svc *service.Service, gameID string, uids []string, deadl
 		t.Fatalf("create %s: %v", gameID, err)
 	}
 	tb.Sync(t)
-	classes := bot.DefaultClasses(len(uids))
+	classes := policy.DefaultClasses(len(uids))
 	for i, u := range uids {
 		s, err := player.NewSeat(svc.Rules(), gameID, u, i, tb.State.Trustless.ChainLength)
 		if err != nil {
@@ -150,7 +150,7 @@ func (tb *Table) Play(t testing.TB, stop func(p *engine.Public) bool) {
 		if who < 0 {
 			t.Fatalf("the game awaits %q", tb.State.Awaiting)
 		}
-		a := bot.Aggressive{}.Choose(tb.State, tb.Svc.Rules(), tb.UIDs[who])
+		a := policy.Aggressive{}.Choose(tb.State, tb.Svc.Rules(), tb.UIDs[who])
 		if _, err := tb.Act(t, who, a, fmt.Sprint("a", n)); err != nil && !errors.Is(err, engine.CodeStaleVersion) {
 			t.Fatalf("%s by %s: %v", a.Kind, tb.UIDs[who], err)
 		}

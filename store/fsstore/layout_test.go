@@ -13,8 +13,9 @@ import (
 	"cloud.google.com/go/firestore"
 
 	"github.com/fairboard/fairboard/audit"
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/store/fsstore"
@@ -40,18 +41,18 @@ type botGame struct {
 
 func newBotGame(id string, n int, audited bool) *botGame {
 	b := &botGame{id: id}
-	for i, c := range bot.DefaultClasses(n) {
-		s := bot.Seat{Class: c, Policy: bot.Cautious{}}
+	for i, c := range policy.DefaultClasses(n) {
+		s := bot.Seat{Class: c, Policy: policy.Cautious{}}
 		if i%2 == 1 {
-			s.Policy = bot.Aggressive{}
+			s.Policy = policy.Aggressive{}
 		}
 		b.seats = append(b.seats, s)
 	}
-	b.pre = append(b.pre, engine.Action{Kind: engine.ActCreate, Actor: bot.UID(0), ID: "create", Mode: "seeded", Seed: id, Audit: audited})
+	b.pre = append(b.pre, engine.Action{Kind: engine.ActCreate, Actor: policy.UID(0), ID: "create", Mode: "seeded", Seed: id, Audit: audited})
 	for i, s := range b.seats {
-		b.pre = append(b.pre, engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), ID: "join-" + bot.UID(i), Seat: i, Class: s.Class})
+		b.pre = append(b.pre, engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), ID: "join-" + policy.UID(i), Seat: i, Class: s.Class})
 	}
-	b.pre = append(b.pre, engine.Action{Kind: engine.ActStart, Actor: bot.UID(0), ID: "start"})
+	b.pre = append(b.pre, engine.Action{Kind: engine.ActStart, Actor: policy.UID(0), ID: "start"})
 	return b
 }
 

@@ -5,8 +5,9 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/audit"
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/store"
 )
 
@@ -19,8 +20,8 @@ import (
 // events built with a nil list differs.
 func TestRecordDocIsToDoc(t *testing.T) {
 	eng := engine.NewReference(engine.DefaultRules())
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}},
-		{Class: engine.ClassScout, Policy: bot.Cautious{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassMonk, Policy: policy.Aggressive{}},
+		{Class: engine.ClassScout, Policy: policy.Cautious{}}}
 	rec := audit.New(audit.KeepAll())
 	_, events, err := bot.NewRunner(eng).Play("recdoc", seats, rec)
 	if err != nil {

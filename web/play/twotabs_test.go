@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/internal/browser"
 )
 
@@ -35,7 +35,7 @@ type seatBot struct {
 
 // heldPolicy is a policy that waits for its bot's hold first.
 type heldPolicy struct {
-	bot.Policy
+	policy.Policy
 	b *seatBot
 }
 
@@ -69,7 +69,7 @@ func joinBot(t *testing.T, srv *server, gameID string) *seatBot {
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		b.done <- c.Play(ctx, heldPolicy{bot.Aggressive{}, b}, nil)
+		b.done <- c.Play(ctx, heldPolicy{policy.Aggressive{}, b}, nil)
 	}()
 	t.Cleanup(func() {
 		cancel()

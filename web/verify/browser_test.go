@@ -11,10 +11,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot/bottest"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/web/verify"
 )
@@ -78,8 +80,8 @@ func exports(t *testing.T, dir string) (good, bad string) {
 	r := bot.NewRunner(eng)
 	r.Record = true
 	var g engine.Game
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}},
-		{Class: engine.ClassDuelist, Policy: bot.Aggressive{}}, {Class: engine.ClassScout, Policy: bot.Cautious{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassMonk, Policy: policy.Aggressive{}},
+		{Class: engine.ClassDuelist, Policy: policy.Aggressive{}}, {Class: engine.ClassScout, Policy: policy.Cautious{}}}
 	require.NoError(t, r.PlayWith(&g, bot.Config{Create: engine.Action{GameID: "browser", Mode: "fair",
 		ServerSeed: strings.Repeat("5e", 32)}, Entropy: []string{"c0de"}}, seats))
 	x, err := export.Build(&g, eng.Rules(), r.Actions(), r.Events())
@@ -104,7 +106,7 @@ func exports(t *testing.T, dir string) (good, bad string) {
 // reveal's link changed.
 func trustlessExports(t *testing.T, dir string) (good, bad string) {
 	t.Helper()
-	x, _ := exporttest.Trustless(t, "browser-tl", 3, nil)
+	x, _ := bottest.Trustless(t, "browser-tl", 3, nil)
 	b, err := x.Encode()
 	require.NoError(t, err)
 	good = filepath.Join(dir, "trustless.json")

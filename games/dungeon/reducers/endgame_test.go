@@ -4,17 +4,18 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 )
 
 // finishOutcomes plays seeded bot games and counts GameFinished outcomes.
 func finishOutcomes(t *testing.T, rules *engine.Ruleset, games int) map[string]int {
 	t.Helper()
 	r := bot.NewRunner(engine.New(rules, reducers.Table()))
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassScout, Policy: bot.Aggressive{}},
-		{Class: engine.ClassMonk, Policy: bot.Cautious{}}, {Class: engine.ClassDuelist, Policy: bot.Aggressive{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassScout, Policy: policy.Aggressive{}},
+		{Class: engine.ClassMonk, Policy: policy.Cautious{}}, {Class: engine.ClassDuelist, Policy: policy.Aggressive{}}}
 	out := map[string]int{}
 	for i := 0; i < games; i++ {
 		g, log, err := r.Play("end-"+string(rune('a'+i%26))+string(rune('a'+i/26)), seats, nil)

@@ -8,9 +8,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )
@@ -105,7 +106,7 @@ func TestFairStartMatchesIndependentVectors(t *testing.T) {
 	require.Equal(t, v.CommitmentHex, created.Commitment.String())
 	require.Equal(t, v.CommitmentHex, tb.g.Public.Fairness.CommitmentHex)
 	for i, c := range v.ContributionsHex {
-		tb.must(engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: i, Class: engine.Classes[i], Entropy: strings.ToUpper(c)})
+		tb.must(engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: engine.Classes[i], Entropy: strings.ToUpper(c)})
 	}
 	tb.must(engine.Action{Kind: engine.ActStart, Actor: "p1"})
 	require.Equal(t, v.GameSeedHex, tb.g.Secret.GameSeed)
@@ -120,7 +121,7 @@ func TestSeededStartMatchesIndependentVectors(t *testing.T) {
 	tb := newTable(t)
 	tb.must(engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: "g", Mode: "seeded", Seed: v.Seed})
 	for i := range 4 {
-		tb.must(engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: i, Class: engine.Classes[i]})
+		tb.must(engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: engine.Classes[i]})
 	}
 	tb.must(engine.Action{Kind: engine.ActStart, Actor: "p1"})
 	require.Equal(t, v.SaltKeyHex, tb.g.Secret.SaltKey.String())
@@ -243,7 +244,7 @@ func TestFairStartChecksTheStream(t *testing.T) {
 // Every game reveals at its end, in Public.Fairness and in a last
 // FairnessRevealed event, what it kept secret; and not one bit before.
 func TestRevealAtTheEnd(t *testing.T) {
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassMonk, Policy: policy.Aggressive{}}}
 	for _, mode := range []rng.Mode{rng.ModeSeeded, rng.ModeCrypto, rng.ModeFair} {
 		t.Run(string(mode), func(t *testing.T) {
 			server := strings.Repeat("5a", 32)
@@ -257,7 +258,7 @@ func TestRevealAtTheEnd(t *testing.T) {
 			tb := newTable(t)
 			tb.must(create)
 			for i, st := range seats {
-				tb.must(engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: i, Class: st.Class, Entropy: map[bool]string{true: "c0ffee"}[mode == rng.ModeFair && i == 1]})
+				tb.must(engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: st.Class, Entropy: map[bool]string{true: "c0ffee"}[mode == rng.ModeFair && i == 1]})
 			}
 			tb.must(engine.Action{Kind: engine.ActStart, Actor: "p1"})
 			for n := 0; tb.g.Public.Phase == engine.PhasePlaying; n++ {
@@ -342,7 +343,7 @@ func TestAbandon(t *testing.T) {
 	// discard piles, so the finished state is consistent.
 	eng := engine.New(engine.DefaultRules(), reducers.Table())
 	r := bot.NewRunner(eng)
-	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Cautious{}}}
+	seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassMonk, Policy: policy.Cautious{}}}
 	for i := 0; ; i++ {
 		require.Less(t, i, 200, "no game with a combat in progress")
 		r.MaxActions = 40 + i

@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng/fair"
 )
 
@@ -35,7 +35,7 @@ func openingsTable(t *testing.T, n int) *table {
 	require.True(t, tb.g.Public.Fairness.Openings)
 	require.Equal(t, int64(engine.DefaultDeadlineMs), tb.g.Public.Fairness.DeadlineMs)
 	for i := range n {
-		tb.must(engine.Action{Kind: engine.ActJoin, Actor: bot.UID(i), Seat: i, Class: engine.Classes[i%4], EntropyCommitment: commit(i), At: 2000})
+		tb.must(engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: engine.Classes[i%4], EntropyCommitment: commit(i), At: 2000})
 	}
 	return tb
 }
@@ -51,7 +51,7 @@ func (tb *table) refused(a engine.Action, code engine.Code) {
 }
 
 func open(i int, at int64) engine.Action {
-	return engine.Action{Kind: engine.ActOpen, Actor: bot.UID(i), Entropy: hex.EncodeToString(contribution(i)), At: at}
+	return engine.Action{Kind: engine.ActOpen, Actor: policy.UID(i), Entropy: hex.EncodeToString(contribution(i)), At: at}
 }
 
 // TestOpenings: contributions are committed at join and opened before the

@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/audit"
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )
@@ -24,9 +25,9 @@ func mix(i int) []bot.Seat {
 	n := 2 + i%5
 	seats := make([]bot.Seat, n)
 	for s := range seats {
-		var p bot.Policy = bot.Cautious{}
+		var p policy.Policy = policy.Cautious{}
 		if (i+s)%2 == 1 {
-			p = bot.Aggressive{}
+			p = policy.Aggressive{}
 		}
 		seats[s] = bot.Seat{Class: engine.Classes[(i/5+s*(1+i%3))%4], Policy: p}
 	}
@@ -161,7 +162,7 @@ func TestEveryClassMixFinishes(t *testing.T) {
 	for a := range 4 {
 		for b := range 4 {
 			for c := range 4 {
-				seats := []bot.Seat{{Class: engine.Classes[a], Policy: bot.Aggressive{}}, {Class: engine.Classes[b], Policy: bot.Cautious{}}, {Class: engine.Classes[c], Policy: bot.Aggressive{}}}
+				seats := []bot.Seat{{Class: engine.Classes[a], Policy: policy.Aggressive{}}, {Class: engine.Classes[b], Policy: policy.Cautious{}}, {Class: engine.Classes[c], Policy: policy.Aggressive{}}}
 				g, _, err := r.Play(fmt.Sprint("mix-", a, b, c), seats, nil)
 				if err != nil {
 					t.Fatal(err)

@@ -3,9 +3,10 @@ package reducers_test
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 )
 
 // FuzzLoadRules: a ruleset file is a designer's input. Whatever bytes it
@@ -30,9 +31,9 @@ func FuzzLoadRules(f *testing.F) {
 		}
 		seats := make([]bot.Seat, n)
 		for i := range seats {
-			seats[i] = bot.Seat{Class: engine.Classes[i%4], Policy: bot.Aggressive{}}
+			seats[i] = bot.Seat{Class: engine.Classes[i%4], Policy: policy.Aggressive{}}
 			if i%2 == 1 {
-				seats[i].Policy = bot.Cautious{}
+				seats[i].Policy = policy.Cautious{}
 			}
 		}
 		for _, seed := range []string{"fuzz-a", "fuzz-b"} {

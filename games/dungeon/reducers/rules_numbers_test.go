@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/reducers"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 )
 
 // numberPaths lists the paths of every number in a decoded JSON value.
@@ -92,9 +93,9 @@ func playTwo(t *testing.T, rules *engine.Ruleset, what string) {
 	n := max(rules.MinPlayers, min(rules.MaxPlayers, 4))
 	seats := make([]bot.Seat, n)
 	for i := range seats {
-		seats[i] = bot.Seat{Class: engine.Classes[i%4], Policy: bot.Aggressive{}}
+		seats[i] = bot.Seat{Class: engine.Classes[i%4], Policy: policy.Aggressive{}}
 		if i%2 == 1 {
-			seats[i].Policy = bot.Cautious{}
+			seats[i].Policy = policy.Cautious{}
 		}
 	}
 	for _, seed := range []string{"n1", "n2"} {

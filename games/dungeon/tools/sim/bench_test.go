@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 )
 
 // benchPipeline runs b.N default 4-player games through the whole

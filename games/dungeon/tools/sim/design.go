@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 )
 
 // DesignName names the way a run assigns classes and bot policies to seats.
@@ -139,7 +140,7 @@ func joinClasses(cs []engine.Class) string { return strings.Join(classStrings(cs
 // policyPool keeps a worker's search bots, one per seat and name: a search
 // bot is a seat's memory and stream, reused from game to game (each game
 // gives it a new stream). The built-in policies are values, made afresh.
-type policyPool map[poolKey]bot.Policy
+type policyPool map[poolKey]policy.Policy
 
 type poolKey struct {
 	seat int
@@ -147,7 +148,7 @@ type poolKey struct {
 }
 
 // get returns the policy of the name for seat j (validated names only).
-func (pp policyPool) get(j int, name string) bot.Policy {
+func (pp policyPool) get(j int, name string) policy.Policy {
 	if pp == nil || !IsSearcher(name) {
 		p, _ := bot.ByName(name) // validated
 		return p

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/fairboard/fairboard/bot"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 
 	"github.com/fairboard/fairboard/internal/htmlpage"
 )

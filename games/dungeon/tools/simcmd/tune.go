@@ -17,8 +17,8 @@ import (
 
 	"github.com/fairboard/fairboard/internal/cli"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 )
 

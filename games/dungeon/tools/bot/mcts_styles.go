@@ -2,6 +2,7 @@ package bot
 
 import (
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -9,27 +10,17 @@ import (
 // the deciding player's (at index seat) is self; each other player's is
 // cautious or aggressive with even odds, since the bot does not know how
 // its opponents play.
-func (m *MCTS) drawStyles(n, seat int, self style) {
+func (m *MCTS) drawStyles(n, seat int, self policy.Style) {
 	m.styles = grow(m.styles, n)
 	for i := range m.styles {
-		m.styles[i] = cautiousStyle(m.rules)
+		m.styles[i] = policy.CautiousStyle(m.rules)
 		if i != seat && m.search.Uint32(TagSearchStyle, nil)&1 == 1 {
-			m.styles[i] = aggressiveStyle(m.rules)
+			m.styles[i] = policy.AggressiveStyle(m.rules)
 		}
 		if i == seat {
 			m.styles[i] = self
 		}
 	}
-}
-
-// aggressiveStyle is Aggressive's style.
-func aggressiveStyle(r *engine.Ruleset) style {
-	return style{potionAt: r.MaxHP * 3 / 10, sleepAt: r.MaxHP * 2 / 10, duel: true}
-}
-
-// cautiousStyle is the play-out policy's style (Cautious's).
-func cautiousStyle(r *engine.Ruleset) style {
-	return style{potionAt: r.MaxHP / 2, sleepAt: r.MaxHP * 4 / 10, duel: false}
 }
 
 // KeepSmokeBomb implements Joiner: whether to keep a held Smoke bomb when
@@ -64,7 +55,7 @@ func (m *MCTS) KeepSmokeBomb(view *engine.Public, r *engine.Ruleset, uid string,
 // simulateJoin plays one game the lobby could become, with uid joining
 // seat with class and keep, and returns uid's reward.
 func (m *MCTS) simulateJoin(view *engine.Public, uid string, seat int, class engine.Class, players int, keep bool) float32 {
-	m.drawStyles(players, seat, cautiousStyle(m.rules))
+	m.drawStyles(players, seat, policy.CautiousStyle(m.rules))
 	g := &m.det
 	g.Reset()
 	m.copyPublic(&g.Public, view)
@@ -81,7 +72,7 @@ func (m *MCTS) simulateJoin(view *engine.Public, uid string, seat int, class eng
 		}
 		m.act = engine.Action{Kind: engine.ActJoin, Actor: uid, Seat: s, Class: class, KeepSmokeBomb: keep}
 		if s != seat {
-			u := UID(s)
+			u := policy.UID(s)
 			if o, _ := p.Player(u); o != nil || u == uid {
 				u = "sim-" + u
 			}
@@ -105,7 +96,7 @@ func (m *MCTS) simulateJoin(view *engine.Public, uid string, seat int, class eng
 			return 0
 		}
 		_, i := p.Player(me.UID)
-		choose(&m.act, p, m.rules, me, m.styles[i])
+		m.styles[i].Choose(&m.act, p, m.rules, me)
 		if !do(&m.act) {
 			panic("bot: a simulated " + string(m.act.Kind) + " was refused")
 		}

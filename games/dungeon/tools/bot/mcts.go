@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -135,7 +136,7 @@ type MCTS struct {
 	legal              []engine.Action // the decision's legal actions
 	legal2             []engine.Action // a simulated decision's
 	cands              []int32         // the root's children still in the running
-	styles             []style         // each seat's play-out style in the simulation at hand
+	styles             []policy.Style  // each seat's play-out style in the simulation at hand
 	outs               [][]float32     // the deciding player's reward of each simulation, by root option
 	rootSeat           int             // the deciding player's index in Players
 	events             []engine.Event
@@ -239,7 +240,7 @@ func (m *MCTS) Choose(view *engine.Public, r *engine.Ruleset, uid string) engine
 	me, seat := view.Player(uid)
 	if len(view.Players) > maxSearchSeats {
 		// more players than the search tracks: as cautious
-		return m.legal[m.hintStyle(view, me, m.legal, cautiousStyle(r))]
+		return m.legal[m.hintStyle(view, me, m.legal, policy.CautiousStyle(r))]
 	}
 	if m.vm == nil || m.vmPlayers != len(view.Players) {
 		m.vm, m.vmPlayers = valueFor(r, len(view.Players)), len(view.Players)
@@ -347,13 +348,13 @@ func (m *MCTS) hint(p *engine.Public, me *engine.Player, legal []engine.Action) 
 	if m.vm != nil {
 		return m.hintStyle(p, me, legal, m.vm.prior)
 	}
-	return m.hintStyle(p, me, legal, cautiousStyle(m.rules))
+	return m.hintStyle(p, me, legal, policy.CautiousStyle(m.rules))
 }
 
 // hintStyle returns the index in legal of style s's choice for me.
-func (m *MCTS) hintStyle(p *engine.Public, me *engine.Player, legal []engine.Action, s style) int {
+func (m *MCTS) hintStyle(p *engine.Public, me *engine.Player, legal []engine.Action, s policy.Style) int {
 	var a engine.Action
-	choose(&a, p, m.rules, me, s)
+	s.Choose(&a, p, m.rules, me)
 	for i := range legal {
 		if legal[i] == a {
 			return i

@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/audit"
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 )
 
 func seats4() []bot.Seat {
-	return []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}},
-		{Class: engine.ClassDuelist, Policy: bot.Aggressive{}}, {Class: engine.ClassScout, Policy: bot.Cautious{}}}
+	return []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassMonk, Policy: policy.Aggressive{}},
+		{Class: engine.ClassDuelist, Policy: policy.Aggressive{}}, {Class: engine.ClassScout, Policy: policy.Cautious{}}}
 }
 
 func TestPlayIsDeterministic(t *testing.T) {

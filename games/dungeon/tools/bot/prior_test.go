@@ -6,18 +6,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 )
 
 // styled is a heuristic policy of any style (tests): what the search bot
 // plays when its simulations show nothing beyond their noise.
-type styled struct{ s style }
+type styled struct{ s policy.Style }
 
 func (p styled) Name() string { return "styled" }
 
 func (p styled) Choose(v *engine.Public, r *engine.Ruleset, uid string) engine.Action {
 	var a engine.Action
 	if me, _ := v.Player(uid); me != nil {
-		choose(&a, v, r, me, p.s)
+		p.s.Choose(&a, v, r, me)
 	}
 	return a
 }
@@ -33,12 +34,12 @@ func TestPriorIsTheBestLevelOfEachDraw(t *testing.T) {
 	tl.sleep = [5][2]int{{100, 30}, {100, 29}, {100, 31}, {0, 0}, {10, 9}}    // level 4: 90%
 	tl.potion = [5][2]int{{100, 25}, {200, 50}, {100, 24}, {100, 25}, {0, 0}} // 0, 1 and 3 tie at 25%: level 0
 	tl.duel = [2][2]int{{100, 20}, {100, 21}}
-	require.Equal(t, style{sleepAt: 4, potionAt: 3, duel: true}, tl.style(r))
+	require.Equal(t, policy.Style{SleepAt: 4, PotionAt: 3, Duel: true}, tl.style(r))
 
 	tl.sleep = [5][2]int{{0, 0}, {0, 0}, {50, 10}, {50, 11}, {0, 0}}
 	tl.potion[4] = [2]int{10, 3}
 	tl.duel = [2][2]int{{100, 22}, {100, 21}}
-	require.Equal(t, style{sleepAt: 3, potionAt: 7, duel: false}, tl.style(r))
+	require.Equal(t, policy.Style{SleepAt: 3, PotionAt: 7, Duel: false}, tl.style(r))
 }
 
 // TestPriorOfTheDefaultRuleset: on the default ruleset, the fit's games
@@ -48,6 +49,6 @@ func TestPriorIsTheBestLevelOfEachDraw(t *testing.T) {
 // rule of challenging loses.
 func TestPriorOfTheDefaultRuleset(t *testing.T) {
 	p := valueFor(engine.DefaultRules(), 4).prior
-	require.Equal(t, 0, p.sleepAt, "never sleeps")
-	require.False(t, p.duel, "does not challenge")
+	require.Equal(t, 0, p.SleepAt, "never sleeps")
+	require.False(t, p.Duel, "does not challenge")
 }

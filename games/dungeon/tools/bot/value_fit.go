@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -34,11 +35,11 @@ const (
 // potion at or below 30%, 40%, ... 70% of it (each equally likely). The
 // value model so sees every HP level played in several ways, not only as
 // the two heuristics play it.
-func fitStyle(r *engine.Ruleset, u uint32) style {
-	return style{
-		duel:     u&1 == 1,
-		sleepAt:  int(u>>1%5) * r.MaxHP / 10,
-		potionAt: (3 + int(u>>1/5%5)) * r.MaxHP / 10,
+func fitStyle(r *engine.Ruleset, u uint32) policy.Style {
+	return policy.Style{
+		Duel:     u&1 == 1,
+		SleepAt:  int(u>>1%5) * r.MaxHP / 10,
+		PotionAt: (3 + int(u>>1/5%5)) * r.MaxHP / 10,
 	}
 }
 
@@ -126,7 +127,7 @@ func best(counts [][2]int) int {
 
 // style returns the style of the best level of each draw, as fitStyle
 // builds it.
-func (t *styleTally) style(r *engine.Ruleset) style {
+func (t *styleTally) style(r *engine.Ruleset) policy.Style {
 	sl, po, du := best(t.sleep[:]), best(t.potion[:]), best(t.duel[:])
 	return fitStyle(r, uint32(du)|uint32(sl+5*po)<<1)
 }
@@ -148,7 +149,7 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 	var g engine.Game
 	var act engine.Action
 	var events []engine.Event
-	styles := make([]style, n)
+	styles := make([]policy.Style, n)
 	styleWords := make([]uint32, n)
 	var fc featureCtx
 	var row [numFeat]float64
@@ -164,7 +165,7 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 				panic("bot: value fit: " + string(act.Kind) + ": " + err.Error())
 			}
 		}
-		act = engine.Action{Kind: engine.ActCreate, Actor: UID(0), GameID: "fit", Mode: string(rng.ModeSeeded), Seed: gs}
+		act = engine.Action{Kind: engine.ActCreate, Actor: policy.UID(0), GameID: "fit", Mode: string(rng.ModeSeeded), Seed: gs}
 		do()
 		for i := range n {
 			c, _, err := rng.ChooseOne(pick, engine.Classes, TagValueFit, nil)
@@ -173,10 +174,10 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 			}
 			styleWords[i] = pick.Uint32(TagValueFit, nil)
 			styles[i] = fitStyle(r, styleWords[i])
-			act = engine.Action{Kind: engine.ActJoin, Actor: UID(i), Seat: i, Class: c}
+			act = engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: c}
 			do()
 		}
-		act = engine.Action{Kind: engine.ActStart, Actor: UID(0)}
+		act = engine.Action{Kind: engine.ActStart, Actor: policy.UID(0)}
 		do()
 		first, firstRow := len(d.players), len(d.f)
 		p := &g.Public
@@ -193,7 +194,7 @@ func valueSamples(r *engine.Ruleset, n, games, stride int, seed string) *fitData
 				d.winner = append(d.winner, -1)
 			}
 			me, i := p.Player(p.Awaiting)
-			choose(&act, p, r, me, styles[i])
+			styles[i].Choose(&act, p, r, me)
 			do()
 		}
 		w := -1

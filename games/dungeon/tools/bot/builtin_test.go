@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestBuiltInPickIsChoose(t *testing.T) {
 	eng := engine.NewReference(engine.DefaultRules())
 	rules := eng.Rules()
-	pols := []Policy{Cautious{}, &Aggressive{}, Aggressive{}, &Cautious{}}
+	pols := []policy.Policy{policy.Cautious{}, &policy.Aggressive{}, policy.Aggressive{}, &policy.Cautious{}}
 	checked := map[engine.ActionKind]int{}
 	for game := range 24 {
 		g := &engine.Game{}
@@ -32,7 +33,7 @@ func TestBuiltInPickIsChoose(t *testing.T) {
 		for g.Public.Phase == engine.PhasePlaying {
 			me, seat := g.Public.Player(g.Public.Awaiting)
 			pol := seats[seat].Policy
-			b, ok := BuiltInOf(pol, rules)
+			b, ok := policy.BuiltInOf(pol, rules)
 			require.True(t, ok, "%T", pol)
 			want := pol.Choose(&g.Public, rules, me.UID)
 			k, card, target := b.Pick(&g.Public, rules, me)
@@ -45,6 +46,6 @@ func TestBuiltInPickIsChoose(t *testing.T) {
 	for _, k := range []engine.ActionKind{engine.ActUseItem, engine.ActOfferDuel, engine.ActDiscard, engine.ActMove} {
 		require.Positive(t, checked[k], "no %s picked: the test misses the choices with a parameter", k)
 	}
-	_, ok := BuiltInOf(NewMCTS(1), rules)
+	_, ok := policy.BuiltInOf(NewMCTS(1), rules)
 	require.False(t, ok, "a policy that is not built in has no rule")
 }

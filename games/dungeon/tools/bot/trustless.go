@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
@@ -63,7 +64,7 @@ func (r *Runner) PlayTrustless(g *engine.Game, cfg TrustlessConfig, seats []Seat
 	g.Reset()
 	r.events, r.actions = r.events[:0], r.actions[:0]
 	for len(r.uids) < len(seats) {
-		r.uids = append(r.uids, UID(len(r.uids)))
+		r.uids = append(r.uids, policy.UID(len(r.uids)))
 	}
 	rules := r.eng.Rules()
 	gameID := cfg.GameID

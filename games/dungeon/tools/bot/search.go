@@ -4,17 +4,18 @@ import (
 	"strconv"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
 // Searcher is a policy that draws randomness of its own: a search bot. It
-// is given the public view of the game only (see [View]) and, before each
+// is given the public view of the game only (see policy.View) and, before each
 // game, its own stream ([StreamFor]), which is never the game's stream nor
 // built from the game's seed: in seeded mode that seed fixes every future
 // die, in fair mode it is the secret. The same view and the same stream
 // state give the same choice.
 type Searcher interface {
-	Policy
+	policy.Policy
 	// NewGame binds the searcher to its stream for the next game (one
 	// searcher per seat).
 	NewGame(s *rng.Stream)
@@ -54,15 +55,4 @@ const DefaultBotSeed = "bot"
 // be recovered. It fails only if botSeed is not valid UTF-8.
 func StreamFor(botSeed string, seat int) (*rng.Stream, error) {
 	return rng.NewSeeded(botSeed + "/seat" + strconv.Itoa(seat))
-}
-
-// View fills v with the public view of p that a policy is handed: p with
-// what could name the game's seed or the generator's position blanked
-// (the game id, which a bot game names after its seed, the generator's
-// sequence number, the last action's id, and the fairness record). It
-// shares p's lists: a policy reads the view, never changes it.
-func View(v, p *engine.Public) {
-	*v = *p
-	v.GameID, v.LastActionID, v.Fairness = "", "", nil
-	v.RNG.Seq, v.RNG.AuditEnabled = 0, false
 }

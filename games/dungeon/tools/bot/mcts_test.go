@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/session"
 )
@@ -76,13 +77,13 @@ func peekCheck(t *testing.T, n, games int, oracle bool) (checked, differed int) 
 		apply(engine.Action{Kind: engine.ActCreate, Actor: "p1", GameID: "bot-" + seed, Mode: "seeded", Seed: seed})
 		bots := map[string]*MCTS{}
 		for i := range 4 {
-			apply(engine.Action{Kind: engine.ActJoin, Actor: UID(i), Seat: i, Class: engine.Classes[(game+i)%4]})
+			apply(engine.Action{Kind: engine.ActJoin, Actor: policy.UID(i), Seat: i, Class: engine.Classes[(game+i)%4]})
 			if i%2 == game%2 {
 				m := NewMCTS(n)
 				s, err := StreamFor(fmt.Sprint("peek-bots-", game), i)
 				require.NoError(t, err)
 				m.NewGame(s)
-				bots[UID(i)] = m
+				bots[policy.UID(i)] = m
 			}
 		}
 		apply(engine.Action{Kind: engine.ActStart, Actor: "p1"})
@@ -90,7 +91,7 @@ func peekCheck(t *testing.T, n, games int, oracle bool) (checked, differed int) 
 			uid := g.Public.Awaiting
 			m := bots[uid]
 			if m == nil {
-				apply(decide(&view, g, Cautious{}, rules, uid))
+				apply(decide(&view, g, policy.Cautious{}, rules, uid))
 				continue
 			}
 			if len(engine.LegalActions(&g.Public, rules, uid, engine.TurnKinds, nil)) < 2 {
@@ -153,7 +154,7 @@ func TestBuiltInChoicesAreListed(t *testing.T) {
 	checked, byKind := 0, map[engine.ActionKind]int{}
 	for game := range 60 {
 		n := 2 + game%5
-		pols := []Policy{Cautious{}, Aggressive{}}
+		pols := []policy.Policy{policy.Cautious{}, policy.Aggressive{}}
 		g := &engine.Game{}
 		s, err := rng.NewSeeded(fmt.Sprint("listed-", game))
 		require.NoError(t, err)
@@ -202,11 +203,11 @@ func TestDeterminizationIsConsistent(t *testing.T) {
 		r.MaxActions = 1
 		seats := make([]Seat, 4)
 		for i := range seats {
-			seats[i] = Seat{Class: engine.Classes[(game+i)%4], Policy: []Policy{Cautious{}, Aggressive{}}[i%2]}
+			seats[i] = Seat{Class: engine.Classes[(game+i)%4], Policy: []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[i%2]}
 		}
 		_ = r.PlayGame(g, st, "det", seats)
 		for g.Public.Phase == engine.PhasePlaying {
-			View(&view, &g.Public)
+			policy.View(&view, &g.Public)
 			m.startSearch()
 			m.deal(&view)
 			m.sampleSeed(0)
@@ -281,12 +282,12 @@ func TestSearchBotReuseIsDeterministic(t *testing.T) {
 	eng := engine.NewReference(engine.DefaultRules())
 	// play plays game i with search bots (made by bot) in half the seats
 	// and returns the final state's hash and the searches' fingerprints.
-	play := func(r *Runner, i int, bot func(j int, log *[]uint64) Policy) (string, []uint64) {
+	play := func(r *Runner, i int, bot func(j int, log *[]uint64) policy.Policy) (string, []uint64) {
 		t.Helper()
 		var log []uint64
 		seats := make([]Seat, 3+i/2%2) // 3 players, then 4: a reused bot must change its value model
 		for j := range seats {
-			seats[j] = Seat{Class: engine.Classes[(i+j)%4], Policy: []Policy{Cautious{}, Aggressive{}}[(i/4+j)%2]}
+			seats[j] = Seat{Class: engine.Classes[(i+j)%4], Policy: []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[(i/4+j)%2]}
 			if j%2 == i%2 {
 				seats[j].Policy = bot(j, &log)
 			}
@@ -307,7 +308,7 @@ func TestSearchBotReuseIsDeterministic(t *testing.T) {
 			order = []int{0, 1, 2, 3}
 		}
 		for _, i := range order {
-			hashes[i], logs[i] = play(r, i, func(j int, log *[]uint64) Policy {
+			hashes[i], logs[i] = play(r, i, func(j int, log *[]uint64) policy.Policy {
 				switch {
 				case broken:
 					return stale{tracer{bots[j], log}}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 )
 
 // The value model: what the search bot's simulations end on. A simulation
@@ -68,7 +69,7 @@ type valueModel struct {
 	w [numFeat]float64
 	// prior is the style whose levels won most often in the fit's games
 	// (styleTally.style): the search bot's prior and its own play-out style.
-	prior style
+	prior policy.Style
 }
 
 // featureCtx holds what the features of every player of one state share.

@@ -1,18 +1,18 @@
-package bot
+package policy
 
 import "github.com/fairboard/fairboard/engine"
 
 // BuiltIn is a built-in policy's rule (Cautious's or Aggressive's) under
 // one ruleset, picking the action its Choose would return without what a
 // call through Policy costs: the public view copied (View) and the
-// action returned as a value (some 380 bytes). The runner picks so for
-// its built-in seats; so may another driver of the engine's bots.
-type BuiltIn struct{ s style }
+// action returned as a value (some 380 bytes). The definition's styles
+// pick so (games/dungeon); so may another driver of the engine's bots.
+type BuiltIn struct{ s Style }
 
 // BuiltInOf returns pol's rule under r, and false for a policy that is
 // not built in (neither Cautious nor Aggressive, as a value or a pointer).
 func BuiltInOf(pol Policy, r *engine.Ruleset) (BuiltIn, bool) {
-	s, ok := builtInStyle(pol, r)
+	s, ok := StyleOf(pol, r)
 	return BuiltIn{s}, ok
 }
 
@@ -23,5 +23,5 @@ func BuiltInOf(pol Policy, r *engine.Ruleset) (BuiltIn, bool) {
 // (TestBuiltInPickIsChoose). It reads only what the view holds: the
 // fields View blanks are never read.
 func (b BuiltIn) Pick(p *engine.Public, r *engine.Ruleset, me *engine.Player) (k engine.ActionKind, card, target string) {
-	return pick(p, r, me, b.s)
+	return b.s.Pick(p, r, me)
 }

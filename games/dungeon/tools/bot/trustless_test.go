@@ -6,8 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 )
 
 // TestPlayTrustless plays whole trustless games of 2, 4 and 6 bots in
@@ -23,10 +24,10 @@ func TestPlayTrustless(t *testing.T) {
 	rules := engine.DefaultRules()
 	atOnce, held := map[engine.ActionKind]int{}, map[engine.ActionKind]int{}
 	for _, n := range []int{2, 4, 6} {
-		for _, pol := range []bot.Policy{bot.Aggressive{}, bot.Cautious{}} {
+		for _, pol := range []policy.Policy{policy.Aggressive{}, policy.Cautious{}} {
 			r := bot.NewRunner(engine.NewReference(rules))
 			seats := make([]bot.Seat, n)
-			for i, c := range bot.DefaultClasses(n) {
+			for i, c := range policy.DefaultClasses(n) {
 				seats[i] = bot.Seat{Class: c, Policy: pol}
 			}
 			var g engine.Game
@@ -89,7 +90,7 @@ func TestPlayTrustlessSeeded(t *testing.T) {
 	rules := engine.DefaultRules()
 	play := func(seed string) engine.Hash32 {
 		r := bot.NewRunner(engine.NewReference(rules))
-		seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassScout, Policy: bot.Aggressive{}}}
+		seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassScout, Policy: policy.Aggressive{}}}
 		var g engine.Game
 		_, err := r.PlayTrustless(&g, bot.TrustlessConfig{Seed: seed}, seats)
 		require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -45,7 +46,7 @@ func wilson(k, n int) (lo, hi float64) {
 // bot's class and seat). newBot makes the test seat's policy (one per
 // worker: a search bot keeps its memory from game to game; its stream comes
 // from the game's own bot seed). Results do not depend on the workers.
-func strengthRun(t testing.TB, name string, n, games, workers int, newBot func() Policy) strengthResult {
+func strengthRun(t testing.TB, name string, n, games, workers int, newBot func() policy.Policy) strengthResult {
 	t.Helper()
 	eng := engine.NewReference(engine.DefaultRules())
 	res := strengthResult{name: name, n: n, games: games, won: make([]bool, games)}
@@ -62,7 +63,7 @@ func strengthRun(t testing.TB, name string, n, games, workers int, newBot func()
 			for i := w; i < games; i += workers {
 				seats := make([]Seat, 4)
 				for j := range seats {
-					seats[j] = Seat{Class: engine.Classes[(j+i/4)%4], Policy: []Policy{Cautious{}, Aggressive{}}[(j+i/16)%2]}
+					seats[j] = Seat{Class: engine.Classes[(j+i/4)%4], Policy: []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[(j+i/16)%2]}
 				}
 				seats[i%4].Policy = pol
 				r.BotSeed = fmt.Sprint("strength-bots-", i)
@@ -71,7 +72,7 @@ func strengthRun(t testing.TB, name string, n, games, workers int, newBot func()
 					errs <- err
 					return
 				}
-				res.won[i] = g.Public.Winner == UID(i%4)
+				res.won[i] = g.Public.Winner == policy.UID(i%4)
 				hasWinner[i] = g.Public.Winner != ""
 			}
 		}()
@@ -92,7 +93,7 @@ func strengthRun(t testing.TB, name string, n, games, workers int, newBot func()
 	return res
 }
 
-func searchBot(n int) func() Policy { return func() Policy { return NewMCTS(n) } }
+func searchBot(n int) func() policy.Policy { return func() policy.Policy { return NewMCTS(n) } }
 
 // trendTest is the one-sided Cochran–Armitage test for a win rate rising
 // with the scores (log10 N): its z and p (Armitage 1955; the variance under
@@ -167,11 +168,11 @@ func (b *randomBot) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 func TestSearchStrengthShort(t *testing.T) {
 	const games = 48
 	prior := valueFor(engine.DefaultRules(), 4).prior
-	base := strengthRun(t, "prior", 0, games, 2, func() Policy { return styled{prior} })
+	base := strengthRun(t, "prior", 0, games, 2, func() policy.Policy { return styled{prior} })
 	one := strengthRun(t, "mcts:1", 1, games, 2, searchBot(1))
 	require.Equal(t, base.won, one.won, "mcts:1 plays as its prior style")
 	few := strengthRun(t, "mcts:24", 24, games, 2, searchBot(24))
-	broken := strengthRun(t, "random", 0, games, 2, func() Policy { return &randomBot{} })
+	broken := strengthRun(t, "random", 0, games, 2, func() policy.Policy { return &randomBot{} })
 	gain, se, d := pairedGain(base, few)
 	bgain, bse, bd := pairedGain(base, broken)
 	t.Logf("prior %d/%d, mcts:24 %d/%d (gain %+.1f pp ± %.1f, %d games differ), random %d/%d (gain %+.1f pp ± %.1f, %d differ)",

@@ -187,7 +187,7 @@ func (m *MCTS) simulate(view *engine.Public, root int32, seat int) {
 			return
 		}
 		if !inTree { // the play-out: the policies build their choice, listing nothing
-			choose(&m.act, p, m.rules, me, m.styles[seat])
+			m.styles[seat].Choose(&m.act, p, m.rules, me)
 			continue
 		}
 		m.legal2 = engine.LegalActions(p, m.rules, me.UID, engine.TurnKinds, m.legal2)

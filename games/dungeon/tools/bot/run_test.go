@@ -5,17 +5,18 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 )
 
 func seatsN(n, k int) []bot.Seat {
 	out := make([]bot.Seat, n)
 	for i := range out {
-		var p bot.Policy = bot.Cautious{}
+		var p policy.Policy = policy.Cautious{}
 		if (i+k)%2 == 1 {
-			p = bot.Aggressive{}
+			p = policy.Aggressive{}
 		}
 		out[i] = bot.Seat{Class: engine.Classes[(i+k)%4], Policy: p}
 	}
@@ -127,7 +128,7 @@ func TestAllocations(t *testing.T) {
 	mid.Public.Phase, mid.Public.Step = engine.PhasePlaying, engine.StepManage
 	for _, st := range []engine.Step{engine.StepManage, engine.StepPreDuel, engine.StepMoveOrSleep, engine.StepCapacity} {
 		mid.Public.Step = st
-		for _, pol := range []bot.Policy{bot.Cautious{}, bot.Aggressive{}} {
+		for _, pol := range []policy.Policy{policy.Cautious{}, policy.Aggressive{}} {
 			if n := testing.AllocsPerRun(100, func() { _ = pol.Choose(&mid.Public, eng.Rules(), "p1") }); n != 0 {
 				t.Fatalf("%s allocates %.0f times per decision in step %s", pol.Name(), n, st)
 			}

@@ -8,8 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/bot"
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 )
@@ -45,8 +46,8 @@ func TestNothingPublicTellsAnUndrawnCard(t *testing.T) {
 					shuffles, draws = shuffles+checkHidden(t, g, events, cfg, &planted), draws+countDraws(events)
 					return nil
 				}
-				seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: bot.Cautious{}}, {Class: engine.ClassMonk, Policy: bot.Aggressive{}},
-					{Class: engine.ClassDuelist, Policy: bot.Aggressive{}}, {Class: engine.ClassScout, Policy: bot.Cautious{}}}
+				seats := []bot.Seat{{Class: engine.ClassWarrior, Policy: policy.Cautious{}}, {Class: engine.ClassMonk, Policy: policy.Aggressive{}},
+					{Class: engine.ClassDuelist, Policy: policy.Aggressive{}}, {Class: engine.ClassScout, Policy: policy.Cautious{}}}
 				var g engine.Game
 				require.NoError(t, r.PlayWith(&g, cfg, seats))
 				require.Equal(t, engine.PhaseFinished, g.Public.Phase)

@@ -1,113 +1,47 @@
-// Package bot plays the reference game without people: built-in policies
-// that pick a legal action deterministically from the public state, and a
-// driver ([Runner]) that plays whole seeded games through the engine.
-// Bots never call the RNG; they only choose actions.
-package bot
+package policy
 
-import (
-	"fmt"
-	"strings"
+import "github.com/fairboard/fairboard/engine"
 
-	"github.com/fairboard/fairboard/engine"
-)
-
-// Policy chooses the next action for the player uid, which the game awaits.
-// It reads only the public state and the ruleset, and must return a legal
-// action (the driver treats a rejection as a bug).
-type Policy interface {
-	Name() string
-	Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action
+// Style is how a built-in policy plays: the HP at or below which it uses
+// a potion and sleeps, and whether it challenges. Cautious and Aggressive
+// are two styles (CautiousStyle, AggressiveStyle); the search bot plays
+// its simulations out with styles of its own (games/dungeon/tools/bot).
+type Style struct {
+	PotionAt, SleepAt int // use a potion / sleep at or below this HP
+	Duel              bool
 }
 
-// Cautious heals early, sleeps when hurt, never challenges and re-rolls a
-// defense die of 3 or less.
-type Cautious struct{}
-
-// Aggressive challenges whoever holds the best item when healthy, only
-// sleeps when nearly knocked out, and re-rolls a defense die of 3 or less.
-type Aggressive struct{}
-
-// Name returns "cautious".
-func (Cautious) Name() string { return "cautious" }
-
-// Name returns "aggressive".
-func (Aggressive) Name() string { return "aggressive" }
-
-// Names lists the bots by name: the built-in policies, and the search bot
-// mcts:N (N simulations per decision, 1 to MaxSimulations).
-var Names = []string{"cautious", "aggressive", "mcts:N"}
-
-// Heuristics lists the built-in (heuristic) policies.
-var Heuristics = []string{"cautious", "aggressive"}
-
-// ByName returns the bot with the name ("cautious", "aggressive" or
-// "mcts:N"), or an error naming the known ones. A search bot is a new one
-// (one per seat: it keeps a seat's memory and stream); the built-in
-// policies are values.
-func ByName(name string) (Policy, error) {
-	switch name {
-	case "cautious":
-		return Cautious{}, nil
-	case "aggressive":
-		return Aggressive{}, nil
-	}
-	switch m, err := parseMCTS(name); {
-	case err != nil:
-		return nil, err
-	case m != nil:
-		return m, nil
-	}
-	return nil, fmt.Errorf("unknown bot %q (known: %s)", name, strings.Join(Names, ", "))
+// AggressiveStyle is Aggressive's style under the ruleset.
+func AggressiveStyle(r *engine.Ruleset) Style {
+	return Style{PotionAt: r.MaxHP * 3 / 10, SleepAt: r.MaxHP * 2 / 10, Duel: true}
 }
 
-// Choose implements Policy.
-func (Cautious) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
-	var a engine.Action
-	if me, _ := p.Player(uid); me != nil {
-		choose(&a, p, r, me, cautiousStyle(r))
-	}
-	return a
+// CautiousStyle is Cautious's style under the ruleset (the search bot's
+// default play-out style).
+func CautiousStyle(r *engine.Ruleset) Style {
+	return Style{PotionAt: r.MaxHP / 2, SleepAt: r.MaxHP * 4 / 10, Duel: false}
 }
 
-// Choose implements Policy.
-func (Aggressive) Choose(p *engine.Public, r *engine.Ruleset, uid string) engine.Action {
-	var a engine.Action
-	if me, _ := p.Player(uid); me != nil {
-		choose(&a, p, r, me, aggressiveStyle(r))
-	}
-	return a
-}
-
-// legalRoom is the room of a decision's buffer of legal actions: enough
-// for any turn of the default ruleset (a manage step lists 2 actions per
-// item held, plus one).
-const legalRoom = 16
-
-// builtInStyle returns the style of a built-in policy (Cautious or
-// Aggressive, as a value or a pointer) under the ruleset, and false for any
-// other policy: the runner then picks that policy's actions itself (pick),
+// StyleOf returns the style of a built-in policy (Cautious or Aggressive,
+// as a value or a pointer) under the ruleset, and false for any other
+// policy: a driver then picks that policy's actions itself (Style.Pick),
 // with no call through the interface and no Action copied per decision.
-func builtInStyle(pol Policy, r *engine.Ruleset) (style, bool) {
+func StyleOf(pol Policy, r *engine.Ruleset) (Style, bool) {
 	switch pol.(type) {
 	case Cautious, *Cautious:
-		return cautiousStyle(r), true
+		return CautiousStyle(r), true
 	case Aggressive, *Aggressive:
-		return aggressiveStyle(r), true
+		return AggressiveStyle(r), true
 	}
-	return style{}, false
+	return Style{}, false
 }
 
-type style struct {
-	potionAt, sleepAt int // use a potion / sleep at or below this HP
-	duel              bool
-}
-
-// choose sets *a to the action style s picks for the player me, whom the
-// game awaits (pick), in the canonical form engine.LegalActions lists it:
+// Choose sets *a to the action style s picks for the player me, whom the
+// game awaits (Pick), in the canonical form engine.LegalActions lists it:
 // Kind, Actor (me.UID), and the CardID or Target the kind takes; every
 // other field zero.
-func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player, s style) {
-	k, card, target := pick(p, r, me, s)
+func (s Style) Choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Player) {
+	k, card, target := s.Pick(p, r, me)
 	// Cleared, then set field by field: a literal of four fields assigned
 	// through the pointer is built whole on the stack and then copied (360
 	// bytes), which cost twice as much.
@@ -115,7 +49,7 @@ func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Pl
 	a.Kind, a.Actor, a.CardID, a.Target = k, me.UID, card, target
 }
 
-// pick returns the kind of the action style s picks for the player me,
+// Pick returns the kind of the action style s picks for the player me,
 // whom the game awaits, and its card or target ("" if the kind takes
 // none):
 //
@@ -138,25 +72,25 @@ func choose(a *engine.Action, p *engine.Public, r *engine.Ruleset, me *engine.Pl
 // reads only what it picks from. A test (TestBuiltInChoicesAreListed)
 // checks over whole games that every choice is listed, equal to the
 // listed action field for field.
-func pick(p *engine.Public, r *engine.Ruleset, me *engine.Player, s style) (k engine.ActionKind, card, target string) {
+func (s Style) Pick(p *engine.Public, r *engine.Ruleset, me *engine.Player) (k engine.ActionKind, card, target string) {
 	switch p.Step {
 	case engine.StepManage:
 		k = engine.ActEndManage
-		if me.HP <= s.potionAt {
+		if me.HP <= s.PotionAt {
 			if id := firstPotion(r, me); id != "" {
 				k, card = engine.ActUseItem, id
 			}
 		}
 	case engine.StepPreDuel:
 		k = engine.ActSkipDuel
-		if s.duel && me.HP*2 > r.MaxHP {
+		if s.Duel && me.HP*2 > r.MaxHP {
 			if t := richestOnTile(p, r, me); t != "" {
 				k, target = engine.ActOfferDuel, t
 			}
 		}
 	case engine.StepMoveOrSleep:
 		k = engine.ActMove
-		if me.HP <= s.sleepAt && me.HP < r.MaxHP {
+		if me.HP <= s.SleepAt && me.HP < r.MaxHP {
 			k = engine.ActSleep
 		}
 	case engine.StepCombat:

@@ -4,9 +4,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
 	"github.com/fairboard/fairboard/session"
@@ -16,7 +16,7 @@ import (
 // p1..pN seated 0..N-1; p1 is the owner.
 type Seat struct {
 	Class  engine.Class
-	Policy Policy
+	Policy policy.Policy
 }
 
 // Runner plays whole games through one engine, reusing its buffers between
@@ -62,9 +62,6 @@ func NewRunner(eng *engine.Engine) *Runner {
 // events in keep (see [engine.Dispatcher.Lean]): for simulations only.
 func (r *Runner) Lean(keep engine.EventSet) { r.disp.Lean(keep) }
 
-// UID returns the uid of seat i: "p1" for seat 0.
-func UID(i int) string { return "p" + strconv.Itoa(i+1) }
-
 // Play plays one seeded game from create to its winner and returns the
 // final game and the whole public log. The game, the log and the recorded
 // actions (Actions) are the runner's, reused by the next Play: valid until
@@ -88,7 +85,7 @@ func (r *Runner) Play(seed string, seats []Seat, aud rng.Auditor) (*engine.Game,
 func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Seat) error {
 	r.events, r.actions = r.events[:0], r.actions[:0]
 	for len(r.uids) < len(seats) {
-		r.uids = append(r.uids, UID(len(r.uids)))
+		r.uids = append(r.uids, policy.UID(len(r.uids)))
 	}
 	if err := r.newGame(seats); err != nil {
 		return err
@@ -113,7 +110,7 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 	rules := r.eng.Rules()
 	r.styles = r.styles[:0]
 	for _, st := range seats {
-		sty, ok := builtInStyle(st.Policy, rules)
+		sty, ok := policy.StyleOf(st.Policy, rules)
 		r.styles = append(r.styles, seatStyle{sty, ok})
 	}
 	for n := 0; g.Public.Phase == engine.PhasePlaying; n++ {
@@ -124,7 +121,7 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 		a = &r.act
 		if st := &r.styles[seat]; st.builtIn {
 			a = &r.turn
-			k, card, target := pick(&g.Public, rules, me, st.style)
+			k, card, target := st.style.Pick(&g.Public, rules, me)
 			a.Kind, a.Actor, a.CardID, a.Target = k, me.UID, card, target
 		} else {
 			r.act = r.decide(g, seats[seat].Policy, me.UID)
@@ -138,7 +135,7 @@ func (r *Runner) PlayGame(g *engine.Game, s *rng.Stream, seed string, seats []Se
 
 // seatStyle is a seat's style, if builtIn (its policy is a built-in one).
 type seatStyle struct {
-	style   style
+	style   policy.Style
 	builtIn bool
 }
 
@@ -169,7 +166,7 @@ func (r *Runner) PlayWith(g *engine.Game, cfg Config, seats []Seat) error {
 	g.Reset()
 	r.events, r.actions = r.events[:0], r.actions[:0]
 	for len(r.uids) < len(seats) {
-		r.uids = append(r.uids, UID(len(r.uids)))
+		r.uids = append(r.uids, policy.UID(len(r.uids)))
 	}
 	if err := r.newGame(seats); err != nil {
 		return err
@@ -279,7 +276,7 @@ func (r *Runner) join(g *engine.Game, seats []Seat, i int) engine.Action {
 func (r *Runner) seatJoin(a *engine.Action, g *engine.Game, seats []Seat, i int) {
 	a.Seat, a.Class = i, seats[i].Class
 	if j, ok := seats[i].Policy.(Joiner); ok {
-		View(&r.view, &g.Public)
+		policy.View(&r.view, &g.Public)
 		a.KeepSmokeBomb = j.KeepSmokeBomb(&r.view, r.eng.Rules(), a.Actor, i, a.Class, len(seats))
 	}
 }
@@ -296,15 +293,15 @@ func (r *Runner) newAct(k engine.ActionKind, actor string) *engine.Action {
 
 // decide asks the policy for the action of uid, handing it the game's
 // public view (View) only.
-func (r *Runner) decide(g *engine.Game, pol Policy, uid string) engine.Action {
+func (r *Runner) decide(g *engine.Game, pol policy.Policy, uid string) engine.Action {
 	return decide(&r.view, g, pol, r.eng.Rules(), uid)
 }
 
 // decide is the one door through which a policy sees a game: it fills
 // view with the game's public view and asks the policy for uid's action.
 // Nothing of g.Secret, and no field View blanks, reaches the policy.
-func decide(view *engine.Public, g *engine.Game, pol Policy, rules *engine.Ruleset, uid string) engine.Action {
-	View(view, &g.Public)
+func decide(view *engine.Public, g *engine.Game, pol policy.Policy, rules *engine.Ruleset, uid string) engine.Action {
+	policy.View(view, &g.Public)
 	return pol.Choose(view, rules, uid)
 }
 
@@ -359,13 +356,3 @@ func (r *Runner) Events() []engine.Event { return r.events }
 
 // Actions returns the actions of the last game if Record is set.
 func (r *Runner) Actions() []engine.Action { return r.actions }
-
-// DefaultClasses returns the default class rotation for n players: seat i
-// gets engine.Classes[i%4] (warrior, monk, duelist, scout).
-func DefaultClasses(n int) []engine.Class {
-	out := make([]engine.Class, n)
-	for i := range out {
-		out[i] = engine.Classes[i%len(engine.Classes)]
-	}
-	return out
-}

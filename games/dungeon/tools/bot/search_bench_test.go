@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/rng"
 )
 
@@ -53,7 +54,7 @@ func (rc *recorder) Choose(p *engine.Public, r *engine.Ruleset, uid string) engi
 			rc.states[ph] = append(rc.states[ph], searchState{view: g.Clone().Public, uid: uid})
 		}
 	}
-	return Cautious{}.Choose(p, r, uid)
+	return policy.Cautious{}.Choose(p, r, uid)
 }
 
 // recordStates returns the decisions of 4-player games of cautious and
@@ -66,7 +67,7 @@ func recordStates(b testing.TB) map[string][]searchState {
 	for i := 0; i < 40; i++ {
 		seats := make([]Seat, 4)
 		for j := range seats {
-			seats[j] = Seat{Class: engine.Classes[(i+j)%4], Policy: []Policy{Cautious{}, Aggressive{}}[(i/4+j)%2]}
+			seats[j] = Seat{Class: engine.Classes[(i+j)%4], Policy: []policy.Policy{policy.Cautious{}, policy.Aggressive{}}[(i/4+j)%2]}
 		}
 		seats[i%4].Policy = rc
 		if _, _, err := r.Play(fmt.Sprint("bench-states-", i), seats, nil); err != nil {
@@ -151,7 +152,7 @@ func BenchmarkHeuristicDecision(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		st := &all[i%len(all)]
-		Cautious{}.Choose(&st.view, rules, st.uid)
+		policy.Cautious{}.Choose(&st.view, rules, st.uid)
 	}
 }
 
@@ -185,7 +186,7 @@ func BenchmarkHeuristicRollout(b *testing.B) {
 	r.MaxActions = 1
 	base := &engine.Game{}
 	st, _ := rng.NewSeeded("bench-rollout")
-	seats := []Seat{{engine.ClassWarrior, Cautious{}}, {engine.ClassMonk, Cautious{}}, {engine.ClassDuelist, Cautious{}}, {engine.ClassScout, Cautious{}}}
+	seats := []Seat{{engine.ClassWarrior, policy.Cautious{}}, {engine.ClassMonk, policy.Cautious{}}, {engine.ClassDuelist, policy.Cautious{}}, {engine.ClassScout, policy.Cautious{}}}
 	_ = r.PlayGame(base, st, "bench-rollout", seats)
 	state, _ := st.State()
 	disp := eng.NewDispatcher()
@@ -199,7 +200,7 @@ func BenchmarkHeuristicRollout(b *testing.B) {
 		g.Public.RNG.Seq = uint64(i)
 		for g.Public.Phase == engine.PhasePlaying {
 			me, _ := g.Public.Player(g.Public.Awaiting)
-			choose(&a, &g.Public, rules, me, cautiousStyle(rules))
+			policy.CautiousStyle(rules).Choose(&a, &g.Public, rules, me)
 			if _, err := disp.Dispatch(g, &a, s, nil); err != nil {
 				b.Fatal(err)
 			}

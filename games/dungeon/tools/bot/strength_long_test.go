@@ -3,6 +3,7 @@
 package bot
 
 import (
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"os"
 	"runtime"
 	"strconv"
@@ -35,7 +36,7 @@ func TestSearchStrength(t *testing.T) {
 		games = n
 	}
 	workers := runtime.NumCPU()
-	base := strengthRun(t, "cautious", 0, games, workers, func() Policy { return Cautious{} })
+	base := strengthRun(t, "cautious", 0, games, workers, func() Policy { return policy.Cautious{} })
 	t.Logf("cautious in the test seat: %d/%d = %.1f%%", base.wins, games, 100*base.rate())
 	var levels []strengthResult
 	for _, n := range []int{10, 100, 1000} {
