@@ -8,9 +8,9 @@ import (
 
 // styles are the engine bots' heuristic policies (policy.Heuristics).
 var styles = []game.Style{
-	{Name: "cautious", Doc: "policy.Cautious: heals early, sleeps when hurt, never challenges, re-rolls a low defense die",
+	{Name: "cautious", Doc: "heals early, sleeps when hurt, never challenges, re-rolls a low defense die",
 		New: func(int) game.Policy { return &Policy{Bot: policy.Cautious{}} }},
-	{Name: "aggressive", Doc: "policy.Aggressive: challenges whoever holds the best item when healthy, sleeps only when nearly knocked out",
+	{Name: "aggressive", Doc: "challenges whoever holds the best item when healthy, sleeps only when nearly knocked out",
 		New: func(int) game.Policy { return &Policy{Bot: policy.Aggressive{}} }},
 }
 
