@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/match"
 )
@@ -43,7 +44,10 @@ func TestResumeFromCheckpointAsFromFirst(t *testing.T) {
 			require.Equal(t, fresh.Next, g.Next)
 			require.Equal(t, fresh.Last, g.Last)
 			require.Equal(t, fresh.Version, g.Version)
-			require.Equal(t, fresh.Match.State(), g.Match.State())
+			// The game's state as its parts say it, not its scratch: Pig's
+			// draw context holds the turn of its last roll, which a state
+			// restored from a snapshot after that roll has not set.
+			require.Equal(t, stateParts(fresh.Match.State(), len(fresh.Last)), stateParts(g.Match.State(), len(g.Last)))
 			require.True(t, g.Match.Over())
 			got, err := g.Checkpoint()
 			require.NoError(t, err)
@@ -52,4 +56,14 @@ func TestResumeFromCheckpointAsFromFirst(t *testing.T) {
 		resumed++
 	}
 	require.Greater(t, resumed, 5)
+}
+
+// stateParts are a state's public, secret and per-seat parts, as the
+// game writes them.
+func stateParts(s game.State, seats int) []string {
+	out := []string{string(s.AppendPublic(nil)), string(s.AppendSecret(nil))}
+	for i := range seats {
+		out = append(out, string(s.AppendPrivate(nil, i)))
+	}
+	return out
 }
