@@ -177,16 +177,4 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 
 // FairDeadline reads EnvFairDeadline: "" the service's default (0), "off"
 // never (-1), else a positive Go duration ("48h").
-func FairDeadline(v string) (time.Duration, error) {
-	switch v {
-	case "":
-		return 0, nil
-	case "off":
-		return -1, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("deploy: %s=%q: want a positive duration (\"48h\") or \"off\"", EnvFairDeadline, v)
-	}
-	return d, nil
-}
+func FairDeadline(v string) (time.Duration, error) { return durationOrOff(EnvFairDeadline, v, "48h") }

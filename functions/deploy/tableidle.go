@@ -22,7 +22,12 @@ const (
 // functions.API.WithTableIdle takes it: "" the default (0), "off" never
 // (-1), else a positive Go duration ("168h"); anything else is an error
 // naming the variable.
-func IdleLimit(name, v string) (time.Duration, error) {
+func IdleLimit(name, v string) (time.Duration, error) { return durationOrOff(name, v, "168h") }
+
+// durationOrOff reads the variable name's value v: "" is 0 (the
+// default), "off" -1 (never), else a positive Go duration; anything else
+// is an error naming the variable, with example as a duration it takes.
+func durationOrOff(name, v, example string) (time.Duration, error) {
 	switch v {
 	case "":
 		return 0, nil
@@ -31,7 +36,7 @@ func IdleLimit(name, v string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("deploy: %s=%q: want a positive duration (\"168h\") or \"off\"", name, v)
+		return 0, fmt.Errorf("deploy: %s=%q: want a positive duration (%q) or \"off\"", name, v, example)
 	}
 	return d, nil
 }
