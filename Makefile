@@ -51,7 +51,7 @@ strength:
 
 # Mutation testing, on request only (never in CI; about three hours on two
 # shared cores, see docs/testing.md). One package at a time with a summary per
-# package; `make mutation PKGS="rng engine"` runs only those.
+# package; `make mutation PKGS="rng games/dungeon/engine"` runs only those.
 mutation:
 	bash scripts/mutation.sh $(PKGS)
 

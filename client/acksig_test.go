@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/client"
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/service"
 )
 
 // revealOnce seats p1 and p2 (pinning pinned as the server's key) in a

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
 )
 
 // revealed reports whether the open round shows this seat's reveal: its

@@ -10,8 +10,8 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/table/trustseat"
 )
 

@@ -35,10 +35,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/store"
 )
 
 // Config is what a Client needs: where the functions are, who the player

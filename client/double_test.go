@@ -11,12 +11,12 @@ import (
 	"testing"
 
 	"github.com/fairboard/fairboard/client"
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/session"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/session"
-	"github.com/fairboard/fairboard/store"
 )
 
 // double is a test double of the functions: an honest server in process

@@ -15,13 +15,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/client"
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/session"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/player"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/session"
-	"github.com/fairboard/fairboard/store"
 )
 
 // TestHostileServerCaught: a server that lies, in each way of the issue,

@@ -7,10 +7,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/session"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/session"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 // honest is a trustless game "g" played in process: p1 and p2 joined,

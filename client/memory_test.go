@@ -16,14 +16,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/client"
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
-	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store"
 )
 
 var eng = engine.NewReference(engine.DefaultRules())

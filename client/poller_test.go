@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 func view(version uint64, more bool, marks []store.Mark, seqs ...uint64) any {

@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
 )
 
 // fileFormat names the secrets file's format.

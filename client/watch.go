@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 // Update is what the server shows of a game at one moment: its public

@@ -31,12 +31,12 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/service"
 	"github.com/fairboard/fairboard/tablestore"
 )
 

@@ -12,14 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store"
 )
 
 var eng = engine.NewReference(engine.DefaultRules())

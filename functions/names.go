@@ -7,11 +7,11 @@ import (
 	"math"
 	"net/http"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/names"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
 )

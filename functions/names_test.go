@@ -13,9 +13,9 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/tablestore"
 )
 

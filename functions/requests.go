@@ -3,7 +3,7 @@ package functions
 import (
 	"strings"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // The request data of each function (the callable body's "data"). Unknown

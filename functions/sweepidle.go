@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/table"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/table"
 )
 

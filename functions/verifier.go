@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 // InsecureDevVerifier accepts "dev:<uid>" as the ID token of uid, with no

@@ -17,9 +17,9 @@ const module = "github.com/fairboard/fairboard"
 var (
 	allow     = patterns{module + "/rng/..."}
 	rngRoot   = module + "/rng"
-	reducers  = patterns{module + "/engine/...", module + "/game/...", module + "/games/..."}
-	drivers   = patterns{module + "/games/*/tools/..."}
-	transport = patterns{module + "/functions/...", module + "/store/..."}
+	reducers  = patterns{module + "/game/...", module + "/games/..."}
+	drivers   = patterns{module + "/games/*/tools/...", module + "/games/*/server/..."}
+	transport = patterns{module + "/functions/...", module + "/games/*/server/store/..."}
 )
 
 // Analyzer reports randomness that bypasses the engine's RNG; see the package
@@ -46,7 +46,7 @@ func init() {
 	Analyzer.Flags.Var(&reducers, "reducers",
 		"comma-separated import-path patterns of packages that must receive, never build, an RNG")
 	Analyzer.Flags.Var(&drivers, "drivers",
-		"comma-separated import-path patterns, within -reducers, of a game's own tools that drive it as callers do (build RNGs; map ranges checked as outside -reducers)")
+		"comma-separated import-path patterns, within -reducers, of a game's own tools and server that drive it as callers do (build RNGs; map ranges checked as outside -reducers)")
 	Analyzer.Flags.Var(&transport, "transport",
 		"comma-separated import-path patterns of packages that must never draw from the RNG")
 }

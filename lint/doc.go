@@ -18,8 +18,9 @@
 //
 //   - packages matched by -reducers never build an RNG (they receive the
 //     *rng.Stream; only the caller builds it), but for those also matched
-//     by -drivers (a game's own tools, games/*/tools/..., which drive the
-//     game as a caller does and are checked as packages outside -reducers);
+//     by -drivers (a game's own tools and server, games/*/tools/... and
+//     games/*/server/..., which drive the game as a caller does and are
+//     checked as packages outside -reducers);
 //   - packages matched by -transport never draw (no tagged draw such as
 //     Stream.Dice or rng.Shuffle, no Source.Uint32); they may build, restore
 //     and pass a stream, and read its state;

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/lint"
 	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/fairboard/fairboard/lint"
 )
 
 // setFlags sets the analyzer's flags for one test and restores them after.
@@ -30,9 +31,9 @@ func setFlags(t *testing.T, flags map[string]string) {
 func TestDefaults(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), lint.Analyzer,
 		"github.com/fairboard/fairboard/rng/...",
-		"github.com/fairboard/fairboard/engine",
+		"github.com/fairboard/fairboard/games/dungeon/engine",
 		"github.com/fairboard/fairboard/functions/...",
-		"github.com/fairboard/fairboard/store",
+		"github.com/fairboard/fairboard/games/dungeon/server/store",
 		"github.com/fairboard/fairboard/games/dungeon/tools/sim",
 		"example.com/banned",
 		"example.com/devrandom",

@@ -32,9 +32,9 @@ mod=$(go list -m)
 
 # Packages whose tests start an emulator or a browser (they import
 # internal/emulator or internal/browser, or run gamectl serve).
-heavy='^'"$mod"'/(client/e2e|cmd/gamectl|functions/deploy|functions/integration|internal/browser|internal/emulator|internal/rulestest|games/dungeon/tools/sim|store/fsstore|web/play|web/verify)$'
+heavy='^'"$mod"'/(client/e2e|cmd/gamectl|functions/deploy|functions/integration|internal/browser|internal/emulator|internal/rulestest|games/dungeon/tools/sim|games/dungeon/server/store/fsstore|web/play|web/verify)$'
 # In-process packages whose code or tests run goroutines: also under -race.
-racy='^'"$mod"'/(audit|client|engine|export|functions|functions/callable|games/dungeon/tools/bot|player|service|session|store)$'
+racy='^'"$mod"'/(audit|client|games/dungeon/engine|games/dungeon/server/(export|player|service|session|store)|functions|functions/callable|games/dungeon/tools/bot)$'
 
 if [ $# -gt 0 ]; then
 	pkgs=$(go list "$@")

@@ -31,7 +31,7 @@
 #                    the whole package
 #        FILES       a regular expression of file names (without the
 #                    package's path): mutate only the matching files, e.g.
-#                    FILES='^trustless\.go$' for engine/trustless.go alone
+#                    FILES='^trustless\.go$' for games/dungeon/engine/trustless.go alone
 # Output: $OUT/<pkg>.log (Gremlins' output), <pkg>.rerun (mutrun's),
 #         <pkg>.all (every mutant's final status) and summary.txt.
 set -euo pipefail
@@ -40,7 +40,7 @@ cd "$(dirname "$0")/.."
 GREMLINS_VERSION=v0.6.0
 pkgs=("$@")
 if [ ${#pkgs[@]} -eq 0 ]; then
-	pkgs=(rng engine games/dungeon/reducers audit session service store)
+	pkgs=(rng games/dungeon/engine games/dungeon/reducers audit games/dungeon/server/session games/dungeon/server/service games/dungeon/server/store)
 fi
 workers=${WORKERS:-1}
 # A cached coverage run (a fraction of a second) would become every

@@ -50,7 +50,7 @@ step "go test"
 go test -count=1 -timeout 30m $(go list ./... | grep -v -E '^github.com/fairboard/fairboard/(store|service|functions)(/|$)')
 
 step "go test -race: the store, the service and the functions (emulators included)"
-go test -count=1 -race -timeout 30m ./store/... ./service/... ./functions/...
+go test -count=1 -race -timeout 30m ./games/dungeon/server/store/... ./games/dungeon/server/service/... ./functions/...
 
 step "go test: gamectl built with -tags cloud (serve on Firestore)"
 go test -count=1 -tags cloud ./cmd/gamectl

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/fairboard/fairboard/client"
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
 )
 
 // TestTrustlessGamesThroughTheFunctions: whole trustless games of 2, 4

@@ -21,12 +21,12 @@ import (
 
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/client/fswatch"
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 var emu = emulator.NewSuite(emulator.Config{Firestore: true, Auth: true, Rules: "firestore.rules"})

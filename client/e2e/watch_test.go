@@ -17,9 +17,9 @@ import (
 	"cloud.google.com/go/firestore"
 
 	"github.com/fairboard/fairboard/client"
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 // watch checks, after every action a game applies through the functions,

@@ -13,13 +13,13 @@ import (
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/tablestore"
 	"github.com/fairboard/fairboard/tablestore/fstables"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/fairboard/fairboard/names"
 
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/tablestore"
 )
 

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
 	"github.com/fairboard/fairboard/match"
 	verifypage "github.com/fairboard/fairboard/web/verify"
 )

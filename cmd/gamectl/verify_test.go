@@ -10,9 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
-	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
+	"github.com/fairboard/fairboard/games/dungeon/server/export/exporttest"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot/bottest"
 )
 

@@ -19,13 +19,13 @@ import (
 
 	"cloud.google.com/go/firestore"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/tablestore/fstables"
 )
 

@@ -12,12 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/internal/emulator"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store"
 )
 
 var emu = emulator.NewSuite(emulator.Config{Auth: true})

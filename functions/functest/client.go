@@ -11,7 +11,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // Client calls functions at Base + "/" + name.

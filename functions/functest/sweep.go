@@ -10,7 +10,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/table"
 )
 

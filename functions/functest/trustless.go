@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
 )
 
 // Table is a trustless game played over HTTP by seats whose player.Seat

@@ -15,14 +15,14 @@ import (
 	"cloud.google.com/go/firestore"
 	vkit "cloud.google.com/go/firestore/apiv1"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/session"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/session"
-	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 // Benchmarks against the Firestore emulator (run on request only:

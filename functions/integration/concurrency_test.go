@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/session"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/session"
-	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 // TestRetryStormAnsweredQuickly (issue 10, item 4): 50 concurrent

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/service/trustlesstest"
 	"github.com/fairboard/fairboard/internal/checks"
-	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/service/trustlesstest"
 )
 
 // twinGames creates trustless game idA with ps seated, and game idB with

@@ -14,11 +14,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
-	"github.com/fairboard/fairboard/export/exporttest"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/service"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
+	"github.com/fairboard/fairboard/games/dungeon/server/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
 )
 
 // answer is the whole callable answer (status, message, details or

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 // TestAuditRingAndInjectedFailure: an audit-enabled game's entries are

@@ -20,10 +20,10 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/fairboard/fairboard/audit"
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/store/fsstore"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 )
 
 // The floor of an action: the remote calls it cannot do without, and

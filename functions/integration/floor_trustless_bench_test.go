@@ -12,11 +12,11 @@ import (
 
 	"cloud.google.com/go/firestore"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 // The floor of a trustless random action (BenchmarkTrustlessAction's

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/internal/emulator"

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // watcher checks, after every action of a game played through the

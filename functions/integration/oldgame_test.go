@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"
-	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 // TestOldGamePlaysOn (issue 17): a game begun by the previous release (its

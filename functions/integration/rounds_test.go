@@ -9,11 +9,11 @@ import (
 
 	"cloud.google.com/go/firestore"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/store/fsstore"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 )
 
 // roundInstances are n servers on the suite's emulator, each with its

@@ -14,10 +14,10 @@ import (
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore/fstables"
 )

@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store/fsstore"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 )
 
 // movable is a service clock the test moves (unix ms; a millisecond more

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"os"
 
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 var errInjected = errors.New("injected audit write failure")

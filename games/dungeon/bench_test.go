@@ -3,8 +3,8 @@ package dungeon_test
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/reducers"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"

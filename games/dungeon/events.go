@@ -1,8 +1,8 @@
 package dungeon
 
 import (
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // eventTypes are the engine's event types of a seeded or crypto game, in

@@ -3,7 +3,7 @@ package dungeon
 import (
 	"fmt"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/fixtures"
 )
 

@@ -6,12 +6,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/fixtures"
+	"github.com/fairboard/fairboard/games/dungeon/server/session"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/session"
 )
 
 // replayer plays a fixture's turn actions through the adapter (State.Apply

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // The moves: a seat's legal list, the mapping between a move and the

@@ -11,15 +11,15 @@ import (
 	firebase "firebase.google.com/go/v4"
 	"google.golang.org/api/iterator"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/service/trustlesstest"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/service/trustlesstest"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/store/fsstore"
 )
 
 // The seeded world of the rules tests: games written through the store, users signed in through the Auth emulator.

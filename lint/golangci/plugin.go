@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fairboard/fairboard/lint"
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/fairboard/fairboard/lint"
 )
 
 func init() { register.Plugin("randlint", New) }

@@ -3,8 +3,9 @@ package golangci
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/lint"
 	"github.com/golangci/plugin-module-register/register"
+
+	"github.com/fairboard/fairboard/lint"
 )
 
 func TestPlugin(t *testing.T) {

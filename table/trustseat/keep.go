@@ -10,11 +10,12 @@ import (
 	"fmt"
 	"io"
 
+	"golang.org/x/crypto/chacha20"
+	"golang.org/x/crypto/hkdf"
+
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/rng/trustless"
 	"github.com/fairboard/fairboard/table/trustdeal"
-	"golang.org/x/crypto/chacha20"
-	"golang.org/x/crypto/hkdf"
 )
 
 // A seat's secrets, kept on its device (docs/play.md, "Trustless

@@ -17,12 +17,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/names/fsnames"
-	"github.com/fairboard/fairboard/store"
-	"github.com/fairboard/fairboard/store/fsstore"
 	"github.com/fairboard/fairboard/tablestore/fstables"
 	"github.com/fairboard/fairboard/web/play"
 )

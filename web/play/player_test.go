@@ -15,13 +15,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/engine"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/service"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/names"
-	"github.com/fairboard/fairboard/service"
-	"github.com/fairboard/fairboard/store"
 	"github.com/fairboard/fairboard/tablestore"
 	"github.com/fairboard/fairboard/web/play"
 	"github.com/fairboard/fairboard/web/verify"

@@ -11,10 +11,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
-	"github.com/fairboard/fairboard/export/exporttest"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
+	"github.com/fairboard/fairboard/games/dungeon/server/export/exporttest"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot/bottest"
 	"github.com/fairboard/fairboard/internal/browser"

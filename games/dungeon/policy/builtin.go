@@ -1,6 +1,6 @@
 package policy
 
-import "github.com/fairboard/fairboard/engine"
+import "github.com/fairboard/fairboard/games/dungeon/engine"
 
 // BuiltIn is a built-in policy's rule (Cautious's or Aggressive's) under
 // one ruleset, picking the action its Choose would return without what a

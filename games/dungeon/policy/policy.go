@@ -13,7 +13,7 @@ package policy
 import (
 	"strconv"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // Policy chooses the next action for the player uid, which the game awaits.

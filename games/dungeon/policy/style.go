@@ -1,6 +1,6 @@
 package policy
 
-import "github.com/fairboard/fairboard/engine"
+import "github.com/fairboard/fairboard/games/dungeon/engine"
 
 // Style is how a built-in policy plays: the HP at or below which it uses
 // a potion and sleeps, and whether it challenges. Cautious and Aggressive

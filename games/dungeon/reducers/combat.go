@@ -1,7 +1,7 @@
 package reducers
 
 import (
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/rng"
 )
 

@@ -12,7 +12,7 @@
 // [ProcessLootDrop] and [ReshuffleDeckIfEmpty].
 package reducers
 
-import "github.com/fairboard/fairboard/engine"
+import "github.com/fairboard/fairboard/games/dungeon/engine"
 
 // init registers the table as the reference game's (engine.NewReference),
 // so that the machinery builds engines of the dungeon without importing it.

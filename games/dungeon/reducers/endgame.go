@@ -1,7 +1,7 @@
 package reducers
 
 import (
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // endDuel settles a duel: a knock-out wins outright, else more total damage

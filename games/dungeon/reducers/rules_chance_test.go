@@ -3,7 +3,7 @@ package reducers_test
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // onChance returns a game where amy (first in turn order) stands one tile

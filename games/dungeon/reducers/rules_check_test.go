@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/rng"
 )
 

@@ -3,7 +3,7 @@ package reducers_test
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // R-TILE-3: an enemy tile picks its composition with the tier's weights

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // wantFinished checks the finished game: winner, no turn, no one awaited.

@@ -3,7 +3,7 @@ package reducers_test
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // R-LOOT-1: a dead enemy's loot roll (loot.drop.roll.t<tier>, ctx.enemyTier)

@@ -3,7 +3,7 @@ package reducers_test
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // R-MOVE-1: a move rolls one d4 (move.roll, ctx.turn and ctx.actorUid) and

@@ -3,7 +3,7 @@ package reducers
 import (
 	"slices"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/rng"
 )
 

@@ -1,7 +1,7 @@
 package reducers
 
 import (
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // beginTurn starts the turn of Order[TurnIndex].

@@ -5,8 +5,9 @@
 package main
 
 import (
-	"github.com/fairboard/fairboard/lint"
 	"golang.org/x/tools/go/analysis/singlechecker"
+
+	"github.com/fairboard/fairboard/lint"
 )
 
 func main() { singlechecker.Main(lint.Analyzer) }

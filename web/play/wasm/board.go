@@ -5,7 +5,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // board is what the page draws, computed from the ruleset.

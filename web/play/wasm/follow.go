@@ -8,9 +8,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 // game is the followed game.

@@ -73,10 +73,10 @@ import (
 	"fmt"
 	"syscall/js"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
-	"github.com/fairboard/fairboard/player"
-	"github.com/fairboard/fairboard/store"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
 var (

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"syscall/js"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
 )
 
 // seatSecrets is what the page keeps of its seat (in IndexedDB) and gives

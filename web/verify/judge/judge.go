@@ -9,7 +9,7 @@ package judge
 import (
 	"fmt"
 
-	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"

@@ -3,7 +3,7 @@ package bot
 import (
 	"math"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/rng"
 )
 

@@ -3,12 +3,13 @@
 package bot
 
 import (
-	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"os"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/fairboard/fairboard/games/dungeon/policy"
 )
 
 // TestSearchStrength is the long strength test (make strength; not in the

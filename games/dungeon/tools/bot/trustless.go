@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
-	"github.com/fairboard/fairboard/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/player"
+	"github.com/fairboard/fairboard/games/dungeon/server/session"
 	"github.com/fairboard/fairboard/rng"
-	"github.com/fairboard/fairboard/session"
 )
 
 // TrustlessConfig says how [Runner.PlayTrustless] sets a trustless game

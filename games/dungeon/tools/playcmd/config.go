@@ -4,8 +4,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/internal/cli"
 	"github.com/fairboard/fairboard/rng"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // playersFixed are players.csv's first columns: who played what, and how

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // DuelCancelReasons are the reasons of DuelCancelled events the engine

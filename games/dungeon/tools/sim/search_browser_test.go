@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/stretchr/testify/require"
+
+	"github.com/fairboard/fairboard/internal/browser"
 )
 
 // The tuner's and the by-skill run's reports open offline in a real

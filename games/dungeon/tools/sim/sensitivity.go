@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // SensitivityFiles are the files sensitivity writes.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 func testConfig(games int64, workers int) *Config {

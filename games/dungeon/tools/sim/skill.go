@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // SkillFiles are the files a --by-skill run writes (and removes from its

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 // SweepFiles are the files a sweep writes (and removes from its --out

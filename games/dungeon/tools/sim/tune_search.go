@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/ntbea"
 	"github.com/fairboard/fairboard/rng"
 )

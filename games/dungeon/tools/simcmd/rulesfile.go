@@ -1,7 +1,7 @@
 package simcmd
 
 import (
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 	"github.com/fairboard/fairboard/internal/cli"
 )

@@ -17,7 +17,7 @@ import (
 
 	"github.com/fairboard/fairboard/internal/cli"
 
-	"github.com/fairboard/fairboard/engine"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 	"github.com/fairboard/fairboard/games/dungeon/tools/sim"
 )

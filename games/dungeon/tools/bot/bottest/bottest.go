@@ -7,9 +7,9 @@ package bottest
 import (
 	"testing"
 
-	"github.com/fairboard/fairboard/engine"
-	"github.com/fairboard/fairboard/export"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/export"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
 )
 
