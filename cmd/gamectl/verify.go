@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/fairboard/fairboard/games/dungeon/server/export"
+	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
 	verifypage "github.com/fairboard/fairboard/web/verify"
 )
@@ -36,19 +37,37 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if match.IsRecord(data) {
 		return replayRecord(fs.Arg(0), data, stdout)
 	}
-	rep, err := export.Verify(data)
-	var fe *export.FormatError
-	var d *export.Divergence
-	switch {
-	case errors.As(err, &fe):
-		return usageError{Err: fmt.Errorf("%s: %w", fs.Arg(0), err)}
-	case errors.As(err, &d):
-		return exitError{Code: 1, Err: fmt.Errorf("%s: %w", fs.Arg(0), err)}
-	case err != nil:
+	v, err := exportVerifier()
+	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(stdout, rep.Summary())
+	summary, d, err := v.VerifyExport(data)
+	var bad *game.NotAnExport
+	switch {
+	case errors.As(err, &bad):
+		return usageError{Err: fmt.Errorf("%s: %w", fs.Arg(0), err)}
+	case err != nil:
+		return err
+	case d != nil:
+		return exitError{Code: 1, Err: fmt.Errorf("%s: %w", fs.Arg(0), d)}
+	}
+	_, err = fmt.Fprintln(stdout, summary)
 	return err
+}
+
+// exportVerifier returns the checker of exports (fairboard-export/v1):
+// an export names no game, so it is the dungeon's, whose definition
+// checks its own format (game.ExportVerifier).
+func exportVerifier() (game.ExportVerifier, error) {
+	def, err := registry.Lookup(registry.Dungeon)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := def.(game.ExportVerifier)
+	if !ok {
+		return nil, fmt.Errorf("the %s game checks no exports", def.Name())
+	}
+	return v, nil
 }
 
 // mountVerifyPage adds the export verifier page (web/verify) at /verify/

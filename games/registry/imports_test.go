@@ -36,7 +36,6 @@ var exceptions = []string{
 	"client/fswatch -> games/dungeon/server/store",
 	"client/fswatch -> games/dungeon/server/store/fsstore",
 	"cmd/gamectl -> games/dungeon/engine",
-	"cmd/gamectl -> games/dungeon/server/export",
 	"cmd/gamectl -> games/dungeon/server/service",
 	"cmd/gamectl -> games/dungeon/server/store",
 	"functions -> games/dungeon/engine",
@@ -46,10 +45,8 @@ var exceptions = []string{
 	"functions/deploy -> games/dungeon/server/service",
 	"functions/deploy -> games/dungeon/server/store/fsstore",
 	"web/play/wasm -> games/dungeon/engine",
-	"web/play/wasm -> games/dungeon/server/export",
 	"web/play/wasm -> games/dungeon/server/player",
 	"web/play/wasm -> games/dungeon/server/store",
-	"web/verify/judge -> games/dungeon/server/export",
 }
 
 // isTestHelper reports whether pkg is a package of test helpers (its

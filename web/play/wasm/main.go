@@ -22,7 +22,7 @@
 //	                            never offers a reveal, an open, an abort or a
 //	                            removeSeat)
 //	fairboard.check()           the first problem found, or ""
-//	fairboard.verify(text)      the export verifier (export.Verify)
+//	fairboard.verify(text)      the export verifier (judge.Export: the registry's dungeon checks it)
 //
 // and, for a trustless game (docs/play.md, "Trustless games"):
 //
@@ -74,9 +74,9 @@ import (
 	"syscall/js"
 
 	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/export"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/web/verify/judge"
 )
 
 var (
@@ -234,7 +234,7 @@ func main() {
 			if !ok {
 				return js.ValueOf(map[string]any{"status": "invalid", "code": 2, "message": "verify takes the export's text"})
 			}
-			return js.ValueOf(export.Judge([]byte(text)).Map())
+			return js.ValueOf(judge.Export([]byte(text)).Map())
 		}),
 	}
 	tableAPI(api)

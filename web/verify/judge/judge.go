@@ -1,6 +1,6 @@
 // Package judge is what the verifier page's WebAssembly runs on a file:
-// a game's export (fairboard-export/v1, the dungeon's: export.Judge) or a
-// table game's record (fairboard-game/v1: match.CheckRecord under the
+// a game's export (fairboard-export/v1, the dungeon's: the registry's
+// dungeon checks it, game.ExportVerifier) or a table game's record (fairboard-game/v1: match.CheckRecord under the
 // registry's game of that name), with the same verdicts as gamectl
 // verify. It does no I/O, so it is tested on the host
 // (web/verify/judge's tests) and compiled into web/verify/wasm as is.
@@ -9,7 +9,7 @@ package judge
 import (
 	"fmt"
 
-	"github.com/fairboard/fairboard/games/dungeon/server/export"
+	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
 	"github.com/fairboard/fairboard/rng"
@@ -17,31 +17,46 @@ import (
 
 // File judges data: a game record (match.IsRecord) is read strictly
 // (match.ReadRecord), its game found in the registry and replayed
-// (match.CheckRecord); anything else is judged as an export
-// (export.Judge). Status "ok" (code 0) with a one-line summary,
+// (match.CheckRecord); anything else is judged as an export, which
+// names no game and so is the dungeon's (Export). Status "ok" (code 0) with a one-line summary,
 // "diverged" (code 1) naming the first divergence, "invalid" (code 2)
 // for a file that is neither, or that names a game this verifier does
 // not know, or that cannot be replayed at all.
-func File(data []byte) export.Verdict {
+func File(data []byte) game.Verdict {
 	if !match.IsRecord(data) {
-		return export.Judge(data)
+		return Export(data)
 	}
 	r, err := match.ReadRecord(data)
 	if err != nil {
-		return export.Verdict{Status: "invalid", Code: 2, Message: "not a readable game record: " + err.Error()}
+		return game.Invalid("not a readable game record: " + err.Error())
 	}
 	def, err := registry.Lookup(r.Game)
 	if err != nil {
-		return export.Verdict{Status: "invalid", Code: 2, Message: err.Error()}
+		return game.Invalid(err.Error())
 	}
 	d, err := match.CheckRecord(def, r)
 	if err != nil {
-		return export.Verdict{Status: "invalid", Code: 2, Message: "not a replayable record: " + err.Error()}
+		return game.Invalid("not a replayable record: " + err.Error())
 	}
 	if d != nil {
-		return export.Verdict{Status: "diverged", Code: 1, Message: "diverges at " + d.Error()}
+		return game.Diverged("diverges at " + d.Error())
 	}
-	return export.Verdict{Status: "ok", Code: 0, Message: Summary(r)}
+	return game.OK(Summary(r))
+}
+
+// Export judges data as an export (fairboard-export/v1): an export
+// names no game, so the registry's dungeon, whose format it is, checks
+// it (game.ExportVerifier, game.JudgeExport).
+func Export(data []byte) game.Verdict {
+	def, err := registry.Lookup(registry.Dungeon)
+	if err != nil {
+		return game.Invalid(err.Error())
+	}
+	v, ok := def.(game.ExportVerifier)
+	if !ok {
+		return game.Invalid("the " + def.Name() + " game checks no exports")
+	}
+	return game.JudgeExport(v, data)
 }
 
 // Summary is the one-line summary of a record that checked out, as
