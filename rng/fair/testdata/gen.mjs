@@ -28,7 +28,7 @@
 //     j = uniformInt(0, i), swap a[i], a[j]; dice(s) = uniformInt(1, s).
 //   - Seeded mode: bryc's cyrb128 and sfc32 (github.com/bryc/code, public
 //     domain), over the seed string's UTF-16 code units.
-//   - The initial decks: engine/rules/default.json, each deck's cards in
+//   - The initial decks: games/dungeon/engine/rules/default.json, each deck's cards in
 //     file order, card "<id>-<n>" for n = 1..count. The start shuffles the
 //     decks treasure.t1, treasure.t2, treasure.t3, chance, enemy.t1,
 //     enemy.t2, enemy.t3 in that order (shuffle k = 0..6), then rolls one
@@ -175,7 +175,7 @@ function shuffle(next, arr) {
 
 // ---- the game's start -------------------------------------------------------
 
-const rules = JSON.parse(readFileSync(join(root, "engine", "rules", "default.json"), "utf8"));
+const rules = JSON.parse(readFileSync(join(root, "games", "dungeon", "engine", "rules", "default.json"), "utf8"));
 const deckOrder = ["treasure.t1", "treasure.t2", "treasure.t3", "chance", "enemy.t1", "enemy.t2", "enemy.t3"];
 function initialDeck(id) {
   const d = rules.decks.find((x) => x.id === id);

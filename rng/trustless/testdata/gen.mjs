@@ -29,7 +29,7 @@
 //     encoding, its digest, the signed messages and the transcript.
 //   - The spec's uniformInt (RNG_AND_SHUFFLING.md v1.0): n = max-min+1,
 //     limit = floor(2^32/n)*n, draw words until u < limit, min + u % n.
-//   - The default ruleset's decks: engine/rules/default.json, each deck's
+//   - The default ruleset's decks: games/dungeon/engine/rules/default.json, each deck's
 //     cards in file order, card "<id>-<n>" for n = 1..count.
 //
 // Do not edit vectors.json by hand: it is this script's output.
@@ -256,7 +256,7 @@ const turnOrder = order(seats.map((s, i) => ({ uid: s.uid, seat: s.seat, v: turn
 
 // Draws: the default ruleset's treasure.t1 pile, in its initial order,
 // drawn to the end on the fresh stream of R_1.
-const rules = JSON.parse(readFileSync(join(root, "engine", "rules", "default.json"), "utf8"));
+const rules = JSON.parse(readFileSync(join(root, "games", "dungeon", "engine", "rules", "default.json"), "utf8"));
 const t1 = [];
 for (const c of rules.decks.find((d) => d.id === "treasure.t1").cards) for (let n = 1; n <= c.count; n++) t1.push(`${c.id}-${n}`);
 const pile = [...t1];
