@@ -9,7 +9,7 @@ import (
 // The request data of each function (the callable body's "data"). Unknown
 // fields (names are case-sensitive), duplicate keys and wrong types are
 // INVALID_ARGUMENT. Every string's maximum and format are checked in one
-// place, service/limits.go (gameId and actionId: 1-128 characters of
+// place, games/dungeon/server/service/limits.go (gameId and actionId: 1-128 characters of
 // [A-Za-z0-9_-]; target: a uid, at most 128 characters; cardId: at most
 // 64 bytes; seed: at most 256 bytes; entropy: at most 128 hex digits;
 // verifyShuffle's seed at most 4096 bytes and claimed_deck 1 to 4096
