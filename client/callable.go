@@ -10,15 +10,13 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/table/trustseat"
 )
 
 // CallError is a function's refusal, as the callable protocol gives it:
-// its status ("FAILED_PRECONDITION", ...), message and, for a game's
-// rejection, the engine's code (details.code: "pending", "wrong_index",
-// ...).
+// its status ("FAILED_PRECONDITION", ...), message and, for a game's or
+// a table's rejection, its code (details.code: "pending", "wrong_index",
+// "not_your_turn", ...).
 type CallError struct {
 	Function string
 	HTTP     int
@@ -55,33 +53,12 @@ func (e *CallError) Retryable() bool {
 	return false
 }
 
-// Result is the answer of createGame, joinGame, startGame, act and
-// reveal (service.Result).
-type Result struct {
-	GameID   string         `json:"gameId"`
-	ActionID string         `json:"actionId"`
-	Version  uint64         `json:"version"`
-	Events   []engine.Event `json:"events"`
-	Replayed bool           `json:"replayed"`
-	Staged   bool           `json:"staged"`
-	// Ack is the server's signed acknowledgement of the reveal the call
-	// brought (reveal, act with its reveal), where the server signs them.
-	Ack *ServerAck `json:"ack,omitempty"`
-}
-
-// ServerAck is a server's signature acknowledging a reveal (service.Ack)
-// or a table's deal message: Ed25519 by its published key over
-// rng/trustless.AckMessage, at At (the server's time, unix ms). It is
-// table/trustseat's, which a table's acknowledgement (TableAck) carries.
+// ServerAck is a server's signature acknowledging a reveal (the
+// dungeon's service.Ack, a table's) or a table's deal message: Ed25519 by
+// its published key over rng/trustless.AckMessage, at At (the server's
+// time, unix ms). It is table/trustseat's, which a table's
+// acknowledgement (TableAck) carries.
 type ServerAck = trustseat.ServerAck
-
-// View is getView's answer (service.View).
-type View struct {
-	State   engine.Public  `json:"state"`
-	Events  []engine.Event `json:"events"`
-	More    bool           `json:"more"`
-	Reveals []store.Mark   `json:"reveals"`
-}
 
 // Functions calls the game's functions over Firebase's callable protocol
 // as one player: POST {"data": ...} to Base + "/" + name with the

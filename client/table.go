@@ -26,7 +26,7 @@ import (
 // server never sends.
 
 // TableDungeon is the dungeon's name, which a Table refuses: the dungeon
-// keeps its own path ([Join]).
+// keeps its own path (games/dungeon/server/dungeonclient.Join).
 const TableDungeon = "dungeon"
 
 // maxTableTries bounds the sends of one table call (the first and its
@@ -66,7 +66,7 @@ func NewTable(f *Functions, game, gameID string) (*Table, error) {
 	case f == nil || f.Token == nil:
 		return nil, errors.New("client: a table needs the player's Functions, with its Token")
 	case game == "" || game == TableDungeon:
-		return nil, fmt.Errorf("client: %q is no table game (the dungeon plays through Join)", game)
+		return nil, fmt.Errorf("client: %q is no table game (the dungeon plays through dungeonclient.Join)", game)
 	case !validID(gameID):
 		return nil, fmt.Errorf("client: game id %q: want 1-128 characters of [A-Za-z0-9_-]", gameID)
 	}

@@ -1,19 +1,22 @@
 package client_test
 
 import (
-	"encoding/json"
+	"context"
 	"io"
 	"log/slog"
-	"testing"
+
+	"github.com/fairboard/fairboard/client"
+	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+// eng is the dungeon's reference engine, which the functions' server
+// under the table tests is built with (its tables are served beside the
+// dungeon's games).
+var eng = engine.NewReference(engine.DefaultRules())
+
+// devFunctions calls base's functions as uid with a development token.
+func devFunctions(base, uid string) *client.Functions {
+	return &client.Functions{Base: base, Token: func(context.Context) (string, error) { return "dev:" + uid, nil }}
 }

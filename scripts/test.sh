@@ -47,7 +47,7 @@ step "go test"
 # The store, the service and the functions run once, under the race
 # detector, in the next step (their emulator tests are mostly waiting, so
 # -race costs little there); everything else runs here.
-go test -count=1 -timeout 30m $(go list ./... | grep -v -E '^github.com/fairboard/fairboard/(store|service|functions)(/|$)')
+go test -count=1 -timeout 30m $(go list ./... | grep -v -E '^github.com/fairboard/fairboard/(games/dungeon/server/(store|service)|functions)(/|$)')
 
 step "go test -race: the store, the service and the functions (emulators included)"
 go test -count=1 -race -timeout 30m ./games/dungeon/server/store/... ./games/dungeon/server/service/... ./functions/...

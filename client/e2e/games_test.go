@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/export"
 )
 
@@ -56,7 +56,7 @@ func TestTrustlessGamesThroughTheFunctions(t *testing.T) {
 		}
 	}
 	var wg sync.WaitGroup
-	results := make([][]*client.Client, len(games))
+	results := make([][]*dungeonclient.Client, len(games))
 	errs := make([]error, len(games))
 	took := make([]time.Duration, len(games))
 	for k, g := range games {
@@ -165,7 +165,7 @@ func TestTrustlessGamesThroughTheFunctions(t *testing.T) {
 type watchKind int
 
 const (
-	viaGetView   watchKind = iota // client.Poller: getView
+	viaGetView   watchKind = iota // dungeonclient.Poller: getView
 	viaListeners                  // fswatch: Firestore listeners
 	viaReads                      // fswatch with its listeners off: its reads after silence
 )
@@ -173,7 +173,7 @@ const (
 // play creates the trustless game id, seats n clients (client i watching
 // the game as listen(i) says) and plays it to its end, every client at
 // once.
-func play(t *testing.T, base, id string, n int, listen func(int) watchKind) ([]*client.Client, error) {
+func play(t *testing.T, base, id string, n int, listen func(int) watchKind) ([]*dungeonclient.Client, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
 	if err := functionsAs(t, base, policy.UID(0)).Call(ctx, "createGame", map[string]any{"gameId": id, "actionId": "create", "mode": "trustless"}, nil); err != nil {
@@ -182,10 +182,10 @@ func play(t *testing.T, base, id string, n int, listen func(int) watchKind) ([]*
 	classes := policy.DefaultClasses(n)
 	pols := []policy.Policy{policy.Aggressive{}, policy.Cautious{}}
 	dir := t.TempDir()
-	cs := make([]*client.Client, n)
+	cs := make([]*dungeonclient.Client, n)
 	for i := range n {
 		uid := policy.UID(i)
-		cfg := client.Config{Functions: functionsAs(t, base, uid), UID: uid, GameID: id, SecretsFile: filepath.Join(dir, uid+".json"),
+		cfg := dungeonclient.Config{Functions: functionsAs(t, base, uid), UID: uid, GameID: id, SecretsFile: filepath.Join(dir, uid+".json"),
 			Retry: 20 * time.Millisecond, PollEvery: 100 * time.Millisecond}
 		switch listen(i) {
 		case viaListeners:
@@ -193,7 +193,7 @@ func play(t *testing.T, base, id string, n int, listen func(int) watchKind) ([]*
 		case viaReads:
 			cfg.Watch = reader(t, id, uid)
 		}
-		c, err := client.Join(ctx, cfg, i, classes[i], false)
+		c, err := dungeonclient.Join(ctx, cfg, i, classes[i], false)
 		if err != nil {
 			return nil, fmt.Errorf("%s joins: %w", uid, err)
 		}

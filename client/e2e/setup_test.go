@@ -20,10 +20,11 @@ import (
 	firebase "firebase.google.com/go/v4"
 
 	"github.com/fairboard/fairboard/client"
-	"github.com/fairboard/fairboard/client/fswatch"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient/fswatch"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"
@@ -116,19 +117,19 @@ func functionsAs(t testing.TB, base, uid string) *client.Functions {
 
 // listener is the client's Watcher as a Firestore listener of the game,
 // as uid (with uid's ID token, under the security rules).
-func listener(t testing.TB, gameID, uid string) func(context.Context) (client.Watcher, error) {
+func listener(t testing.TB, gameID, uid string) func(context.Context) (dungeonclient.Watcher, error) {
 	return firestoreWatch(t, gameID, uid, false)
 }
 
 // reader is listener's watcher with its listeners off: it sees the game
 // only through the reads fswatch makes when its listeners are silent.
-func reader(t testing.TB, gameID, uid string) func(context.Context) (client.Watcher, error) {
+func reader(t testing.TB, gameID, uid string) func(context.Context) (dungeonclient.Watcher, error) {
 	return firestoreWatch(t, gameID, uid, true)
 }
 
-func firestoreWatch(t testing.TB, gameID, uid string, poll bool) func(context.Context) (client.Watcher, error) {
+func firestoreWatch(t testing.TB, gameID, uid string, poll bool) func(context.Context) (dungeonclient.Watcher, error) {
 	tok := token(t, uid)
-	return func(ctx context.Context) (client.Watcher, error) {
+	return func(ctx context.Context) (dungeonclient.Watcher, error) {
 		cfg := fswatch.Config{ProjectID: emu.ProjectID(), Emulator: emu.Firestore().Host, GameID: gameID,
 			Token: func(context.Context) (string, error) { return tok, nil }}
 		if poll {

@@ -16,9 +16,9 @@ import (
 
 	"cloud.google.com/go/firestore"
 
-	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
 
@@ -238,7 +238,7 @@ func (w *watch) probeControl(prober, tok, path, coll, link string) error {
 // round it shows open.
 func (w *watch) scanView(answer []byte) error {
 	var v struct {
-		Result client.View `json:"result"`
+		Result dungeonclient.View `json:"result"`
 	}
 	if err := json.Unmarshal(answer, &v); err != nil {
 		return err
@@ -266,7 +266,7 @@ func (w *watch) reads(reader string, full bool) (*engine.Public, map[string][]by
 		// The game changed (or this call may have changed it): getView.
 		view := callInner(t, w.e.api, "getView", reader, map[string]any{"gameId": w.gameID, "afterSeq": w.viewAfter})
 		var v struct {
-			Result client.View `json:"result"`
+			Result dungeonclient.View `json:"result"`
 		}
 		if err := json.Unmarshal(view, &v); err != nil {
 			return nil, nil, err

@@ -29,12 +29,6 @@ var toolWiring = []string{"cmd/gamectl"}
 // (game.FixtureReplayer), and gamectl play and sim reach the dungeon's
 // bots through the tools' wiring.
 var exceptions = []string{
-	"client -> games/dungeon/engine",
-	"client -> games/dungeon/server/player",
-	"client -> games/dungeon/server/store",
-	"client/fswatch -> games/dungeon/engine",
-	"client/fswatch -> games/dungeon/server/store",
-	"client/fswatch -> games/dungeon/server/store/fsstore",
 	"cmd/gamectl -> games/dungeon/engine",
 	"cmd/gamectl -> games/dungeon/server/service",
 	"cmd/gamectl -> games/dungeon/server/store",
@@ -111,10 +105,13 @@ func importsOf(t *testing.T) map[string][]string {
 // TestOnlyTheWiringImportsAGame: the machinery imports no game; the
 // programs reach the games through the registry alone. The positive
 // control plants imports of the dungeon's engine and rules into match,
-// one of the registry into client, the dungeon's fixtures and sim into
-// gamectl, one of the dungeon's server not among the exceptions into
-// functions and the games' tools into the page: strays must name all
-// seven; a test helper's import of the dungeon's bots is no stray.
+// ones of the registry and of the dungeon's engine and store into client
+// (the dungeon's client is the game's own now,
+// games/dungeon/server/dungeonclient, so the client imports no game), the
+// dungeon's fixtures and sim into gamectl, one of the dungeon's server
+// not among the exceptions into functions and the games' tools into the
+// page: strays must name all nine; a test helper's import of the
+// dungeon's bots is no stray.
 func TestOnlyTheWiringImportsAGame(t *testing.T) {
 	imports := importsOf(t)
 	require.Contains(t, imports["web/play/wasm"], "games/registry", "the js/wasm listing is missing")
@@ -122,16 +119,17 @@ func TestOnlyTheWiringImportsAGame(t *testing.T) {
 
 	planted := map[string][]string{
 		"match":                                  {"games/dungeon/engine", "games/dungeon/reducers"},
-		"client":                                 {"games/registry"},
+		"client":                                 {"games/registry", "games/dungeon/engine", "games/dungeon/server/store"},
 		"cmd/gamectl":                            {"games/registry", "games/registry/tools", "games/dungeon/fixtures", "games/dungeon/tools/sim"},
 		"web/play/wasm":                          {"games/registry", "games/registry/tools"},
 		"games/dungeon/server/export/exporttest": {"games/dungeon/policy", "games/dungeon/tools/bot"},
 		"functions":                              {"games/dungeon/server/service", "games/dungeon/server/export"},
 	}
-	require.Equal(t, []string{"client -> games/registry", "cmd/gamectl -> games/dungeon/fixtures", "cmd/gamectl -> games/dungeon/tools/sim",
+	require.Equal(t, []string{"client -> games/dungeon/engine", "client -> games/dungeon/server/store", "client -> games/registry",
+		"cmd/gamectl -> games/dungeon/fixtures", "cmd/gamectl -> games/dungeon/tools/sim",
 		"functions -> games/dungeon/server/export", "match -> games/dungeon/engine", "match -> games/dungeon/reducers",
 		"web/play/wasm -> games/registry/tools"}, strays(planted),
-		"gamectl reaching the dungeon's fixtures or sim directly is a stray too, and so are the tools in the page and an edge not listed")
+		"gamectl reaching the dungeon's fixtures or sim directly is a stray too, and so are the tools in the page, the client reaching the dungeon and an edge not listed")
 }
 
 // toolUsers returns every import of a game's tools (games/*/tools/...)

@@ -100,7 +100,7 @@ const (
 	SeatRecorded
 	// AckHeld is the client's comparison of an abort that names its seat
 	// as missing a round with the acknowledgement it holds of its reveal
-	// for that round (client.Dropped: the server took it, then dropped it).
+	// for that round (dungeonclient.Dropped: the server took it, then dropped it).
 	AckHeld
 	// AckSignature is the client's check that the server's acknowledgement
 	// of its reveal carries the server's signature by the key it pins.

@@ -15,6 +15,7 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/internal/browser"
 )
 
@@ -59,10 +60,10 @@ func joinBot(t *testing.T, srv *server, gameID string) *seatBot {
 	t.Cleanup(cancel)
 	uid, tok, err := emu.Auth().SignInAnonymously(ctx)
 	require.NoError(t, err)
-	cfg := client.Config{Functions: &client.Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return tok, nil }},
+	cfg := dungeonclient.Config{Functions: &client.Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return tok, nil }},
 		UID: uid, GameID: gameID, SecretsFile: filepath.Join(dir, "bot-seat.json"),
 		PollEvery: 100 * time.Millisecond, Retry: 50 * time.Millisecond}
-	c, err := client.Join(ctx, cfg, 1, engine.Classes[1], false)
+	c, err := dungeonclient.Join(ctx, cfg, 1, engine.Classes[1], false)
 	require.NoError(t, err)
 	t.Cleanup(func() { c.Close() })
 	b := &seatBot{uid: uid, done: make(chan error, 1)}

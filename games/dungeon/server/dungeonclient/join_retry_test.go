@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 )
 
 // TestJoinGivesUpOnStaleVersions: a join refused as stale (another join
@@ -44,7 +45,7 @@ func TestJoinGivesUpOnStaleVersions(t *testing.T) {
 		case "getView":
 			views++
 			pub := engine.Public{GameID: "g", Version: uint64(views), Trustless: &engine.Trustless{ChainLength: uint32(engine.DefaultRules().MaxRandomActions())}}
-			out = map[string]any{"result": client.View{State: pub, Events: []engine.Event{}}}
+			out = map[string]any{"result": dungeonclient.View{State: pub, Events: []engine.Event{}}}
 		case "joinGame":
 			joins++
 			versions = append(versions, body.Data.Version)
@@ -62,8 +63,8 @@ func TestJoinGivesUpOnStaleVersions(t *testing.T) {
 	}))
 	defer srv.Close()
 	f := &client.Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return "t", nil }}
-	cfg := client.Config{Functions: f, UID: "p1", GameID: "g", SecretsFile: filepath.Join(t.TempDir(), "p1.json")}
-	_, err := client.Join(context.Background(), cfg, 0, engine.ClassMonk, false)
+	cfg := dungeonclient.Config{Functions: f, UID: "p1", GameID: "g", SecretsFile: filepath.Join(t.TempDir(), "p1.json")}
+	_, err := dungeonclient.Join(context.Background(), cfg, 0, engine.ClassMonk, false)
 	var ce *client.CallError
 	require.True(t, errors.As(err, &ce), "%v", err)
 	require.Equal(t, string(engine.CodeStaleVersion), ce.Code)
@@ -90,7 +91,7 @@ func TestJoinStaleThenNoView(t *testing.T) {
 		case "getView":
 			views++
 			pub := engine.Public{GameID: "g", Version: 1, Trustless: &engine.Trustless{ChainLength: uint32(engine.DefaultRules().MaxRandomActions())}}
-			out = map[string]any{"result": client.View{State: pub, Events: []engine.Event{}}}
+			out = map[string]any{"result": dungeonclient.View{State: pub, Events: []engine.Event{}}}
 			if views > 1 {
 				out = map[string]any{"error": map[string]any{"status": "NOT_FOUND", "message": "no such game"}}
 			}
@@ -104,8 +105,8 @@ func TestJoinStaleThenNoView(t *testing.T) {
 	}))
 	defer srv.Close()
 	f := &client.Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return "t", nil }}
-	cfg := client.Config{Functions: f, UID: "p1", GameID: "g", SecretsFile: filepath.Join(t.TempDir(), "p1.json")}
-	c, err := client.Join(context.Background(), cfg, 0, engine.ClassMonk, false)
+	cfg := dungeonclient.Config{Functions: f, UID: "p1", GameID: "g", SecretsFile: filepath.Join(t.TempDir(), "p1.json")}
+	c, err := dungeonclient.Join(context.Background(), cfg, 0, engine.ClassMonk, false)
 	require.Nil(t, c)
 	var ce *client.CallError
 	require.True(t, errors.As(err, &ce), "%v", err)

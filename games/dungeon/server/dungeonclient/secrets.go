@@ -1,4 +1,4 @@
-package client
+package dungeonclient
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ type secretsFile struct {
 	Act *engine.Action `json:"act,omitempty"`
 	// Ack is the server's acknowledgement of the last reveal it
 	// acknowledged: evidence, should it later name this seat as missing
-	// that round (client.Dropped).
+	// that round (Dropped).
 	Ack *Ack `json:"ack,omitempty"`
 }
 

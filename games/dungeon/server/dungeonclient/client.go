@@ -1,30 +1,27 @@
-// Package client is a player's side of a trustless game played through
-// the Cloud Functions (docs/fairness.md, "The trustless mode";
-// docs/functions.md, "Trustless games"). It builds on package player: a
-// [Client] joins with a fresh hash chain and Ed25519 key, keeps the seat's
-// secrets in a file its caller names (written before any link leaves the
-// process, with the index and digest it reveals, so that a crash can
-// never make it reveal two links for one index, nor lose its chain), and
-// watches the game through a [Watcher] (a Firestore listener on the real
-// store, package client/fswatch; a [Poller] of getView where there is
-// none). It replays and checks every event as it arrives (player.Follower:
-// every signature, link, R_v and draw), requires the game document the
-// server shows to be the state its own replay makes and every reveal
-// marker to be signed by its seat over the action the log has pending,
-// and reveals only what it has checked. When the server shows something
-// the log does not make, it stops with a [*Lie] that says what diverged;
-// when it aborts the game naming this seat as missing a round whose
-// reveal it acknowledged, with a [*Dropped] that cites the
-// acknowledgement.
+// Package dungeonclient is a player's side of a trustless game of the
+// dungeon played through the Cloud Functions (docs/fairness.md, "The
+// trustless mode"; docs/functions.md, "Trustless games"). It builds on
+// package player and calls the functions through package client's
+// Functions: a [Client] joins with a fresh hash chain and Ed25519 key,
+// keeps the seat's secrets in a file its caller names (written before any
+// link leaves the process, with the index and digest it reveals, so that
+// a crash can never make it reveal two links for one index, nor lose its
+// chain), and watches the game through a [Watcher] (a Firestore listener
+// on the real store, package dungeonclient/fswatch; a [Poller] of getView
+// where there is none). It replays and checks every event as it arrives
+// (player.Follower: every signature, link, R_v and draw), requires the
+// game document the server shows to be the state its own replay makes and
+// every reveal marker to be signed by its seat over the action the log
+// has pending, and reveals only what it has checked. When the server
+// shows something the log does not make, it stops with a [*client.Lie]
+// that says what diverged; when it aborts the game naming this seat as
+// missing a round whose reveal it acknowledged, with a [*Dropped] that
+// cites the acknowledgement.
 //
 // [Client.Play] plays a whole game with a bot policy: the bots play
-// trustless games through the functions with it.
-//
-// A [Table] is a player's side of a table game (table.go: Pig, Kuhn
-// poker, Leduc hold'em through createGame, joinGame, startGame, act and
-// getView): idempotent action ids kept across retries, refusals by the
-// table's codes, and a view that shows the seat its own private part.
-package client
+// trustless games through the functions with it. A table game's player
+// is package client's Table.
+package dungeonclient
 
 import (
 	"bytes"
@@ -35,6 +32,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
@@ -46,7 +44,7 @@ import (
 type Config struct {
 	// Functions calls the functions as the player (its Token gives the
 	// player's ID token).
-	Functions *Functions
+	Functions *client.Functions
 	// UID is the player's uid (the one its ID token carries).
 	UID string
 	// GameID is the game.
@@ -67,31 +65,10 @@ type Config struct {
 	// ServerKey, if set, is the server's published Ed25519 key for
 	// acknowledgements: every reveal the server answers with success must
 	// come with its signature by that key (service.Config.AckKey), or the
-	// client stops with a *Lie. Nil: acknowledgements are not signed (and
-	// prove nothing to a third party).
+	// client stops with a *client.Lie. Nil: acknowledgements are not
+	// signed (and prove nothing to a third party).
 	ServerKey ed25519.PublicKey
 }
-
-// Lie is what a client found the server showing that the public log,
-// replayed and checked from nothing but public data, does not make: an
-// event the replay does not make (another die, card or draw; an action no
-// seat signed; a link that is not its chain's), a past event changed, a
-// game document other than the replay's (another index asked for, a
-// pending action replaced), a reveal marker not signed by its seat or
-// signed over another action (the seats shown different games). The
-// client stops revealing; the player should be told What. Err, when not
-// nil, is the check's own error carrying the evidence (at a table, a
-// *trustseat.SplitView with the two digests, or a *trustseat.ForgedMarker),
-// which errors.As reaches through the Lie.
-type Lie struct {
-	What string
-	Err  error
-}
-
-func (l *Lie) Error() string { return "client: the server lies: " + l.What }
-
-// Unwrap is the evidence Err, nil when none.
-func (l *Lie) Unwrap() error { return l.Err }
 
 // Client is one seat of a trustless game. Not safe for concurrent use.
 type Client struct {
@@ -105,7 +82,7 @@ type Client struct {
 	marks []store.Mark   // the open round's markers as last shown
 	seen  [][]byte       // every event read, as JSON (index seq-1)
 	sent  uint32         // the last index whose reveal the server acknowledged
-	err   error          // a *Lie, once found
+	err   error          // a *client.Lie, once found
 }
 
 func (c *Client) retry() time.Duration {
@@ -158,7 +135,7 @@ func Join(ctx context.Context, cfg Config, seat int, class engine.Class, keepSmo
 			data["keepSmokeBomb"] = true
 		}
 		err = c.call(ctx, "joinGame", data, nil)
-		var ce *CallError
+		var ce *client.CallError
 		if errors.As(err, &ce) && ce.Code == string(engine.CodeStaleVersion) && tries < 20 {
 			if err := cfg.Functions.Call(ctx, "getView", map[string]any{"gameId": cfg.GameID}, &v); err != nil {
 				return nil, err
@@ -247,7 +224,7 @@ func (c *Client) Sync(ctx context.Context) error {
 }
 
 func (c *Client) lie(format string, args ...any) error {
-	c.err = &Lie{What: fmt.Sprintf(format, args...)}
+	c.err = &client.Lie{What: fmt.Sprintf(format, args...)}
 	return c.err
 }
 

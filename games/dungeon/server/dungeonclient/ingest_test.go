@@ -1,9 +1,11 @@
-package client
+package dungeonclient
 
 import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/fairboard/fairboard/client"
 
 	"github.com/stretchr/testify/require"
 
@@ -58,7 +60,7 @@ func seated(t *testing.T, seat *player.Seat) *Client {
 
 func requireLie(t *testing.T, err error, want string) {
 	t.Helper()
-	var l *Lie
+	var l *client.Lie
 	require.True(t, errors.As(err, &l), "%v", err)
 	require.Contains(t, l.What, want)
 }

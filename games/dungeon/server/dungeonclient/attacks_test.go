@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/internal/checks"
 )
 
@@ -94,8 +95,8 @@ func (f refuser) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // TestDroppedThenBlamed: the server answers p2's reveal of an index with
 // success (the staged reveal's answer), drops it, and, once the others
 // have revealed, aborts the round at its deadline naming p2 as missing.
-// p2's client stops with a *client.Dropped (a lie too) that cites the
-// acknowledgement: the index, the digest it revealed for, the call and
+// p2's client stops with a *dungeonclient.Dropped (a lie too) that cites
+// the acknowledgement: the index, the digest it revealed for, the call and
 // when it was answered; the other seats see a game aborted by a staller
 // (they cannot tell). The controls: the same abort of a seat whose reveal
 // the server refused (never acknowledged) is an abort its client accepts;
@@ -138,7 +139,7 @@ func TestDroppedThenBlamed(t *testing.T) {
 			require.Equal(t, []string{"p2"}, abort.Trust.Missing, "the server blames p2")
 			require.NoError(t, errs[0], "p1 sees an abort")
 			require.NoError(t, errs[2], "p3 sees an abort")
-			var dropped *client.Dropped
+			var dropped *dungeonclient.Dropped
 			if !tc.acked {
 				require.NoError(t, errs[1], "a seat the server never acknowledged has nothing to show")
 				require.False(t, errors.As(errs[1], &dropped))

@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 )
 
 // sleeper sleeps whenever it may and otherwise plays as cautious: after a
@@ -58,19 +59,19 @@ func TestActWithItsRevealRefusedThenSentAgain(t *testing.T) {
 	defer cancel()
 	require.NoError(t, devFunctions(url, "p1").Call(ctx, "createGame", map[string]any{"gameId": "tl-double", "mode": "trustless"}, nil))
 	dir := t.TempDir()
-	cfg := func(uid string) client.Config {
-		return client.Config{Functions: devFunctions(url, uid), UID: uid, GameID: "tl-double",
+	cfg := func(uid string) dungeonclient.Config {
+		return dungeonclient.Config{Functions: devFunctions(url, uid), UID: uid, GameID: "tl-double",
 			SecretsFile: filepath.Join(dir, uid+".json"), Retry: 10 * time.Millisecond, PollEvery: 5 * time.Millisecond}
 	}
-	cs := make([]*client.Client, 2)
+	cs := make([]*dungeonclient.Client, 2)
 	for i := range cs {
-		c, err := client.Join(ctx, cfg(policy.UID(i)), i, engine.Classes[i], false)
+		c, err := dungeonclient.Join(ctx, cfg(policy.UID(i)), i, engine.Classes[i], false)
 		require.NoError(t, err)
 		cs[i] = c
 	}
 	errs := make(chan error, 2)
 	var wg sync.WaitGroup
-	play := func(c *client.Client, pol policy.Policy) {
+	play := func(c *dungeonclient.Client, pol policy.Policy) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -91,7 +92,7 @@ func TestActWithItsRevealRefusedThenSentAgain(t *testing.T) {
 	who := first.a.Actor
 	// The stopped seat's client, resumed from its file, with a policy that
 	// would sleep where the first chose to move.
-	r, err := client.Resume(ctx, cfg(who))
+	r, err := dungeonclient.Resume(ctx, cfg(who))
 	require.NoError(t, err)
 	play(r, sleeper{})
 	wg.Wait()

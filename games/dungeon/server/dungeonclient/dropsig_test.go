@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng/trustless"
 )
@@ -103,9 +103,9 @@ func (f signer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // TestDroppedThenBlamedSigned: TestDroppedThenBlamed where the server
 // signs its acknowledgements and p2's client pins its key: p2's client
-// stops with a *client.Dropped whose acknowledgement carries the
+// stops with a *dungeonclient.Dropped whose acknowledgement carries the
 // server's signature, which a third party who knows the published key
-// checks (client.VerifyAck) and which fails under another key, for
+// checks (dungeonclient.VerifyAck) and which fails under another key, for
 // another player, or with the index changed (the controls). Its positive
 // control: with the client's comparison of the abort with the
 // acknowledgement it holds switched off (checks.AckHeld), p2's client
@@ -120,18 +120,18 @@ func TestDroppedThenBlamedSigned(t *testing.T) {
 		cs, errs, target := playSigned(t, key, pub)
 		require.NoError(t, errs[0])
 		require.NoError(t, errs[2])
-		var dropped *client.Dropped
+		var dropped *dungeonclient.Dropped
 		require.ErrorAs(t, errs[1], &dropped, "p2's client")
 		require.Equal(t, target, dropped.Ack.Index)
 		require.NotNil(t, dropped.Ack.Server, "the acknowledgement is signed")
 		require.Contains(t, dropped.Error(), dropped.Ack.Server.Signature, "and the error cites the signature")
 		t.Log(dropped.Error())
-		require.True(t, client.VerifyAck(pub, "tl-double", "p2", &dropped.Ack), "a third party checks it with the published key")
-		require.False(t, client.VerifyAck(other, "tl-double", "p2", &dropped.Ack), "not under another key")
-		require.False(t, client.VerifyAck(pub, "tl-double", "p1", &dropped.Ack), "not for another player")
+		require.True(t, dungeonclient.VerifyAck(pub, "tl-double", "p2", &dropped.Ack), "a third party checks it with the published key")
+		require.False(t, dungeonclient.VerifyAck(other, "tl-double", "p2", &dropped.Ack), "not under another key")
+		require.False(t, dungeonclient.VerifyAck(pub, "tl-double", "p1", &dropped.Ack), "not for another player")
 		moved := dropped.Ack
 		moved.Index++
-		require.False(t, client.VerifyAck(pub, "tl-double", "p2", &moved), "not for another index")
+		require.False(t, dungeonclient.VerifyAck(pub, "tl-double", "p2", &moved), "not for another index")
 		require.Equal(t, dropped.Ack, *cs[1].LastAck())
 	})
 	t.Run("signed without AckHeld", func(t *testing.T) {
@@ -139,13 +139,13 @@ func TestDroppedThenBlamedSigned(t *testing.T) {
 		cs, errs, target := playSigned(t, key, pub)
 		require.NoError(t, errs[0])
 		require.NoError(t, errs[2])
-		var dropped *client.Dropped
+		var dropped *dungeonclient.Dropped
 		require.False(t, errors.As(errs[1], &dropped), "with AckHeld off, p2's client names no drop: %v", errs[1])
 		require.NoError(t, errs[1], "with AckHeld off, p2's client takes the abort")
 		held := cs[1].LastAck()
 		require.NotNil(t, held)
 		require.Equal(t, target, held.Index, "though it holds the acknowledgement of the index it is blamed for")
-		require.True(t, client.VerifyAck(pub, "tl-double", "p2", held), "signed by the server's key")
+		require.True(t, dungeonclient.VerifyAck(pub, "tl-double", "p2", held), "signed by the server's key")
 	})
 }
 
@@ -153,7 +153,7 @@ func TestDroppedThenBlamedSigned(t *testing.T) {
 // the double behind signer (which signs with key, and drops p2's reveal
 // of the index it returns), p2's client pinning pub. It returns the
 // clients and their errors once every one has stopped.
-func playSigned(t *testing.T, key ed25519.PrivateKey, pub ed25519.PublicKey) ([]*client.Client, []error, uint32) {
+func playSigned(t *testing.T, key ed25519.PrivateKey, pub ed25519.PublicKey) ([]*dungeonclient.Client, []error, uint32) {
 	t.Helper()
 	d, _ := newDouble(t)
 	var target atomic.Uint32
@@ -165,15 +165,15 @@ func playSigned(t *testing.T, key ed25519.PrivateKey, pub ed25519.PublicKey) ([]
 	defer cancel()
 	require.NoError(t, devFunctions(srv.URL, "p1").Call(ctx, "createGame", map[string]any{"gameId": "tl-double", "mode": "trustless"}, nil))
 	ss, dir := seats(3), t.TempDir()
-	cs := make([]*client.Client, 3)
+	cs := make([]*dungeonclient.Client, 3)
 	for i := range 3 {
 		uid := policy.UID(i)
-		cfg := client.Config{Functions: devFunctions(srv.URL, uid), UID: uid, GameID: "tl-double",
+		cfg := dungeonclient.Config{Functions: devFunctions(srv.URL, uid), UID: uid, GameID: "tl-double",
 			SecretsFile: filepath.Join(dir, uid+".json"), Retry: 10 * time.Millisecond, PollEvery: 5 * time.Millisecond}
 		if uid == "p2" {
 			cfg.ServerKey = pub
 		}
-		c, err := client.Join(ctx, cfg, i, ss[i].Class, false)
+		c, err := dungeonclient.Join(ctx, cfg, i, ss[i].Class, false)
 		require.NoError(t, err)
 		cs[i] = c
 	}

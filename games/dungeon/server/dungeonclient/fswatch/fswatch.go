@@ -1,9 +1,9 @@
-// Package fswatch is a client.Watcher on the real store: Firestore
+// Package fswatch is a dungeonclient.Watcher on the real store: Firestore
 // listeners on a game's document and on its open round's reveal markers,
 // as the player, with the player's Firebase ID token, under the security
 // rules (firestore.rules: a seated player reads exactly these), and the
 // log read as it grows. It is what a client uses where it can reach
-// Firestore; client.Poller is the fallback.
+// Firestore; dungeonclient.Poller is the fallback.
 //
 // Each snapshot of the game document is followed by one query of the log
 // documents after the last one read (the commit that changed the game
@@ -35,8 +35,8 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 )
@@ -338,12 +338,12 @@ func (w *Watcher) listenRound(r uint32) {
 	}()
 }
 
-// Next implements client.Watcher: it waits until something new has come
-// since the last Update (and the game document has), then gives the game
-// document, every event after seq after, and the open round's markers.
+// Next implements dungeonclient.Watcher: it waits until something new
+// has come since the last Update (and the game document has), then gives
+// the game document, every event after seq after, and the open round's markers.
 // After every Stale of silence it reads them itself (see the package
 // doc).
-func (w *Watcher) Next(ctx context.Context, after uint64) (*client.Update, error) {
+func (w *Watcher) Next(ctx context.Context, after uint64) (*dungeonclient.Update, error) {
 	stale := time.NewTimer(w.stale)
 	defer stale.Stop()
 	for {
@@ -356,7 +356,7 @@ func (w *Watcher) Next(ctx context.Context, after uint64) (*client.Update, error
 		if w.gen != w.given && w.state != nil {
 			w.given = w.gen
 			st := *w.state
-			up := &client.Update{State: &st}
+			up := &dungeonclient.Update{State: &st}
 			if after < uint64(len(w.events)) {
 				up.Events = slices.Clone(w.events[after:])
 			}
@@ -383,8 +383,8 @@ func (w *Watcher) Next(ctx context.Context, after uint64) (*client.Update, error
 	}
 }
 
-// Close implements client.Watcher: it stops the listeners and closes the
-// connection.
+// Close implements dungeonclient.Watcher: it stops the listeners and
+// closes the connection.
 func (w *Watcher) Close() error {
 	w.cancel()
 	w.wg.Wait()

@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"crypto/ed25519"
@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/internal/checks"
@@ -39,7 +40,7 @@ import (
 // split (MarkDigest's positive control) waits for the round for ever: once
 // every client has read the markers and asked again three times, the play
 // is stopped. It returns the index split (0 until then) and the victim.
-func splitMidGame(d *double, split bool) (func([]*client.Client), *uint32, *string) {
+func splitMidGame(d *double, split bool) (func([]*dungeonclient.Client), *uint32, *string) {
 	keys := map[string]ed25519.PrivateKey{}
 	var target uint32
 	var victim string
@@ -135,7 +136,7 @@ func splitMidGame(d *double, split bool) (func([]*client.Client), *uint32, *stri
 		}
 		return true
 	}
-	return func(cs []*client.Client) {
+	return func(cs []*dungeonclient.Client) {
 		for _, c := range cs {
 			sec := c.Seat().Secrets()
 			keys[sec.UID] = ed25519.NewKeyFromSeed(sec.KeySeed[:])

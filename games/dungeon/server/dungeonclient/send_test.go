@@ -1,4 +1,4 @@
-package client
+package dungeonclient
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fairboard/fairboard/client"
 
 	"github.com/stretchr/testify/require"
 
@@ -53,7 +55,7 @@ func scriptedClient(t *testing.T, s *scripted) *Client {
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
 	return newClient(Config{GameID: "g", UID: "p2", Retry: time.Millisecond, SecretsFile: filepath.Join(t.TempDir(), "p2.json"),
-		Functions: &Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return "t", nil }}})
+		Functions: &client.Functions{Base: srv.URL, Token: func(context.Context) (string, error) { return "t", nil }}})
 }
 
 // TestSendRevealCountsWhatTheServerTook: a reveal the server took (or
@@ -102,7 +104,7 @@ func TestCallSendsAgainWhileRetryable(t *testing.T) {
 
 	s = &scripted{answers: []any{refusal("FAILED_PRECONDITION", "pending")}}
 	cl = scriptedClient(t, s)
-	var ce *CallError
+	var ce *client.CallError
 	require.True(t, errors.As(cl.call(context.Background(), "act", map[string]any{}, nil), &ce))
 	require.Len(t, s.calls, 1, "not retryable: sent once")
 

@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/internal/checks"
 )
@@ -19,25 +20,25 @@ import (
 // trustless game on the functions at s, has p1 start it and p2 reveal the
 // start's index: it returns p2's client, its configuration and the
 // reveal's error.
-func revealOnce(t *testing.T, s *memServer, pinned ed25519.PublicKey) (*client.Client, client.Config, error) {
+func revealOnce(t *testing.T, s *memServer, pinned ed25519.PublicKey) (*dungeonclient.Client, dungeonclient.Config, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	require.NoError(t, devFunctions(s.url, "p1").Call(ctx, "createGame", map[string]any{"gameId": "tl-acksig", "mode": "trustless"}, nil))
 	dir := t.TempDir()
 	ss := seats(2)
-	var cs []*client.Client
-	cfg := func(uid string) client.Config {
-		return client.Config{Functions: devFunctions(s.url, uid), UID: uid, GameID: "tl-acksig",
+	var cs []*dungeonclient.Client
+	cfg := func(uid string) dungeonclient.Config {
+		return dungeonclient.Config{Functions: devFunctions(s.url, uid), UID: uid, GameID: "tl-acksig",
 			SecretsFile: filepath.Join(dir, uid+".json"), PollEvery: 5 * time.Millisecond, ServerKey: pinned}
 	}
 	for i, uid := range []string{"p1", "p2"} {
-		c, err := client.Join(ctx, cfg(uid), i, ss[i].Class, false)
+		c, err := dungeonclient.Join(ctx, cfg(uid), i, ss[i].Class, false)
 		require.NoError(t, err)
 		t.Cleanup(func() { c.Close() })
 		cs = append(cs, c)
 	}
-	syncUntil := func(c *client.Client, ok func(p *engine.Public) bool) {
+	syncUntil := func(c *dungeonclient.Client, ok func(p *engine.Public) bool) {
 		for !c.Consistent() || !ok(&c.Game().Public) {
 			require.NoError(t, c.Sync(ctx))
 		}
@@ -74,9 +75,9 @@ func TestSignedAcknowledgements(t *testing.T) {
 		require.NotNil(t, a)
 		require.NotNil(t, a.Server, "the server's signature is kept with the acknowledgement")
 		require.EqualValues(t, 1, a.Index)
-		require.True(t, client.VerifyAck(pub, "tl-acksig", "p2", a))
+		require.True(t, dungeonclient.VerifyAck(pub, "tl-acksig", "p2", a))
 		// A restart keeps it: it is in the secrets file.
-		back, err := client.Resume(context.Background(), cfg)
+		back, err := dungeonclient.Resume(context.Background(), cfg)
 		require.NoError(t, err)
 		t.Cleanup(func() { back.Close() })
 		require.JSONEq(t, string(mustJSON(t, a)), string(mustJSON(t, back.LastAck())))
@@ -104,7 +105,7 @@ func TestSignedAcknowledgements(t *testing.T) {
 		a := c.LastAck()
 		require.NotNil(t, a)
 		require.NotNil(t, a.Server)
-		require.False(t, client.VerifyAck(pub, "tl-acksig", "p2", a), "kept, though not the published key's")
+		require.False(t, dungeonclient.VerifyAck(pub, "tl-acksig", "p2", a), "kept, though not the published key's")
 	})
 	t.Run("absent without AckSignature", func(t *testing.T) {
 		checks.Off(t, checks.AckSignature)

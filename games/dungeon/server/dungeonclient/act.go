@@ -1,7 +1,7 @@
 // The seat's moves: its reveals, its actions through the functions, and
 // a whole game played with a bot policy.
 
-package client
+package dungeonclient
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 )
@@ -84,7 +85,7 @@ func (c *Client) sendReveal(ctx context.Context, a *engine.Action) error {
 		"seat": a.Seat, "index": a.Index, "link": a.Link, "digest": a.Digest, "transcript": a.Transcript, "signature": a.Signature}
 	var res Result
 	err := c.call(ctx, "reveal", data, &res)
-	var ce *CallError
+	var ce *client.CallError
 	code := ""
 	if errors.As(err, &ce) {
 		switch engine.Code(ce.Code) {
@@ -108,7 +109,7 @@ func (c *Client) call(ctx context.Context, name string, data, res any) error {
 	pause := c.retry()
 	for {
 		err := c.cfg.Functions.Call(ctx, name, data, res)
-		var ce *CallError
+		var ce *client.CallError
 		if !errors.As(err, &ce) || !ce.Retryable() {
 			return err
 		}
@@ -178,7 +179,7 @@ func (c *Client) Act(ctx context.Context, a engine.Action) (*Result, error) {
 			"transcript": rv.Transcript, "signature": rv.Signature}
 	}
 	err := c.call(ctx, "act", data, &res)
-	var ce *CallError
+	var ce *client.CallError
 	switch {
 	case err == nil && rv != nil:
 		c.sent = rv.Index
@@ -205,9 +206,10 @@ type Policy interface {
 // server shows, checked, it reveals for a pending round, and acts when
 // the checked game awaits this player. start, if not nil, is asked (by
 // the owner's client) in the lobby whether to start now. It returns nil
-// when the game has finished (won, abandoned or aborted), a *Lie when the
-// server lied (a *Dropped when it aborted the game blaming this seat for a
-// round whose reveal it had acknowledged), or the error that stopped it.
+// when the game has finished (won, abandoned or aborted), a *client.Lie
+// when the server lied (a *Dropped when it aborted the game blaming this
+// seat for a round whose reveal it had acknowledged), or the error that
+// stopped it.
 func (c *Client) Play(ctx context.Context, policy Policy, start func(p *engine.Public) bool) error {
 	for {
 		// Nothing new for a while: look again at what the client owes
@@ -255,7 +257,7 @@ const resync = 5 * time.Second
 // moved on meanwhile (the next Sync shows where it is); any other error
 // stops the play.
 func (c *Client) tolerate(_ *Result, err error) error {
-	var ce *CallError
+	var ce *client.CallError
 	if errors.As(err, &ce) {
 		switch engine.Code(ce.Code) {
 		case engine.CodeStaleVersion, engine.CodePending, engine.CodeNotYourTurn, engine.CodeGameOver, engine.CodeWrongStep:

@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/export"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
@@ -82,7 +83,7 @@ func seats(n int) []bot.Seat {
 // its own secrets file under dir and the watcher watch makes, nil for a
 // Poller) and plays it to its end, every client concurrently; it returns
 // the clients.
-func playAll(t *testing.T, base, gameID string, n int, dir string, deadlineMs int64, watch func(uid string) func(context.Context) (client.Watcher, error)) []*client.Client {
+func playAll(t *testing.T, base, gameID string, n int, dir string, deadlineMs int64, watch func(uid string) func(context.Context) (dungeonclient.Watcher, error)) []*dungeonclient.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -93,15 +94,15 @@ func playAll(t *testing.T, base, gameID string, n int, dir string, deadlineMs in
 	}
 	require.NoError(t, owner.Call(ctx, "createGame", create, nil))
 	ss := seats(n)
-	cs := make([]*client.Client, n)
+	cs := make([]*dungeonclient.Client, n)
 	for i := range n {
 		uid := policy.UID(i)
-		cfg := client.Config{Functions: devFunctions(base, uid), UID: uid, GameID: gameID,
+		cfg := dungeonclient.Config{Functions: devFunctions(base, uid), UID: uid, GameID: gameID,
 			SecretsFile: filepath.Join(dir, uid+".json"), Retry: 20 * time.Millisecond, PollEvery: 10 * time.Millisecond}
 		if watch != nil {
 			cfg.Watch = watch(uid)
 		}
-		c, err := client.Join(ctx, cfg, i, ss[i].Class, false)
+		c, err := dungeonclient.Join(ctx, cfg, i, ss[i].Class, false)
 		require.NoError(t, err, "join %s", uid)
 		t.Cleanup(func() { c.Close() })
 		cs[i] = c
@@ -183,8 +184,8 @@ func (c *crashOnReveal) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // TestRestartFromTheSecretsFile: a client that dies after writing its
 // secrets file and before its link leaves comes back from the file alone
-// (client.Resume: the chain and the key from the file, the game followed
-// again from its first event), sends that very reveal (the same index,
+// (dungeonclient.Resume: the chain and the key from the file, the game
+// followed again from its first event), sends that very reveal (the same index,
 // digest and link) and plays the game to its end with the others; the
 // file is its owner's only and names the index and digest it revealed.
 func TestRestartFromTheSecretsFile(t *testing.T) {
@@ -193,21 +194,21 @@ func TestRestartFromTheSecretsFile(t *testing.T) {
 	require.NoError(t, devFunctions(s.url, "p1").Call(ctx, "createGame", map[string]any{"gameId": "tl-restart", "mode": "trustless"}, nil))
 	dir := t.TempDir()
 	ss := seats(3)
-	cfg := func(uid string) client.Config {
-		return client.Config{Functions: devFunctions(s.url, uid), UID: uid, GameID: "tl-restart",
+	cfg := func(uid string) dungeonclient.Config {
+		return dungeonclient.Config{Functions: devFunctions(s.url, uid), UID: uid, GameID: "tl-restart",
 			SecretsFile: filepath.Join(dir, uid+".json"), Retry: 10 * time.Millisecond, PollEvery: 5 * time.Millisecond}
 	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	p2ctx, crash := context.WithCancel(pctx)
 	crasher := &crashOnReveal{cancel: crash, done: make(chan struct{})}
-	var cs []*client.Client
+	var cs []*dungeonclient.Client
 	for i := range 3 {
 		c := cfg(policy.UID(i))
 		if i == 1 {
 			c.Functions.HTTP = &http.Client{Transport: crasher}
 		}
-		cl, err := client.Join(ctx, c, i, ss[i].Class, false)
+		cl, err := dungeonclient.Join(ctx, c, i, ss[i].Class, false)
 		require.NoError(t, err)
 		cs = append(cs, cl)
 	}
@@ -250,7 +251,7 @@ func TestRestartFromTheSecretsFile(t *testing.T) {
 		require.NotEqual(t, "p2", a.Actor)
 	}
 	// p2 comes back from its file and sends the same reveal.
-	back, err := client.Resume(ctx, cfg("p2"))
+	back, err := dungeonclient.Resume(ctx, cfg("p2"))
 	require.NoError(t, err)
 	wg.Add(1)
 	go func() {

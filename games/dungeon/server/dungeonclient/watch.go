@@ -1,4 +1,4 @@
-package client
+package dungeonclient
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 )
@@ -33,7 +34,7 @@ type Watcher interface {
 // with the last seq the client has, every Every (0: 250 ms) until the
 // answer differs from the last it delivered.
 type Poller struct {
-	F      *Functions
+	F      *client.Functions
 	GameID string
 	Every  time.Duration
 
@@ -65,7 +66,7 @@ func (p *Poller) Next(ctx context.Context, after uint64) (*Update, error) {
 			v.State, v.Events, v.More, v.Reveals = more.State, more.Events, more.More, more.Reveals
 		}
 		if err != nil {
-			if ce, ok := err.(*CallError); ok && ce.Retryable() {
+			if ce, ok := err.(*client.CallError); ok && ce.Retryable() {
 				continue
 			}
 			return nil, fmt.Errorf("client: getView: %w", err)

@@ -1,4 +1,4 @@
-package client
+package dungeonclient
 
 import (
 	"crypto/ed25519"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng/trustless"
@@ -43,14 +44,14 @@ type Ack struct {
 	// against Config.ServerKey (nil: the server signed none, or the
 	// client pins no key). Signed, the acknowledgement convinces a third
 	// party who knows the published key; unsigned, only the seat.
-	Server *ServerAck `json:"server,omitempty"`
+	Server *client.ServerAck `json:"server,omitempty"`
 }
 
 // Dropped is what a client found when the server aborted the game naming
 // this seat as missing the round of an index whose reveal it had
 // acknowledged: it took the reveal, then dropped it. The client stops; the
 // player should be told, with the acknowledgement. It is a lie too
-// (errors.As finds a *Lie in it).
+// (errors.As finds a *client.Lie in it).
 type Dropped struct {
 	Ack Ack
 	// AbortedAt is the abort's time (the server's, unix ms), Reason its
@@ -64,7 +65,7 @@ func (d *Dropped) Error() string { return d.lie().Error() }
 // Unwrap is the lie it is.
 func (d *Dropped) Unwrap() error { return d.lie() }
 
-func (d *Dropped) lie() *Lie {
+func (d *Dropped) lie() *client.Lie {
 	how := "answered success"
 	if d.Ack.Code != "" {
 		how = "answered " + d.Ack.Code
@@ -72,7 +73,7 @@ func (d *Dropped) lie() *Lie {
 	if d.Ack.Server != nil {
 		how += fmt.Sprintf(", signed by the server's key at %d: %s", d.Ack.Server.At, d.Ack.Server.Signature)
 	}
-	return &Lie{What: fmt.Sprintf("the server acknowledged this seat's reveal for index %d (digest %s; %s %s %s at version %d, received %s), then aborted the game (%s, at %d) naming this seat as missing that round: it dropped the reveal",
+	return &client.Lie{What: fmt.Sprintf("the server acknowledged this seat's reveal for index %d (digest %s; %s %s %s at version %d, received %s), then aborted the game (%s, at %d) naming this seat as missing that round: it dropped the reveal",
 		d.Ack.Index, d.Ack.Digest, d.Ack.Via, d.Ack.ActionID, how, d.Ack.Version, d.Ack.At.UTC().Format(time.RFC3339Nano), d.Reason, d.AbortedAt)}
 }
 
@@ -110,7 +111,7 @@ func (c *Client) acked(rv *engine.Action, via, actionID string, res *Result, cod
 
 // checkServerAck reports whether sa is the server's signature, by
 // Config.ServerKey, acknowledging this seat's reveal rv.
-func (c *Client) checkServerAck(rv *engine.Action, sa *ServerAck) bool {
+func (c *Client) checkServerAck(rv *engine.Action, sa *client.ServerAck) bool {
 	a := Ack{Seat: rv.Seat, Index: rv.Index, Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature, Server: sa}
 	return VerifyAck(c.cfg.ServerKey, c.cfg.GameID, c.cfg.UID, &a)
 }

@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/session"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/rng"
@@ -83,7 +83,7 @@ func (d *double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if err := callable.DecodeData(req.Data, &q); err != nil {
 				return nil, err
 			}
-			v := &view{View: client.View{State: d.g.Public, Events: slices.Clone(d.log)}}
+			v := &view{View: dungeonclient.View{State: d.g.Public, Events: slices.Clone(d.log)}}
 			for _, s := range d.staged {
 				v.Reveals = append(v.Reveals, store.MarkOf(&s))
 			}
@@ -148,7 +148,7 @@ func (d *double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 					Digest: rv.Digest, Transcript: rv.Transcript, Signature: rv.Signature}); err != nil {
 					return nil, err
 				}
-				return client.Result{Version: d.g.Public.Version, Events: ev}, nil
+				return dungeonclient.Result{Version: d.g.Public.Version, Events: ev}, nil
 			}
 		case "reveal":
 			var q functions.RevealRequest
@@ -158,7 +158,7 @@ func (d *double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			a = engine.Action{Kind: engine.ActReveal, Actor: req.UID, Seat: q.Seat, Index: q.Index, Link: q.Link, Digest: q.Digest,
 				Transcript: q.Transcript, Signature: q.Signature}
 			if d.reveal != nil && d.reveal(d, req.UID, a) {
-				return client.Result{Version: d.g.Public.Version, Events: []engine.Event{}, Staged: true}, nil
+				return dungeonclient.Result{Version: d.g.Public.Version, Events: []engine.Event{}, Staged: true}, nil
 			}
 			return d.stage(a)
 		default:
@@ -169,7 +169,7 @@ func (d *double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return nil, refusal(err)
 		}
 		d.log = append(d.log, ev...)
-		return client.Result{Version: d.g.Public.Version, Events: ev}, nil
+		return dungeonclient.Result{Version: d.g.Public.Version, Events: ev}, nil
 	}).ServeHTTP(w, r)
 }
 
@@ -190,7 +190,7 @@ func (d *double) stage(a engine.Action) (any, error) {
 	}
 	d.staged = append(d.staged, a)
 	if len(d.staged) < len(d.g.Public.Trustless.Seats) {
-		return client.Result{Version: d.g.Public.Version, Events: []engine.Event{}, Staged: true}, nil
+		return dungeonclient.Result{Version: d.g.Public.Version, Events: []engine.Event{}, Staged: true}, nil
 	}
 	for _, s := range d.staged {
 		ev, err := d.apply(&d.g, s)
@@ -200,7 +200,7 @@ func (d *double) stage(a engine.Action) (any, error) {
 		d.log = append(d.log, ev...)
 	}
 	d.staged = nil
-	return client.Result{Version: d.g.Public.Version, Events: []engine.Event{}, Staged: true}, nil
+	return dungeonclient.Result{Version: d.g.Public.Version, Events: []engine.Event{}, Staged: true}, nil
 }
 
 func refusal(err error) error {
@@ -221,7 +221,7 @@ func clonePublic(p *engine.Public) *engine.Public {
 // keeps the events after the reader's seq), and events to send again
 // before them (Resend).
 type view struct {
-	client.View
+	dungeonclient.View
 	Resend []engine.Event
 }
 

@@ -1,4 +1,4 @@
-package client_test
+package dungeonclient_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/session"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
@@ -47,12 +48,12 @@ func TestHostileServerCaught(t *testing.T) {
 		name string
 		// setup sets the lie up; it may return a hook that gets the
 		// clients once they are seated, before they play.
-		setup func(d *double) func(cs []*client.Client)
+		setup func(d *double) func(cs []*dungeonclient.Client)
 		want  string       // in every client's Lie
 		check checks.Check // the check that catches it
 	}
 	lies := []lie{
-		{"laterIndex", func(d *double) func([]*client.Client) {
+		{"laterIndex", func(d *double) func([]*dungeonclient.Client) {
 			d.view = func(d *double, uid string, v *view) {
 				if t := v.State.Trustless; t != nil && t.Pending != nil && t.Pending.Index >= 2 {
 					t.Pending.Index++
@@ -60,7 +61,7 @@ func TestHostileServerCaught(t *testing.T) {
 			}
 			return nil
 		}, "the server asks for index", checks.ShownIndex},
-		{"otherRandomness", func(d *double) func([]*client.Client) {
+		{"otherRandomness", func(d *double) func([]*dungeonclient.Client) {
 			var seq uint64
 			d.view = func(d *double, uid string, v *view) {
 				if r := first(v.Events, 0, func(e *engine.Event) bool { return e.Type == engine.EvRoundRevealed && e.Trust.Index >= 2 }); seq == 0 && r > 0 {
@@ -70,7 +71,7 @@ func TestHostileServerCaught(t *testing.T) {
 			}
 			return nil
 		}, "the replay makes", checks.ReplaySame},
-		{"pastEventChanged", func(d *double) func([]*client.Client) {
+		{"pastEventChanged", func(d *double) func([]*dungeonclient.Client) {
 			d.view = func(d *double, uid string, v *view) {
 				if len(v.Events) > 40 {
 					// Sent again with the next events, changed.
@@ -81,7 +82,7 @@ func TestHostileServerCaught(t *testing.T) {
 			}
 			return nil
 		}, "a past event changed", checks.PastEvent},
-		{"unsignedAction", func(d *double) func([]*client.Client) {
+		{"unsignedAction", func(d *double) func([]*dungeonclient.Client) {
 			var seq uint64
 			_, forger, _ := ed25519.GenerateKey(nil)
 			d.view = func(d *double, uid string, v *view) {
@@ -95,7 +96,7 @@ func TestHostileServerCaught(t *testing.T) {
 			}
 			return nil
 		}, "bad_signature", checks.ActionSignature},
-		{"pendingReplaced", func(d *double) func([]*client.Client) {
+		{"pendingReplaced", func(d *double) func([]*dungeonclient.Client) {
 			d.view = func(d *double, uid string, v *view) {
 				if t := v.State.Trustless; t != nil && t.Pending != nil && t.Pending.Index >= 2 {
 					t.Pending.Digest[0] ^= 1
@@ -154,7 +155,7 @@ func TestHostileServerCaught(t *testing.T) {
 // A client that believes the lie (a positive control) waits for the round
 // for ever: once every client has read the markers and asked again three
 // times, the play is stopped.
-func splitPending(d *double) func([]*client.Client) {
+func splitPending(d *double) func([]*dungeonclient.Client) {
 	var y engine.Action
 	var alt *engine.Game
 	var altLog []engine.Event
@@ -202,7 +203,7 @@ func splitPending(d *double) func([]*client.Client) {
 		}
 		return true
 	}
-	return func(cs []*client.Client) {
+	return func(cs []*dungeonclient.Client) {
 		// p1's second signature, over a start at the version its
 		// client's start is made against (after create and 3 joins).
 		y = engine.Action{Kind: engine.ActStart, Actor: "p1", Version: 4, KeepSmokeBomb: true}
@@ -223,7 +224,7 @@ func mustStream(t *testing.T, g *engine.Game, a *engine.Action) *rng.Stream {
 // playDouble seats n polling clients on the double and plays until every
 // client has stopped (the game's end, a lie, or 60 s); seen, if not nil,
 // gets the clients once they are seated. It returns each client's error.
-func playDouble(t *testing.T, d *double, url string, n int, seen func([]*client.Client)) ([]*client.Client, []error) {
+func playDouble(t *testing.T, d *double, url string, n int, seen func([]*dungeonclient.Client)) ([]*dungeonclient.Client, []error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	d.mu.Lock()
@@ -232,10 +233,10 @@ func playDouble(t *testing.T, d *double, url string, n int, seen func([]*client.
 	require.NoError(t, devFunctions(url, "p1").Call(ctx, "createGame", map[string]any{"gameId": "tl-double", "mode": "trustless"}, nil))
 	ss := seats(n)
 	dir := t.TempDir()
-	cs := make([]*client.Client, n)
+	cs := make([]*dungeonclient.Client, n)
 	for i := range n {
 		uid := policy.UID(i)
-		c, err := client.Join(ctx, client.Config{Functions: devFunctions(url, uid), UID: uid, GameID: "tl-double",
+		c, err := dungeonclient.Join(ctx, dungeonclient.Config{Functions: devFunctions(url, uid), UID: uid, GameID: "tl-double",
 			SecretsFile: filepath.Join(dir, uid+".json"), Retry: 10 * time.Millisecond, PollEvery: 5 * time.Millisecond}, i, ss[i].Class, false)
 		require.NoError(t, err)
 		cs[i] = c
