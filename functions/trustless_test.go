@@ -20,6 +20,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
@@ -42,7 +43,7 @@ func newTLServer(t *testing.T) *tlServer {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s.svc = service.New(service.Config{Store: s.mem, Engine: eng, Logger: quiet, AbortGrace: 2 * time.Second,
 		Now: func() time.Time { return time.UnixMilli(s.ms.Add(1)) }})
-	srv := httptest.NewServer(functions.New(s.svc, functions.InsecureDevVerifier{}, quiet).
+	srv := httptest.NewServer(functions.New(dungeonfn.New(s.svc), functions.InsecureDevVerifier{}, quiet).
 		WithSweep(functions.SweepAuthorizerFunc(func(r *http.Request) error {
 			if r.Header.Get("Authorization") != "Bearer scheduler" {
 				return errors.New("not the scheduler")
@@ -126,7 +127,7 @@ func refused(t *testing.T, err error, status, code string) {
 // callable status, and only bad_stream (a server bug) is INTERNAL.
 func TestEveryCodeHasAStatus(t *testing.T) {
 	for _, c := range engine.Codes {
-		st, ok := functions.CodeStatus[c]
+		st, ok := dungeonfn.CodeStatus[c]
 		require.True(t, ok, "%s has no status", c)
 		require.Equal(t, c == engine.CodeBadStream, st == callable.StatusInternal, "%s is %s", c, st)
 	}
