@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
@@ -121,16 +120,6 @@ func refused(t *testing.T, err error, status, code string) {
 	require.Equal(t, status, e.Status, "%v", e)
 	require.Equal(t, code, e.Details["code"], "%v", e)
 	require.NotEqual(t, "internal error", e.Message)
-}
-
-// TestEveryCodeHasAStatus: every rejection code of the engine has a
-// callable status, and only bad_stream (a server bug) is INTERNAL.
-func TestEveryCodeHasAStatus(t *testing.T) {
-	for _, c := range engine.Codes {
-		st, ok := dungeonfn.CodeStatus[c]
-		require.True(t, ok, "%s has no status", c)
-		require.Equal(t, c == engine.CodeBadStream, st == callable.StatusInternal, "%s is %s", c, st)
-	}
 }
 
 // TestTrustlessRefusalsThroughTheFunctions forces every rejection of the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	_ "github.com/fairboard/fairboard/games/dungeon/reducers" // the reference game of engine.NewReference
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
