@@ -4,24 +4,24 @@
 // startGame, act, reveal (a trustless game's reveal rounds), getView, and
 // for checking a game: exportGame, getShuffle and verifyShuffle; the
 // players' names (setName, getName), the lobby's open games
-// (listOpenGames) and rematches (rematch); beside
-// them, the scheduled sweep (sweep.go) that settles games past their
-// deadlines. Each verifies the caller's Firebase ID token
-// (the uid comes from the token, never from the body), decodes the body's
-// data strictly, runs the action through the service (one Firestore
-// transaction) and maps the outcome to a callable status (see
-// docs/functions.md for the table).
+// (listOpenGames) and rematches (rematch); beside them, the scheduled
+// sweep (sweep.go) that settles games past their deadlines. Each verifies
+// the caller's Firebase ID token (the uid comes from the token, never
+// from the body), decodes the body's data strictly, runs the action
+// through its game's path (one Firestore transaction) and maps the
+// outcome to a callable status (see docs/functions.md for the table).
 //
-// Every game of the registry plays through them: the dungeon on its own
-// path ([Dungeon], which the game implements over its service and store),
-// any other game as a table of a
+// Every game of the registry plays through them, and the package imports
+// none: the dungeon on its own path ([Dungeon], dungeon.go, which the game
+// implements over its service and store in
+// games/dungeon/server/dungeonfn), any other game as a table of a
 // tablestore.Store ([API.WithTables], tables.go): createGame names the
 // game, and joinGame, startGame, act and getView go to the table path
 // when their gameId is a table.
 //
-// [API] holds the handlers; deploy.go registers them with the Functions
-// Framework, wired from the environment; cmd/gamectl serve runs them
-// locally.
+// [API] holds the handlers; functions/deploy registers them with the
+// Functions Framework, wired from the environment; cmd/gamectl serve runs
+// them locally. Both build the dungeon's path with games/registry/server.
 package functions
 
 import (
