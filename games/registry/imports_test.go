@@ -116,7 +116,8 @@ func importsOf(t *testing.T) map[string][]string {
 }
 
 // TestOnlyTheWiringImportsAGame: the machinery imports no game; the
-// programs reach the games through the registry alone. The positive
+// programs reach the games through the registry (and its wiring of the
+// tools and of the dungeon's server) alone. The positive
 // control plants imports of the dungeon's engine and rules into match,
 // one of the registry into client, the dungeon's fixtures, sim and
 // service into gamectl, the dungeon's service and export and the
@@ -127,6 +128,7 @@ func importsOf(t *testing.T) map[string][]string {
 func TestOnlyTheWiringImportsAGame(t *testing.T) {
 	imports := importsOf(t)
 	require.Contains(t, imports["web/play/wasm"], "games/registry", "the js/wasm listing is missing")
+	require.Contains(t, imports["functions/deploy"], "games/registry/server/fsserver", "the deployment builds the dungeon's server through its wiring")
 	require.Empty(t, strays(imports))
 
 	planted := map[string][]string{
