@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
@@ -30,7 +31,7 @@ import (
 func tableServer(t *testing.T, ts tablestore.Store) string {
 	t.Helper()
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, AllowSeeded: true, Logger: quiet()})
-	srv := httptest.NewServer(functions.New(svc, functions.InsecureDevVerifier{}, quiet()).WithTables(ts).Mux())
+	srv := httptest.NewServer(functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet()).WithTables(ts).Mux())
 	t.Cleanup(srv.Close)
 	return srv.URL
 }

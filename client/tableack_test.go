@@ -15,6 +15,7 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
@@ -40,7 +41,7 @@ func defOf(name string) game.Definition {
 func ackServer(t *testing.T, key ed25519.PrivateKey) string {
 	t.Helper()
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, Logger: quiet()})
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet()).WithTables(tablestore.NewMemory(registry.Lookup)).WithAckKey(key)
+	api := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet()).WithTables(tablestore.NewMemory(registry.Lookup)).WithAckKey(key)
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return srv.URL

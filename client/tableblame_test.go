@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
@@ -94,7 +95,7 @@ func playUntilHit(t *testing.T, def game.Definition, id string, key ed25519.Priv
 	run.clock.Store(1_770_000_000_000)
 	ds.Store = tablestore.NewMemory(registry.Lookup)
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, Logger: quiet()})
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet()).WithTables(ds).WithAckKey(key).
+	api := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet()).WithTables(ds).WithAckKey(key).
 		WithClock(func() time.Time { return time.UnixMilli(run.clock.Load()) })
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)

@@ -16,6 +16,7 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
@@ -54,7 +55,7 @@ func newTrustRun(t *testing.T, def game.Definition, id string, n int, key ed2551
 		ts = wrap(run.mem)
 	}
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, Logger: quiet()})
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet()).WithTables(ts).WithAckKey(key).
+	api := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet()).WithTables(ts).WithAckKey(key).
 		WithClock(func() time.Time { return time.UnixMilli(run.clock.Load()) })
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)

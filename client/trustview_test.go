@@ -18,6 +18,7 @@ import (
 	"github.com/fairboard/fairboard/client"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
@@ -40,7 +41,7 @@ func newTailCount(t *testing.T) *tailCount {
 	t.Helper()
 	tc := &tailCount{}
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, Logger: quiet()})
-	mux := functions.New(svc, functions.InsecureDevVerifier{}, quiet()).WithTables(tablestore.NewMemory(registry.Lookup)).Mux()
+	mux := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet()).WithTables(tablestore.NewMemory(registry.Lookup)).Mux()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/getView") {
 			body, _ := io.ReadAll(r.Body)

@@ -4,23 +4,24 @@
 // startGame, act, reveal (a trustless game's reveal rounds), getView, and
 // for checking a game: exportGame, getShuffle and verifyShuffle; the
 // players' names (setName, getName), the lobby's open games
-// (listOpenGames) and rematches (rematch); beside
-// them, the scheduled sweep (sweep.go) that settles games past their
-// deadlines. Each verifies the caller's Firebase ID token
-// (the uid comes from the token, never from the body), decodes the body's
-// data strictly, runs the action through the service (one Firestore
-// transaction) and maps the outcome to a callable status (see
-// docs/functions.md for the table).
+// (listOpenGames) and rematches (rematch); beside them, the scheduled
+// sweep (sweep.go) that settles games past their deadlines. Each verifies
+// the caller's Firebase ID token (the uid comes from the token, never
+// from the body), decodes the body's data strictly, runs the action
+// through its game's path (one Firestore transaction) and maps the
+// outcome to a callable status (see docs/functions.md for the table).
 //
-// Every game of the registry plays through them: the dungeon on its own
-// path (the service and its store), any other game as a table of a
+// Every game of the registry plays through them, and the package imports
+// none: the dungeon on its own path ([Dungeon], dungeon.go, which the game
+// implements over its service and store in
+// games/dungeon/server/dungeonfn), any other game as a table of a
 // tablestore.Store ([API.WithTables], tables.go): createGame names the
 // game, and joinGame, startGame, act and getView go to the table path
 // when their gameId is a table.
 //
-// [API] holds the handlers; deploy.go registers them with the Functions
-// Framework, wired from the environment; cmd/gamectl serve runs them
-// locally.
+// [API] holds the handlers; functions/deploy registers them with the
+// Functions Framework, wired from the environment; cmd/gamectl serve runs
+// them locally. Both build the dungeon's path with games/registry/server.
 package functions
 
 import (
@@ -32,11 +33,8 @@ import (
 	"time"
 
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
-	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/tablestore"
 )
 
@@ -49,13 +47,14 @@ var Names = []string{"createGame", "joinGame", "startGame", "act", "reveal", "ge
 // the API's SweepAuthorizer checks ([API.Sweep]).
 const SweepName = "sweep"
 
-// API serves the functions over one service and token verifier.
+// API serves the functions over the dungeon's path and one token
+// verifier.
 type API struct {
-	svc    *service.Service
-	verify callable.TokenVerifier
-	log    *slog.Logger
-	sweep  SweepAuthorizer
-	tables tablestore.Store // nil: the dungeon only (WithTables)
+	dungeon Dungeon
+	verify  callable.TokenVerifier
+	log     *slog.Logger
+	sweep   SweepAuthorizer
+	tables  tablestore.Store // nil: the dungeon only (WithTables)
 	// oneIDSpace: the two stores refuse each other's ids (OneIDSpace).
 	oneIDSpace bool
 	names      names.Store      // the players' names (WithNames; in memory by default)
@@ -69,18 +68,19 @@ type API struct {
 	idle idleLimits
 }
 
-// New returns the API with the token verifier (deploy.AdminVerifier, or
+// New returns the API over the dungeon's path d (games/registry/server
+// builds it) with the token verifier (deploy.AdminVerifier, or
 // InsecureDevVerifier for local development). log may be nil
-// (slog.Default()). It panics if svc or v is nil: a server must choose its
+// (slog.Default()). It panics if d or v is nil: a server must choose its
 // verifier, never fall back to one.
-func New(svc *service.Service, v callable.TokenVerifier, log *slog.Logger) *API {
-	if svc == nil || v == nil {
-		panic("functions.New: a service and a token verifier are required")
+func New(d Dungeon, v callable.TokenVerifier, log *slog.Logger) *API {
+	if d == nil || v == nil {
+		panic("functions.New: the dungeon's path and a token verifier are required")
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	return &API{svc: svc, verify: v, log: log, names: names.NewMemory(), lobby: lobby.NewMemory()}
+	return &API{dungeon: d, verify: v, log: log, names: names.NewMemory(), lobby: lobby.NewMemory()}
 }
 
 // WithSweep sets who may call the sweep ([API.Sweep]); without one it
@@ -89,9 +89,6 @@ func (a *API) WithSweep(auth SweepAuthorizer) *API {
 	a.sweep = auth
 	return a
 }
-
-// Service returns the API's service.
-func (a *API) Service() *service.Service { return a.svc }
 
 // Handler returns the handler of the named function, or nil.
 func (a *API) Handler(name string) http.HandlerFunc {
@@ -138,84 +135,60 @@ func (a *API) Mux() *http.ServeMux {
 	return m
 }
 
-// CreateGame creates a game owned by the caller: data [CreateRequest],
-// result [service.Result] for the dungeon (game absent or "dungeon");
-// for another game [TableCreateRequest], result [TableResult] (the table
-// path, [API.WithTables]); an unknown game is INVALID_ARGUMENT naming the
-// known ones.
+// CreateGame creates a game owned by the caller: for the dungeon (game
+// absent or "dungeon") its own create (Dungeon.Create; data and result:
+// docs/functions.md); for another game [TableCreateRequest], result
+// [TableResult] (the table path, [API.WithTables]); an unknown game is
+// INVALID_ARGUMENT naming the known ones.
 func (a *API) CreateGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "createGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		if name, ok := peek(data, "game"); ok && name != DungeonGame {
 			return a.createTable(ctx, uid, name, data)
 		}
-		var q CreateRequest
-		if err := decodeData(data, &q); err != nil {
-			return nil, err
-		}
-		if !a.oneIDSpace {
-			if name, err := a.tableOf(ctx, data); name != "" || err != nil {
-				if err == nil {
-					err = errAlreadyCreated
+		res, l, err := a.dungeon.Create(ctx, uid, data, func(l Listed) error {
+			if !a.oneIDSpace {
+				if name, err := a.tableOf(ctx, data); name != "" || err != nil {
+					if err == nil {
+						err = errAlreadyCreated
+					}
+					return err
 				}
-				return nil, err
 			}
-		}
-		if err := checkVisibility(q.Visibility); err != nil {
-			return nil, err
-		}
-		mode := q.Mode
-		if mode == "" {
-			mode = string(rng.ModeCrypto)
-		}
-		res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActCreate, Actor: uid, ID: q.ActionID,
-			GameID: q.GameID, Mode: mode, Seed: q.Seed, Audit: q.Audit, ChainLength: q.ChainLength,
-			DeadlineMs: q.DeadlineMs, Openings: q.Openings})
+			return checkVisibility(l.Visibility)
+		})
 		if err != nil {
 			return nil, err
 		}
-		return res, a.list(ctx, uid, q.GameID, DungeonGame, mode, q.Visibility, q.Spectators, a.svc.Rules().MaxPlayers)
+		return res, a.list(ctx, uid, l.GameID, DungeonGame, l.Mode, l.Visibility, l.Spectators, l.Seats)
 	})
 }
 
-// JoinGame seats the caller: data [JoinRequest], result [service.Result]
-// (a table: [TableJoinRequest], [TableResult]). The caller's name
-// (setName, or its default) is copied into the game once it is seated.
+// JoinGame seats the caller: the dungeon's join (Dungeon.Join; a table:
+// [TableJoinRequest], [TableResult]). The caller's name (setName, or its
+// default) is copied into the game once it is seated.
 func (a *API) JoinGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "joinGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		return a.route(ctx, uid, data, func() (any, error) {
-			var q JoinRequest
-			if err := decodeData(data, &q); err != nil {
-				return nil, err
-			}
-			if err := a.reserved(ctx, q.GameID, uid, q.Seat); err != nil {
-				return nil, err
-			}
-			res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActJoin, Actor: uid, ID: q.ActionID,
-				Seat: q.Seat, Class: q.Class, KeepSmokeBomb: q.KeepSmokeBomb, Entropy: q.Entropy,
-				EntropyCommitment: q.EntropyCommitment, ChainHead: q.ChainHead, PublicKey: q.PublicKey,
-				Version: q.Version, Signature: q.Signature})
+			res, gameID, err := a.dungeon.Join(ctx, uid, data, func(gameID string, seat int) error {
+				return a.reserved(ctx, gameID, uid, seat)
+			})
 			if err != nil {
 				return nil, err
 			}
-			a.relist(ctx, q.GameID)
-			return res, a.seatName(ctx, q.GameID, uid)
+			a.relist(ctx, gameID)
+			return res, a.seatName(ctx, gameID, uid)
 		}, a.joinTable)
 	})
 }
 
-// StartGame starts the caller's game (owner only): data [StartRequest],
-// result [service.Result] (a table: [TableStartRequest], [TableResult]).
+// StartGame starts the caller's game (owner only): the dungeon's start
+// (Dungeon.Start; a table: [TableStartRequest], [TableResult]).
 func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "startGame", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		return a.route(ctx, uid, data, func() (any, error) {
-			var q StartRequest
-			if err := decodeData(data, &q); err != nil {
-				return nil, err
-			}
-			res, err := a.svc.Do(ctx, q.GameID, engine.Action{Kind: engine.ActStart, Actor: uid, ID: q.ActionID,
-				Version: q.Version, Signature: q.Signature})
+			res, gameID, err := a.dungeon.Start(ctx, uid, data)
 			if err == nil {
-				a.relist(ctx, q.GameID)
+				a.relist(ctx, gameID)
 			}
 			return res, err
 		}, a.startTable)
@@ -223,27 +196,14 @@ func (a *API) StartGame(w http.ResponseWriter, r *http.Request) {
 }
 
 // Act applies one in-game action by the caller, in a trustless game with
-// its own reveal if it brings one: data [ActRequest], result
-// [service.Result] (a table: [TableActRequest], [TableResult]).
+// its own reveal if it brings one: the dungeon's (Dungeon.Act; a table:
+// [TableActRequest], [TableResult]).
 func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "act", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		return a.route(ctx, uid, data, func() (any, error) {
-			var q ActRequest
-			if err := decodeData(data, &q); err != nil {
-				return nil, err
-			}
-			if !inGame[q.Kind] {
-				return nil, invalid("data.kind must be one of " + inGameKinds)
-			}
-			if q.ActionID == "" {
-				return nil, invalid("actionId is required")
-			}
-			if q.Reveal != nil {
-				return a.svc.DoRevealing(ctx, q.GameID, q.action(uid), q.Reveal.action(uid))
-			}
-			res, err := a.svc.Do(ctx, q.GameID, q.action(uid))
-			if err == nil && q.Kind == engine.ActAbandon {
-				a.relist(ctx, q.GameID)
+			res, gameID, relist, err := a.dungeon.Act(ctx, uid, data)
+			if err == nil && relist {
+				a.relist(ctx, gameID)
 			}
 			return res, err
 		}, a.actTable)
@@ -251,36 +211,30 @@ func (a *API) Act(w http.ResponseWriter, r *http.Request) {
 }
 
 // Reveal stages the caller's chain link for the pending index of a
-// trustless game: data [RevealRequest], result [service.Result] with
-// staged true (the round's events come with the commit that closes it,
-// once every seat has revealed: read them in the log). A trustless
-// table's (routed as the other functions: [TableRevealRequest]) answers
-// [TableResult]: the reveal is applied to the table at once, and the last
-// seat's closes the round in the same commit.
+// trustless game: the dungeon's (Dungeon.Reveal: its result says staged;
+// the round's events come with the commit that closes it, once every
+// seat has revealed: read them in the log). A trustless table's (routed
+// as the other functions: [TableRevealRequest]) answers [TableResult]:
+// the reveal is applied to the table at once, and the last seat's closes
+// the round in the same commit.
 func (a *API) Reveal(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "reveal", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		return a.route(ctx, uid, data, func() (any, error) {
-			var q RevealRequest
-			if err := decodeData(data, &q); err != nil {
-				return nil, err
-			}
-			if q.ActionID == "" {
-				return nil, invalid("actionId is required")
-			}
-			return a.svc.Reveal(ctx, q.GameID, q.action(uid))
+			return a.dungeon.Reveal(ctx, uid, data)
 		}, a.revealTable)
 	})
 }
 
 // GetView returns the game's public state and its log after a seq: data
-// [ViewRequest], result [DungeonView] (a table: [TableView]), with the
-// names copied into the game. Seated players (as the security
-// rules let them read it) and the owner may view their game; while the
-// game is in its lobby any signed-in user may, to see the free seats;
-// once it has started, a spectator of a game open to spectators may
-// (spectating true; its listing read after the game document). Others
-// get NOT_FOUND, as for a game that does not exist, after the game
-// document and the listing are read and before the log is.
+// [ViewRequest], result the dungeon's view (GameView.Answer; a table:
+// [TableView]), with the names copied into the game. Seated players (as
+// the security rules let them read it) and the owner may view their
+// game; while the game is in its lobby any signed-in user may, to see
+// the free seats; once it has started, a spectator of a game open to
+// spectators may (spectating true; its listing read after the game
+// document). Others get NOT_FOUND, as for a game that does not exist,
+// after the game document and the listing are read and before the log
+// is.
 func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 	a.serve(w, r, "getView", func(ctx context.Context, uid string, data json.RawMessage) (any, error) {
 		return a.route(ctx, uid, data, func() (any, error) {
@@ -288,9 +242,9 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			v, err := a.svc.View(ctx, uid, q.GameID, q.AfterSeq)
+			v, err := a.dungeon.View(ctx, uid, q.GameID, q.AfterSeq)
 			spectating := false
-			if isNotFound(err) || err == nil && !isMember(v, uid) {
+			if a.isNotFound(err) || err == nil && !v.Member(uid) {
 				// Not one of its members: a spectator's, if the game is
 				// open to them (the view is the same for everyone); in
 				// its lobby anyone reads it, and a spectator is told so.
@@ -300,7 +254,7 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 				}
 				if l != nil {
 					if err != nil {
-						v, err = a.svc.View(ctx, l.Owner, q.GameID, q.AfterSeq)
+						v, err = a.dungeon.View(ctx, l.Owner, q.GameID, q.AfterSeq)
 					}
 					spectating = true
 				}
@@ -315,7 +269,7 @@ func (a *API) GetView(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return nil, err
 			}
-			return &DungeonView{View: v, Names: ns, Spectating: spectating}, nil
+			return v.Answer(ns, spectating), nil
 		}, a.viewTable)
 	})
 }
@@ -334,14 +288,14 @@ func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			x, err := a.svc.Export(ctx, uid, q.GameID)
-			if isNotFound(err) {
+			x, err := a.dungeon.Export(ctx, uid, q.GameID, false)
+			if a.isNotFound(err) {
 				l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
 				if lerr != nil {
 					return nil, lerr
 				}
 				if l != nil { // a spectator: the export is the same for every member
-					return a.spectatorExport(ctx, l.Owner, q.GameID)
+					return a.dungeon.Export(ctx, l.Owner, q.GameID, true)
 				}
 			}
 			return x, err
@@ -352,7 +306,7 @@ func (a *API) ExportGame(w http.ResponseWriter, r *http.Request) {
 // GetShuffle returns every shuffle of a finished game's deck(s) to one of
 // its seated players or its owner, and to a spectator of a finished game
 // open to spectators (to verify it, as its export): data
-// [ShuffleRequest], result [service.Shuffles] for the dungeon,
+// [ShuffleRequest], result the dungeon's shuffles (Dungeon.Shuffles),
 // [TableShuffles] for a table game (its named decks' shuffles, from its
 // record; routed as exportGame). Refusals as [API.ExportGame]: anyone
 // else gets NOT_FOUND; an unknown deck is INVALID_ARGUMENT
@@ -364,14 +318,14 @@ func (a *API) GetShuffle(w http.ResponseWriter, r *http.Request) {
 			if err := decodeData(data, &q); err != nil {
 				return nil, err
 			}
-			s, err := a.svc.Shuffles(ctx, uid, q.GameID, q.DeckID)
-			if isNotFound(err) {
+			s, err := a.dungeon.Shuffles(ctx, uid, q.GameID, q.DeckID)
+			if a.isNotFound(err) {
 				l, lerr := a.spectate(ctx, q.GameID, DungeonGame)
 				if lerr != nil {
 					return nil, lerr
 				}
 				if l != nil { // a spectator: the shuffles are the same for every member
-					return a.svc.Shuffles(ctx, l.Owner, q.GameID, q.DeckID)
+					return a.dungeon.Shuffles(ctx, l.Owner, q.GameID, q.DeckID)
 				}
 			}
 			return s, err
@@ -388,6 +342,6 @@ func (a *API) VerifyShuffle(w http.ResponseWriter, r *http.Request) {
 		if err := decodeData(data, &q); err != nil {
 			return nil, err
 		}
-		return a.svc.VerifyShuffle(q.Algorithm, q.Seed, q.ClaimedDeck)
+		return a.dungeon.VerifyShuffle(q.Algorithm, q.Seed, q.ClaimedDeck)
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"
@@ -29,7 +30,7 @@ func newServer(t *testing.T, allowSeeded bool) (*functest.Client, *store.Memory)
 	mem := store.NewMemory()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(service.Config{Store: mem, Engine: eng, AllowSeeded: allowSeeded, Logger: quiet})
-	srv := httptest.NewServer(functions.New(svc, functions.InsecureDevVerifier{}, quiet).Mux())
+	srv := httptest.NewServer(functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet).Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}, mem
 }
@@ -322,7 +323,7 @@ func TestProbingLeavesNoMemory(t *testing.T) {
 // docs/functions.md (which deploy exactly functions.Names and playConfig).
 func TestEveryFunctionServedAndDeployed(t *testing.T) {
 	c, _ := newServer(t, true)
-	api := functions.New(service.New(service.Config{Store: store.NewMemory(), Engine: eng}), functions.InsecureDevVerifier{}, nil)
+	api := functions.New(dungeonfn.New(service.New(service.Config{Store: store.NewMemory(), Engine: eng})), functions.InsecureDevVerifier{}, nil)
 	for _, n := range functions.Names {
 		if api.Handler(n) == nil {
 			t.Errorf("%s has no handler", n)

@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"net/http"
+	"slices"
 
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/service"
-	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
@@ -163,18 +161,14 @@ func (a *API) gameOver(ctx context.Context, uid, id string) (bool, error) {
 		}
 		return v.Phase == table.PhaseFinished || v.Seat == table.NoSeat, nil
 	}
-	v, err := a.svc.View(ctx, uid, id, math.MaxInt64)
-	if errors.Is(err, store.ErrNotFound) {
+	g, err := a.dungeon.Game(ctx, uid, id)
+	if a.isNotFound(err) {
 		return true, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	seated := false
-	for _, p := range v.Public.Players {
-		seated = seated || p.UID == uid
-	}
-	return v.Public.Phase == engine.PhaseFinished || !seated, nil
+	return g.Phase == lobby.PhaseFinished || !slices.Contains(g.Players, uid), nil
 }
 
 func quote(s string) string {
@@ -204,14 +198,4 @@ func (a *API) gameNames(ctx context.Context, gameID string) (map[string]string, 
 		return nil, nameErr(err)
 	}
 	return m, nil
-}
-
-// DungeonView is getView's answer for the dungeon: service.View and the
-// names copied into the game, by uid.
-type DungeonView struct {
-	*service.View
-	Names map[string]string `json:"names"`
-	// Spectating is true when the caller reads the game as a spectator
-	// (not in it; the game is open to spectators).
-	Spectating bool `json:"spectating,omitempty"`
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
@@ -35,7 +36,7 @@ func newNamesServer(t *testing.T) *functest.Client {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, AllowSeeded: true, Logger: quiet})
-	api := functions.New(svc, guestVerifier{}, quiet).WithTables(tablestore.NewMemory(registry.Lookup))
+	api := functions.New(dungeonfn.New(svc), guestVerifier{}, quiet).WithTables(tablestore.NewMemory(registry.Lookup))
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}

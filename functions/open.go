@@ -4,14 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"net/http"
 	"time"
 
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/service"
-	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/table"
 	"github.com/fairboard/fairboard/tablestore"
@@ -143,18 +139,12 @@ func (a *API) relist(ctx context.Context, gameID string) {
 	}
 	taken, phase := 0, lobby.PhasePlaying
 	if l.Game == DungeonGame {
-		v, err := a.svc.View(ctx, l.Owner, gameID, math.MaxInt64)
+		g, err := a.dungeon.Game(ctx, l.Owner, gameID)
 		if err != nil {
 			a.log.Warn("relist: the game could not be read", "game", gameID, "err", err)
 			return
 		}
-		taken = len(v.Public.Players)
-		switch v.Public.Phase {
-		case engine.PhaseNone, engine.PhaseLobby:
-			phase = lobby.PhaseLobby
-		case engine.PhaseFinished:
-			phase = lobby.PhaseFinished
-		}
+		taken, phase = len(g.Players), g.Phase
 	} else {
 		v, _, err := tablestore.ViewAfter(ctx, a.tables, gameID, "", noLogNorMoves) // no log read, no trustless move
 		if err != nil {
@@ -209,24 +199,16 @@ func (a *API) spectate(ctx context.Context, gameID, name string) (*lobby.Listing
 }
 
 // isNotFound reports whether err is the answer for a game that does not
-// exist or that the caller may not see.
-func isNotFound(err error) bool {
+// exist or that the caller may not see: a table's not_created, or a
+// dungeon's error that its Classify answers NOT_FOUND.
+func (a *API) isNotFound(err error) bool {
 	var te *table.Error
-	var ee *engine.Error
-	return errors.Is(err, store.ErrNotFound) || errors.As(err, &te) && te.Code == table.CodeNotCreated ||
-		errors.As(err, &ee) && ee.Code == engine.CodeNotCreated
-}
-
-// isMember reports whether uid is in the dungeon game v shows: its owner
-// or one of its players.
-func isMember(v *service.View, uid string) bool {
-	if v.Public.Owner == uid {
+	if err == nil {
+		return false
+	}
+	if errors.As(err, &te) && te.Code == table.CodeNotCreated {
 		return true
 	}
-	for _, p := range v.Public.Players {
-		if p.UID == uid {
-			return true
-		}
-	}
-	return false
+	ce, _ := a.dungeon.Classify(err)
+	return ce != nil && ce.Status == callable.StatusNotFound
 }

@@ -20,7 +20,8 @@ func decodeData(data json.RawMessage, v any) error { return callable.DecodeData(
 
 // serve runs fn over the callable protocol (functions/callable): token
 // verification, the {"data": ...} envelope, and the answer. Errors of the
-// service and store are mapped by classify; those the caller must not see
+// dungeon's path, the tables and the stores are mapped by classifyTable
+// and classify; those the caller must not see
 // are logged here and answered INTERNAL "internal error".
 func (a *API) serve(w http.ResponseWriter, r *http.Request, name string, fn handlerFunc) {
 	callable.Handler(a.verify, func(ctx context.Context, req callable.Request) (any, error) {
@@ -34,7 +35,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, name string, fn hand
 		}
 		f, public := classifyTable(err)
 		if !public {
-			f, public = classify(err)
+			f, public = a.classify(err)
 		}
 		if !public {
 			a.log.Error("function failed", "function", name, "uid", req.UID, "err", err)

@@ -6,13 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"math"
 	"net/http"
 	"time"
 
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/rng"
 	"github.com/fairboard/fairboard/rng/fair"
@@ -49,10 +46,10 @@ func RematchID(old string) string {
 	return "rm" + hex.EncodeToString(sum[:16])
 }
 
-// rematchActionID is the create's action id of every rematch: the
-// create is made once, for the old game's owner, and asked again by
-// every player as a retry.
-const rematchActionID = "rematch"
+// RematchActionID is the create's action id of every rematch (the
+// dungeon's and a table's): the create is made once, for the old game's
+// owner, and asked again by every player as a retry.
+const RematchActionID = "rematch"
 
 // Rematch makes (once: every player's call reaches the same game) the
 // rematch of a finished game for one of its seated players: data
@@ -107,7 +104,7 @@ func (a *API) notSeated(ctx context.Context, gameID, name string, owner bool) er
 	if l != nil {
 		return errNotSeatedRematch
 	}
-	return noSuchGame()
+	return NoSuchGame()
 }
 
 // relisting writes the rematch's listing: link only, spectators as the
@@ -137,53 +134,35 @@ func (a *API) relisting(ctx context.Context, old, newID, name, owner, mode strin
 }
 
 func (a *API) rematchDungeon(ctx context.Context, uid, old string) (any, error) {
-	v, err := a.svc.View(ctx, uid, old, math.MaxInt64)
-	if isNotFound(err) {
+	g, err := a.dungeon.Game(ctx, uid, old)
+	if a.isNotFound(err) {
 		return nil, a.notSeated(ctx, old, DungeonGame, false)
 	}
 	if err != nil {
 		return nil, err
 	}
-	p := v.Public
 	k := -1
-	for i, pl := range p.Players {
-		if pl.UID == uid {
+	for i, pl := range g.Players {
+		if pl == uid {
 			k = i
 		}
 	}
 	if k < 0 {
 		return nil, errNotSeatedRematch
 	}
-	if p.Phase != engine.PhaseFinished {
+	if g.Phase != lobby.PhaseFinished {
 		return nil, errNotFinishedRematch
 	}
-	n := len(p.Players)
-	reserved := make([]string, a.svc.Rules().MaxPlayers)
-	for i, pl := range p.Players {
-		reserved[(i+1)%n] = pl.UID
+	n := len(g.Players)
+	reserved := make([]string, g.Seats)
+	for i, pl := range g.Players {
+		reserved[(i+1)%n] = pl
 	}
 	newID := RematchID(old)
-	if err := a.relisting(ctx, old, newID, DungeonGame, p.Owner, string(p.RNG.Mode), len(reserved), reserved); err != nil {
+	if err := a.relisting(ctx, old, newID, DungeonGame, g.Owner, g.Mode, len(reserved), reserved); err != nil {
 		return nil, err
 	}
-	act := engine.Action{Kind: engine.ActCreate, Actor: p.Owner, ID: rematchActionID, GameID: newID,
-		Mode: string(p.RNG.Mode), Audit: p.RNG.AuditEnabled}
-	switch p.RNG.Mode {
-	case rng.ModeSeeded:
-		act.Seed = newID
-	case rng.ModeTrustless:
-		act.ChainLength, act.DeadlineMs = int(p.Trustless.ChainLength), p.Trustless.DeadlineMs
-	case rng.ModeFair:
-		if f := p.Fairness; f != nil && f.Openings {
-			act.Openings, act.DeadlineMs = true, f.DeadlineMs
-		}
-	}
-	if _, err := a.svc.Do(ctx, newID, act); err != nil {
-		return nil, err
-	}
-	me := p.Players[k]
-	return &RematchResult{GameID: newID, Game: DungeonGame, Mode: string(p.RNG.Mode), Seat: (k + 1) % n,
-		Class: string(me.Class), KeepSmokeBomb: me.KeepSmokeBomb}, nil
+	return a.dungeon.Rematch(ctx, g, k, newID)
 }
 
 func (a *API) rematchTable(ctx context.Context, uid, name, old string) (any, error) {
@@ -206,8 +185,8 @@ func (a *API) rematchTable(ctx context.Context, uid, name, old string) (any, err
 	if err := a.relisting(ctx, old, newID, name, v.Owner, string(v.Mode), n, reserved); err != nil {
 		return nil, err
 	}
-	req := table.CreateRequest{Actor: v.Owner, ActionID: rematchActionID, Mode: v.Mode, Seats: n, Rules: v.Rules, At: a.nowMs(),
-		Audit: v.Audited || a.svc.ForceAudit()}
+	req := table.CreateRequest{Actor: v.Owner, ActionID: RematchActionID, Mode: v.Mode, Seats: n, Rules: v.Rules, At: a.nowMs(),
+		Audit: v.Audited || a.dungeon.ForceAudit()}
 	switch v.Mode {
 	case rng.ModeFair:
 		if req.ServerSeed, err = fair.NewServerSeed(); err != nil {
@@ -243,17 +222,4 @@ func (a *API) rematchTable(ctx context.Context, uid, name, old string) (any, err
 		}
 	}
 	return res, nil
-}
-
-// spectatorExport is a dungeon game's export for a spectator: of a
-// finished game only (a trustless game's members may export it in play).
-func (a *API) spectatorExport(ctx context.Context, owner, gameID string) (any, error) {
-	v, err := a.svc.View(ctx, owner, gameID, math.MaxInt64)
-	if err != nil {
-		return nil, err
-	}
-	if v.Public.Phase != engine.PhaseFinished {
-		return nil, service.ErrNotFinished
-	}
-	return a.svc.Export(ctx, owner, gameID)
 }

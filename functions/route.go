@@ -32,12 +32,12 @@ func (a *API) route(ctx context.Context, uid string, data json.RawMessage, dunge
 		case err != nil:
 			return nil, err
 		case name == "" || name != want:
-			return nil, noSuchGame()
+			return nil, NoSuchGame()
 		}
 		return tbl(ctx, uid, name, data)
 	}
 	res, err := dungeon()
-	if err == nil || a.tables == nil || !mayBeTable(err) {
+	if err == nil || a.tables == nil || !a.mayBeTable(err) {
 		return res, err
 	}
 	name, terr := a.tableOf(ctx, data)
@@ -50,11 +50,11 @@ func (a *API) route(ctx context.Context, uid string, data json.RawMessage, dunge
 // mayBeTable reports whether the dungeon's error on some data may be
 // because its game id is a table's: the dungeon found no game, or
 // refused data shaped for a table.
-func mayBeTable(err error) bool {
+func (a *API) mayBeTable(err error) bool {
 	var ce *callable.Error
 	if !errors.As(err, &ce) {
 		var ok bool
-		if ce, ok = classify(err); !ok {
+		if ce, ok = a.classify(err); !ok {
 			return false
 		}
 	}

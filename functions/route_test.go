@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/pig"
@@ -60,7 +61,7 @@ func newCountedServerWith(t *testing.T, one bool) (*functest.Client, *countedGam
 	tables := &countedTables{Store: tablestore.NewMemory(registry.Lookup)}
 	svc := service.New(service.Config{Store: games, Engine: eng, AllowSeeded: true, Logger: quiet,
 		Now: func() time.Time { return time.UnixMilli(1_760_000_000_000) }})
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet).WithTables(tables)
+	api := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet).WithTables(tables)
 	if one {
 		api.OneIDSpace()
 	}

@@ -28,14 +28,14 @@ var errNoSweepAuth = errors.New("functions: the sweep has no authorizer configur
 
 // Sweep is the scheduled sweep (docs/functions.md, "The sweep"): Cloud
 // Scheduler POSTs to it (any body, which is ignored) with an OIDC token,
-// and it settles every game whose time has come (service.Service.Sweep):
+// and it settles every game whose time has come (Dungeon.Sweep):
 // trustless rounds past their deadline closed if every seat revealed,
 // else aborted; fair games past the fair deadline abandoned, revealing
 // their seeds. With tables (WithTables) it then aborts every trustless
 // table whose pending round is past its deadline, naming the seats that
 // did not reveal, and ends every table left idle past its limit
 // (SweepTables; WithTableIdle). It answers 200 {"result":
-// service.SweepResult, "tables": TableSweepResult (with tables)}; 401
+// SweepResult, "tables": TableSweepResult (with tables)}; 401
 // UNAUTHENTICATED to a request the authorizer refuses (or to every
 // request when there is none), 400 to another method than POST, 503
 // UNAVAILABLE when the store fails (with what was done so far in
@@ -68,7 +68,7 @@ func (a *API) Sweep(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	io.Copy(io.Discard, io.LimitReader(r.Body, 64<<10))
-	res, err := a.svc.Sweep(r.Context())
+	res, err := a.dungeon.Sweep(r.Context())
 	if err != nil {
 		a.log.Error("sweep failed", "err", err, "done", res)
 		fail(http.StatusServiceUnavailable, "UNAVAILABLE", "the game store is unavailable; the next sweep goes on", res)

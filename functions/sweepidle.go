@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/table"
 )
 
@@ -16,6 +15,10 @@ const (
 	DefaultTableIdle = 7 * 24 * time.Hour
 	DefaultLobbyIdle = 24 * time.Hour
 )
+
+// sweepBatch is how many due or idle tables one query of the sweep reads
+// (as the dungeon's own sweep reads its games).
+const sweepBatch = 100
 
 // idleLimits are the API's idle limits: 0 their default, negative never.
 type idleLimits struct{ playing, lobby time.Duration }
@@ -101,7 +104,7 @@ func (a *API) endIdleTables(ctx context.Context, res *TableSweepResult) error {
 		tried := map[string]bool{}
 		for {
 			now := a.nowMs()
-			batch := service.SweepBatch + len(tried) // those tried and still idle come again
+			batch := sweepBatch + len(tried) // those tried and still idle come again
 			found, err := a.tables.Idle(ctx, phase, now-limit.Milliseconds(), batch)
 			if err != nil {
 				return err

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/kuhn"
@@ -41,7 +42,7 @@ func newIdleServer(t *testing.T, now *atomic.Int64, more func(*functions.API)) *
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, AllowSeeded: true, Logger: quiet})
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet).WithTables(tablestore.NewMemory(registry.Lookup)).
+	api := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet).WithTables(tablestore.NewMemory(registry.Lookup)).
 		WithClock(func() time.Time { return time.UnixMilli(now.Load()) }).
 		WithSweep(functions.SweepAuthorizerFunc(func(r *http.Request) error {
 			if r.Header.Get("Authorization") != "Bearer scheduler" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/table"
 )
 
@@ -57,7 +56,7 @@ func (a *API) SweepTables(ctx context.Context) (*TableSweepResult, error) {
 	tried := map[string]bool{}
 	for {
 		now := a.nowMs()
-		limit := service.SweepBatch + len(tried) // those tried and still due come again
+		limit := sweepBatch + len(tried) // those tried and still due come again
 		ids, err := a.tables.Due(ctx, now-1, limit)
 		if err != nil {
 			return res, err

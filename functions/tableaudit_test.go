@@ -16,6 +16,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/pig"
@@ -37,7 +38,7 @@ func newAuditServer(t *testing.T, forceAudit bool) (*functest.Client, *tablestor
 	now := func() time.Time { return time.UnixMilli(auditNow) }
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, AllowSeeded: true, ForceAudit: forceAudit, Logger: quiet, Now: now})
 	tables := tablestore.NewMemory(registry.Lookup)
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet).WithTables(tables).WithClock(now)
+	api := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet).WithTables(tables).WithClock(now)
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}, tables

@@ -17,7 +17,7 @@ import (
 )
 
 // DungeonGame is createGame's game for the dungeon (also its default):
-// the dungeon's own path, service and store, unchanged.
+// the dungeon's own path ([Dungeon]).
 const DungeonGame = "dungeon"
 
 // WithTables lets the functions serve every game of the store's lookup
@@ -91,7 +91,7 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 	// The dungeon's store may be another than the tables' (in memory):
 	// an id either holds is taken for both.
 	if !a.oneIDSpace {
-		if held, err := a.svc.Holds(ctx, q.GameID); err != nil || held {
+		if held, err := a.dungeon.Holds(ctx, q.GameID); err != nil || held {
 			if err == nil {
 				err = errAlreadyCreated
 			}
@@ -110,7 +110,7 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 		mode = rng.ModeTrustless
 	}
 	if q.Mode == "seeded" {
-		if !a.svc.AllowSeeded() {
+		if !a.dungeon.AllowSeeded() {
 			return nil, callable.FailedPrecondition("seeded mode is disabled in this deployment (seeded games are replayable, for development only); create the game in crypto mode").
 				WithDetails(details{"seeded_disabled"})
 		}
@@ -118,7 +118,7 @@ func (a *API) createTable(ctx context.Context, uid, name string, data json.RawMe
 	}
 	res, err := a.tables.Create(ctx, q.GameID, name, table.CreateRequest{Actor: uid, ActionID: q.ActionID, At: a.nowMs(),
 		Mode: mode, Seed: q.Seed, ServerSeed: serverSeed, Seats: q.Seats, Rules: q.Rules, ChainLength: q.ChainLength, DeadlineMs: q.DeadlineMs, Openings: q.Openings,
-		Audit: q.Audit || a.svc.ForceAudit()})
+		Audit: q.Audit || a.dungeon.ForceAudit()})
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ func (a *API) viewTable(ctx context.Context, uid, _ string, data json.RawMessage
 			return nil, err
 		}
 		if l == nil && v.Phase != table.PhaseLobby {
-			return nil, noSuchGame()
+			return nil, NoSuchGame()
 		}
 		spectating = l != nil
 	}
@@ -335,7 +335,7 @@ func (a *API) tableRecord(ctx context.Context, uid, gameID string) (*match.Recor
 		return nil, fieldErr("gameId", "must be 1-128 characters of [A-Za-z0-9_-]")
 	}
 	rec, err := a.tables.Record(ctx, gameID, uid)
-	if isNotFound(err) {
+	if a.isNotFound(err) {
 		name, gerr := a.tables.Game(ctx, gameID)
 		if gerr != nil {
 			return nil, err

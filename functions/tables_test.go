@@ -14,6 +14,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/pig"
@@ -30,7 +31,7 @@ func newTableServer(t *testing.T, allowSeeded bool, tables tablestore.Store) *fu
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, AllowSeeded: allowSeeded, Logger: quiet,
 		Now: func() time.Time { return time.UnixMilli(1_760_000_000_000) }}) // so that two servers answer the same bytes
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet)
+	api := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet)
 	if tables != nil {
 		api.WithTables(tables)
 	}

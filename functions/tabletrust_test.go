@@ -16,6 +16,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/pig"
@@ -38,7 +39,7 @@ func newTrustServerWith(t *testing.T, now *atomic.Int64, more func(*functions.AP
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: eng, Logger: quiet})
-	api := functions.New(svc, functions.InsecureDevVerifier{}, quiet).WithTables(tablestore.NewMemory(registry.Lookup)).
+	api := functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet).WithTables(tablestore.NewMemory(registry.Lookup)).
 		WithClock(func() time.Time { return time.UnixMilli(now.Load()) })
 	more(api)
 	srv := httptest.NewServer(api.Mux())

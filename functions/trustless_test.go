@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
@@ -42,7 +42,7 @@ func newTLServer(t *testing.T) *tlServer {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s.svc = service.New(service.Config{Store: s.mem, Engine: eng, Logger: quiet, AbortGrace: 2 * time.Second,
 		Now: func() time.Time { return time.UnixMilli(s.ms.Add(1)) }})
-	srv := httptest.NewServer(functions.New(s.svc, functions.InsecureDevVerifier{}, quiet).
+	srv := httptest.NewServer(functions.New(dungeonfn.New(s.svc), functions.InsecureDevVerifier{}, quiet).
 		WithSweep(functions.SweepAuthorizerFunc(func(r *http.Request) error {
 			if r.Header.Get("Authorization") != "Bearer scheduler" {
 				return errors.New("not the scheduler")
@@ -120,16 +120,6 @@ func refused(t *testing.T, err error, status, code string) {
 	require.Equal(t, status, e.Status, "%v", e)
 	require.Equal(t, code, e.Details["code"], "%v", e)
 	require.NotEqual(t, "internal error", e.Message)
-}
-
-// TestEveryCodeHasAStatus: every rejection code of the engine has a
-// callable status, and only bad_stream (a server bug) is INTERNAL.
-func TestEveryCodeHasAStatus(t *testing.T) {
-	for _, c := range engine.Codes {
-		st, ok := functions.CodeStatus[c]
-		require.True(t, ok, "%s has no status", c)
-		require.Equal(t, c == engine.CodeBadStream, st == callable.StatusInternal, "%s is %s", c, st)
-	}
 }
 
 // TestTrustlessRefusalsThroughTheFunctions forces every rejection of the

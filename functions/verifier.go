@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/table"
 )
 
 // InsecureDevVerifier accepts "dev:<uid>" as the ID token of uid, with no
@@ -22,10 +22,16 @@ var _ callable.TokenVerifier = InsecureDevVerifier{}
 // "alice"; the uid must be 1-128 of [A-Za-z0-9_-].
 func (InsecureDevVerifier) VerifyIDToken(_ context.Context, tok string) (*callable.Token, error) {
 	uid, ok := strings.CutPrefix(tok, "dev:")
-	if !ok || !store.ValidID(uid) {
+	if !ok || !validUID(uid) {
 		return nil, errors.New("functions: dev token must be dev:<uid>")
 	}
 	return &callable.Token{UID: uid}, nil
+}
+
+// validUID reports whether uid is a dev token's: 1-128 of
+// [A-Za-z0-9_-], and not __NAME__ (a name Firestore keeps for itself).
+func validUID(uid string) bool {
+	return table.ValidID(uid) && !(len(uid) >= 4 && uid[:2] == "__" && uid[len(uid)-2:] == "__")
 }
 
 // EnvAuthEmulator is the variable that points the Firebase Admin SDK at

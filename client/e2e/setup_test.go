@@ -25,6 +25,7 @@ import (
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient/fswatch"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"
@@ -64,7 +65,7 @@ func newEnv(t *testing.T, wrap func(inner http.Handler) http.Handler) *env {
 	}
 	st := fsstore.New(emu.Client(t))
 	svc := service.New(service.Config{Store: st, Engine: eng, Logger: quiet()})
-	api := functions.New(svc, v, quiet()).Mux()
+	api := functions.New(dungeonfn.New(svc), v, quiet()).Mux()
 	var h http.Handler = api
 	if wrap != nil {
 		h = wrap(api)

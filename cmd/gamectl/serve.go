@@ -18,9 +18,7 @@ import (
 
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/service"
-	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/games/registry/server"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/names"
 	"github.com/fairboard/fairboard/tablestore"
@@ -155,18 +153,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("%s", errNoCloud)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	st, tables, ns, ls, what, err := openStore(ctx, &c)
+	dungeon, tables, ns, ls, what, err := openStore(ctx, &c,
+		server.Config{AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log, AckKey: c.ackKey})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer dungeon.Close()
 	v, err := chooseVerifier(ctx, &c, stderr)
 	if err != nil {
 		return err
 	}
-	svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()),
-		AllowSeeded: c.allowSeeded, ForceAudit: c.audit, Logger: log, AckKey: c.ackKey})
-	api := functions.New(svc, v, log).WithTables(tables).WithNames(ns).WithLobby(ls).WithAckKey(c.ackKey).WithTableIdle(c.idleLimits())
+	api := functions.New(dungeon, v, log).WithTables(tables).WithNames(ns).WithLobby(ls).WithAckKey(c.ackKey).WithTableIdle(c.idleLimits())
 	if c.firestore {
 		api.OneIDSpace() // fsstore and fstables on one database
 	}
@@ -190,7 +187,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	serving = true // Serve closes ln
 	go func() { errc <- srv.Serve(ln) }()
 	if c.sweepEvery > 0 {
-		go sweepLoop(ctx, svc, api, c.sweepEvery, log)
+		go sweepLoop(ctx, dungeon, api, c.sweepEvery, log)
 	}
 	select {
 	case err := <-errc:
@@ -208,11 +205,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// sweepLoop runs the service's sweep, then the tables' (API.SweepTables:
+// sweepLoop runs the dungeon's sweep, then the tables' (API.SweepTables:
 // trustless tables past their round's deadline aborted), every d until
 // ctx ends: locally there is no Cloud Scheduler to call the sweep
 // function (which serve refuses, having no OIDC authorizer).
-func sweepLoop(ctx context.Context, svc *service.Service, api *functions.API, d time.Duration, log *slog.Logger) {
+func sweepLoop(ctx context.Context, dungeon functions.Dungeon, api *functions.API, d time.Duration, log *slog.Logger) {
 	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
@@ -221,7 +218,7 @@ func sweepLoop(ctx context.Context, svc *service.Service, api *functions.API, d 
 			return
 		case <-t.C:
 		}
-		res, err := svc.Sweep(ctx)
+		res, err := dungeon.Sweep(ctx)
 		if err != nil && ctx.Err() == nil {
 			log.Error("sweep", "err", err)
 		} else if res != nil && res.Due > 0 {
@@ -236,13 +233,14 @@ func sweepLoop(ctx context.Context, svc *service.Service, api *functions.API, d 
 	}
 }
 
-// openStore opens the configured store, and the store of the tables of
-// the registry's other games beside it, and says which it is.
-func openStore(ctx context.Context, c *serveConfig) (store.Store, tablestore.Store, names.Store, lobby.Store, string, error) {
+// openStore opens the dungeon's server (games/registry/server, with cfg)
+// on the configured store, and the store of the tables of the registry's
+// other games beside it, and says which it is.
+func openStore(ctx context.Context, c *serveConfig, cfg server.Config) (*server.Server, tablestore.Store, names.Store, lobby.Store, string, error) {
 	if !c.firestore {
-		return store.NewMemory(), tablestore.NewMemory(lookupGame), names.NewMemory(), lobby.NewMemory(), "in-memory store (games vanish on exit)", nil
+		return server.Memory(cfg), tablestore.NewMemory(lookupGame), names.NewMemory(), lobby.NewMemory(), "in-memory store (games vanish on exit)", nil
 	}
-	st, tables, ns, ls, err := openFirestore(ctx, c.project)
+	st, tables, ns, ls, err := openFirestore(ctx, c.project, cfg)
 	if err != nil {
 		return nil, nil, nil, nil, "", err
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/deploy"
-	"github.com/fairboard/fairboard/games/dungeon/server/store"
-	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
+	"github.com/fairboard/fairboard/games/registry/server"
+	"github.com/fairboard/fairboard/games/registry/server/fsserver"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/lobby"
 	"github.com/fairboard/fairboard/lobby/fslobby"
@@ -32,21 +32,20 @@ const cloudBuilt = true
 var errNoCloud error
 
 // openFirestore opens the project's Firestore (the emulator when
-// FIRESTORE_EMULATOR_HOST is set): the dungeon's store (closing the
-// client when closed; it reads actions with the field mask,
-// fsstore.WithRPC) and the store of the registry's other games'
-// tables on the same client.
-func openFirestore(ctx context.Context, project string) (store.Store, tablestore.Store, names.Store, lobby.Store, error) {
+// FIRESTORE_EMULATOR_HOST is set): the dungeon's server with cfg
+// (fsserver.Open: its store closes the client when closed and reads
+// actions with the field mask) and the store of the registry's other
+// games' tables on the same client.
+func openFirestore(ctx context.Context, project string, cfg server.Config) (*server.Server, tablestore.Store, names.Store, lobby.Store, error) {
 	fc, err := firestore.NewClient(ctx, project)
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("firestore: %w", err)
 	}
-	rc, err := fsstore.NewRPC(ctx)
+	dungeon, err := fsserver.Open(ctx, fc, false, cfg)
 	if err != nil {
-		fc.Close()
 		return nil, nil, nil, nil, err
 	}
-	return fsstore.New(fc, fsstore.WithRPC(rc), fsstore.WithCloseClient()), fstables.New(fc, lookupGame), fsnames.New(fc), fslobby.New(fc), nil
+	return dungeon, fstables.New(fc, lookupGame), fsnames.New(fc), fslobby.New(fc), nil
 }
 
 // cloudVerifier verifies Firebase ID tokens with the Admin SDK (the Auth

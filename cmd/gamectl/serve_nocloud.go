@@ -11,7 +11,7 @@ import (
 	"github.com/fairboard/fairboard/names"
 
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/games/dungeon/server/store"
+	"github.com/fairboard/fairboard/games/registry/server"
 	"github.com/fairboard/fairboard/tablestore"
 )
 
@@ -25,7 +25,7 @@ var errNoCloud = errors.New("this gamectl was built without Firestore and Fireba
 	"to serve on Firestore, the emulators or a project, build it with the cloud tag: " +
 	"go run -tags cloud ./cmd/gamectl serve ... (or go build -tags cloud ./cmd/gamectl)")
 
-func openFirestore(context.Context, string) (store.Store, tablestore.Store, names.Store, lobby.Store, error) {
+func openFirestore(context.Context, string, server.Config) (*server.Server, tablestore.Store, names.Store, lobby.Store, error) {
 	return nil, nil, nil, nil, errNoCloud
 }
 

@@ -20,10 +20,9 @@ import (
 	"cloud.google.com/go/firestore"
 
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/service"
-	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/registry"
+	"github.com/fairboard/fairboard/games/registry/server"
+	"github.com/fairboard/fairboard/games/registry/server/fsserver"
 	"github.com/fairboard/fairboard/lobby/fslobby"
 	"github.com/fairboard/fairboard/names/fsnames"
 	"github.com/fairboard/fairboard/tablestore/fstables"
@@ -38,24 +37,24 @@ const (
 	// EnvAudit = "1" turns the RNG audit ring on for every new game
 	// (otherwise a create asks for it with "audit": true).
 	EnvAudit = "FAIRBOARD_AUDIT"
-	// EnvStoreLayout = "previous" makes the store write what the
-	// previous release wrote (fsstore.WithPreviousLayout), for the first
-	// step of a rolling deploy (docs/store.md); "" or "current" is this
-	// release's layout.
+	// EnvStoreLayout = "previous" makes the dungeon's store write what
+	// the previous release wrote (fsserver.Open's previousLayout:
+	// fsstore.WithPreviousLayout), for the first step of a rolling
+	// deploy (docs/store.md); "" or "current" is this release's layout.
 	EnvStoreLayout = "FAIRBOARD_STORE_LAYOUT"
 )
 
-// StoreOptions returns the store's options for a value of
-// EnvStoreLayout: "" or "current" none, "previous"
-// fsstore.WithPreviousLayout; anything else is an error naming it.
-func StoreOptions(layout string) ([]fsstore.Option, error) {
+// StoreLayout reads a value of EnvStoreLayout: "" or "current" false,
+// "previous" true (the previous release's layout); anything else is an
+// error naming it.
+func StoreLayout(layout string) (previous bool, err error) {
 	switch layout {
 	case "", "current":
-		return nil, nil
+		return false, nil
 	case "previous":
-		return []fsstore.Option{fsstore.WithPreviousLayout()}, nil
+		return true, nil
 	}
-	return nil, fmt.Errorf("deploy: %s=%q: want \"current\" (or unset) or \"previous\"", EnvStoreLayout, layout)
+	return false, fmt.Errorf("deploy: %s=%q: want \"current\" (or unset) or \"previous\"", EnvStoreLayout, layout)
 }
 
 // Deployed returns the handler of the named function in a deployment:
@@ -122,7 +121,7 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	if project == "" {
 		return nil, errors.New("deploy: GOOGLE_CLOUD_PROJECT is not set")
 	}
-	opts, err := StoreOptions(os.Getenv(EnvStoreLayout))
+	previous, err := StoreLayout(os.Getenv(EnvStoreLayout))
 	if err != nil {
 		return nil, err
 	}
@@ -132,16 +131,6 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	}
 	v, err := AdminVerifier(ctx, project, CheckRevoked(DefaultRevocationTTL))
 	if err != nil {
-		return nil, err
-	}
-	c, err := firestore.NewClient(ctx, project)
-	if err != nil {
-		return nil, err
-	}
-	// The actions' read, with its field mask (fsstore.WithRPC).
-	rc, err := fsstore.NewRPC(ctx)
-	if err != nil {
-		c.Close()
 		return nil, err
 	}
 	fairDeadline, err := FairDeadline(os.Getenv(EnvFairDeadline))
@@ -155,15 +144,22 @@ func FromEnv(ctx context.Context) (*functions.API, error) {
 	if ackKey != nil {
 		slog.Info("deploy: reveals and deal messages (the dungeon's and the tables') are acknowledged with the server's signature", "ackPublicKey", AckPublicKey(ackKey))
 	}
-	svc := service.New(service.Config{
+	c, err := firestore.NewClient(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	// The dungeon's store, reading the actions with their field mask
+	// (fsserver.Open closes c if it fails).
+	dungeon, err := fsserver.Open(ctx, c, previous, server.Config{
 		AckKey:       ackKey,
-		Store:        fsstore.New(c, append(opts, fsstore.WithRPC(rc), fsstore.WithCloseClient())...),
-		Engine:       engine.NewReference(engine.DefaultRules()),
 		AllowSeeded:  os.Getenv(EnvAllowSeeded) == "1",
 		ForceAudit:   os.Getenv(EnvAudit) == "1",
 		FairDeadline: fairDeadline,
 	})
-	api := functions.New(svc, v, nil).WithTables(fstables.New(c, registry.Lookup)).OneIDSpace().WithNames(fsnames.New(c)).WithLobby(fslobby.New(c)).
+	if err != nil {
+		return nil, err
+	}
+	api := functions.New(dungeon, v, nil).WithTables(fstables.New(c, registry.Lookup)).OneIDSpace().WithNames(fsnames.New(c)).WithLobby(fslobby.New(c)).
 		WithAckKey(ackKey).WithTableIdle(tableIdle, lobbyIdle)
 	if aud, inv := os.Getenv(EnvSweepAudience), os.Getenv(EnvSweepInvoker); aud != "" || inv != "" {
 		auth, err := OIDCSweepAuthorizer(ctx, aud, inv)

@@ -30,20 +30,20 @@ func TestDeployedWithoutProject(t *testing.T) {
 	}
 }
 
-// TestStoreOptions: FAIRBOARD_STORE_LAYOUT takes "", "current" and
+// TestStoreLayout: FAIRBOARD_STORE_LAYOUT takes "", "current" and
 // "previous"; anything else is refused, naming the variable and the
 // values it takes, and FromEnv fails with it before it dials anything.
-func TestStoreOptions(t *testing.T) {
-	for layout, n := range map[string]int{"": 0, "current": 0, "previous": 1} {
-		opts, err := deploy.StoreOptions(layout)
-		if err != nil || len(opts) != n {
-			t.Errorf("StoreOptions(%q) = %d options, %v; want %d", layout, len(opts), err, n)
+func TestStoreLayout(t *testing.T) {
+	for layout, want := range map[string]bool{"": false, "current": false, "previous": true} {
+		previous, err := deploy.StoreLayout(layout)
+		if err != nil || previous != want {
+			t.Errorf("StoreLayout(%q) = %v, %v; want %v", layout, previous, err, want)
 		}
 	}
 	for _, bad := range []string{"prev", "Previous", "1"} {
-		_, err := deploy.StoreOptions(bad)
+		_, err := deploy.StoreLayout(bad)
 		if err == nil || !strings.Contains(err.Error(), deploy.EnvStoreLayout) || !strings.Contains(err.Error(), `"previous"`) {
-			t.Errorf("StoreOptions(%q) = %v; want an error naming %s and its values", bad, err, deploy.EnvStoreLayout)
+			t.Errorf("StoreLayout(%q) = %v; want an error naming %s and its values", bad, err, deploy.EnvStoreLayout)
 		}
 	}
 	t.Setenv("GOOGLE_CLOUD_PROJECT", "demo-layout")

@@ -15,6 +15,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/internal/emulator"
@@ -97,7 +98,7 @@ func TestDefaultNameFromAuthEmulatorToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := service.New(service.Config{Store: store.NewMemory(), Engine: engine.NewReference(engine.DefaultRules())})
-	srv := httptest.NewServer(functions.New(svc, verifier, nil).Mux())
+	srv := httptest.NewServer(functions.New(dungeonfn.New(svc), verifier, nil).Mux())
 	defer srv.Close()
 	guest, guestTok, err := emu.Auth().SignInAnonymously(ctx)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/registry"
@@ -58,7 +59,7 @@ func BenchmarkTrustlessLeducHand(b *testing.B) {
 		b.Fatal(err)
 	}
 	svc := service.New(service.Config{Store: fsstore.New(fc), Engine: eng, Logger: quiet()})
-	api := functions.New(svc, v, quiet()).WithTables(fstables.New(client(), registry.Lookup))
+	api := functions.New(dungeonfn.New(svc), v, quiet()).WithTables(fstables.New(client(), registry.Lookup))
 	srv := httptest.NewServer(api.Mux())
 	b.Cleanup(srv.Close)
 	c := &functest.Client{Base: srv.URL}

@@ -20,6 +20,7 @@ import (
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"
@@ -85,7 +86,7 @@ func newFaultyEnv(t testing.TB, mod func(*service.Config), faults *emulator.Faul
 		mod(&cfg)
 	}
 	e.svc = service.New(cfg)
-	srv := httptest.NewServer(functions.New(e.svc, v, quiet()).Mux())
+	srv := httptest.NewServer(functions.New(dungeonfn.New(e.svc), v, quiet()).Mux())
 	t.Cleanup(srv.Close)
 	e.c = &functest.Client{Base: srv.URL}
 	return e

@@ -16,6 +16,7 @@ import (
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/registry"
@@ -48,7 +49,7 @@ func newTableEnvWith(t *testing.T, wrap func(*firestore.Client, tablestore.Store
 	if wrap != nil {
 		ts = wrap(fc, ts)
 	}
-	api := functions.New(svc, v, quiet()).WithTables(ts).OneIDSpace().WithLobby(fslobby.New(fc))
+	api := functions.New(dungeonfn.New(svc), v, quiet()).WithTables(ts).OneIDSpace().WithLobby(fslobby.New(fc))
 	srv := httptest.NewServer(api.Mux())
 	t.Cleanup(srv.Close)
 	return &functest.Client{Base: srv.URL}

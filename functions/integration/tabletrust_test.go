@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/registry"
@@ -37,7 +38,7 @@ func newTrustEnvWith(t *testing.T, now *atomic.Int64, more func(*functions.API))
 	v, err := deploy.AdminVerifier(context.Background(), emu.ProjectID())
 	require.NoError(t, err)
 	svc := service.New(service.Config{Store: fsstore.New(fc), Engine: eng, Logger: quiet(), Now: func() time.Time { return fixedNow }})
-	api := functions.New(svc, v, quiet()).WithTables(fstables.New(fc, registry.Lookup)).
+	api := functions.New(dungeonfn.New(svc), v, quiet()).WithTables(fstables.New(fc, registry.Lookup)).
 		WithClock(func() time.Time { return time.UnixMilli(now.Load()) })
 	more(api)
 	srv := httptest.NewServer(api.Mux())

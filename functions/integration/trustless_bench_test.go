@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
@@ -57,7 +58,7 @@ func benchInstances(b *testing.B, n int) []instance {
 	for i := range out {
 		st := fsstore.New(client(), fsstore.WithRPC(rpc()))
 		svc := service.New(service.Config{Store: st, Engine: eng, Logger: quiet()})
-		srv := httptest.NewServer(functions.New(svc, v, quiet()).Mux())
+		srv := httptest.NewServer(functions.New(dungeonfn.New(svc), v, quiet()).Mux())
 		b.Cleanup(srv.Close)
 		out[i] = instance{c: &functest.Client{Base: srv.URL}, st: st}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 )
@@ -54,7 +55,7 @@ func sweepEnv(t *testing.T, clock *movable) (*env, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(functions.New(e.svc, v, quiet()).WithSweep(scheduler).Mux())
+	srv := httptest.NewServer(functions.New(dungeonfn.New(e.svc), v, quiet()).WithSweep(scheduler).Mux())
 	t.Cleanup(srv.Close)
 	e.c = &functest.Client{Base: srv.URL}
 	return e, srv.URL

@@ -18,6 +18,7 @@ import (
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"
@@ -125,7 +126,7 @@ func newServerAck(t *testing.T, stores []store.Store, ns names.Store, tables tab
 	s := &server{names: ns}
 	for _, st := range stores {
 		svc := service.New(service.Config{Store: st, Engine: engine.NewReference(engine.DefaultRules()), Logger: log, AllowSeeded: allowSeeded})
-		s.muxes = append(s.muxes, functions.New(svc, v, log).WithTables(tables).WithNames(s.names).WithAckKey(ackKey).Mux())
+		s.muxes = append(s.muxes, functions.New(dungeonfn.New(svc), v, log).WithTables(tables).WithNames(s.names).WithAckKey(ackKey).Mux())
 	}
 	var page http.Handler
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -14,6 +14,7 @@ import (
 	"github.com/fairboard/fairboard/functions/callable"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/session"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/rng"
@@ -107,26 +108,26 @@ func (d *double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			return v.View, nil
 		case "createGame":
-			var q functions.CreateRequest
+			var q dungeonfn.CreateRequest
 			if err := callable.DecodeData(req.Data, &q); err != nil {
 				return nil, err
 			}
 			a = engine.Action{Kind: engine.ActCreate, Actor: req.UID, GameID: q.GameID, Mode: q.Mode}
 		case "joinGame":
-			var q functions.JoinRequest
+			var q dungeonfn.JoinRequest
 			if err := callable.DecodeData(req.Data, &q); err != nil {
 				return nil, err
 			}
 			a = engine.Action{Kind: engine.ActJoin, Actor: req.UID, Seat: q.Seat, Class: q.Class, ChainHead: q.ChainHead,
 				PublicKey: q.PublicKey, Version: q.Version, Signature: q.Signature}
 		case "startGame":
-			var q functions.StartRequest
+			var q dungeonfn.StartRequest
 			if err := callable.DecodeData(req.Data, &q); err != nil {
 				return nil, err
 			}
 			a = engine.Action{Kind: engine.ActStart, Actor: req.UID, Version: q.Version, Signature: q.Signature}
 		case "act":
-			var q functions.ActRequest
+			var q dungeonfn.ActRequest
 			if err := callable.DecodeData(req.Data, &q); err != nil {
 				return nil, err
 			}
@@ -151,7 +152,7 @@ func (d *double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return dungeonclient.Result{Version: d.g.Public.Version, Events: ev}, nil
 			}
 		case "reveal":
-			var q functions.RevealRequest
+			var q dungeonfn.RevealRequest
 			if err := callable.DecodeData(req.Data, &q); err != nil {
 				return nil, err
 			}
@@ -206,7 +207,7 @@ func (d *double) stage(a engine.Action) (any, error) {
 func refusal(err error) error {
 	var rej *engine.Error
 	if errors.As(err, &rej) {
-		st := functions.CodeStatus[rej.Code]
+		st := dungeonfn.CodeStatus[rej.Code]
 		return &callable.Error{Status: st, Message: rej.Msg, Details: map[string]string{"code": string(rej.Code)}}
 	}
 	return err

@@ -20,6 +20,7 @@ import (
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
+	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/export"
 	"github.com/fairboard/fairboard/games/dungeon/server/player"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
@@ -60,7 +61,7 @@ func newMemServer(t *testing.T, mod func(*service.Config)) *memServer {
 		mod(&cfg)
 	}
 	svc := service.New(cfg)
-	srv := httptest.NewServer(functions.New(svc, functions.InsecureDevVerifier{}, quiet()).Mux())
+	srv := httptest.NewServer(functions.New(dungeonfn.New(svc), functions.InsecureDevVerifier{}, quiet()).Mux())
 	t.Cleanup(srv.Close)
 	return &memServer{url: srv.URL, svc: svc, st: st, clock: ck}
 }
