@@ -31,20 +31,16 @@ var serverWiring = []string{"cmd/gamectl", "functions/deploy"}
 var serverWiringPkgs = []string{"games/registry/server", "games/registry/server/fsserver"}
 
 // exceptions are the other imports of a game from outside games/ that
-// stand: the machinery that still reaches the dungeon's own server
-// (games/dungeon/engine and games/dungeon/server/..., its stored games of
-// both layouts) directly rather than through the registry (docs/games.md,
-// "Still to do"). Each is one edge; the list only shrinks. gamectl
-// serve and the functions' deployment reach the dungeon's server through
-// its wiring (serverWiring), package functions through its interface;
-// gamectl replay reaches the dungeon's golden fixtures through its definition
-// (game.FixtureReplayer), and gamectl play and sim reach the dungeon's
-// bots through the tools' wiring.
-var exceptions = []string{
-	"web/play/wasm -> games/dungeon/engine",
-	"web/play/wasm -> games/dungeon/server/player",
-	"web/play/wasm -> games/dungeon/server/store",
-}
+// stand: none. The dungeon's own server (games/dungeon/engine and
+// games/dungeon/server/..., on which its stored games of both layouts
+// play) is reached by package functions through its interface
+// (functions.Dungeon), by gamectl serve and the deployment through the
+// server's wiring (serverWiring), and by gamectl verify, gamectl replay
+// and the pages through the dungeon's definition (game.ExportVerifier,
+// game.FixtureReplayer, game.StoredGames); gamectl play and sim reach
+// the dungeon's bots through the tools' wiring. An edge listed here
+// would be one to remove.
+var exceptions []string
 
 // isTestHelper reports whether pkg is a package of test helpers (its
 // name ends in "test", as functest and trustlesstest): code
@@ -114,10 +110,11 @@ func importsOf(t *testing.T) map[string][]string {
 // (the dungeon's client is the game's own now,
 // games/dungeon/server/dungeonclient, so the client imports no game), the
 // dungeon's fixtures, sim and service into gamectl, the dungeon's service
-// and export and the server's wiring into functions, and the games' tools
-// and the server's wiring into the page: strays must name all fourteen; a
-// test helper's import of the dungeon's bots is no stray, nor the
-// deployment's and gamectl's of the server's wiring.
+// and export and the server's wiring into functions, and the games' tools,
+// the server's wiring, the dungeon's page logic and its export into the
+// page: strays must name all sixteen; a test helper's import of the
+// dungeon's bots is no stray, nor the deployment's and gamectl's of the
+// server's wiring.
 func TestOnlyTheWiringImportsAGame(t *testing.T) {
 	imports := importsOf(t)
 	require.Contains(t, imports["web/play/wasm"], "games/registry", "the js/wasm listing is missing")
@@ -129,8 +126,9 @@ func TestOnlyTheWiringImportsAGame(t *testing.T) {
 		"client": {"games/registry", "games/dungeon/engine", "games/dungeon/server/store"},
 		"cmd/gamectl": {"games/registry", "games/registry/tools", "games/registry/server", "games/registry/server/fsserver",
 			"games/dungeon/fixtures", "games/dungeon/tools/sim", "games/dungeon/server/service"},
-		"functions/deploy":                       {"games/registry", "games/registry/server", "games/registry/server/fsserver"},
-		"web/play/wasm":                          {"games/registry", "games/registry/tools", "games/registry/server"},
+		"functions/deploy": {"games/registry", "games/registry/server", "games/registry/server/fsserver"},
+		"web/play/wasm": {"games/registry", "games/registry/tools", "games/registry/server", "games/dungeon/server/page",
+			"games/dungeon/server/export"},
 		"games/dungeon/server/export/exporttest": {"games/dungeon/policy", "games/dungeon/tools/bot"},
 		"functions": {"games/dungeon/server/service", "games/dungeon/server/export", "games/registry/server",
 			"games/registry/server/fsserver"},
@@ -140,8 +138,9 @@ func TestOnlyTheWiringImportsAGame(t *testing.T) {
 		"cmd/gamectl -> games/dungeon/tools/sim", "functions -> games/dungeon/server/export", "functions -> games/dungeon/server/service",
 		"functions -> games/registry/server", "functions -> games/registry/server/fsserver",
 		"match -> games/dungeon/engine", "match -> games/dungeon/reducers",
+		"web/play/wasm -> games/dungeon/server/export", "web/play/wasm -> games/dungeon/server/page",
 		"web/play/wasm -> games/registry/server", "web/play/wasm -> games/registry/tools"}, strays(planted),
-		"gamectl reaching the dungeon's fixtures, sim or service directly is a stray too, and so are the tools or the server in the page, the client reaching the dungeon, the server's wiring in functions and an edge not listed")
+		"gamectl reaching the dungeon's fixtures, sim or service directly is a stray too, and so are the tools, the server, the dungeon's page logic or its export in the page, the client reaching the dungeon, the server's wiring in functions and an edge not listed")
 }
 
 // toolUsers returns every import of a game's tools (games/*/tools/...)

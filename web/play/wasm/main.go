@@ -42,8 +42,16 @@
 //	                            32-byte seed (hex), for a browser whose
 //	                            WebCrypto has no Ed25519
 //
-// It is stateful: it keeps the game's public state and a digest of every
-// log event it has accepted, so each event is checked once, when it
+// The stored games' functions (rules, reset, state, events, legal, marks,
+// seat, signBytes, reveal, actReveal, check) are the reference game's,
+// reached through the registry and its definition alone
+// (game.StoredGames, stored.go): the follower it returns
+// (games/dungeon/server/page) does the work on plain values and JSON,
+// and this package only wraps it for JavaScript.
+//
+// The follower is stateful: it keeps the game's public state and a
+// digest of every log event it has accepted, so each event is checked
+// once, when it
 // arrives: its seq must follow the last one's (no gap, nothing
 // reordered), an event delivered again must be exactly the one accepted
 // (a past event that changed is named), the game document must belong to
@@ -65,23 +73,12 @@
 package main
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"syscall/js"
 
-	"github.com/fairboard/fairboard/games/dungeon/engine"
-	"github.com/fairboard/fairboard/games/dungeon/server/player"
-	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/web/verify/judge"
-)
-
-var (
-	rules = engine.DefaultRules()
-	cur   game
 )
 
 // answer is {ok, error, ...}.
@@ -105,7 +102,7 @@ func str(args []js.Value) (string, bool) {
 }
 
 func main() {
-	describeJSON, _ := json.Marshal(describe())
+	describeJSON := stored.StoredBoard()
 	api := map[string]any{
 		"rules": js.FuncOf(func(js.Value, []js.Value) any { return string(describeJSON) }),
 		"help": js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -120,7 +117,7 @@ func main() {
 			if !ok || id == "" {
 				return answer(errors.New("reset takes the game id"), nil)
 			}
-			cur = game{id: id, f: player.NewFollower(rules)}
+			cur = stored.FollowStored(id)
 			return answer(nil, nil)
 		}),
 		"state": js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -128,58 +125,39 @@ func main() {
 			if !ok {
 				return answer(errors.New("state takes the game document as JSON"), nil)
 			}
-			if cur.err != nil {
-				return answer(cur.err, nil)
-			}
-			return answer(cur.sticky(cur.setState(text)), nil)
+			return answer(cur.State([]byte(text)), nil)
 		}),
 		"events": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			text, ok := str(args)
 			if !ok {
 				return answer(errors.New("events takes a JSON list of events"), nil)
 			}
-			if cur.err != nil {
-				return answer(cur.err, map[string]any{"added": 0})
+			if err := cur.Err(); err != nil {
+				return answer(err, map[string]any{"added": 0})
 			}
-			n, err := cur.addEvents(text)
-			return answer(cur.sticky(err), map[string]any{"added": n, "checked": len(cur.digests)})
+			n, checked, err := cur.Events([]byte(text))
+			return answer(err, map[string]any{"added": n, "checked": checked})
 		}),
 		"legal": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			uid, ok := str(args)
-			if !ok || cur.state == nil || cur.err != nil {
+			if !ok {
 				return "[]"
 			}
-			cur.buf = engine.LegalActions(cur.state, rules, uid, engine.AllKinds&^engine.ProtocolKinds, cur.buf)
-			if len(cur.buf) == 0 {
-				return "[]"
-			}
-			var b bytes.Buffer
-			if err := json.NewEncoder(&b).Encode(cur.buf); err != nil {
-				return "[]"
-			}
-			return b.String()
+			return string(cur.Legal(uid))
 		}),
 		"marks": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			text, ok := str(args)
 			if !ok {
 				return answer(errors.New("marks takes a JSON list of markers"), nil)
 			}
-			if cur.err != nil {
-				return answer(cur.err, nil)
-			}
-			var ms []store.Mark
-			if err := json.Unmarshal([]byte(text), &ms); err != nil {
-				return answer(cur.sticky(fmt.Errorf("the reveal markers are not markers: %v", err)), nil)
-			}
-			cur.marks = ms
-			return answer(cur.sticky(cur.checkTrust()), nil)
+			return answer(cur.Marks([]byte(text)), nil)
 		}),
 		"seat": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			text, ok := str(args)
 			if !ok {
 				return answer(errors.New("seat takes the seat's secrets as JSON"), nil)
 			}
-			head, err := cur.takeSeat(text)
+			head, err := cur.TakeSeat([]byte(text))
 			if err != nil {
 				return answer(err, nil)
 			}
@@ -187,28 +165,24 @@ func main() {
 		}),
 		"signBytes": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			text, ok := str(args)
-			if !ok || cur.seat == nil {
+			if !ok {
 				return answer(errors.New("signBytes takes an action as JSON, once the seat is taken"), nil)
 			}
-			var a engine.Action
-			if err := json.Unmarshal([]byte(text), &a); err != nil {
-				return answer(fmt.Errorf("not an action: %v", err), nil)
-			}
-			msg, err := cur.seat.SignMessage(&a)
+			msg, err := cur.SignBytes([]byte(text))
 			if err != nil {
 				return answer(err, nil)
 			}
 			return answer(nil, map[string]any{"message": hex.EncodeToString(msg)})
 		}),
 		"reveal": js.FuncOf(func(js.Value, []js.Value) any {
-			return cur.reveal()
+			return revealAnswer(cur.Reveal())
 		}),
 		"actReveal": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			text, ok := str(args)
 			if !ok {
 				return answer(errors.New("actReveal takes a signed action as JSON"), nil)
 			}
-			return cur.actReveal(text)
+			return revealAnswer(cur.ActReveal([]byte(text)))
 		}),
 		"seedSign": js.FuncOf(func(_ js.Value, args []js.Value) any {
 			if len(args) != 2 {
@@ -224,8 +198,8 @@ func main() {
 				"publicKey": hex.EncodeToString(key.Public().(ed25519.PublicKey))})
 		}),
 		"check": js.FuncOf(func(js.Value, []js.Value) any {
-			if cur.err != nil {
-				return cur.err.Error()
+			if err := cur.Err(); err != nil {
+				return err.Error()
 			}
 			return ""
 		}),
