@@ -11,7 +11,7 @@ import (
 // trustless tables, of reveals and deal messages (functions
 // API.WithAckKey); unset: the acknowledgements are not signed. The operator publishes the key's
 // public half (AckPublicKey, and the functions log it at start), which
-// clients pin (client.Config.ServerKey, client.Table.ServerKey): a seat named as missing a round
+// clients pin (dungeonclient.Config.ServerKey, client.Table.ServerKey): a seat named as missing a round
 // whose reveal the server acknowledged can then show a third party the
 // server's own signature (docs/fairness.md, the threat model).
 const EnvAckKey = "FAIRBOARD_ACK_KEY"

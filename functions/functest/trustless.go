@@ -118,7 +118,7 @@ func (tb *Table) Act(ctx context.Context, i int, a engine.Action, id string) err
 }
 
 // ActRevealing is Act with the actor's own reveal when a draws (as
-// client.Client.Act sends it: docs/fairness.md, "An action with its
+// dungeonclient.Client.Act sends it: docs/fairness.md, "An action with its
 // reveal"): it reports whether a went with a reveal.
 func (tb *Table) ActRevealing(ctx context.Context, i int, a engine.Action, id string) (bool, error) {
 	a.Actor, a.Version = tb.Players[i].UID, tb.State.Version

@@ -1,5 +1,5 @@
 // One player's seat in a trustless game, in this page: it follows the
-// steps of the Go client (package client): the seat's secrets are drawn
+// steps of the dungeon's Go client (package dungeonclient): the seat's secrets are drawn
 // and stored before the join is sent; every action is signed; after each
 // thing the server shows, checked by the engine (play.wasm: the CLI's
 // player.Follower, CheckShown and CheckMarks), the page reveals the link
