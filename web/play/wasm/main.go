@@ -51,22 +51,22 @@
 //
 // The follower is stateful: it keeps the game's public state and a
 // digest of every log event it has accepted, so each event is checked
-// once, when it
-// arrives: its seq must follow the last one's (no gap, nothing
-// reordered), an event delivered again must be exactly the one accepted
-// (a past event that changed is named), the game document must belong to
-// the game followed, under this ruleset, with a version and a log that
-// never go back. The first problem sticks: the page shows it and offers no
-// action after it.
+// once, when it arrives: its seq must follow the last one's (no gap,
+// nothing reordered), an event delivered again must be exactly the one
+// accepted (a past event that changed is named), the game document must
+// belong to the game followed, under this ruleset, with a version and a
+// log that never go back. The first problem sticks: the page shows it
+// and offers no action after it.
 //
-// A trustless game is also replayed as the CLI's client replays it
-// (package player: player.Follower, player.CheckShown,
-// player.CheckMarks), each event once as it arrives: every signature,
-// link, R_v and draw; the game document must be the replay's once the log
-// has caught up with it, and every reveal marker of the open round its
-// seat's signature over the pending action. A reveal is made by
-// player.Seat.PrepareReveal from the replay alone, and only the bytes to
-// sign leave for the page's WebCrypto key.
+// A trustless game is also replayed, by the follower, as the CLI's
+// client replays it (the dungeon's package player: player.Follower,
+// player.CheckShown, player.CheckMarks), each event once as it arrives:
+// every signature, link, R_v and draw; the game document must be the
+// replay's once the log has caught up with it, and every reveal marker
+// of the open round its seat's signature over the pending action. A
+// reveal is made by player.Seat.PrepareReveal from the replay alone, and
+// only the bytes to sign leave for the page's WebCrypto key.
+// (All of it is games/dungeon/server/page's; here is only the glue.)
 //
 // Every answer is a JSON string or {ok, error} object; it does no I/O.
 // Build it with go generate ./web/play.
