@@ -19,7 +19,7 @@
 // game, and joinGame, startGame, act and getView go to the table path
 // when their gameId is a table.
 //
-// [API] holds the handlers; functions/deploy registers them with the
+// [API] holds the handlers; deploy registers them with the
 // Functions Framework, wired from the environment; cmd/gamectl serve runs
 // them locally. Both build the dungeon's path with games/registry/server.
 package functions

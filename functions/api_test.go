@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
@@ -334,7 +334,7 @@ func TestEveryFunctionServedAndDeployed(t *testing.T) {
 		}
 	}
 	// and playConfig, which serves the play page's configuration
-	// (functions/deploy.PlayConfigName; deploy imports this package).
+	// (deploy.PlayConfigName; deploy imports this package).
 	loop := "for f in " + strings.Join(functions.Names, " ") + " playConfig; do"
 	for _, doc := range []string{"../README.md", "../docs/functions.md"} {
 		b, err := os.ReadFile(doc)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/kuhn"
 	"github.com/fairboard/fairboard/games/leduc"

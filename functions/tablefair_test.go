@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/pig"
 	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"

@@ -13,7 +13,7 @@ import (
 // InsecureDevVerifier accepts "dev:<uid>" as the ID token of uid, with no
 // proof at all. It is for the embedded development server only (gamectl
 // serve --insecure-dev-auth on the in-memory store); anything deployed
-// must use functions/deploy.AdminVerifier.
+// must use deploy.AdminVerifier.
 type InsecureDevVerifier struct{}
 
 var _ callable.TokenVerifier = InsecureDevVerifier{}

@@ -32,7 +32,7 @@ mod=$(go list -m)
 
 # Packages whose tests start an emulator or a browser (they import
 # internal/emulator or internal/browser, or run gamectl serve).
-heavy='^'"$mod"'/(client/e2e|cmd/gamectl|functions/deploy|functions/integration|internal/browser|internal/emulator|internal/rulestest|games/dungeon/tools/sim|games/dungeon/server/store/fsstore|web/play|web/verify)$'
+heavy='^'"$mod"'/(client/e2e|cmd/gamectl|deploy|functions/integration|internal/browser|internal/emulator|internal/rulestest|games/dungeon/tools/sim|games/dungeon/server/store/fsstore|web/play|web/verify)$'
 # In-process packages whose code or tests run goroutines: also under -race.
 racy='^'"$mod"'/(audit|client|games/dungeon/engine|games/dungeon/server/(dungeonclient|export|player|service|session|store)|functions|functions/callable|games/dungeon/tools/bot)$'
 

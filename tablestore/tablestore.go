@@ -6,7 +6,7 @@
 //
 // It is machinery: it imports no game. A Store finds a table's game by
 // name through the Lookup its caller passes (cmd/gamectl and
-// functions/deploy pass games/registry.Lookup).
+// deploy pass games/registry.Lookup).
 package tablestore
 
 import (

@@ -20,8 +20,8 @@ import (
 	firebase "firebase.google.com/go/v4"
 
 	"github.com/fairboard/fairboard/client"
+	"github.com/fairboard/fairboard/deploy"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonclient/fswatch"

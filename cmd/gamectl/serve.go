@@ -54,7 +54,7 @@ type serveConfig struct {
 }
 
 // ackKeyEnv is the environment variable of the acknowledgement key's
-// seed, the deployment's (functions/deploy.EnvAckKey).
+// seed, the deployment's (deploy.EnvAckKey).
 const ackKeyEnv = "FAIRBOARD_ACK_KEY"
 
 // readAckKey reads ackKeyEnv's value: "" none (nil), else a 32-byte seed

@@ -11,8 +11,8 @@ import (
 
 	"cloud.google.com/go/firestore"
 
+	"github.com/fairboard/fairboard/deploy"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/games/registry/server"
 	"github.com/fairboard/fairboard/games/registry/server/fsserver"
 	"github.com/fairboard/fairboard/internal/emulator"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/rng"
 )
 

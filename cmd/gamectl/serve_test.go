@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/functest"
 )
 
 func clearServeEnv(t *testing.T) {

@@ -10,7 +10,7 @@
 // HTTP code the protocol gives that status (see [Status.HTTPStatus]).
 //
 // [Handler] checks the request, verifies the ID token through a
-// [TokenVerifier] (functions/deploy adapts the Firebase Admin SDK's), runs the
+// [TokenVerifier] (deploy adapts the Firebase Admin SDK's), runs the
 // function with the caller's uid and the raw data, and writes the answer.
 // A function reports a rejection by returning an [*Error]; any other error
 // becomes INTERNAL with a generic message, and its text is logged with

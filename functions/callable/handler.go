@@ -17,7 +17,7 @@ const MaxBodyBytes = 1 << 20
 
 // TokenVerifier verifies a Firebase ID token and returns its decoded
 // claims. It fails for a malformed, expired or foreign token. The Firebase
-// Admin SDK's verifier is adapted to it by functions/deploy.AdminVerifier
+// Admin SDK's verifier is adapted to it by deploy.AdminVerifier
 // (this package does not import the SDK, so that a program serving
 // callables without Firebase builds without it).
 type TokenVerifier interface {

@@ -11,8 +11,8 @@ import (
 
 	"cloud.google.com/go/firestore"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/internal/checks"
 	"github.com/fairboard/fairboard/rng"

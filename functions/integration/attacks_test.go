@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/internal/checks"
 )

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 )

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/internal/emulator"

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/tools/bot"

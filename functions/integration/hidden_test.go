@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 )
 

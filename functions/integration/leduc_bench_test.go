@@ -10,10 +10,10 @@ import (
 
 	"cloud.google.com/go/firestore"
 
+	"github.com/fairboard/fairboard/deploy"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
 	"github.com/fairboard/fairboard/functions/callable"
-	"github.com/fairboard/fairboard/functions/deploy"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"

@@ -9,7 +9,7 @@ import (
 
 	"cloud.google.com/go/firestore"
 
-	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/fairboard/fairboard/functions/functest"
+	"github.com/fairboard/fairboard/functest"
 )
 
 // TestClientDirectAccess: the documents the functions write fit the

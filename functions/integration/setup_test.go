@@ -16,9 +16,9 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/fairboard/fairboard/audit"
+	"github.com/fairboard/fairboard/deploy"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/deploy"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"

@@ -12,9 +12,9 @@ import (
 	"cloud.google.com/go/firestore"
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/deploy"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/deploy"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"
@@ -27,7 +27,7 @@ import (
 	"github.com/fairboard/fairboard/tablestore/fstables"
 )
 
-// newTableEnv is a server as functions/deploy builds it: the dungeon's
+// newTableEnv is a server as deploy builds it: the dungeon's
 // store and the tables of the registry on the emulator's Firestore, ID
 // tokens from the Auth emulator.
 func newTableEnv(t *testing.T) *functest.Client {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/deploy"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/deploy"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"
 	"github.com/fairboard/fairboard/games/dungeon/server/service"

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fairboard/fairboard/deploy"
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/deploy"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/games/dungeon/engine"
 	"github.com/fairboard/fairboard/games/dungeon/policy"
 	"github.com/fairboard/fairboard/games/dungeon/server/dungeonfn"

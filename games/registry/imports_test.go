@@ -14,7 +14,7 @@ const module = "github.com/fairboard/fairboard/"
 // wiring are the packages outside games/ that may import a game, and
 // only the registry: the programs' wiring (gamectl, the functions'
 // deployment, the pages' WebAssembly and the verifier's judge).
-var wiring = []string{"cmd/gamectl", "functions/deploy", "web/play/wasm", "web/verify/judge"}
+var wiring = []string{"cmd/gamectl", "deploy", "web/play/wasm", "web/verify/judge"}
 
 // toolWiring are the packages that may import the games' own command-line
 // tools (games/registry/tools): gamectl alone.
@@ -25,7 +25,7 @@ var toolWiring = []string{"cmd/gamectl"}
 // games/registry/server/fsserver): the programs that serve the
 // functions, gamectl (serve) and the deployment. Package functions
 // reaches the dungeon through its interface (functions.Dungeon) alone.
-var serverWiring = []string{"cmd/gamectl", "functions/deploy"}
+var serverWiring = []string{"cmd/gamectl", "deploy"}
 
 // serverWiringPkgs are the server's wiring packages (serverWiring).
 var serverWiringPkgs = []string{"games/registry/server", "games/registry/server/fsserver"}
@@ -118,7 +118,7 @@ func importsOf(t *testing.T) map[string][]string {
 func TestOnlyTheWiringImportsAGame(t *testing.T) {
 	imports := importsOf(t)
 	require.Contains(t, imports["web/play/wasm"], "games/registry", "the js/wasm listing is missing")
-	require.Contains(t, imports["functions/deploy"], "games/registry/server/fsserver", "the deployment builds the dungeon's server through its wiring")
+	require.Contains(t, imports["deploy"], "games/registry/server/fsserver", "the deployment builds the dungeon's server through its wiring")
 	require.Empty(t, strays(imports))
 
 	planted := map[string][]string{
@@ -126,7 +126,7 @@ func TestOnlyTheWiringImportsAGame(t *testing.T) {
 		"client": {"games/registry", "games/dungeon/engine", "games/dungeon/server/store"},
 		"cmd/gamectl": {"games/registry", "games/registry/tools", "games/registry/server", "games/registry/server/fsserver",
 			"games/dungeon/fixtures", "games/dungeon/tools/sim", "games/dungeon/server/service"},
-		"functions/deploy": {"games/registry", "games/registry/server", "games/registry/server/fsserver"},
+		"deploy": {"games/registry", "games/registry/server", "games/registry/server/fsserver"},
 		"web/play/wasm": {"games/registry", "games/registry/tools", "games/registry/server", "games/dungeon/server/page",
 			"games/dungeon/server/export"},
 		"games/dungeon/server/export/exporttest": {"games/dungeon/policy", "games/dungeon/tools/bot"},
@@ -216,12 +216,12 @@ func helperUsers(imports map[string][]string) []string {
 // client importing helpers, and one helper another.
 func TestTestHelpersServeOnlyTests(t *testing.T) {
 	imports := importsOf(t)
-	require.Contains(t, imports["functions/functest"], "games/dungeon/tools/bot", "the listing is missing the helpers")
+	require.Contains(t, imports["functest"], "games/dungeon/tools/bot", "the listing is missing the helpers")
 	require.Empty(t, helperUsers(imports))
 	planted := map[string][]string{
 		"cmd/gamectl": {"games/registry", "games/dungeon/server/export/exporttest"},
-		"client":      {"games/dungeon/engine", "functions/functest"},
+		"client":      {"games/dungeon/engine", "functest"},
 		"games/dungeon/server/service/trustlesstest": {"games/dungeon/server/service", "match/matchtest"},
 	}
-	require.Equal(t, []string{"client -> functions/functest", "cmd/gamectl -> games/dungeon/server/export/exporttest"}, helperUsers(planted))
+	require.Equal(t, []string{"client -> functest", "cmd/gamectl -> games/dungeon/server/export/exporttest"}, helperUsers(planted))
 }

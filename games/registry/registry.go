@@ -1,6 +1,6 @@
 // Package registry lists the games on the game definition: the one
 // package that imports every game, for cmd/gamectl, the functions'
-// deployment (functions/deploy passes Lookup to the store of tables) and
+// deployment (deploy passes Lookup to the store of tables) and
 // the pages. Importing it also links the dungeon's rules, which register
 // themselves as the engine's reference game (engine.NewReference), so
 // that the machinery (export, bot, sim, player, the stores) builds the

@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/deploy"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/dungeon/server/store/fsstore"
 	"github.com/fairboard/fairboard/games/registry"

@@ -15,8 +15,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/deploy"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/deploy"
 	"github.com/fairboard/fairboard/internal/emulator"
 	"github.com/fairboard/fairboard/web/play"
 	"github.com/fairboard/fairboard/web/play/bundle"

@@ -14,8 +14,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/game"
 	"github.com/fairboard/fairboard/games/dungeon/server/store"
 	"github.com/fairboard/fairboard/games/registry"

@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/fairboard/fairboard/functest"
 	"github.com/fairboard/fairboard/functions"
-	"github.com/fairboard/fairboard/functions/functest"
 	"github.com/fairboard/fairboard/internal/browser"
 	"github.com/fairboard/fairboard/table"
 )

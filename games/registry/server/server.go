@@ -4,7 +4,7 @@
 // and its store of games, in memory here and on Firestore in fsserver.
 // Like games/registry/tools it is the registry's wiring, kept apart so
 // that the pages' WebAssembly, which imports the registry, does not link
-// the server; only gamectl and functions/deploy import it, and package
+// the server; only gamectl and deploy import it, and package
 // functions reaches the dungeon through the interface alone.
 package server
 

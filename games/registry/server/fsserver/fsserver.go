@@ -1,5 +1,5 @@
 // Package fsserver opens the dungeon's server (games/registry/server) on
-// Firestore, for the deployment (functions/deploy) and gamectl serve
+// Firestore, for the deployment (deploy) and gamectl serve
 // --project (its cloud build). It is apart from package server so that a
 // gamectl built without Firestore links neither its client nor gRPC.
 package fsserver

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/deploy"
 	"github.com/fairboard/fairboard/web/play/pageconfig"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fairboard/fairboard/functions/deploy"
+	"github.com/fairboard/fairboard/deploy"
 )
 
 // TestDeployedWithoutProject: a deployment missing GOOGLE_CLOUD_PROJECT

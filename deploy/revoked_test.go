@@ -210,7 +210,7 @@ func TestRevocationCache(t *testing.T) {
 // RS256 signature check with cached keys, BenchmarkRS256Verify) and the
 // lookup a call to Google. Run on request:
 //
-//	go test -run '^$' -bench Verify -benchtime 2000x ./functions/deploy/
+//	go test -run '^$' -bench Verify -benchtime 2000x ./deploy/
 func BenchmarkVerify(b *testing.B) {
 	if err := emulator.CheckTools(false, true); err != nil {
 		b.Skip(err)
