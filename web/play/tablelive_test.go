@@ -180,11 +180,17 @@ func TestFairPigLiveInChromium(t *testing.T) {
 		}
 		perVersion[fmt.Sprintf("%s@%d", c.uid, a.Version)]++
 	}
-	for uid, n := range silent {
-		require.LessOrEqual(t, n, int(time.Since(liveAt)/(5*time.Second))+1, "getView calls by %s while it waited: a poll", uid)
-	}
+	// A read after 5 s of silence may land at a version where the page's
+	// seat is to move (a slow machine's listeners), past the two of that
+	// version: it counts against the same allowance as the reads while
+	// waiting, which polling (one a second) would exceed.
 	for k, n := range perVersion {
-		require.LessOrEqual(t, n, 2, "getView calls by %s", k)
+		if n > 2 {
+			silent[k[:strings.LastIndex(k, "@")]] += n - 2
+		}
+	}
+	for uid, n := range silent {
+		require.LessOrEqual(t, n, int(time.Since(liveAt)/(5*time.Second))+1, "getView calls by %s beyond one read a version where it moves (two if one was on its way): a poll", uid)
 	}
 	t.Logf("%d getView calls over %d moves once live (none while waiting)", len(calls), moves)
 
