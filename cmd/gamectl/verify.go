@@ -8,9 +8,9 @@ import (
 	"os"
 
 	"github.com/fairboard/fairboard/game"
-	"github.com/fairboard/fairboard/games/registry"
 	"github.com/fairboard/fairboard/match"
 	verifypage "github.com/fairboard/fairboard/web/verify"
+	"github.com/fairboard/fairboard/web/verify/judge"
 )
 
 func init() {
@@ -37,7 +37,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if match.IsRecord(data) {
 		return replayRecord(fs.Arg(0), data, stdout)
 	}
-	v, err := exportVerifier()
+	v, err := judge.ExportVerifier()
 	if err != nil {
 		return err
 	}
@@ -53,21 +53,6 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = fmt.Fprintln(stdout, summary)
 	return err
-}
-
-// exportVerifier returns the checker of exports (fairboard-export/v1):
-// an export names no game, so it is the dungeon's, whose definition
-// checks its own format (game.ExportVerifier).
-func exportVerifier() (game.ExportVerifier, error) {
-	def, err := registry.Lookup(registry.Dungeon)
-	if err != nil {
-		return nil, err
-	}
-	v, ok := def.(game.ExportVerifier)
-	if !ok {
-		return nil, fmt.Errorf("the %s game checks no exports", def.Name())
-	}
-	return v, nil
 }
 
 // mountVerifyPage adds the export verifier page (web/verify) at /verify/

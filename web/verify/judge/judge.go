@@ -48,15 +48,27 @@ func File(data []byte) game.Verdict {
 // names no game, so the registry's dungeon, whose format it is, checks
 // it (game.ExportVerifier, game.JudgeExport).
 func Export(data []byte) game.Verdict {
-	def, err := registry.Lookup(registry.Dungeon)
+	v, err := ExportVerifier()
 	if err != nil {
 		return game.Invalid(err.Error())
 	}
+	return game.JudgeExport(v, data)
+}
+
+// ExportVerifier returns the checker of exports (fairboard-export/v1):
+// an export names no game, so it is the registry's dungeon, whose
+// definition checks its own format. Errors: the registry has no such
+// game, or it checks no exports.
+func ExportVerifier() (game.ExportVerifier, error) {
+	def, err := registry.Lookup(registry.Dungeon)
+	if err != nil {
+		return nil, err
+	}
 	v, ok := def.(game.ExportVerifier)
 	if !ok {
-		return game.Invalid("the " + def.Name() + " game checks no exports")
+		return nil, fmt.Errorf("the %s game checks no exports", def.Name())
 	}
-	return game.JudgeExport(v, data)
+	return v, nil
 }
 
 // Summary is the one-line summary of a record that checked out, as
