@@ -44,22 +44,10 @@ GOOS=js GOARCH=wasm go vet ./web/verify/wasm ./web/play/wasm   # the pages' WebA
 go run ./lint/cmd/randlint ./...
 
 step "go test"
-# The play page's browser tests (web/play: some 15 minutes, mostly pages
-# waiting on each other) run in the background from here to the end,
-# beside every other step, rather than before the race step: the suite
-# then takes about as long as the longer of the two, not their sum
-# (docs/testing.md). Their output is printed, and their failure fails
-# the run, in the last step. The store, the service and the functions
-# run once, under the race detector, in the next step (their emulator
-# tests are mostly waiting, so -race costs little there); everything
-# else runs here.
-webplay_log=$(mktemp)
-# setsid: its own process group, so that a failure of a step here stops
-# it whole (go test, the test binary, its browsers and emulators).
-setsid -w go test -count=1 -timeout 40m ./web/play >"$webplay_log" 2>&1 &
-webplay=$!
-trap 'kill -- -"$webplay" 2>/dev/null || true' EXIT
-go test -count=1 -timeout 30m $(go list ./... | grep -v -E '^github.com/fairboard/fairboard/((games/dungeon/server/(store|service)|functions)(/|$)|web/play$)')
+# The store, the service and the functions run once, under the race
+# detector, in the next step (their emulator tests are mostly waiting, so
+# -race costs little there); everything else runs here.
+go test -count=1 -timeout 30m $(go list ./... | grep -v -E '^github.com/fairboard/fairboard/(games/dungeon/server/(store|service)|functions)(/|$)')
 
 step "go test -race: the store, the service and the functions (emulators included)"
 go test -count=1 -race -timeout 30m ./games/dungeon/server/store/... ./games/dungeon/server/service/... ./functions/...
@@ -69,11 +57,3 @@ go test -count=1 -tags cloud ./cmd/gamectl
 
 step "go test: the golangci-lint plugin module"
 (cd lint/golangci && go test -count=1 ./...)
-
-step "go test: the play page's browser tests (web/play, started with go test)"
-status=0
-wait "$webplay" || status=$?
-trap - EXIT
-cat "$webplay_log"
-rm -f "$webplay_log"
-exit "$status"
