@@ -48,10 +48,7 @@ func TestKuhnLiveInChromium(t *testing.T) {
 	}
 	for moves := 0; ; moves++ {
 		require.Less(t, moves, 10)
-		version := alice.String(`document.getElementById("table").dataset.version`)
-		for _, q := range players {
-			q.WaitFor(`document.getElementById("table").dataset.version === "`+version+`"`, time.Minute)
-		}
+		version := agreedVersion(t, players, time.Minute)
 		if alice.String(`document.getElementById("table").dataset.phase`) == "finished" {
 			break
 		}

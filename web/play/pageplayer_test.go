@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -290,4 +291,37 @@ func nopCloser(b []byte) io.ReadCloser { return io.NopCloser(bytes.NewReader(b))
 // chromedpSetValue sets a select's value (the form reads it on submit).
 func chromedpSetValue(sel, v string) chromedp.Action[chromedp.Void] {
 	return chromedp.SetValue(chromedp.CSS(sel), v, chromedp.NodeVisible)
+}
+
+// agreedVersion waits until every page shows the table at one version,
+// the highest any of them shows, and returns it. A page read between
+// the answer to its own move and the news of the next one may be a step
+// behind the other page, or ahead of it; waiting for the other to show
+// exactly the first page's version then waits for a version it has
+// passed. A page that stays behind fails the test when d runs out.
+func agreedVersion(t *testing.T, players []*player, d time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	version := func(p *player) int {
+		v, err := strconv.Atoi(p.String(`document.getElementById("table").dataset.version`))
+		require.NoError(t, err, "%s's table version", p.name)
+		return v
+	}
+	for {
+		top := 0
+		for _, p := range players {
+			top = max(top, version(p))
+		}
+		for _, p := range players {
+			p.WaitFor(`Number(document.getElementById("table").dataset.version) >= `+strconv.Itoa(top), max(time.Until(deadline), time.Second))
+		}
+		same := true
+		for _, p := range players {
+			same = same && version(p) == top
+		}
+		if same {
+			return strconv.Itoa(top)
+		}
+		require.True(t, time.Now().Before(deadline), "the pages never showed one version within %v", d)
+	}
 }

@@ -52,6 +52,11 @@ type tableView struct {
 func TestPigOnGenericBoard(t *testing.T) {
 	pageTest(t, false)
 	srv := newSeededDevServer(t)
+	// A goal of 30 (the page's create form sends no rules): holding at
+	// 20, the first turn always passes to the second seat (no roll goes
+	// from below 20 to 30), and the game lasts at least 7 moves (the
+	// screenshots at the seventh), about 35 on average rather than 105.
+	srv.withRules(pigGoal)
 	b := chrome.Browser(t)
 	alice := newPlayer(t, b, "Alice", browser.Desktop, srv.URL+"/play/")
 	bob := newPlayer(t, b, "Bob", browser.Phone, srv.URL+"/play/")
@@ -238,7 +243,7 @@ func TestPigOnGenericBoard(t *testing.T) {
 			banked[num(e, "seat")] += total
 			won = num(e, "seat")
 			require.Equal(t, banked[won], num(e, "score"))
-			require.GreaterOrEqual(t, banked[won], 100)
+			require.GreaterOrEqual(t, banked[won], 30, "the goal asked for")
 		}
 	}
 	require.Equal(t, final.State.Banked, banked)

@@ -121,10 +121,7 @@ func TestFairPigLiveInChromium(t *testing.T) {
 	moves, warned := 0, false
 	for ; ; moves++ {
 		require.Less(t, moves, 2000, "the game never ended")
-		version := alice.String(`document.getElementById("table").dataset.version`)
-		for _, q := range players {
-			q.WaitFor(`document.getElementById("table").dataset.version === "`+version+`"`, 2*time.Minute)
-		}
+		version := agreedVersion(t, players, 2*time.Minute)
 		if alice.String(`document.getElementById("table").dataset.phase`) == "finished" {
 			break
 		}

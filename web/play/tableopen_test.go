@@ -139,8 +139,7 @@ func TestFairOpeningsPigInChromium(t *testing.T) {
 	moves := 0
 	for ; ; moves++ {
 		require.Less(t, moves, 500, "the game never ended")
-		version := alice.String(`document.getElementById("table").dataset.version`)
-		bob.WaitFor(`document.getElementById("table").dataset.version === "`+version+`"`, time.Minute)
+		version := agreedVersion(t, players, time.Minute)
 		phase := alice.String(`document.getElementById("table").dataset.phase`)
 		if phase == "finished" {
 			break
