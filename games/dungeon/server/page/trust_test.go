@@ -107,7 +107,7 @@ func TestTrustlessSeatRevealsAndActs(t *testing.T) {
 	require.True(t, r.None, "the round is closed")
 
 	// The seat to move: p1's is the page's; p2's is taken from its secrets.
-	x := toMove(t, tb)
+	x := tb.ToMove(t)
 	read(t, g, svc, "p1", "tl-page")
 	if x == 1 {
 		_, err = g.TakeSeat(secretsJSON(t, tb.Seats[1]))
@@ -171,29 +171,5 @@ func TestTrustlessSeatRevealsAndActs(t *testing.T) {
 		require.ErrorContains(t, err, c.want, name)
 		require.Equal(t, err, f.Err(), name)
 		require.Equal(t, "[]", string(f.Legal(p.Awaiting)), name)
-	}
-}
-
-// toMove plays the awaited seats' actions that draw nothing (endManage,
-// skipDuel) until one may move, and returns its index.
-func toMove(t *testing.T, tb *trustlesstest.Table) int {
-	t.Helper()
-	for n := 0; ; n++ {
-		x := -1
-		for i, u := range tb.UIDs {
-			if u == tb.State.Awaiting {
-				x = i
-			}
-		}
-		require.GreaterOrEqual(t, x, 0)
-		if tb.State.Step == engine.StepMoveOrSleep {
-			return x
-		}
-		k := engine.ActSkipDuel
-		if tb.State.Step == engine.StepManage {
-			k = engine.ActEndManage
-		}
-		_, err := tb.Act(t, x, engine.Action{Kind: k}, fmt.Sprint("p", k, n))
-		require.NoError(t, err)
 	}
 }

@@ -76,7 +76,7 @@ func TestRevealsAcknowledgedBySignature(t *testing.T) {
 	require.True(t, ackVerifies(t, pub, tb.GameID, "p2", rv2, res), "the closing reveal's acknowledgement")
 
 	tb.Sync(t)
-	x := toMove(t, tb)
+	x := tb.ToMove(t)
 	move := engine.Action{Kind: engine.ActMove, Actor: tb.UIDs[x], Version: tb.State.Version, ID: "m"}
 	require.NoError(t, tb.Seats[x].Sign(&move))
 	mrv, draws, err := tb.Seats[x].ActReveal(&move)

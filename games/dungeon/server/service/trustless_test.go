@@ -38,30 +38,6 @@ func tlService(t *testing.T) (*service.Service, *store.Memory, *clock) {
 	return svc, m, c
 }
 
-// toMove plays the awaited seats' actions that draw nothing (endManage,
-// skipDuel) until one may move, and returns its index.
-func toMove(t *testing.T, tb *trustlesstest.Table) int {
-	t.Helper()
-	for n := 0; ; n++ {
-		x := -1
-		for i, u := range tb.UIDs {
-			if u == tb.State.Awaiting {
-				x = i
-			}
-		}
-		require.GreaterOrEqual(t, x, 0)
-		if tb.State.Step == engine.StepMoveOrSleep {
-			return x
-		}
-		k := engine.ActSkipDuel
-		if tb.State.Step == engine.StepManage {
-			k = engine.ActEndManage
-		}
-		_, err := tb.Act(t, x, engine.Action{Kind: k}, "p"+string(k)+string(rune('a'+n)))
-		require.NoError(t, err)
-	}
-}
-
 // TestRevealsStagedThenTheLastClosesTheRound: of a round of 3, the first
 // two reveals are staged (the game unchanged, their answers staged, no
 // events) and the third closes the round in its own commit (its answer
@@ -103,7 +79,7 @@ func TestDoRevealing(t *testing.T) {
 	tb := trustlesstest.New(t, svc, "tl-svc-act", []string{"p1", "p2"}, 0)
 	tb.Start(t)
 	tb.Round(t)
-	x := toMove(t, tb)
+	x := tb.ToMove(t)
 	uid := tb.UIDs[x]
 	signed := func(k engine.ActionKind) engine.Action {
 		a := engine.Action{Kind: k, Actor: uid, Version: tb.State.Version}

@@ -156,3 +156,32 @@ func (tb *Table) Play(t testing.TB, stop func(p *engine.Public) bool) {
 		}
 	}
 }
+
+// ToMove plays the awaited seats' actions that draw nothing (endManage,
+// skipDuel; action ids "p<kind><n>", n counting from 0 in each call)
+// until a seat may move, and returns its index. It fails t when the
+// game awaits nobody seated here, or such an action is refused.
+func (tb *Table) ToMove(t testing.TB) int {
+	t.Helper()
+	for n := 0; ; n++ {
+		x := -1
+		for i, u := range tb.UIDs {
+			if u == tb.State.Awaiting {
+				x = i
+			}
+		}
+		if x < 0 {
+			t.Fatalf("the game awaits %q, no seat of the table", tb.State.Awaiting)
+		}
+		if tb.State.Step == engine.StepMoveOrSleep {
+			return x
+		}
+		k := engine.ActSkipDuel
+		if tb.State.Step == engine.StepManage {
+			k = engine.ActEndManage
+		}
+		if _, err := tb.Act(t, x, engine.Action{Kind: k}, fmt.Sprint("p", k, n)); err != nil {
+			t.Fatalf("%s by %s: %v", k, tb.UIDs[x], err)
+		}
+	}
+}
