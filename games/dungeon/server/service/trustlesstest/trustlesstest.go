@@ -141,12 +141,7 @@ func (tb *Table) Play(t testing.TB, stop func(p *engine.Public) bool) {
 			tb.Round(t)
 			continue
 		}
-		who := -1
-		for i, u := range tb.UIDs {
-			if u == tb.State.Awaiting {
-				who = i
-			}
-		}
+		who := tb.awaited()
 		if who < 0 {
 			t.Fatalf("the game awaits %q", tb.State.Awaiting)
 		}
@@ -164,12 +159,7 @@ func (tb *Table) Play(t testing.TB, stop func(p *engine.Public) bool) {
 func (tb *Table) ToMove(t testing.TB) int {
 	t.Helper()
 	for n := 0; ; n++ {
-		x := -1
-		for i, u := range tb.UIDs {
-			if u == tb.State.Awaiting {
-				x = i
-			}
-		}
+		x := tb.awaited()
 		if x < 0 {
 			t.Fatalf("the game awaits %q, no seat of the table", tb.State.Awaiting)
 		}
@@ -184,4 +174,15 @@ func (tb *Table) ToMove(t testing.TB) int {
 			t.Fatalf("%s by %s: %v", k, tb.UIDs[x], err)
 		}
 	}
+}
+
+// awaited is the index of the seat the game awaits, or -1 when it
+// awaits none of the table's.
+func (tb *Table) awaited() int {
+	for i, u := range tb.UIDs {
+		if u == tb.State.Awaiting {
+			return i
+		}
+	}
+	return -1
 }
